@@ -1,0 +1,140 @@
+# wperf-bench: build, test and install.
+#
+#   make deps     install the Debian packages needed to build and run (idempotent)
+#   make          build everything into $(BUILD)/
+#   make test     run the unit and end-to-end tests (cmocka)
+#   make asan     the same tests built with AddressSanitizer and UBSan
+#   make bench    print the recorder's overhead and trace figures
+#   make install  PREFIX=/usr/local DESTDIR=
+#   make clean
+
+BUILD ?= build
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+CC ?= cc
+CLANG ?= clang
+BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
+ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+
+PKGS := libbpf libelf zlib libzstd libdw
+TEST_PKGS := cmocka
+
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -I$(BUILD)
+ifdef SANITIZE
+CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+endif
+LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread
+TEST_LDLIBS := $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
+
+CORE_SRCS := $(wildcard core/*.c)
+CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
+LIBWPERF := $(BUILD)/libwperf.a
+
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+BPF_OBJS := $(BPF_SRCS:%.bpf.c=$(BUILD)/%.bpf.o)
+BPF_SKELS := $(BPF_SRCS:%.bpf.c=$(BUILD)/%.skel.h)
+VMLINUX_H := $(BUILD)/bpf/vmlinux.h
+
+HARNESS_SRCS := $(wildcard harness/*.c)
+HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(BUILD)/%.o)
+WPERF_BENCH := $(BUILD)/wperf-bench
+
+SYNTH_SRCS := $(wildcard synthetic/*.c)
+SYNTH_BINS := $(SYNTH_SRCS:%.c=$(BUILD)/%)
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
+E2E_SRCS := $(wildcard tests/e2e/test_*.c)
+E2E_BINS := $(E2E_SRCS:%.c=$(BUILD)/%)
+TEST_HELPERS := $(wildcard tests/lib/*.c)
+TEST_HELPER_OBJS := $(TEST_HELPERS:%.c=$(BUILD)/%.o)
+
+BENCH_SRCS := $(wildcard bench/*.c)
+BENCH_BINS := $(BENCH_SRCS:%.c=$(BUILD)/%)
+
+.PHONY: all deps test test-unit test-e2e asan bench install clean
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+all: $(LIBWPERF) $(WPERF_BENCH) $(SYNTH_BINS)
+
+# ---- packages ----
+deps:
+	@bash ci/install-deps.sh
+
+# ---- the BPF side ----
+$(VMLINUX_H):
+	@mkdir -p $(@D)
+	@test -r /sys/kernel/btf/vmlinux || { echo "error: this kernel has no BTF (/sys/kernel/btf/vmlinux is missing); wperf-bench needs a kernel built with CONFIG_DEBUG_INFO_BTF=y" >&2; exit 1; }
+	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
+
+$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c bpf/*.h $(VMLINUX_H)
+	@mkdir -p $(@D)
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(BUILD)/bpf -Ibpf -I/usr/include/$(shell uname -m)-linux-gnu -c $< -o $@
+	llvm-strip -g $@ 2>/dev/null || true
+
+$(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	$(BPFTOOL) gen skeleton $< > $@
+
+# ---- libwperf ----
+$(BUILD)/core/%.o: core/%.c core/*.h bpf/wperf_event.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(LIBWPERF): $(CORE_OBJS)
+	$(AR) rcs $@ $^
+
+# ---- the wperf-bench program ----
+$(BUILD)/harness/%.o: harness/%.c harness/*.h core/*.h bpf/wperf_event.h $(BPF_SKELS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(WPERF_BENCH): $(HARNESS_OBJS) $(LIBWPERF)
+	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# ---- synthetic programs: one file each ----
+$(BUILD)/synthetic/%: synthetic/%.c synthetic/*.h include/*.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -O1 -fno-omit-frame-pointer -Iinclude $< -lpthread -lm -o $@
+
+# ---- tests ----
+$(BUILD)/tests/lib/%.o: tests/lib/%.c tests/lib/*.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/%: tests/%.c $(LIBWPERF) $(TEST_HELPER_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) $< $(TEST_HELPER_OBJS) $(LIBWPERF) $(TEST_LDLIBS) $(LDLIBS) -o $@
+
+test-unit: $(UNIT_BINS)
+	@bash tests/run.sh $(UNIT_BINS)
+
+test-e2e: all $(E2E_BINS)
+	@WPERF_BUILD=$(BUILD) bash tests/run.sh $(E2E_BINS)
+
+test: all $(UNIT_BINS) $(E2E_BINS)
+	@WPERF_BUILD=$(BUILD) bash tests/run.sh $(UNIT_BINS) $(E2E_BINS)
+
+asan:
+	$(MAKE) BUILD=build/asan SANITIZE=1 test
+
+# ---- benchmarks ----
+$(BUILD)/bench/%: bench/%.c $(LIBWPERF)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) $< $(LIBWPERF) $(LDLIBS) -o $@
+
+bench: all $(BENCH_BINS)
+	@WPERF_BUILD=$(BUILD) bash bench/run.sh
+
+# ---- install ----
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib
+	install -m 0755 $(WPERF_BENCH) $(DESTDIR)$(PREFIX)/bin/wperf-bench
+	install -m 0644 include/wperf_annotate.h $(DESTDIR)$(PREFIX)/include/wperf_annotate.h
+	install -m 0644 $(LIBWPERF) $(DESTDIR)$(PREFIX)/lib/libwperf.a
+
+clean:
+	rm -rf build

@@ -1,0 +1,557 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel side of `wperf-bench record`: every scheduling, wakeup, interrupt,
+ * block and network event of the machine, plus the USDT annotations of
+ * wperf_annotate.h, as struct wperf_event records in one ring buffer.
+ *
+ * Cost matters more than anything here: the sched_switch and sched_waking
+ * programs run hundreds of thousands of times a second on a busy machine. So
+ * records are sized to their kind, the reader is not woken per record (it polls,
+ * and is woken only when the buffer fills up), and stacks are taken only where
+ * the analysis needs them: from a thread as it blocks and from a waker.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/usdt.bpf.h>
+#include "wperf_event.h"
+
+#define PF_KTHREAD 0x00200000
+
+#define STACKS_KERNEL 0x1
+#define STACKS_USER 0x2
+
+/* Set by user space between open and load. */
+const volatile __u32 self_tgid = 0; /* the recorder: never take its stacks */
+const volatile __u8 stack_mode = STACKS_KERNEL | STACKS_USER;
+const volatile bool filter_targets = false; /* record only processes in targets */
+const volatile __u64 wakeup_bytes = 1 << 20; /* wake the reader at this backlog */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 64 << 20); /* resized by user space */
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, 127 * sizeof(__u64)); /* PERF_MAX_STACK_DEPTH */
+	__uint(max_entries, 16384); /* resized by user space */
+} stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, WPERF_CNT_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} counters SEC(".maps");
+
+/* Processes to record when filter_targets is set; children join their parent. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, __u8);
+} targets SEC(".maps");
+
+/*
+ * The interrupt each CPU is serving, to name the waker of an interrupt's wakeup.
+ * Device interrupts and softirqs have tracepoints; the local timer and IPIs run
+ * no irq_handler_entry, so their wakeups (nanosleep, timers) are caught by the
+ * hrtimer tracepoints and, on x86, the irq_vectors ones: vector_depth.
+ */
+struct irq_state {
+	__s32 hardirq;
+	__u32 hardirq_depth;
+	__s32 softirq;
+	__u32 softirq_depth;
+	__u32 vector_depth;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct irq_state);
+} irq_states SEC(".maps");
+
+#define RECORD_SIZE(member) (sizeof(struct wperf_event_hdr) + sizeof(((struct wperf_event *)0)->member))
+
+static __always_inline void count(__u32 counter)
+{
+	__u64 *c = bpf_map_lookup_elem(&counters, &counter);
+
+	if (c)
+		*c += 1;
+}
+
+static __always_inline bool is_target(__u32 tgid)
+{
+	return !filter_targets || bpf_map_lookup_elem(&targets, &tgid);
+}
+
+static __always_inline struct wperf_event *reserve(__u32 size, __u8 kind, __u32 tid, __u32 tgid)
+{
+	struct wperf_event *e = bpf_ringbuf_reserve(&events, size, 0);
+
+	if (!e) {
+		count(WPERF_CNT_LOST);
+		return NULL;
+	}
+	e->hdr.size = size;
+	e->hdr.kind = kind;
+	e->hdr.flags = 0;
+	e->hdr.cpu = bpf_get_smp_processor_id();
+	e->hdr.ts = bpf_ktime_get_ns();
+	e->hdr.tid = tid;
+	e->hdr.tgid = tgid;
+	return e;
+}
+
+/* Wake the reader only when a backlog has built up: a wakeup per record costs
+ * more than the record itself. */
+static __always_inline void submit(struct wperf_event *e)
+{
+	__u64 flags = BPF_RB_NO_WAKEUP;
+
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
+		flags = BPF_RB_FORCE_WAKEUP;
+	bpf_ringbuf_submit(e, flags);
+}
+
+static __always_inline __s32 take_stack(void *ctx, __u64 flags)
+{
+	long id = bpf_get_stackid(ctx, &stacks, flags);
+
+	if (id >= 0)
+		return id;
+	count(id == -EFAULT ? WPERF_CNT_STACK_FAULT : WPERF_CNT_STACK_LOST);
+	return WPERF_NO_STACK;
+}
+
+/* The stacks of the current thread, as far as the policy wants them. */
+static __always_inline void take_stacks(void *ctx, struct task_struct *task, __u32 tgid,
+					__s32 *kstack, __s32 *ustack)
+{
+	*kstack = WPERF_NO_STACK;
+	*ustack = WPERF_NO_STACK;
+	if (tgid == self_tgid)
+		return;
+	if (stack_mode & STACKS_KERNEL)
+		*kstack = take_stack(ctx, 0);
+	if ((stack_mode & STACKS_USER) && !(BPF_CORE_READ(task, flags) & PF_KTHREAD))
+		*ustack = take_stack(ctx, BPF_F_USER_STACK);
+}
+
+/* What the CPU is running now: a thread, or a hard or soft interrupt (irq says which). */
+static __always_inline __u8 current_context(__s32 *irq)
+{
+	__u32 zero = 0;
+	struct irq_state *st = bpf_map_lookup_elem(&irq_states, &zero);
+
+	*irq = 0;
+	if (!st)
+		return WPERF_CTX_THREAD;
+	if (st->hardirq_depth > 0) {
+		*irq = st->hardirq;
+		return WPERF_CTX_HARDIRQ;
+	}
+	if (st->vector_depth > 0) {
+		*irq = WPERF_IRQ_VECTOR;
+		return WPERF_CTX_HARDIRQ;
+	}
+	if (st->softirq_depth > 0) {
+		*irq = st->softirq;
+		return WPERF_CTX_SOFTIRQ;
+	}
+	return WPERF_CTX_THREAD;
+}
+
+/* ---- scheduling ---- */
+
+static __always_inline int on_sched_switch(__u64 *ctx)
+{
+	bool preempt = ctx[0];
+	struct task_struct *prev = (void *)ctx[1], *next = (void *)ctx[2];
+	__u32 prev_state = ctx[3];
+	__u32 prev_tgid = BPF_CORE_READ(prev, tgid), next_tgid = BPF_CORE_READ(next, tgid);
+	bool blocked = !preempt && prev_state != 0;
+	struct wperf_event *e;
+
+	if (!is_target(prev_tgid) && !is_target(next_tgid))
+		return 0;
+	e = reserve(RECORD_SIZE(sw), WPERF_EV_SWITCH, BPF_CORE_READ(prev, pid), prev_tgid);
+	if (!e)
+		return 0;
+	e->hdr.flags = blocked ? 0 : WPERF_SWITCH_PREEMPTED;
+	e->sw.next_tid = BPF_CORE_READ(next, pid);
+	e->sw.next_tgid = next_tgid;
+	e->sw.prev_state = preempt ? 0 : prev_state;
+	/* prev is still current here: its stacks are the ones it blocked in. */
+	if (blocked && e->hdr.tid != 0) {
+		take_stacks(ctx, prev, prev_tgid, &e->sw.kstack, &e->sw.ustack);
+	} else {
+		e->sw.kstack = WPERF_NO_STACK;
+		e->sw.ustack = WPERF_NO_STACK;
+	}
+	submit(e);
+	return 0;
+}
+
+static __always_inline int on_wakeup(__u64 *ctx, __u8 kind)
+{
+	struct task_struct *p = (void *)ctx[0];
+	__u64 waker = bpf_get_current_pid_tgid();
+	__u32 tgid = BPF_CORE_READ(p, tgid);
+	__s32 irq;
+	__u8 context = current_context(&irq);
+	struct wperf_event *e;
+
+	if (!is_target(tgid) && !(context == WPERF_CTX_THREAD && is_target(waker >> 32)))
+		return 0;
+	e = reserve(RECORD_SIZE(wake), kind, BPF_CORE_READ(p, pid), tgid);
+	if (!e)
+		return 0;
+	e->hdr.flags = context;
+	e->wake.irq = irq;
+	e->wake.target_cpu = BPF_CORE_READ(p, wake_cpu);
+	e->wake.kstack = WPERF_NO_STACK;
+	e->wake.ustack = WPERF_NO_STACK;
+	if (context == WPERF_CTX_THREAD) {
+		e->wake.waker_tid = (__u32)waker;
+		e->wake.waker_tgid = waker >> 32;
+		take_stacks(ctx, bpf_get_current_task_btf(), waker >> 32, &e->wake.kstack,
+			    &e->wake.ustack);
+	} else {
+		/* Not the interrupted thread: the interrupt is the waker. */
+		e->wake.waker_tid = 0;
+		e->wake.waker_tgid = 0;
+	}
+	submit(e);
+	return 0;
+}
+
+static __always_inline int on_sched_waking(__u64 *ctx)
+{
+	return on_wakeup(ctx, WPERF_EV_WAKEUP);
+}
+
+static __always_inline int on_sched_wakeup_new(__u64 *ctx)
+{
+	return on_wakeup(ctx, WPERF_EV_WAKEUP_NEW);
+}
+
+/* ---- thread lifetimes ---- */
+
+static __always_inline int on_sched_process_fork(__u64 *ctx)
+{
+	struct task_struct *parent = (void *)ctx[0], *child = (void *)ctx[1];
+	__u32 tgid = BPF_CORE_READ(parent, tgid), child_tgid = BPF_CORE_READ(child, tgid);
+	struct wperf_event *e;
+	__u8 one = 1;
+
+	if (!is_target(tgid))
+		return 0;
+	if (filter_targets)
+		bpf_map_update_elem(&targets, &child_tgid, &one, BPF_ANY);
+	e = reserve(RECORD_SIZE(fork), WPERF_EV_FORK, BPF_CORE_READ(parent, pid), tgid);
+	if (!e)
+		return 0;
+	e->fork.child_tid = BPF_CORE_READ(child, pid);
+	e->fork.child_tgid = child_tgid;
+	BPF_CORE_READ_STR_INTO(&e->fork.comm, child, comm);
+	submit(e);
+	return 0;
+}
+
+static __always_inline int emit_name(__u8 kind, struct task_struct *task, const char *comm)
+{
+	__u32 tgid = BPF_CORE_READ(task, tgid);
+	struct wperf_event *e;
+
+	if (!is_target(tgid))
+		return 0;
+	e = reserve(RECORD_SIZE(name), kind, BPF_CORE_READ(task, pid), tgid);
+	if (!e)
+		return 0;
+	if (comm)
+		bpf_probe_read_kernel_str(e->name.comm, sizeof(e->name.comm), comm);
+	else
+		BPF_CORE_READ_STR_INTO(&e->name.comm, task, comm);
+	submit(e);
+	return 0;
+}
+
+static __always_inline int on_sched_process_exec(__u64 *ctx)
+{
+	return emit_name(WPERF_EV_EXEC, (void *)ctx[0], NULL);
+}
+
+static __always_inline int on_task_rename(__u64 *ctx)
+{
+	return emit_name(WPERF_EV_RENAME, (void *)ctx[0], (const char *)ctx[1]);
+}
+
+static __always_inline int on_sched_process_exit(__u64 *ctx)
+{
+	struct task_struct *task = (void *)ctx[0];
+	__u32 tgid = BPF_CORE_READ(task, tgid);
+	struct wperf_event *e;
+
+	if (!is_target(tgid))
+		return 0;
+	e = reserve(sizeof(struct wperf_event_hdr), WPERF_EV_EXIT, BPF_CORE_READ(task, pid), tgid);
+	if (e)
+		submit(e);
+	return 0;
+}
+
+/* ---- interrupts ---- */
+
+static __always_inline int emit_irq(__u8 kind, __s32 irq)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct wperf_event *e;
+
+	if (!is_target(id >> 32))
+		return 0;
+	e = reserve(RECORD_SIZE(irq), kind, (__u32)id, id >> 32);
+	if (!e)
+		return 0;
+	e->irq.irq = irq;
+	submit(e);
+	return 0;
+}
+
+static __always_inline struct irq_state *irq_state(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&irq_states, &zero);
+}
+
+static __always_inline int on_irq_handler_entry(__u64 *ctx)
+{
+	struct irq_state *st = irq_state();
+	__s32 irq = ctx[0];
+
+	if (st) {
+		st->hardirq = irq;
+		st->hardirq_depth++;
+	}
+	return emit_irq(WPERF_EV_HARDIRQ_ENTRY, irq);
+}
+
+static __always_inline int on_irq_handler_exit(__u64 *ctx)
+{
+	struct irq_state *st = irq_state();
+
+	if (st && st->hardirq_depth > 0)
+		st->hardirq_depth--;
+	return emit_irq(WPERF_EV_HARDIRQ_EXIT, ctx[0]);
+}
+
+static __always_inline int on_softirq_entry(__u64 *ctx)
+{
+	struct irq_state *st = irq_state();
+	__s32 vec = ctx[0];
+
+	if (st) {
+		st->softirq = vec;
+		st->softirq_depth++;
+	}
+	return emit_irq(WPERF_EV_SOFTIRQ_ENTRY, vec);
+}
+
+static __always_inline int on_softirq_exit(__u64 *ctx)
+{
+	struct irq_state *st = irq_state();
+
+	if (st && st->softirq_depth > 0)
+		st->softirq_depth--;
+	return emit_irq(WPERF_EV_SOFTIRQ_EXIT, ctx[0]);
+}
+
+/* Timer callbacks and IPIs: interrupt context with no irq number. Nested, as a
+ * timer may expire inside an interrupt that is already counted. */
+static __always_inline int vector_enter(void)
+{
+	struct irq_state *st = irq_state();
+
+	if (st)
+		st->vector_depth++;
+	return 0;
+}
+
+static __always_inline int vector_leave(void)
+{
+	struct irq_state *st = irq_state();
+
+	if (st && st->vector_depth > 0)
+		st->vector_depth--;
+	return 0;
+}
+
+#define on_hrtimer_expire_entry(ctx) vector_enter()
+#define on_hrtimer_expire_exit(ctx) vector_leave()
+#define on_local_timer_entry(ctx) vector_enter()
+#define on_local_timer_exit(ctx) vector_leave()
+#define on_irq_work_entry(ctx) vector_enter()
+#define on_irq_work_exit(ctx) vector_leave()
+#define on_call_function_entry(ctx) vector_enter()
+#define on_call_function_exit(ctx) vector_leave()
+#define on_call_function_single_entry(ctx) vector_enter()
+#define on_call_function_single_exit(ctx) vector_leave()
+
+/* ---- block devices ---- */
+
+static __always_inline int emit_block(__u8 kind, struct request *rq, __u32 bytes)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct gendisk *disk = BPF_CORE_READ(rq, q, disk);
+	struct wperf_event *e;
+	__s32 irq;
+
+	e = reserve(RECORD_SIZE(block), kind, (__u32)id, id >> 32);
+	if (!e)
+		return 0;
+	e->hdr.flags = current_context(&irq);
+	e->block.irq = irq;
+	e->block.sector = BPF_CORE_READ(rq, __sector);
+	e->block.dev = (BPF_CORE_READ(disk, major) << 20) | BPF_CORE_READ(disk, first_minor);
+	e->block.bytes = bytes;
+	e->block.op = BPF_CORE_READ(rq, cmd_flags);
+	submit(e);
+	return 0;
+}
+
+static __always_inline int on_block_rq_issue(__u64 *ctx)
+{
+	struct request *rq = (void *)ctx[0];
+
+	return emit_block(WPERF_EV_BLOCK_ISSUE, rq, BPF_CORE_READ(rq, __data_len));
+}
+
+static __always_inline int on_block_rq_complete(__u64 *ctx)
+{
+	return emit_block(WPERF_EV_BLOCK_COMPLETE, (void *)ctx[0], ctx[2]);
+}
+
+/* ---- network interfaces ---- */
+
+static __always_inline int emit_net(__u8 kind, struct net_device *dev, __u32 bytes)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct wperf_event *e;
+	__s32 irq;
+
+	e = reserve(RECORD_SIZE(net), kind, (__u32)id, id >> 32);
+	if (!e)
+		return 0;
+	e->hdr.flags = current_context(&irq);
+	e->net.irq = irq;
+	e->net.ifindex = BPF_CORE_READ(dev, ifindex);
+	e->net.bytes = bytes;
+	submit(e);
+	return 0;
+}
+
+static __always_inline int on_net_dev_xmit(__u64 *ctx)
+{
+	if ((int)ctx[1] != 0) /* not sent (NETDEV_TX_BUSY) */
+		return 0;
+	return emit_net(WPERF_EV_NET_XMIT, (void *)ctx[2], ctx[3]);
+}
+
+static __always_inline int on_netif_receive_skb(__u64 *ctx)
+{
+	struct sk_buff *skb = (void *)ctx[0];
+
+	return emit_net(WPERF_EV_NET_RECV, BPF_CORE_READ(skb, dev), BPF_CORE_READ(skb, len));
+}
+
+/*
+ * Each tracepoint gets a tp_btf program and a raw_tp twin with the same body;
+ * user space loads the tp_btf one where the kernel's BTF describes the
+ * tracepoint and the raw_tp one elsewhere. The bodies read every argument with
+ * BPF_CORE_READ, which both program types accept.
+ */
+#define TRACEPOINT(tp)                                                                             \
+	SEC("tp_btf/" #tp) int tp_btf_##tp(__u64 *ctx)                                             \
+	{                                                                                          \
+		return on_##tp(ctx);                                                               \
+	}                                                                                          \
+	SEC("raw_tp/" #tp) int raw_tp_##tp(__u64 *ctx)                                             \
+	{                                                                                          \
+		return on_##tp(ctx);                                                               \
+	}
+
+TRACEPOINT(sched_switch)
+TRACEPOINT(sched_waking)
+TRACEPOINT(sched_wakeup_new)
+TRACEPOINT(sched_process_fork)
+TRACEPOINT(sched_process_exec)
+TRACEPOINT(sched_process_exit)
+TRACEPOINT(task_rename)
+TRACEPOINT(irq_handler_entry)
+TRACEPOINT(irq_handler_exit)
+TRACEPOINT(softirq_entry)
+TRACEPOINT(softirq_exit)
+TRACEPOINT(hrtimer_expire_entry)
+TRACEPOINT(hrtimer_expire_exit)
+TRACEPOINT(local_timer_entry)
+TRACEPOINT(local_timer_exit)
+TRACEPOINT(irq_work_entry)
+TRACEPOINT(irq_work_exit)
+TRACEPOINT(call_function_entry)
+TRACEPOINT(call_function_exit)
+TRACEPOINT(call_function_single_entry)
+TRACEPOINT(call_function_single_exit)
+TRACEPOINT(block_rq_issue)
+TRACEPOINT(block_rq_complete)
+TRACEPOINT(net_dev_xmit)
+TRACEPOINT(netif_receive_skb)
+
+/* ---- USDT annotations (include/wperf_annotate.h) ---- */
+
+static __always_inline int emit_usdt(__u8 kind, __u64 lock)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct wperf_event *e;
+
+	if (!is_target(id >> 32))
+		return 0;
+	e = reserve(RECORD_SIZE(usdt), kind, (__u32)id, id >> 32);
+	if (!e)
+		return 0;
+	e->usdt.lock = lock;
+	submit(e);
+	return 0;
+}
+
+SEC("usdt")
+int BPF_USDT(usdt_before_spin, __u64 lock)
+{
+	return emit_usdt(WPERF_EV_SPIN_BEFORE, lock);
+}
+
+SEC("usdt")
+int BPF_USDT(usdt_after_spin, __u64 lock)
+{
+	return emit_usdt(WPERF_EV_SPIN_AFTER, lock);
+}
+
+SEC("usdt")
+int BPF_USDT(usdt_spin_release, __u64 lock)
+{
+	return emit_usdt(WPERF_EV_SPIN_RELEASE, lock);
+}
+
+SEC("usdt")
+int BPF_USDT(usdt_false_wakeup)
+{
+	return emit_usdt(WPERF_EV_FALSE_WAKEUP, 0);
+}
+
+char LICENSE[] SEC("license") = "GPL";

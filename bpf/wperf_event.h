@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The event records of wperf-bench, shared by the BPF recorder (bpf/recorder.bpf.c)
+ * and user space (harness/ writes them, core/ reads them back from a trace).
+ *
+ * Every record starts with its size and kind, so a reader can skip kinds it does not
+ * know. Kinds and flag values are part of the trace format: never renumber them, only
+ * add new ones at the end.
+ *
+ * In the ring buffer a record takes sizeof(struct wperf_event_hdr) plus the size of
+ * its payload; in memory (core/) every record is a full struct wperf_event.
+ */
+#ifndef WPERF_EVENT_H
+#define WPERF_EVENT_H
+
+#ifdef __bpf__
+/* vmlinux.h provides the __u8 .. __u64 types on the BPF side. */
+#else
+#include <linux/types.h>
+#endif
+
+#define WPERF_COMM_LEN 16
+#define WPERF_NO_STACK (-1) /* stack id when no stack was taken */
+#define WPERF_IRQ_VECTOR (-1) /* hard interrupt with no irq number: local timer, IPI */
+
+enum wperf_event_kind {
+	WPERF_EV_SWITCH = 1, /* sched_switch: tid leaves the CPU, sw.next_tid enters */
+	WPERF_EV_WAKEUP = 2, /* sched_waking: tid is woken by the waker in wake */
+	WPERF_EV_WAKEUP_NEW = 3, /* sched_wakeup_new: a new thread becomes runnable */
+	WPERF_EV_FORK = 4, /* tid created fork.child_tid (a thread or a process) */
+	WPERF_EV_EXEC = 5, /* tid executed a program; name.comm is its new name */
+	WPERF_EV_EXIT = 6, /* tid exited */
+	WPERF_EV_RENAME = 7, /* tid changed its name to name.comm */
+	WPERF_EV_HARDIRQ_ENTRY = 8, /* irq.irq starts on cpu, interrupting tid */
+	WPERF_EV_HARDIRQ_EXIT = 9,
+	WPERF_EV_SOFTIRQ_ENTRY = 10, /* irq.irq is the softirq vector (enum wperf_softirq) */
+	WPERF_EV_SOFTIRQ_EXIT = 11,
+	WPERF_EV_BLOCK_ISSUE = 12, /* a block request goes to the device; tid issued it */
+	WPERF_EV_BLOCK_COMPLETE = 13, /* the device completed block.bytes of a request */
+	WPERF_EV_NET_XMIT = 14, /* net.bytes sent on net.ifindex by tid */
+	WPERF_EV_NET_RECV = 15, /* net.bytes received on net.ifindex */
+	WPERF_EV_SPIN_BEFORE = 16, /* USDT wperf:before_spin(lock) */
+	WPERF_EV_SPIN_AFTER = 17, /* USDT wperf:after_spin(lock) */
+	WPERF_EV_SPIN_RELEASE = 18, /* USDT wperf:spin_release(lock) */
+	WPERF_EV_FALSE_WAKEUP = 19, /* USDT wperf:false_wakeup() */
+	WPERF_EV_KIND_MAX /* one past the last kind; grows as kinds are added */
+};
+
+/* flags of WPERF_EV_SWITCH */
+#define WPERF_SWITCH_PREEMPTED 0x1 /* prev stays runnable (it did not block) */
+
+/*
+ * The context an event ran in: flags of WAKEUP, WAKEUP_NEW, BLOCK_*, NET_*.
+ * For a wakeup this says who the waker is: the thread in waker_tid, or the
+ * interrupt in irq (never the thread that the interrupt happened to interrupt).
+ */
+enum wperf_context {
+	WPERF_CTX_THREAD = 0,
+	WPERF_CTX_HARDIRQ = 1, /* irq: irq number, or WPERF_IRQ_VECTOR */
+	WPERF_CTX_SOFTIRQ = 2, /* irq: softirq vector */
+};
+
+/* Linux's softirq vectors (include/linux/interrupt.h), in its order. */
+enum wperf_softirq {
+	WPERF_SOFTIRQ_HI = 0,
+	WPERF_SOFTIRQ_TIMER = 1,
+	WPERF_SOFTIRQ_NET_TX = 2,
+	WPERF_SOFTIRQ_NET_RX = 3,
+	WPERF_SOFTIRQ_BLOCK = 4,
+	WPERF_SOFTIRQ_IRQ_POLL = 5,
+	WPERF_SOFTIRQ_TASKLET = 6,
+	WPERF_SOFTIRQ_SCHED = 7,
+	WPERF_SOFTIRQ_HRTIMER = 8,
+	WPERF_SOFTIRQ_RCU = 9,
+};
+
+struct wperf_event_hdr {
+	__u16 size; /* bytes of the whole record, this header included */
+	__u8 kind; /* enum wperf_event_kind */
+	__u8 flags; /* per kind, see above */
+	__u32 cpu;
+	__u64 ts; /* CLOCK_MONOTONIC, nanoseconds (bpf_ktime_get_ns) */
+	__u32 tid; /* the thread the event is about (see each kind) */
+	__u32 tgid;
+};
+
+struct wperf_switch {
+	__u32 next_tid;
+	__u32 next_tgid;
+	__u32 prev_state; /* the kernel's task state of prev (0: running) */
+	__s32 kstack; /* prev's stacks as it blocks, or WPERF_NO_STACK */
+	__s32 ustack;
+};
+
+struct wperf_wakeup {
+	__u32 waker_tid; /* valid when flags == WPERF_CTX_THREAD */
+	__u32 waker_tgid;
+	__s32 irq; /* flags HARDIRQ: irq number or WPERF_IRQ_VECTOR; SOFTIRQ: vector */
+	__u32 target_cpu;
+	__s32 kstack; /* the waker's stacks, or WPERF_NO_STACK */
+	__s32 ustack;
+};
+
+struct wperf_fork {
+	__u32 child_tid;
+	__u32 child_tgid;
+	char comm[WPERF_COMM_LEN];
+};
+
+struct wperf_name {
+	char comm[WPERF_COMM_LEN];
+};
+
+struct wperf_irq {
+	__s32 irq; /* hard irq number or softirq vector */
+};
+
+struct wperf_block {
+	__u64 sector;
+	__u32 dev; /* the whole disk, kernel encoding: major << 20 | minor */
+	__u32 bytes;
+	__u32 op; /* REQ_OP_* in the low 8 bits, as the kernel's cmd_flags */
+	__s32 irq; /* for flags != WPERF_CTX_THREAD: the interrupt completing it */
+};
+
+struct wperf_net {
+	__u32 ifindex;
+	__u32 bytes;
+	__s32 irq; /* for flags != WPERF_CTX_THREAD */
+};
+
+struct wperf_usdt {
+	__u64 lock; /* the lock's address, as the application passed it */
+};
+
+struct wperf_event {
+	struct wperf_event_hdr hdr;
+	union {
+		struct wperf_switch sw;
+		struct wperf_wakeup wake;
+		struct wperf_fork fork;
+		struct wperf_name name;
+		struct wperf_irq irq;
+		struct wperf_block block;
+		struct wperf_net net;
+		struct wperf_usdt usdt;
+	};
+};
+
+/* Per-CPU counters the recorder keeps in its "counters" map. */
+enum wperf_counter {
+	WPERF_CNT_LOST = 0, /* records dropped: the ring buffer was full */
+	WPERF_CNT_STACK_LOST = 1, /* stacks not stored: the stack map was full or collided */
+	WPERF_CNT_STACK_FAULT = 2, /* stacks the kernel could not walk */
+	WPERF_CNT_MAX
+};
+
+#endif /* WPERF_EVENT_H */

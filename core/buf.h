@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The one growable byte buffer of libwperf. Every variable-length thing the
+ * library builds (encoded sections, tables, strings) grows in one of these,
+ * instead of ad hoc realloc calls.
+ *
+ * Ownership: a struct wperf_buf owns data; wperf_buf_release frees it and leaves
+ * an empty buffer that can be used again. A zeroed struct is a valid empty buffer.
+ */
+#ifndef WPERF_BUF_H
+#define WPERF_BUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct wperf_buf {
+	uint8_t *data;
+	size_t len;
+	size_t cap;
+};
+
+void wperf_buf_init(struct wperf_buf *b);
+void wperf_buf_release(struct wperf_buf *b);
+
+/* Makes room for extra more bytes; returns 0, or -ENOMEM (the buffer is unchanged). */
+int wperf_buf_reserve(struct wperf_buf *b, size_t extra);
+
+/* Appends n bytes; returns 0 or -ENOMEM. */
+int wperf_buf_append(struct wperf_buf *b, const void *p, size_t n);
+
+/* Appends a string with its terminating NUL; returns 0 or -ENOMEM. */
+int wperf_buf_append_str(struct wperf_buf *b, const char *s);
+
+/* Appends an unsigned LEB128 varint (1..10 bytes); returns 0 or -ENOMEM. */
+int wperf_buf_append_uvarint(struct wperf_buf *b, uint64_t v);
+
+/* Appends fixed-width little-endian integers; return 0 or -ENOMEM. */
+int wperf_buf_append_u32(struct wperf_buf *b, uint32_t v);
+int wperf_buf_append_u64(struct wperf_buf *b, uint64_t v);
+
+/* Empties the buffer but keeps its memory. */
+static inline void wperf_buf_clear(struct wperf_buf *b)
+{
+	b->len = 0;
+}
+
+#endif /* WPERF_BUF_H */

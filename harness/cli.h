@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The sub-commands of wperf-bench, one file each (cmd_NAME.c), and what they
+ * share for talking to the user.
+ */
+#ifndef WPERF_CLI_H
+#define WPERF_CLI_H
+
+/* Exit statuses of every sub-command. */
+#include "core/trace.h"
+
+#define EXIT_OK 0
+#define EXIT_FAIL 1 /* the gate's verdict is a failure */
+#define EXIT_ERROR 2 /* wperf-bench could not do what it was asked */
+
+int cmd_record(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+
+/* "wperf-bench CMD: error: MESSAGE" on stderr; returns EXIT_ERROR. */
+int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* "wperf-bench CMD: warning: MESSAGE" on stderr. */
+void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Opens a trace; on failure prints why and returns EXIT_ERROR. */
+int cli_open_trace(const char *cmd, const char *path, struct wperf_trace **t);
+
+#endif /* WPERF_CLI_H */

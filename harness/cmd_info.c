@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wperf-bench info: what a trace holds: its header, window, event counts by
+ * kind, lost events, tables, and the threads that appear in its events.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "core/thread_table.h"
+
+#define CMD "info"
+#define TOP_THREADS 20
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: wperf-bench info [--threads] TRACE\n"
+		     "\n"
+		     "Describes TRACE: format version, recording metadata, window, events by\n"
+		     "kind, lost events and stacks, table sizes, and the %d threads with the\n"
+		     "most events (--threads: all of them).\n",
+		TOP_THREADS);
+}
+
+struct thread_count {
+	uint32_t tid;
+	uint64_t events;
+};
+
+static int by_events(const void *a, const void *b)
+{
+	const struct thread_count *x = a, *y = b;
+
+	return x->events < y->events ? 1 : x->events > y->events ? -1 : (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static void print_header(const struct wperf_trace *t)
+{
+	const struct wperf_trace_stats *st = wperf_trace_stats(t);
+	size_t nthreads, nstacks, nmaps, nksyms, nperf;
+	uint64_t total = 0, lost = 0;
+
+	printf("format: wperf trace %d.%u\n", WPERF_TRACE_MAJOR, wperf_trace_version_minor(t));
+	for (size_t i = 0; i < wperf_trace_meta_count(t); i++) {
+		const char *k, *v;
+
+		wperf_trace_meta_at(t, i, &k, &v);
+		printf("%s: %s\n", k, v);
+	}
+	printf("window: %.6f s (monotonic %" PRIu64 " .. %" PRIu64 ")\n",
+	       (st->end_ts - st->start_ts) / 1e9, st->start_ts, st->end_ts);
+	printf("events by kind:\n");
+	for (unsigned k = 1; k < WPERF_EV_KIND_MAX; k++) {
+		total += st->events[k];
+		if (st->events[k])
+			printf("  %-15s %12" PRIu64 "\n", wperf_event_kind_name(k), st->events[k]);
+	}
+	printf("  %-15s %12" PRIu64 "\n", "total", total);
+	for (uint32_t c = 0; c < st->ncpu; c++)
+		lost += st->lost[c];
+	printf("lost events: %" PRIu64, lost);
+	for (uint32_t c = 0; c < st->ncpu && lost; c++)
+		printf("%s cpu%u %" PRIu64, c ? "," : " (", c, st->lost[c]);
+	printf("%s\n", lost ? ")" : "");
+	printf("stacks lost: %" PRIu64 " (map full or collided), unwalkable: %" PRIu64 "\n",
+	       st->stack_lost, st->stack_fault);
+	printf("events out of order: %" PRIu64 "\n", st->late_events);
+	wperf_trace_threads(t, &nthreads);
+	wperf_trace_stacks(t, &nstacks);
+	wperf_trace_mappings(t, &nmaps);
+	wperf_trace_ksyms(t, &nksyms);
+	wperf_trace_perfmaps(t, &nperf);
+	printf("tables: %zu threads, %zu stacks, %zu mappings, %zu kernel symbols, %zu perf maps\n",
+	       nthreads, nstacks, nmaps, nksyms, nperf);
+}
+
+/* Counts the events of each thread, naming threads as of the end of the trace. */
+static int print_threads(const struct wperf_trace *t, int all)
+{
+	struct wperf_thread_table tt = { 0 };
+	struct wperf_idmap index = { 0 };
+	struct wperf_buf counts = { 0 };
+	struct wperf_event_iter *it = NULL;
+	struct wperf_error err = { 0 };
+	struct wperf_event ev;
+	int e;
+
+	if (wperf_thread_table_init(&tt, t) < 0 || wperf_event_iter_new(t, &it, &err) < 0) {
+		e = cli_error(CMD, "%s", err.msg[0] ? err.msg : "out of memory");
+		goto out;
+	}
+	while ((e = wperf_event_iter_next(it, &ev, &err)) == 1) {
+		int added;
+		int64_t i = wperf_idmap_get(&index, ev.hdr.tid, &added);
+		struct thread_count fresh = { ev.hdr.tid, 0 };
+
+		wperf_thread_table_apply(&tt, &ev);
+		if (i < 0 || (added && wperf_buf_append(&counts, &fresh, sizeof(fresh)) < 0)) {
+			e = -1;
+			break;
+		}
+		((struct thread_count *)counts.data)[i].events++;
+	}
+	if (e < 0) {
+		e = cli_error(CMD, "%s", err.msg[0] ? err.msg : "out of memory");
+		goto out;
+	}
+	size_t n = counts.len / sizeof(struct thread_count);
+	struct thread_count *c = (struct thread_count *)counts.data;
+
+	qsort(c, n, sizeof(*c), by_events);
+	printf("threads with events: %zu%s\n", n, all || n <= TOP_THREADS ? "" : " (the busiest:)");
+	printf("  %8s %8s %-16s %12s\n", "tid", "tgid", "name", "events");
+	for (size_t i = 0; i < n && (all || i < TOP_THREADS); i++) {
+		const struct wperf_thread *th = wperf_thread_table_find(&tt, c[i].tid);
+
+		printf("  %8u %8u %-16s %12" PRIu64 "\n", c[i].tid, th ? th->tgid : 0,
+		       wperf_thread_table_name(&tt, c[i].tid), c[i].events);
+	}
+	e = EXIT_OK;
+out:
+	wperf_event_iter_free(it);
+	wperf_idmap_release(&index);
+	wperf_buf_release(&counts);
+	wperf_thread_table_release(&tt);
+	return e;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	static const struct option longopts[] = { { "threads", no_argument, NULL, 't' },
+						  { "help", no_argument, NULL, 'h' },
+						  { NULL, 0, NULL, 0 } };
+	struct wperf_trace *t;
+	int all = 0, c, status;
+
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (c == 't') {
+			all = 1;
+		} else {
+			usage(c == 'h' ? stdout : stderr);
+			return c == 'h' ? EXIT_OK : EXIT_ERROR;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return EXIT_ERROR;
+	}
+	if (cli_open_trace(CMD, argv[optind], &t))
+		return EXIT_ERROR;
+	print_header(t);
+	status = print_threads(t, all);
+	wperf_trace_free(t);
+	return status;
+}

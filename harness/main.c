@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wperf-bench: finds the waiting events that cap a multi-threaded program's
+ * throughput. This file only dispatches to the sub-commands (cmd_*.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define WPERF_VERSION "0.1.0"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "record", cmd_record, "record the machine's waiting events into a trace" },
+	{ "info", cmd_info, "describe a trace: header, window, counts, drops, threads" },
+	{ "dump", cmd_dump, "print a trace's events as text, one a line" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: wperf-bench COMMAND [OPTIONS]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\n'wperf-bench COMMAND --help' describes a command.\n"
+		     "Exit status: 0 success, 1 the gate failed, 2 error.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return argc < 2 ? EXIT_ERROR : EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("wperf-bench %s\n", WPERF_VERSION);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "wperf-bench: '%s' is not a command\n\n", argv[1]);
+	usage(stderr);
+	return EXIT_ERROR;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a trace needs from /proc, read while the processes still live: the
+ * thread table, the executable mappings of a process with the build ids of
+ * their files, a JIT's perf map, and the kernel's symbols.
+ */
+#ifndef WPERF_PROC_INFO_H
+#define WPERF_PROC_INFO_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "core/buf.h"
+#include "core/trace.h"
+
+/* Appends a struct wperf_thread for every thread of the machine to out. */
+int proc_threads_snapshot(struct wperf_buf *out);
+
+/*
+ * The mappings of processes, each with its file's build id. Owns the paths of
+ * the struct wperf_mapping entries in mappings and a cache of build ids by path.
+ */
+struct proc_mappings {
+	struct wperf_buf mappings; /* struct wperf_mapping[] */
+	struct wperf_buf build_ids; /* struct build_id_entry[], the cache */
+	size_t missed; /* processes gone before their mappings were read */
+};
+
+void proc_mappings_init(struct proc_mappings *pm);
+/* Appends the executable file mappings of tgid; returns 0, or -ESRCH if it is gone. */
+int proc_mappings_add(struct proc_mappings *pm, pid_t tgid);
+void proc_mappings_release(struct proc_mappings *pm);
+
+/* Reads /tmp/perf-TGID.map (as the process sees /tmp) into a malloc'd buffer. */
+int proc_perfmap_read(pid_t tgid, char **text, size_t *len);
+
+/* The kernel's text symbols from /proc/kallsyms, sorted by address. */
+struct ksym_table;
+
+int ksym_table_load(struct ksym_table **out);
+/* Formats addr as "function+0xoffset" (or "0xaddr" when unknown) into buf. */
+void ksym_table_resolve(const struct ksym_table *t, unsigned long long addr, char *buf,
+			size_t size);
+void ksym_table_free(struct ksym_table *t);
+
+#endif /* WPERF_PROC_INFO_H */

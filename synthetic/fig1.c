@@ -1,0 +1,452 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fig1: the motivating example of the wPerf paper (OSDI'18, Figure 1).
+ *
+ * Thread A produces requests: funA (--a-ms of CPU), then puts the request in
+ * a bounded queue of --queue slots, blocking while it is full. Thread B
+ * consumes them: funB (--b-ms of CPU), then log_request writes --write-bytes
+ * to a file and fsyncs it, so B and the disk never work in parallel.
+ *
+ * Known answer: B and the disk form a knot (B waits for the disk, the disk
+ * waits for B's next write); A only waits for B and is outside it, even though
+ * it waits the longest. Throughput is about 1 / (b + fsync); with --no-fsync
+ * it is 1 / b, 200 requests/s by default.
+ *
+ * Variants:
+ *   --device=thread    B hands each request to thread C and waits on a
+ *                      condition variable until C has done --c-ms of CPU work:
+ *                      the knot is then B <-> C (the paper's "replace the disk
+ *                      with thread C").
+ *   --extra-wait-ms N  B also waits, per request, for thread D to do N ms of
+ *                      CPU work: a new blocking wait, so a new bottleneck.
+ *   --no-fsync         write without fsync: the fixed version.
+ */
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdatomic.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
+
+#include "synth.h"
+
+/* ---- the bounded producer/consumer queue between A and B ---- */
+
+struct queue {
+	pthread_mutex_t lock;
+	pthread_cond_t not_empty, not_full;
+	uint64_t *slots;
+	size_t cap, head, len;
+	bool stop;
+};
+
+static void queue_init(struct queue *q, size_t cap)
+{
+	q->slots = calloc(cap, sizeof(*q->slots));
+	if (!q->slots)
+		synth_die(1, "out of memory");
+	q->cap = cap;
+	q->head = q->len = 0;
+	q->stop = false;
+	pthread_mutex_init(&q->lock, NULL);
+	pthread_cond_init(&q->not_empty, NULL);
+	pthread_cond_init(&q->not_full, NULL);
+}
+
+/* Blocks while the queue is full. False once the queue is stopped. */
+static bool queue_push(struct queue *q, uint64_t req)
+{
+	bool ok;
+
+	pthread_mutex_lock(&q->lock);
+	while (q->len == q->cap && !q->stop)
+		pthread_cond_wait(&q->not_full, &q->lock);
+	ok = !q->stop;
+	if (ok) {
+		q->slots[(q->head + q->len) % q->cap] = req;
+		q->len++;
+		pthread_cond_signal(&q->not_empty);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return ok;
+}
+
+/* Blocks while the queue is empty. False once the queue is stopped. */
+static bool queue_pop(struct queue *q, uint64_t *req)
+{
+	bool ok;
+
+	pthread_mutex_lock(&q->lock);
+	while (q->len == 0 && !q->stop)
+		pthread_cond_wait(&q->not_empty, &q->lock);
+	ok = !q->stop;
+	if (ok) {
+		*req = q->slots[q->head];
+		q->head = (q->head + 1) % q->cap;
+		q->len--;
+		pthread_cond_signal(&q->not_full);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return ok;
+}
+
+static void queue_stop(struct queue *q)
+{
+	pthread_mutex_lock(&q->lock);
+	q->stop = true;
+	pthread_cond_broadcast(&q->not_empty);
+	pthread_cond_broadcast(&q->not_full);
+	pthread_mutex_unlock(&q->lock);
+}
+
+/*
+ * ---- a helper thread (C or D) ----
+ * The caller blocks on a condition variable while the helper does work_ns of
+ * CPU work for it, so the caller waits for the helper and the helper waits for
+ * the caller's next call: one synchronous call at a time.
+ */
+struct helper {
+	const char *name;
+	int64_t work_ns;
+	pthread_mutex_t lock;
+	pthread_cond_t to_helper, to_caller;
+	uint64_t asked, done; /* calls made and calls served */
+	bool stop;
+	pthread_barrier_t *start;
+	pthread_t thread;
+};
+
+static void *helper_main(void *arg)
+{
+	struct helper *h = arg;
+
+	synth_name_thread(h->name);
+	pthread_barrier_wait(h->start);
+	pthread_mutex_lock(&h->lock);
+	for (;;) {
+		while (h->done == h->asked && !h->stop)
+			pthread_cond_wait(&h->to_helper, &h->lock);
+		if (h->stop)
+			break;
+		pthread_mutex_unlock(&h->lock);
+		synth_work_ns(h->work_ns);
+		pthread_mutex_lock(&h->lock);
+		h->done++;
+		pthread_cond_signal(&h->to_caller);
+	}
+	pthread_mutex_unlock(&h->lock);
+	return NULL;
+}
+
+static void helper_start(struct helper *h, const char *name, double ms, pthread_barrier_t *start)
+{
+	h->name = name;
+	h->work_ns = ms * SYNTH_NSEC_PER_MSEC;
+	pthread_mutex_init(&h->lock, NULL);
+	pthread_cond_init(&h->to_helper, NULL);
+	pthread_cond_init(&h->to_caller, NULL);
+	h->asked = h->done = 0;
+	h->stop = false;
+	h->start = start;
+	synth_thread_create(&h->thread, helper_main, h);
+}
+
+/* Blocks until the helper has served this call. False once it is stopped. */
+static bool helper_call(struct helper *h)
+{
+	bool ok;
+
+	pthread_mutex_lock(&h->lock);
+	h->asked++;
+	pthread_cond_signal(&h->to_helper);
+	while (h->done < h->asked && !h->stop)
+		pthread_cond_wait(&h->to_caller, &h->lock);
+	ok = !h->stop;
+	pthread_mutex_unlock(&h->lock);
+	return ok;
+}
+
+static void helper_stop(struct helper *h)
+{
+	pthread_mutex_lock(&h->lock);
+	h->stop = true;
+	pthread_cond_broadcast(&h->to_helper);
+	pthread_cond_broadcast(&h->to_caller);
+	pthread_mutex_unlock(&h->lock);
+}
+
+/* ---- the application ---- */
+
+struct fig1 {
+	/* options */
+	int64_t a_ns, b_ns;
+	bool device_thread, do_fsync;
+	double extra_ms;
+	size_t write_bytes;
+	/* state */
+	struct queue queue;
+	struct helper c, d;
+	int fd;
+	char *buf;
+	pthread_barrier_t start;
+	atomic_uint_fast64_t requests; /* completed by B */
+};
+
+/*
+ * The functions the paper names. Not inlined, and not static so that the
+ * compiler keeps them under these names: recorded stacks must show them.
+ */
+__attribute__((noinline)) void funA(int64_t ns)
+{
+	synth_work_ns(ns);
+}
+
+__attribute__((noinline)) void funB(int64_t ns)
+{
+	synth_work_ns(ns);
+}
+
+/* B's synchronous disk write: where B waits for the disk. */
+__attribute__((noinline)) void log_request(int fd, const char *buf, size_t len, bool do_fsync)
+{
+	for (size_t off = 0; off < len;) {
+		ssize_t n = write(fd, buf + off, len - off);
+
+		if (n < 0 && errno != EINTR)
+			synth_die(1, "write: %s", strerror(errno));
+		if (n > 0)
+			off += n;
+	}
+	if (do_fsync && fsync(fd) < 0)
+		synth_die(1, "fsync: %s", strerror(errno));
+}
+
+/* --device=thread: where B waits for C instead of the disk. */
+__attribute__((noinline)) bool ask_device_thread(struct helper *c)
+{
+	return helper_call(c);
+}
+
+/* --extra-wait-ms: B's additional wait for D. */
+__attribute__((noinline)) bool extra_wait(struct helper *d)
+{
+	return helper_call(d);
+}
+
+static void *thread_a(void *arg)
+{
+	struct fig1 *app = arg;
+
+	synth_name_thread("A");
+	pthread_barrier_wait(&app->start);
+	for (uint64_t req = 0;; req++) {
+		funA(app->a_ns);
+		if (!queue_push(&app->queue, req))
+			break;
+	}
+	return NULL;
+}
+
+static void *thread_b(void *arg)
+{
+	struct fig1 *app = arg;
+	uint64_t req;
+
+	synth_name_thread("B");
+	pthread_barrier_wait(&app->start);
+	while (queue_pop(&app->queue, &req)) {
+		funB(app->b_ns);
+		if (app->device_thread) {
+			if (!ask_device_thread(&app->c))
+				break;
+		} else {
+			log_request(app->fd, app->buf, app->write_bytes, app->do_fsync);
+		}
+		if (app->extra_ms > 0 && !extra_wait(&app->d))
+			break;
+		atomic_fetch_add(&app->requests, 1);
+	}
+	return NULL;
+}
+
+/* fsync on a memory file system returns at once: the disk would not show up. */
+static void warn_if_not_disk(const char *path)
+{
+	struct statfs sfs;
+
+	if (statfs(path, &sfs) == 0 && (sfs.f_type == TMPFS_MAGIC || sfs.f_type == RAMFS_MAGIC))
+		fprintf(stderr,
+			"%s: warning: %s is on a memory file system: fsync does not reach a disk\n",
+			program_invocation_short_name, path);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s [options]\n"
+		"  -d, --duration S        run for S seconds (default 5)\n"
+		"      --a-ms MS           funA's CPU work per request (default 2)\n"
+		"      --b-ms MS           funB's CPU work per request (default 5)\n"
+		"      --queue K           queue slots between A and B (default 4)\n"
+		"      --write-bytes N     bytes B writes per request (default 4096)\n"
+		"      --file PATH         the file B writes and fsyncs (default fig1.data)\n"
+		"      --keep-file         do not remove the file at exit\n"
+		"      --no-fsync          write without fsync (the fixed version)\n"
+		"      --device=disk|thread  thread: B waits for thread C instead of the disk\n"
+		"      --c-ms MS           C's CPU work per request (default 5)\n"
+		"      --extra-wait-ms N   B also waits N ms per request for thread D's work\n"
+		"  -h, --help\n",
+		program_invocation_short_name);
+}
+
+int main(int argc, char **argv)
+{
+	enum {
+		OPT_A_MS = 256,
+		OPT_B_MS,
+		OPT_C_MS,
+		OPT_QUEUE,
+		OPT_WRITE_BYTES,
+		OPT_FILE,
+		OPT_KEEP_FILE,
+		OPT_NO_FSYNC,
+		OPT_DEVICE,
+		OPT_EXTRA_WAIT_MS,
+	};
+	static const struct option opts[] = {
+	    {"duration", required_argument, NULL, 'd'},
+	    {"a-ms", required_argument, NULL, OPT_A_MS},
+	    {"b-ms", required_argument, NULL, OPT_B_MS},
+	    {"c-ms", required_argument, NULL, OPT_C_MS},
+	    {"queue", required_argument, NULL, OPT_QUEUE},
+	    {"write-bytes", required_argument, NULL, OPT_WRITE_BYTES},
+	    {"file", required_argument, NULL, OPT_FILE},
+	    {"keep-file", no_argument, NULL, OPT_KEEP_FILE},
+	    {"no-fsync", no_argument, NULL, OPT_NO_FSYNC},
+	    {"device", required_argument, NULL, OPT_DEVICE},
+	    {"extra-wait-ms", required_argument, NULL, OPT_EXTRA_WAIT_MS},
+	    {"help", no_argument, NULL, 'h'},
+	    {0},
+	};
+	static struct fig1 app; /* zeroed; too big to want on the stack */
+	double duration = 5, a_ms = 2, b_ms = 5, c_ms = 5;
+	long long queue_len = 4;
+	const char *path = "fig1.data";
+	bool keep_file = false;
+	pthread_t a, b;
+	int64_t t_start, t_end;
+	uint64_t done;
+	int c, sig;
+
+	app.do_fsync = true;
+	app.write_bytes = 4096;
+	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			duration = synth_opt_double("--duration", optarg, 0.001, 1e6);
+			break;
+		case OPT_A_MS:
+			a_ms = synth_opt_double("--a-ms", optarg, 0, 1e6);
+			break;
+		case OPT_B_MS:
+			b_ms = synth_opt_double("--b-ms", optarg, 0, 1e6);
+			break;
+		case OPT_C_MS:
+			c_ms = synth_opt_double("--c-ms", optarg, 0, 1e6);
+			break;
+		case OPT_QUEUE:
+			queue_len = synth_opt_long("--queue", optarg, 1, 1 << 20);
+			break;
+		case OPT_WRITE_BYTES:
+			app.write_bytes = synth_opt_long("--write-bytes", optarg, 1, 1 << 30);
+			break;
+		case OPT_FILE:
+			path = optarg;
+			break;
+		case OPT_KEEP_FILE:
+			keep_file = true;
+			break;
+		case OPT_NO_FSYNC:
+			app.do_fsync = false;
+			break;
+		case OPT_DEVICE:
+			if (strcmp(optarg, "thread") == 0)
+				app.device_thread = true;
+			else if (strcmp(optarg, "disk") == 0)
+				app.device_thread = false;
+			else
+				synth_die(2, "--device: '%s' is neither disk nor thread", optarg);
+			break;
+		case OPT_EXTRA_WAIT_MS:
+			app.extra_ms = synth_opt_double("--extra-wait-ms", optarg, 0, 1e6);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		usage(stderr);
+		return 2;
+	}
+	app.a_ns = a_ms * SYNTH_NSEC_PER_MSEC;
+	app.b_ns = b_ms * SYNTH_NSEC_PER_MSEC;
+
+	/* The file only exists when B writes to the disk. */
+	app.fd = -1;
+	if (!app.device_thread) {
+		app.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (app.fd < 0)
+			synth_die(1, "%s: %s", path, strerror(errno));
+		warn_if_not_disk(path);
+		app.buf = malloc(app.write_bytes);
+		if (!app.buf)
+			synth_die(1, "out of memory");
+		memset(app.buf, 'w', app.write_bytes);
+	}
+
+	synth_signals_init();
+	queue_init(&app.queue, queue_len);
+	/* A, B, the helpers in use, and main. */
+	pthread_barrier_init(&app.start, NULL, 3 + app.device_thread + (app.extra_ms > 0));
+	synth_thread_create(&a, thread_a, &app);
+	synth_thread_create(&b, thread_b, &app);
+	if (app.device_thread)
+		helper_start(&app.c, "C", c_ms, &app.start);
+	if (app.extra_ms > 0)
+		helper_start(&app.d, "D", app.extra_ms, &app.start);
+	pthread_barrier_wait(&app.start);
+	t_start = synth_now_ns();
+
+	sig = synth_wait(duration);
+	/* Count what was done in the window, not what finishes while stopping. */
+	done = atomic_load(&app.requests);
+	t_end = synth_now_ns();
+	queue_stop(&app.queue);
+	if (app.device_thread)
+		helper_stop(&app.c);
+	if (app.extra_ms > 0)
+		helper_stop(&app.d);
+	pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	if (app.device_thread)
+		pthread_join(app.c.thread, NULL);
+	if (app.extra_ms > 0)
+		pthread_join(app.d.thread, NULL);
+	if (sig == SIGINT || sig == SIGTERM)
+		fprintf(stderr, "%s: stopped by %s\n", program_invocation_short_name,
+			strsignal(sig));
+
+	if (app.fd >= 0) {
+		close(app.fd);
+		if (!keep_file && unlink(path) < 0)
+			fprintf(stderr, "%s: removing %s: %s\n", program_invocation_short_name,
+				path, strerror(errno));
+	}
+	free(app.buf);
+	free(app.queue.slots);
+	synth_report("requests", done, t_end - t_start, "requests/s");
+	return 0;
+}
