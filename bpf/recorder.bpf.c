@@ -170,6 +170,23 @@ static __always_inline __u8 current_context(__s32 *irq)
 
 /* ---- scheduling ---- */
 
+/*
+ * The kernel never switches tasks inside an interrupt, so every depth is zero
+ * here. Resetting them heals a depth that an exit we did not see left behind
+ * (say, an interrupt that entered before the recording started).
+ */
+static __always_inline void irq_state_reset(void)
+{
+	__u32 zero = 0;
+	struct irq_state *st = bpf_map_lookup_elem(&irq_states, &zero);
+
+	if (st) {
+		st->hardirq_depth = 0;
+		st->softirq_depth = 0;
+		st->vector_depth = 0;
+	}
+}
+
 static __always_inline int on_sched_switch(__u64 *ctx)
 {
 	bool preempt = ctx[0];
@@ -179,6 +196,7 @@ static __always_inline int on_sched_switch(__u64 *ctx)
 	bool blocked = !preempt && prev_state != 0;
 	struct wperf_event *e;
 
+	irq_state_reset();
 	if (!is_target(prev_tgid) && !is_target(next_tgid))
 		return 0;
 	e = reserve(RECORD_SIZE(sw), WPERF_EV_SWITCH, BPF_CORE_READ(prev, pid), prev_tgid);
@@ -487,6 +505,22 @@ static __always_inline int on_netif_receive_skb(__u64 *ctx)
 		return on_##tp(ctx);                                                               \
 	}
 
+/* Exits come before entries: attached in this order, no entry is seen without
+ * its exit while the recording starts. */
+TRACEPOINT(irq_handler_exit)
+TRACEPOINT(irq_handler_entry)
+TRACEPOINT(softirq_exit)
+TRACEPOINT(softirq_entry)
+TRACEPOINT(hrtimer_expire_exit)
+TRACEPOINT(hrtimer_expire_entry)
+TRACEPOINT(local_timer_exit)
+TRACEPOINT(local_timer_entry)
+TRACEPOINT(irq_work_exit)
+TRACEPOINT(irq_work_entry)
+TRACEPOINT(call_function_exit)
+TRACEPOINT(call_function_entry)
+TRACEPOINT(call_function_single_exit)
+TRACEPOINT(call_function_single_entry)
 TRACEPOINT(sched_switch)
 TRACEPOINT(sched_waking)
 TRACEPOINT(sched_wakeup_new)
@@ -494,20 +528,6 @@ TRACEPOINT(sched_process_fork)
 TRACEPOINT(sched_process_exec)
 TRACEPOINT(sched_process_exit)
 TRACEPOINT(task_rename)
-TRACEPOINT(irq_handler_entry)
-TRACEPOINT(irq_handler_exit)
-TRACEPOINT(softirq_entry)
-TRACEPOINT(softirq_exit)
-TRACEPOINT(hrtimer_expire_entry)
-TRACEPOINT(hrtimer_expire_exit)
-TRACEPOINT(local_timer_entry)
-TRACEPOINT(local_timer_exit)
-TRACEPOINT(irq_work_entry)
-TRACEPOINT(irq_work_exit)
-TRACEPOINT(call_function_entry)
-TRACEPOINT(call_function_exit)
-TRACEPOINT(call_function_single_entry)
-TRACEPOINT(call_function_single_exit)
 TRACEPOINT(block_rq_issue)
 TRACEPOINT(block_rq_complete)
 TRACEPOINT(net_dev_xmit)

@@ -77,6 +77,7 @@ static void *play(void *arg)
 	if (p->me == PING)
 		g->t_end = synth_now_ns();
 	pthread_mutex_unlock(&g->lock);
+	synth_report_switches(p->name);
 	return NULL;
 }
 

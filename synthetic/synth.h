@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -121,6 +122,21 @@ static inline void synth_name_thread(const char *name)
 {
 	synth_check(pthread_setname_np(pthread_self(), name), "pthread_setname_np");
 	printf("thread %s tid %d\n", name, (int)gettid());
+	fflush(stdout);
+}
+
+/*
+ * Print the kernel's own count of the calling thread's context switches:
+ * voluntary ones are the times it blocked, a ground truth independent of any
+ * tracing that a test can compare a recording with.
+ */
+static inline void synth_report_switches(const char *name)
+{
+	struct rusage ru;
+
+	synth_check(getrusage(RUSAGE_THREAD, &ru) ? errno : 0, "getrusage");
+	printf("thread %s voluntary_switches %ld involuntary_switches %ld\n", name, ru.ru_nvcsw,
+	       ru.ru_nivcsw);
 	fflush(stdout);
 }
 

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * End-to-end tests of `wperf-bench record`: real programs, real kernel events,
+ * and answers known in advance.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/thread_table.h"
+#include "tests/lib/e2e.h"
+
+#define PINGPONG_ROUNDS 2000
+#define REQ_OP_WRITE 1
+
+static struct wperf_trace *record(const char *name, char *const command[], struct e2e_output *o)
+{
+	char trace[512];
+	char *argv[32] = { (char *)e2e_path("wperf-bench"), "record", "-q", "-o", trace, "--" };
+	struct wperf_trace *t = NULL;
+	struct wperf_error err = { 0 };
+	size_t n = 6;
+
+	snprintf(trace, sizeof(trace), "%s/%s.trace", e2e_tmpdir(), name);
+	for (size_t i = 0; command[i] && n < 31; i++)
+		argv[n++] = command[i];
+	argv[n] = NULL;
+	e2e_run(argv, -1, o);
+	if (o->status != 0)
+		fail_msg("wperf-bench record exited %d: %s", o->status, o->err);
+	if (wperf_trace_open(trace, &t, &err) < 0)
+		fail_msg("%s", err.msg);
+	return t;
+}
+
+/* The kernel's count of a thread's voluntary switches, printed by the program. */
+static long voluntary_switches(const char *out, const char *name)
+{
+	char pattern[64];
+	const char *p;
+
+	snprintf(pattern, sizeof(pattern), "thread %s voluntary_switches ", name);
+	p = strstr(out, pattern);
+	assert_non_null(p);
+	return strtol(p + strlen(pattern), NULL, 10);
+}
+
+/*
+ * ping and pong hand a turn to each other on one CPU. Every time one of them
+ * blocks, the recording must show it (as many blocks as the kernel counted for
+ * the thread itself), and the wakeup that ends the block must name the other
+ * one as the waker. Waking the partner may preempt the waker before it sleeps,
+ * so not every turn is a block; but on one CPU one of them blocks in every round.
+ */
+static void test_pingpong_wakeups(void **state)
+{
+	char rounds[16];
+	char *cmd[] = { (char *)e2e_path("synthetic/pingpong"), "--pin", "0", "-n", rounds, NULL };
+	struct e2e_output *o = calloc(1, sizeof(*o));
+	struct wperf_thread_table tt = { 0 };
+	size_t n, ping_by_pong = 0, pong_by_ping = 0, ping_blocks = 0, pong_blocks = 0;
+
+	(void)state;
+	e2e_require_bpf();
+	snprintf(rounds, sizeof(rounds), "%d", PINGPONG_ROUNDS);
+	struct wperf_trace *t = record("pingpong", cmd, o);
+	uint32_t ping = e2e_thread_tid(o->out, "ping"), pong = e2e_thread_tid(o->out, "pong");
+	long ping_nvcsw = voluntary_switches(o->out, "ping");
+	long pong_nvcsw = voluntary_switches(o->out, "pong");
+	struct wperf_event *ev = e2e_events(t, &n);
+
+	assert_true(ping && pong);
+	assert_int_equal(wperf_thread_table_init(&tt, t), 0);
+	for (size_t i = 0; i < n; i++) {
+		const struct wperf_event *e = &ev[i];
+
+		wperf_thread_table_apply(&tt, e);
+		if (e->hdr.kind == WPERF_EV_WAKEUP && e->hdr.flags == WPERF_CTX_THREAD) {
+			ping_by_pong += e->hdr.tid == ping && e->wake.waker_tid == pong;
+			pong_by_ping += e->hdr.tid == pong && e->wake.waker_tid == ping;
+		}
+		if (e->hdr.kind == WPERF_EV_SWITCH && !(e->hdr.flags & WPERF_SWITCH_PREEMPTED)) {
+			ping_blocks += e->hdr.tid == ping;
+			pong_blocks += e->hdr.tid == pong;
+		}
+	}
+	print_message("ping: blocked %zu (kernel: %ld), woken by pong %zu; pong: blocked %zu "
+		      "(kernel: %ld), woken by ping %zu\n",
+		      ping_blocks, ping_nvcsw, ping_by_pong, pong_blocks, pong_nvcsw, pong_by_ping);
+	assert_int_equal(wperf_trace_stats(t)->lost[0] + wperf_trace_stats(t)->lost[1], 0);
+	/* Printing the count itself may block once more after it was read. */
+	assert_in_range(ping_blocks, ping_nvcsw, ping_nvcsw + 2);
+	assert_in_range(pong_blocks, pong_nvcsw, pong_nvcsw + 2);
+	assert_true(ping_blocks + pong_blocks >= PINGPONG_ROUNDS);
+	/* Each block ends with a wakeup by the partner, but the first and last. */
+	assert_true(ping_by_pong + 2 >= ping_blocks);
+	assert_true(pong_by_ping + 2 >= pong_blocks);
+	assert_true(ping_by_pong + pong_by_ping >= PINGPONG_ROUNDS);
+	assert_string_equal(wperf_thread_table_name(&tt, ping), "ping");
+	assert_string_equal(wperf_thread_table_name(&tt, pong), "pong");
+	assert_int_equal(wperf_thread_table_find(&tt, ping)->tgid,
+			 wperf_thread_table_find(&tt, pong)->tgid);
+	wperf_thread_table_release(&tt);
+	free(ev);
+	wperf_trace_free(t);
+	free(o);
+}
+
+/* Figure 1 of the paper: B issues the writes, the disk's completion (an
+ * interrupt, not a thread) wakes B, and B blocks inside fsync. */
+static void test_fig1_disk(void **state)
+{
+	char file[512];
+	char *cmd[] = { (char *)e2e_path("synthetic/fig1"), "-d", "2", "--write-bytes", "65536",
+			"--file", file, NULL };
+	struct e2e_output *o = calloc(1, sizeof(*o));
+	size_t n, nmaps, b_writes = 0, b_woken_by_disk = 0, b_blocked_in_fsync = 0;
+	int32_t disk_irqs[16];
+	size_t ndisk_irqs = 0;
+	int fig1_mapped = 0;
+	uint32_t b_tgid = 0;
+
+	(void)state;
+	e2e_require_bpf();
+	snprintf(file, sizeof(file), "%s/fig1.data", e2e_tmpdir());
+	struct wperf_trace *t = record("fig1", cmd, o);
+	uint32_t b = e2e_thread_tid(o->out, "B");
+	struct wperf_event *ev = e2e_events(t, &n);
+	const struct wperf_mapping *maps = wperf_trace_mappings(t, &nmaps);
+
+	assert_true(b != 0);
+	/* The hard interrupts that complete block requests belong to a disk. */
+	for (size_t i = 0; i < n; i++)
+		if (ev[i].hdr.kind == WPERF_EV_BLOCK_COMPLETE &&
+		    ev[i].hdr.flags == WPERF_CTX_HARDIRQ && ndisk_irqs < 16)
+			disk_irqs[ndisk_irqs++] = ev[i].block.irq;
+	for (size_t i = 0; i < n; i++) {
+		const struct wperf_event *e = &ev[i];
+
+		if (e->hdr.tid == b)
+			b_tgid = e->hdr.tgid;
+		if (e->hdr.kind == WPERF_EV_BLOCK_ISSUE && e->hdr.tid == b &&
+		    (e->block.op & 0xff) == REQ_OP_WRITE)
+			b_writes++;
+		if (e->hdr.kind == WPERF_EV_WAKEUP && e->hdr.tid == b) {
+			int by_disk = e->hdr.flags == WPERF_CTX_SOFTIRQ &&
+				      e->wake.irq == WPERF_SOFTIRQ_BLOCK;
+
+			for (size_t k = 0; k < ndisk_irqs; k++)
+				by_disk |= e->hdr.flags == WPERF_CTX_HARDIRQ &&
+					   e->wake.irq == disk_irqs[k];
+			b_woken_by_disk += by_disk;
+			/* Never the thread the interrupt happened to interrupt. */
+			if (e->hdr.flags != WPERF_CTX_THREAD)
+				assert_int_equal(e->wake.waker_tid, 0);
+		}
+		if (e->hdr.kind == WPERF_EV_SWITCH && e->hdr.tid == b &&
+		    !(e->hdr.flags & WPERF_SWITCH_PREEMPTED) && e2e_kstack_has(t, e->sw.kstack, "fsync"))
+			b_blocked_in_fsync++;
+	}
+	for (size_t i = 0; i < nmaps; i++)
+		fig1_mapped |= maps[i].tgid == b_tgid && strstr(maps[i].path, "/fig1") &&
+			       maps[i].build_id_len == 20;
+	print_message("B: %zu writes issued, woken by the disk %zu times, blocked in fsync %zu "
+		      "times\n",
+		      b_writes, b_woken_by_disk, b_blocked_in_fsync);
+	assert_true(b_writes > 0);
+	assert_true(b_woken_by_disk > 0);
+	assert_true(b_blocked_in_fsync > 0);
+	assert_true(fig1_mapped); /* the executable, with its build id, for symbolization */
+	free(ev);
+	wperf_trace_free(t);
+	free(o);
+}
+
+/* The USDT annotations arrive with the right threads, as many as the program
+ * made, on the kernel's clock: a buyer's false_wakeup comes after the wakeup
+ * that woke it and after it was switched in. */
+static void test_usdt_annotations(void **state)
+{
+	char *cmd[] = { (char *)e2e_path("synthetic/annotated"), NULL };
+	struct e2e_output *o = calloc(1, sizeof(*o));
+	size_t n, before = 0, after = 0, falses = 0, ordered = 0;
+	unsigned spins = 0, false_wakeups = 0;
+
+	(void)state;
+	e2e_require_bpf();
+	struct wperf_trace *t = record("annotated", cmd, o);
+	uint32_t holder = e2e_thread_tid(o->out, "holder"), spinner = e2e_thread_tid(o->out, "spinner");
+	uint32_t buyer1 = e2e_thread_tid(o->out, "buyer1"), buyer2 = e2e_thread_tid(o->out, "buyer2");
+	struct wperf_event *ev = e2e_events(t, &n);
+	const char *summary = strstr(o->out, "spins: ");
+
+	assert_non_null(summary);
+	assert_int_equal(sscanf(summary, "spins: %u false_wakeups: %u", &spins, &false_wakeups), 2);
+	assert_int_equal(wperf_trace_stats(t)->late_events, 0);
+	for (size_t i = 0; i < n; i++) {
+		const struct wperf_event *e = &ev[i];
+		uint64_t woken = 0, switched_in = 0;
+
+		if (i > 0)
+			assert_true(e->hdr.ts >= ev[i - 1].hdr.ts); /* one clock, one order */
+		if (e->hdr.kind == WPERF_EV_SPIN_BEFORE || e->hdr.kind == WPERF_EV_SPIN_AFTER) {
+			assert_true(e->hdr.tid == holder || e->hdr.tid == spinner);
+			assert_int_not_equal(e->usdt.lock, 0);
+			before += e->hdr.kind == WPERF_EV_SPIN_BEFORE;
+			after += e->hdr.kind == WPERF_EV_SPIN_AFTER;
+		}
+		if (e->hdr.kind != WPERF_EV_FALSE_WAKEUP)
+			continue;
+		assert_true(e->hdr.tid == buyer1 || e->hdr.tid == buyer2);
+		falses++;
+		for (size_t j = i; j-- > 0;) {
+			if (!switched_in && ev[j].hdr.kind == WPERF_EV_SWITCH &&
+			    ev[j].sw.next_tid == e->hdr.tid)
+				switched_in = ev[j].hdr.ts;
+			if (ev[j].hdr.kind == WPERF_EV_WAKEUP && ev[j].hdr.tid == e->hdr.tid) {
+				woken = ev[j].hdr.ts;
+				break;
+			}
+		}
+		ordered += woken && switched_in && woken <= switched_in && switched_in <= e->hdr.ts;
+	}
+	print_message("spins %u (recorded before %zu, after %zu), false wakeups %u (recorded %zu, "
+		      "%zu after their wakeup and switch-in)\n",
+		      spins, before, after, false_wakeups, falses, ordered);
+	assert_int_equal(before, spins);
+	assert_int_equal(after, spins);
+	assert_int_equal(falses, false_wakeups);
+	assert_true(ordered * 10 >= falses * 9); /* a spurious futex wake may lack a wakeup */
+	free(ev);
+	wperf_trace_free(t);
+	free(o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pingpong_wakeups),
+		cmocka_unit_test(test_fig1_disk),
+		cmocka_unit_test(test_usdt_annotations),
+	};
+
+	return cmocka_run_group_tests_name("record (end to end)", tests, NULL, NULL);
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers for the end-to-end tests: run wperf-bench and the synthetic programs
+ * for real, and read back what they recorded.
+ */
+#ifndef WPERF_TESTS_E2E_H
+#define WPERF_TESTS_E2E_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/trace.h"
+
+/*
+ * Recording needs root and BTF. Without them: skip with the reason, unless
+ * WPERF_REQUIRE_BPF=1, in which case the test fails. Call first in a test.
+ */
+void e2e_require_bpf(void);
+
+/* The build directory ($WPERF_BUILD, default "build") joined with rel. */
+const char *e2e_path(const char *rel);
+
+/* A fresh temporary directory for this test program (removed at exit). */
+const char *e2e_tmpdir(void);
+
+struct e2e_output {
+	int status; /* exit status, or 128 + signal */
+	char out[65536]; /* standard output */
+	char err[65536]; /* standard error */
+};
+
+/* Runs argv (argv[0] a path) as uid (or -1 for ours) and waits for it. */
+void e2e_run(char *const argv[], uid_t uid, struct e2e_output *o);
+
+/* The tid printed as "thread NAME tid TID" by a synthetic program; 0 if absent. */
+uint32_t e2e_thread_tid(const char *out, const char *name);
+
+/* Every event of a trace, in file order, in an array the caller frees. */
+struct wperf_event *e2e_events(const struct wperf_trace *t, size_t *n);
+
+/* Does a kernel stack of the trace contain a frame whose name contains needle? */
+int e2e_kstack_has(const struct wperf_trace *t, int32_t id, const char *needle);
+
+#endif /* WPERF_TESTS_E2E_H */

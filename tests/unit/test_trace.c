@@ -1,0 +1,1645 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests of the trace file: writer and reader round trips of every event
+ * kind and every table, the event record codec, and the reader's refusal of
+ * corrupt files (each refusal must name the byte offset).
+ *
+ * Traces go to a temporary directory under /tmp, removed at the end.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <zlib.h>
+
+#include "core/buf.h"
+#include "core/event_codec.h"
+#include "core/trace.h"
+#include "core/varint.h"
+
+static char tmpdir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/wperf-test-trace-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	DIR *d = opendir(tmpdir);
+	struct dirent *de;
+	char p[512];
+
+	(void)state;
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", tmpdir, de->d_name);
+		unlink(p);
+	}
+	closedir(d);
+	return rmdir(tmpdir);
+}
+
+/* A path in the temporary directory; each caller passes its own storage. */
+static const char *tpath(char *buf, size_t n, const char *name)
+{
+	snprintf(buf, n, "%s/%s", tmpdir, name);
+	return buf;
+}
+
+#define TPATH(name) tpath((char[512]){0}, 512, name)
+
+/* Fails the test, showing the message, unless msg contains needle. */
+#define assert_msg_has(msg, needle)                                                            \
+	do {                                                                                   \
+		if (!strstr((msg), (needle)))                                                  \
+			fail_msg("error message \"%s\" lacks \"%s\"", (msg), (needle));        \
+	} while (0)
+
+/* ---- events ---- */
+
+static uint16_t expected_size(unsigned kind)
+{
+	const struct wperf_event *e = NULL;
+	size_t h = sizeof(e->hdr);
+
+	switch (kind) {
+	case WPERF_EV_SWITCH:
+		return h + sizeof(e->sw);
+	case WPERF_EV_WAKEUP:
+	case WPERF_EV_WAKEUP_NEW:
+		return h + sizeof(e->wake);
+	case WPERF_EV_FORK:
+		return h + sizeof(e->fork);
+	case WPERF_EV_EXEC:
+	case WPERF_EV_RENAME:
+		return h + sizeof(e->name);
+	case WPERF_EV_EXIT:
+	case WPERF_EV_FALSE_WAKEUP:
+		return h;
+	case WPERF_EV_HARDIRQ_ENTRY:
+	case WPERF_EV_HARDIRQ_EXIT:
+	case WPERF_EV_SOFTIRQ_ENTRY:
+	case WPERF_EV_SOFTIRQ_EXIT:
+		return h + sizeof(e->irq);
+	case WPERF_EV_BLOCK_ISSUE:
+	case WPERF_EV_BLOCK_COMPLETE:
+		return h + sizeof(e->block);
+	case WPERF_EV_NET_XMIT:
+	case WPERF_EV_NET_RECV:
+		return h + sizeof(e->net);
+	default:
+		return h + sizeof(e->usdt);
+	}
+}
+
+/*
+ * An event of kind with every field set. variant 0: ordinary values, 1: the
+ * largest values of every field, 2: zeros, empty names and negative ids.
+ */
+static void fill_event(struct wperf_event *ev, unsigned kind, unsigned variant, uint64_t ts)
+{
+	uint32_t u = variant == 1 ? UINT32_MAX : variant == 2 ? 0 : 1000 + kind;
+	int32_t s = variant == 1 ? INT32_MAX : variant == 2 ? INT32_MIN : -1;
+	uint64_t big = variant == 1 ? UINT64_MAX : variant == 2 ? 0 : 0x7fff12345678ull;
+	const char *comm = variant == 1 ? "fifteen-chars-x" : variant == 2 ? "" : "worker/3";
+
+	memset(ev, 0, sizeof(*ev));
+	ev->hdr.size = expected_size(kind);
+	ev->hdr.kind = (uint8_t)kind;
+	ev->hdr.flags = variant == 1 ? 0xff : (uint8_t)(kind & 3);
+	ev->hdr.cpu = variant == 1 ? UINT32_MAX : kind % 8;
+	ev->hdr.ts = ts;
+	ev->hdr.tid = u - 1;
+	ev->hdr.tgid = u - 2 * (variant != 2);
+
+	switch (kind) {
+	case WPERF_EV_SWITCH:
+		ev->sw = (struct wperf_switch){u, u - 3 * (variant != 2), u / 7, s, s + 5 * (s < 0)};
+		break;
+	case WPERF_EV_WAKEUP:
+	case WPERF_EV_WAKEUP_NEW:
+		ev->wake = (struct wperf_wakeup){u, u / 2, s, u / 3, variant ? s : 17, 3};
+		break;
+	case WPERF_EV_FORK:
+		ev->fork.child_tid = u;
+		ev->fork.child_tgid = u / 5;
+		strcpy(ev->fork.comm, comm);
+		break;
+	case WPERF_EV_EXEC:
+	case WPERF_EV_RENAME:
+		strcpy(ev->name.comm, comm);
+		break;
+	case WPERF_EV_EXIT:
+	case WPERF_EV_FALSE_WAKEUP:
+		break;
+	case WPERF_EV_HARDIRQ_ENTRY:
+	case WPERF_EV_HARDIRQ_EXIT:
+	case WPERF_EV_SOFTIRQ_ENTRY:
+	case WPERF_EV_SOFTIRQ_EXIT:
+		ev->irq.irq = variant == 0 ? WPERF_IRQ_VECTOR : s;
+		break;
+	case WPERF_EV_BLOCK_ISSUE:
+	case WPERF_EV_BLOCK_COMPLETE:
+		ev->block = (struct wperf_block){big, u, u / 9, u & 0xff, s};
+		break;
+	case WPERF_EV_NET_XMIT:
+	case WPERF_EV_NET_RECV:
+		ev->net = (struct wperf_net){u, u / 11, s};
+		break;
+	default:
+		ev->usdt.lock = big;
+		break;
+	}
+}
+
+/* Field by field, then the whole struct (decoding zeroes what a kind does not use). */
+static void assert_event_equal(const struct wperf_event *want, const struct wperf_event *got)
+{
+	assert_int_equal(got->hdr.size, want->hdr.size);
+	assert_int_equal(got->hdr.kind, want->hdr.kind);
+	assert_int_equal(got->hdr.flags, want->hdr.flags);
+	assert_int_equal(got->hdr.cpu, want->hdr.cpu);
+	assert_true(got->hdr.ts == want->hdr.ts);
+	assert_int_equal(got->hdr.tid, want->hdr.tid);
+	assert_int_equal(got->hdr.tgid, want->hdr.tgid);
+	switch (want->hdr.kind) {
+	case WPERF_EV_SWITCH:
+		assert_int_equal(got->sw.next_tid, want->sw.next_tid);
+		assert_int_equal(got->sw.next_tgid, want->sw.next_tgid);
+		assert_int_equal(got->sw.prev_state, want->sw.prev_state);
+		assert_int_equal(got->sw.kstack, want->sw.kstack);
+		assert_int_equal(got->sw.ustack, want->sw.ustack);
+		break;
+	case WPERF_EV_WAKEUP:
+	case WPERF_EV_WAKEUP_NEW:
+		assert_int_equal(got->wake.waker_tid, want->wake.waker_tid);
+		assert_int_equal(got->wake.waker_tgid, want->wake.waker_tgid);
+		assert_int_equal(got->wake.irq, want->wake.irq);
+		assert_int_equal(got->wake.target_cpu, want->wake.target_cpu);
+		assert_int_equal(got->wake.kstack, want->wake.kstack);
+		assert_int_equal(got->wake.ustack, want->wake.ustack);
+		break;
+	case WPERF_EV_FORK:
+		assert_int_equal(got->fork.child_tid, want->fork.child_tid);
+		assert_int_equal(got->fork.child_tgid, want->fork.child_tgid);
+		assert_string_equal(got->fork.comm, want->fork.comm);
+		break;
+	case WPERF_EV_EXEC:
+	case WPERF_EV_RENAME:
+		assert_string_equal(got->name.comm, want->name.comm);
+		break;
+	case WPERF_EV_HARDIRQ_ENTRY:
+	case WPERF_EV_HARDIRQ_EXIT:
+	case WPERF_EV_SOFTIRQ_ENTRY:
+	case WPERF_EV_SOFTIRQ_EXIT:
+		assert_int_equal(got->irq.irq, want->irq.irq);
+		break;
+	case WPERF_EV_BLOCK_ISSUE:
+	case WPERF_EV_BLOCK_COMPLETE:
+		assert_true(got->block.sector == want->block.sector);
+		assert_int_equal(got->block.dev, want->block.dev);
+		assert_int_equal(got->block.bytes, want->block.bytes);
+		assert_int_equal(got->block.op, want->block.op);
+		assert_int_equal(got->block.irq, want->block.irq);
+		break;
+	case WPERF_EV_NET_XMIT:
+	case WPERF_EV_NET_RECV:
+		assert_int_equal(got->net.ifindex, want->net.ifindex);
+		assert_int_equal(got->net.bytes, want->net.bytes);
+		assert_int_equal(got->net.irq, want->net.irq);
+		break;
+	case WPERF_EV_SPIN_BEFORE:
+	case WPERF_EV_SPIN_AFTER:
+	case WPERF_EV_SPIN_RELEASE:
+		assert_true(got->usdt.lock == want->usdt.lock);
+		break;
+	}
+	assert_memory_equal(got, want, sizeof(*got));
+}
+
+/* Every kind in three variants, with timestamps that sometimes go backwards. */
+static size_t all_kinds(struct wperf_event *evs, size_t max)
+{
+	uint64_t ts = 1000000000ull;
+	size_t n = 0;
+
+	for (unsigned v = 0; v < 3; v++)
+		for (unsigned k = 1; k < WPERF_EV_KIND_MAX && n < max; k++) {
+			ts += (k % 5 == 0) ? -(uint64_t)777 : 1500 + k * 100;
+			fill_event(&evs[n++], k, v, ts);
+		}
+	/* the extremes of the ts delta */
+	if (n + 2 <= max) {
+		fill_event(&evs[n++], WPERF_EV_EXIT, 0, UINT64_MAX);
+		fill_event(&evs[n++], WPERF_EV_EXIT, 0, 0);
+	}
+	return n;
+}
+
+/* ---- writing and reading helpers ---- */
+
+static int create_file(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	assert_true(fd >= 0);
+	return fd;
+}
+
+static void write_trace(const char *path, const struct wperf_writer_opts *opts,
+			const struct wperf_event *evs, size_t n,
+			const struct wperf_trace_stats *stats)
+{
+	static const char *const keys[] = {"kernel", "ncpu"};
+	static const char *const values[] = {"6.1.0-test", "4"};
+	struct wperf_trace_writer *w;
+	struct wperf_error err = {0};
+	int fd = create_file(path);
+
+	assert_int_equal(wperf_trace_writer_new(fd, opts, &w, &err), 0);
+	assert_int_equal(wperf_trace_writer_meta(w, keys, values, 2, &err), 0);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(wperf_trace_writer_event(w, &evs[i], &err), 0);
+	assert_int_equal(wperf_trace_writer_finish(w, stats, &err), 0);
+	assert_int_equal(wperf_trace_writer_offset(w), lseek(fd, 0, SEEK_END));
+	wperf_trace_writer_free(w);
+	close(fd);
+}
+
+/* Reads every event of path into out (max of them); returns how many. */
+static size_t read_events(const char *path, struct wperf_event *out, size_t max)
+{
+	struct wperf_trace *t;
+	struct wperf_event_iter *it;
+	struct wperf_error err = {0};
+	struct wperf_event ev;
+	size_t n = 0;
+	int ret;
+
+	ret = wperf_trace_open(path, &t, &err);
+	if (ret)
+		fail_msg("open: %s", err.msg);
+	assert_int_equal(wperf_event_iter_new(t, &it, &err), 0);
+	while ((ret = wperf_event_iter_next(it, &ev, &err)) == 1) {
+		if (n < max)
+			out[n] = ev;
+		n++;
+	}
+	if (ret)
+		fail_msg("iterate: %s", err.msg);
+	assert_int_equal(wperf_event_iter_next(it, &ev, &err), 0); /* the end stays the end */
+	wperf_event_iter_free(it);
+	wperf_trace_free(t);
+	return n;
+}
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *p;
+	long n;
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	p = malloc((size_t)n + 1);
+	assert_non_null(p);
+	assert_int_equal(fread(p, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return p;
+}
+
+static void spit(const char *path, const void *p, size_t len)
+{
+	int fd = create_file(path);
+
+	assert_int_equal(write(fd, p, len), (ssize_t)len);
+	close(fd);
+}
+
+/* A section of a file we wrote ourselves (so walking it needs no checks). */
+struct sec {
+	size_t off;
+	uint32_t kind, flags;
+	uint64_t stored, raw;
+};
+
+static size_t walk(const uint8_t *f, size_t len, struct sec *out, size_t max)
+{
+	size_t off = WPERF_TRACE_HEADER_SIZE, n = 0;
+
+	while (off + WPERF_SECTION_HEADER_SIZE <= len && n < max) {
+		struct sec *s = &out[n++];
+
+		s->off = off;
+		s->kind = wperf_get_le32(f + off);
+		s->flags = wperf_get_le32(f + off + 4);
+		s->stored = wperf_get_le64(f + off + 8);
+		s->raw = wperf_get_le64(f + off + 16);
+		off += WPERF_SECTION_HEADER_SIZE + s->stored;
+	}
+	return n;
+}
+
+static const struct sec *find_sec(const struct sec *s, size_t n, uint32_t kind)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i].kind == kind)
+			return &s[i];
+	fail_msg("no section of kind %u", kind);
+	return NULL;
+}
+
+static void fix_crc(uint8_t *f, const struct sec *s)
+{
+	const uint8_t *payload = f + s->off + WPERF_SECTION_HEADER_SIZE;
+
+	wperf_put_le32(f + s->off + 24, (uint32_t)crc32(0, payload, (uInt)s->stored));
+}
+
+/* ---- hand-made traces ---- */
+
+static void craft_header(struct wperf_buf *b, uint16_t major)
+{
+	uint8_t h[WPERF_TRACE_HEADER_SIZE];
+
+	memcpy(h, WPERF_TRACE_MAGIC, 8);
+	wperf_put_le16(h + 8, major);
+	wperf_put_le16(h + 10, WPERF_TRACE_MINOR);
+	wperf_put_le32(h + 12, WPERF_TRACE_HEADER_SIZE);
+	wperf_buf_append(b, h, sizeof(h));
+}
+
+static void craft_section(struct wperf_buf *b, uint32_t kind, uint32_t flags, const void *p,
+			  size_t n, uint64_t raw)
+{
+	uint8_t h[WPERF_SECTION_HEADER_SIZE];
+
+	wperf_put_le32(h, kind);
+	wperf_put_le32(h + 4, flags);
+	wperf_put_le64(h + 8, n);
+	wperf_put_le64(h + 16, raw);
+	wperf_put_le32(h + 24, (uint32_t)crc32(0, p, (uInt)n));
+	wperf_put_le32(h + 28, 0);
+	wperf_buf_append(b, h, sizeof(h));
+	wperf_buf_append(b, p, n);
+}
+
+static void craft_end(struct wperf_buf *b, uint64_t nsections, uint64_t nevents)
+{
+	uint8_t end[16];
+
+	wperf_put_le64(end, nsections);
+	wperf_put_le64(end + 8, nevents);
+	craft_section(b, WPERF_SECTION_END, 0, end, sizeof(end), sizeof(end));
+}
+
+/* A file: header, one uncompressed EVENTS section with payload, END promising nevents. */
+static void craft_events_file(const char *path, const struct wperf_buf *payload,
+			      uint64_t nevents)
+{
+	struct wperf_buf f = {0};
+
+	craft_header(&f, WPERF_TRACE_MAJOR);
+	craft_section(&f, WPERF_SECTION_EVENTS, 0, payload->data, payload->len, payload->len);
+	craft_end(&f, 1, nevents);
+	spit(path, f.data, f.len);
+	wperf_buf_release(&f);
+}
+
+static void expect_open_error(const char *path, const char *needle)
+{
+	struct wperf_trace *t = (void *)1;
+	struct wperf_error err = {0};
+	int ret = wperf_trace_open(path, &t, &err);
+
+	if (ret == 0)
+		fail_msg("%s opened, but it is corrupt", path);
+	assert_true(ret < 0);
+	assert_null(t);
+	assert_int_equal(err.code, ret);
+	assert_msg_has(err.msg, path);
+	assert_msg_has(err.msg, "offset");
+	if (needle)
+		assert_msg_has(err.msg, needle);
+}
+
+/* Opens path (which must open) and iterates until an error naming needle. */
+static void expect_iter_error(const char *path, const char *needle, size_t events_before)
+{
+	struct wperf_trace *t;
+	struct wperf_event_iter *it;
+	struct wperf_error err = {0}, again = {0};
+	struct wperf_event ev;
+	size_t n = 0;
+	int ret;
+
+	ret = wperf_trace_open(path, &t, &err);
+	if (ret)
+		fail_msg("open: %s", err.msg);
+	assert_int_equal(wperf_event_iter_new(t, &it, &err), 0);
+	while ((ret = wperf_event_iter_next(it, &ev, &err)) == 1)
+		n++;
+	assert_true(ret < 0);
+	assert_int_equal(n, events_before);
+	assert_msg_has(err.msg, path);
+	assert_msg_has(err.msg, "offset");
+	assert_msg_has(err.msg, needle);
+	/* the error sticks */
+	assert_int_equal(wperf_event_iter_next(it, &ev, &again), ret);
+	assert_string_equal(again.msg, err.msg);
+	wperf_event_iter_free(it);
+	wperf_trace_free(t);
+}
+
+/* ---- tests: events ---- */
+
+static void test_kind_names(void **state)
+{
+	(void)state;
+	assert_string_equal(wperf_event_kind_name(WPERF_EV_SWITCH), "switch");
+	assert_string_equal(wperf_event_kind_name(WPERF_EV_WAKEUP_NEW), "wakeup_new");
+	assert_string_equal(wperf_event_kind_name(WPERF_EV_FALSE_WAKEUP), "false_wakeup");
+	assert_string_equal(wperf_event_kind_name(0), "unknown");
+	assert_string_equal(wperf_event_kind_name(WPERF_EV_KIND_MAX), "unknown");
+	assert_string_equal(wperf_event_kind_name(1000), "unknown");
+	for (unsigned k = 1; k < WPERF_EV_KIND_MAX; k++)
+		assert_string_not_equal(wperf_event_kind_name(k), "unknown");
+}
+
+static void round_trip_all_kinds(int compress)
+{
+	struct wperf_writer_opts opts = {.compress = compress};
+	struct wperf_event evs[64], got[64];
+	size_t n = all_kinds(evs, 64);
+	const char *path = TPATH(compress ? "kinds-z.trace" : "kinds.trace");
+
+	write_trace(path, &opts, evs, n, NULL);
+	assert_int_equal(read_events(path, got, 64), n);
+	for (size_t i = 0; i < n; i++)
+		assert_event_equal(&evs[i], &got[i]);
+
+	/* the writer's counts by kind, and the sections' compression flags */
+	struct wperf_trace *t;
+	struct wperf_error err = {0};
+	assert_int_equal(wperf_trace_open(path, &t, &err), 0);
+	const struct wperf_trace_stats *st = wperf_trace_stats(t);
+	assert_true(st->events[0] == 0);
+	for (unsigned k = 1; k < WPERF_EV_KIND_MAX; k++)
+		assert_true(st->events[k] == 3 + 2 * (k == WPERF_EV_EXIT));
+	wperf_trace_free(t);
+
+	size_t len;
+	struct sec secs[16];
+	uint8_t *f = slurp(path, &len);
+	size_t ns = walk(f, len, secs, 16);
+	assert_int_equal(find_sec(secs, ns, WPERF_SECTION_EVENTS)->flags,
+			 compress ? WPERF_SECTION_ZSTD : 0);
+	assert_int_equal(secs[ns - 1].kind, WPERF_SECTION_END);
+	free(f);
+}
+
+static void test_round_trip_compressed(void **state)
+{
+	(void)state;
+	round_trip_all_kinds(1);
+}
+
+static void test_round_trip_uncompressed(void **state)
+{
+	(void)state;
+	round_trip_all_kinds(0);
+}
+
+/* The codec alone: trailing body bytes are skipped, a short body is refused. */
+static void test_codec_body_rules(void **state)
+{
+	struct wperf_buf b = {0};
+	struct wperf_event ev, got;
+	uint64_t prev = 100, dprev;
+	const uint8_t *p;
+	const char *why = NULL;
+
+	(void)state;
+	fill_event(&ev, WPERF_EV_WAKEUP, 1, 5000);
+	assert_int_equal(wperf_event_encode(&b, &ev, &prev), 0);
+	assert_true(prev == 5000);
+	assert_true(b.len <= WPERF_RECORD_MAX);
+
+	/* three bytes a later minor might append: ignored */
+	wperf_buf_append(&b, "\x01\x02\x03", 3);
+	b.data[1] += 3;
+	p = b.data;
+	dprev = 100;
+	assert_int_equal(wperf_event_decode(&p, b.data + b.len, &dprev, &got, &why), 1);
+	assert_ptr_equal(p, b.data + b.len);
+	assert_event_equal(&ev, &got);
+
+	/* every shorter body length: the fields overrun it */
+	for (uint8_t len = 0; len < b.data[1] - 3; len++) {
+		struct wperf_buf c = {0};
+
+		wperf_buf_append(&c, b.data, b.len);
+		c.data[1] = len;
+		p = c.data;
+		dprev = 100;
+		assert_int_equal(wperf_event_decode(&p, c.data + c.len, &dprev, &got, &why),
+				 -EBADMSG);
+		assert_ptr_equal(p, c.data);
+		assert_non_null(why);
+		wperf_buf_release(&c);
+	}
+
+	/* an unknown kind given to the encoder */
+	ev.hdr.kind = 0;
+	assert_int_equal(wperf_event_encode(&b, &ev, &prev), -EINVAL);
+	ev.hdr.kind = WPERF_EV_KIND_MAX;
+	assert_int_equal(wperf_event_encode(&b, &ev, &prev), -EINVAL);
+	wperf_buf_release(&b);
+}
+
+static void test_multi_section(void **state)
+{
+	enum { N = 10007, PER = 1000 };
+	struct wperf_writer_opts opts = {.compress = 1, .events_per_section = PER};
+	struct wperf_event *evs = calloc(N, sizeof(*evs)), *got = calloc(N, sizeof(*got));
+	const char *path = TPATH("multi.trace");
+
+	(void)state;
+	for (size_t i = 0; i < N; i++)
+		fill_event(&evs[i], 1 + i % (WPERF_EV_KIND_MAX - 1), i % 3, 1000 + i * 1234);
+	write_trace(path, &opts, evs, N, NULL);
+	assert_int_equal(read_events(path, got, N), N);
+	for (size_t i = 0; i < N; i++)
+		assert_event_equal(&evs[i], &got[i]);
+
+	size_t len, nev = 0;
+	struct sec secs[64];
+	uint8_t *f = slurp(path, &len);
+	size_t ns = walk(f, len, secs, 64);
+	for (size_t i = 0; i < ns; i++)
+		nev += secs[i].kind == WPERF_SECTION_EVENTS;
+	assert_int_equal(nev, (N + PER - 1) / PER);
+	free(f);
+	free(evs);
+	free(got);
+}
+
+static void test_default_options(void **state)
+{
+	enum { N = 70000 };
+	struct wperf_event *evs = calloc(N, sizeof(*evs));
+	const char *path = TPATH("defaults.trace");
+
+	(void)state;
+	for (size_t i = 0; i < N; i++)
+		fill_event(&evs[i], WPERF_EV_SWITCH, 0, i * 1000);
+	write_trace(path, NULL, evs, N, NULL);
+	assert_int_equal(read_events(path, NULL, 0), N);
+
+	/* 65536 events in the first section, the rest in a second, both zstd */
+	size_t len;
+	struct sec secs[16];
+	uint8_t *f = slurp(path, &len);
+	size_t ns = walk(f, len, secs, 16);
+	const struct sec *ev = find_sec(secs, ns, WPERF_SECTION_EVENTS);
+	const uint8_t *payload = f + ev->off + WPERF_SECTION_HEADER_SIZE;
+	assert_int_equal(ev->flags, WPERF_SECTION_ZSTD);
+	assert_int_equal(ev[1].kind, WPERF_SECTION_EVENTS);
+	assert_int_equal(ev[1].flags, WPERF_SECTION_ZSTD);
+	(void)payload;
+	free(f);
+	free(evs);
+}
+
+static void test_late_events(void **state)
+{
+	static const uint64_t ts[] = {100, 200, 150, 300, 300, 299, 10, 400};
+	struct wperf_event evs[8], got[8];
+	struct wperf_trace *t;
+	struct wperf_error err = {0};
+	const char *path = TPATH("late.trace");
+	struct wperf_writer_opts opts = {.compress = 1, .events_per_section = 3};
+
+	(void)state;
+	for (size_t i = 0; i < 8; i++)
+		fill_event(&evs[i], WPERF_EV_WAKEUP, 0, ts[i]);
+	write_trace(path, &opts, evs, 8, NULL);
+	assert_int_equal(wperf_trace_open(path, &t, &err), 0);
+	/* 150 < 200, 299 < 300, 10 < 299: an equal ts is not late; across sections too */
+	assert_true(wperf_trace_stats(t)->late_events == 3);
+	assert_true(wperf_trace_stats(t)->events[WPERF_EV_WAKEUP] == 8);
+	wperf_trace_free(t);
+	assert_int_equal(read_events(path, got, 8), 8);
+	for (size_t i = 0; i < 8; i++)
+		assert_true(got[i].hdr.ts == ts[i]);
+}
+
+/* ---- tests: tables ---- */
+
+static const uint64_t kips[] = {0xffffffff81234567ull, 0xffffffff81000010ull,
+				0xffffffffc0a01234ull};
+static const uint64_t uips[] = {0x7f12345678aull, 0x55d0c0de0000ull, 0x7f1234500000ull, 0};
+
+static void write_tables(const char *path, int compress)
+{
+	static const char *const keys[] = {"kernel", "ncpu", "command", "empty"};
+	static const char *const values[] = {"6.1.0-18-amd64", "4", "./bench --fast", ""};
+	struct wperf_thread th[300];
+	struct wperf_stack st[] = {
+		{.id = 7, .user = 0, .nr = 3, .ips = kips},
+		{.id = 7, .user = 1, .nr = 4, .ips = uips},
+		{.id = 0, .user = 1, .nr = 0, .ips = NULL},
+		{.id = -5, .user = 0, .nr = 1, .ips = kips + 2},
+		{.id = INT32_MAX, .user = 1, .nr = 2, .ips = uips + 1},
+	};
+	struct wperf_mapping m1[] = {
+		{.tgid = 4242, .start = 0x55d0c0de0000, .end = 0x55d0c0e00000, .pgoff = 0x1000,
+		 .build_id_len = 20, .path = "/usr/bin/bench"},
+		{.tgid = 4242, .start = 0x7f1234500000, .end = 0x7f1234700000, .pgoff = 0,
+		 .build_id_len = 0, .path = "/usr/lib/x86_64-linux-gnu/libc.so.6"},
+	};
+	struct wperf_mapping m2[] = {
+		{.tgid = 99, .start = 0x400000, .end = 0x401000, .pgoff = UINT64_MAX,
+		 .build_id_len = 8, .path = ""},
+	};
+	struct wperf_ksym ks[] = {
+		{0xffffffff81234560ull, "schedule+0x7"},
+		{0xffffffff81000000ull, "__x64_sys_futex+0x10"},
+		{0, ""},
+	};
+	static const char pm_text[] = "7f0000001000 40 jitted_fn_a\n7f0000001040 80 b\n";
+	struct wperf_perfmap pm[] = {{1234, pm_text, sizeof(pm_text) - 1}, {77, "", 0}};
+	uint64_t lost[6] = {0, 5, UINT64_MAX, 0, 1, 2};
+	struct wperf_trace_stats stats = {.start_ts = 111,
+					  .end_ts = UINT64_MAX - 1,
+					  .ncpu = 6,
+					  .lost = lost,
+					  .stack_lost = 33,
+					  .stack_fault = 44,
+					  /* the writer's own figures replace these */
+					  .late_events = 999,
+					  .events = {5, 5, 5}};
+	struct wperf_writer_opts opts = {.compress = compress};
+	struct wperf_trace_writer *w;
+	struct wperf_error err = {0};
+	struct wperf_event ev;
+	int fd = create_file(path);
+
+	for (int i = 0; i < 20; i++)
+		m1[0].build_id[i] = (uint8_t)(0xa0 + i);
+	for (int i = 0; i < 8; i++)
+		m2[0].build_id[i] = (uint8_t)(i * 31);
+	for (unsigned i = 0; i < 300; i++) {
+		th[i] = (struct wperf_thread){.tid = 10000 + i, .tgid = 10000 + i / 10, .ppid = i};
+		snprintf(th[i].comm, sizeof(th[i].comm), "thread-%u", i);
+	}
+	strcpy(th[299].comm, "fifteen-chars-x");
+	th[298].comm[0] = 0;
+
+	assert_int_equal(wperf_trace_writer_new(fd, &opts, &w, &err), 0);
+	assert_int_equal(wperf_trace_writer_meta(w, keys, values, 4, &err), 0);
+	fill_event(&ev, WPERF_EV_SWITCH, 0, 5);
+	assert_int_equal(wperf_trace_writer_event(w, &ev, &err), 0);
+	assert_int_equal(wperf_trace_writer_flush(w, &err), 0);
+	assert_int_equal(wperf_trace_writer_threads(w, th, 300, &err), 0);
+	assert_int_equal(wperf_trace_writer_stacks(w, st, 5, &err), 0);
+	assert_int_equal(wperf_trace_writer_mappings(w, m1, 2, &err), 0);
+	assert_int_equal(wperf_trace_writer_ksyms(w, ks, 3, &err), 0);
+	assert_int_equal(wperf_trace_writer_perfmap(w, &pm[0], &err), 0);
+	assert_int_equal(wperf_trace_writer_event(w, &ev, &err), 0);
+	assert_int_equal(wperf_trace_writer_mappings(w, m2, 1, &err), 0);
+	assert_int_equal(wperf_trace_writer_perfmap(w, &pm[1], &err), 0);
+	assert_int_equal(wperf_trace_writer_threads(w, NULL, 0, &err), 0);
+	assert_int_equal(wperf_trace_writer_finish(w, &stats, &err), 0);
+	wperf_trace_writer_free(w);
+	close(fd);
+}
+
+static void check_tables(const char *path)
+{
+	struct wperf_trace *t;
+	struct wperf_error err = {0};
+	size_t n;
+
+	if (wperf_trace_open(path, &t, &err))
+		fail_msg("open: %s", err.msg);
+	assert_int_equal(wperf_trace_version_minor(t), WPERF_TRACE_MINOR);
+
+	/* META */
+	assert_int_equal(wperf_trace_meta_count(t), 4);
+	assert_string_equal(wperf_trace_meta(t, "kernel"), "6.1.0-18-amd64");
+	assert_string_equal(wperf_trace_meta(t, "command"), "./bench --fast");
+	assert_string_equal(wperf_trace_meta(t, "empty"), "");
+	assert_null(wperf_trace_meta(t, "nope"));
+	const char *k, *v;
+	wperf_trace_meta_at(t, 1, &k, &v);
+	assert_string_equal(k, "ncpu");
+	assert_string_equal(v, "4");
+
+	/* THREADS: both sections, in order */
+	const struct wperf_thread *th = wperf_trace_threads(t, &n);
+	assert_int_equal(n, 300);
+	for (unsigned i = 0; i < 300; i++) {
+		char comm[WPERF_COMM_LEN];
+
+		assert_int_equal(th[i].tid, 10000 + i);
+		assert_int_equal(th[i].tgid, 10000 + i / 10);
+		assert_int_equal(th[i].ppid, i);
+		snprintf(comm, sizeof(comm), "thread-%u", i);
+		if (i == 299)
+			strcpy(comm, "fifteen-chars-x");
+		if (i == 298)
+			comm[0] = 0;
+		assert_string_equal(th[i].comm, comm);
+	}
+
+	/* STACKS: lookup by (id, user) */
+	const struct wperf_stack *st = wperf_trace_stacks(t, &n);
+	assert_int_equal(n, 5);
+	(void)st;
+	const struct wperf_stack *s = wperf_trace_stack(t, 7, 0);
+	assert_non_null(s);
+	assert_int_equal(s->user, 0);
+	assert_int_equal(s->nr, 3);
+	assert_memory_equal(s->ips, kips, sizeof(kips));
+	s = wperf_trace_stack(t, 7, 1);
+	assert_non_null(s);
+	assert_int_equal(s->user, 1);
+	assert_int_equal(s->nr, 4);
+	assert_memory_equal(s->ips, uips, sizeof(uips));
+	s = wperf_trace_stack(t, 0, 1);
+	assert_non_null(s);
+	assert_int_equal(s->nr, 0);
+	s = wperf_trace_stack(t, -5, 0);
+	assert_non_null(s);
+	assert_int_equal(s->nr, 1);
+	assert_true(s->ips[0] == kips[2]);
+	s = wperf_trace_stack(t, INT32_MAX, 5); /* any non-zero user means user */
+	assert_non_null(s);
+	assert_true(s->ips[1] == uips[2]);
+	assert_null(wperf_trace_stack(t, 0, 0));
+	assert_null(wperf_trace_stack(t, -5, 1));
+	assert_null(wperf_trace_stack(t, WPERF_NO_STACK, 0));
+
+	/* MAPPINGS: two sections, concatenated */
+	const struct wperf_mapping *m = wperf_trace_mappings(t, &n);
+	assert_int_equal(n, 3);
+	assert_int_equal(m[0].tgid, 4242);
+	assert_true(m[0].start == 0x55d0c0de0000 && m[0].end == 0x55d0c0e00000);
+	assert_true(m[0].pgoff == 0x1000);
+	assert_int_equal(m[0].build_id_len, 20);
+	for (int i = 0; i < 20; i++)
+		assert_int_equal(m[0].build_id[i], 0xa0 + i);
+	assert_string_equal(m[0].path, "/usr/bin/bench");
+	assert_int_equal(m[1].build_id_len, 0);
+	assert_string_equal(m[1].path, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+	assert_int_equal(m[2].tgid, 99);
+	assert_true(m[2].pgoff == UINT64_MAX);
+	assert_int_equal(m[2].build_id_len, 8);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(m[2].build_id[i], (uint8_t)(i * 31));
+	assert_string_equal(m[2].path, "");
+
+	/* KSYMS */
+	const struct wperf_ksym *ks = wperf_trace_ksyms(t, &n);
+	assert_int_equal(n, 3);
+	assert_true(ks[0].addr == 0xffffffff81234560ull);
+	assert_string_equal(ks[0].name, "schedule+0x7");
+	assert_string_equal(ks[1].name, "__x64_sys_futex+0x10");
+	assert_true(ks[2].addr == 0);
+	assert_string_equal(ks[2].name, "");
+
+	/* PERFMAP */
+	const struct wperf_perfmap *pm = wperf_trace_perfmaps(t, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(pm[0].tgid, 1234);
+	assert_int_equal(pm[0].len, strlen(pm[0].text));
+	assert_string_equal(pm[0].text, "7f0000001000 40 jitted_fn_a\n7f0000001040 80 b\n");
+	assert_int_equal(pm[1].tgid, 77);
+	assert_int_equal(pm[1].len, 0);
+
+	/* STATS */
+	const struct wperf_trace_stats *stats = wperf_trace_stats(t);
+	assert_true(stats->start_ts == 111);
+	assert_true(stats->end_ts == UINT64_MAX - 1);
+	assert_int_equal(stats->ncpu, 6);
+	assert_true(stats->lost[1] == 5 && stats->lost[2] == UINT64_MAX && stats->lost[5] == 2);
+	assert_true(stats->stack_lost == 33 && stats->stack_fault == 44);
+	assert_true(stats->late_events == 0);
+	assert_true(stats->events[0] == 0 && stats->events[2] == 0);
+	assert_true(stats->events[WPERF_EV_SWITCH] == 2);
+	wperf_trace_free(t);
+
+	assert_int_equal(read_events(path, NULL, 0), 2);
+}
+
+static void test_tables_compressed(void **state)
+{
+	const char *path = TPATH("tables-z.trace");
+
+	(void)state;
+	write_tables(path, 1);
+	check_tables(path);
+}
+
+static void test_tables_uncompressed(void **state)
+{
+	const char *path = TPATH("tables.trace");
+
+	(void)state;
+	write_tables(path, 0);
+	check_tables(path);
+}
+
+static void test_empty_trace(void **state)
+{
+	const char *path = TPATH("empty.trace");
+	struct wperf_trace *t;
+	struct wperf_error err = {0};
+	size_t n = 1;
+
+	(void)state;
+	write_trace(path, NULL, NULL, 0, NULL);
+	assert_int_equal(read_events(path, NULL, 0), 0);
+	assert_int_equal(wperf_trace_open(path, &t, &err), 0);
+	assert_null(wperf_trace_threads(t, &n));
+	assert_int_equal(n, 0);
+	assert_null(wperf_trace_stack(t, 1, 1));
+	assert_int_equal(wperf_trace_stats(t)->ncpu, 0);
+	assert_null(wperf_trace_stats(t)->lost);
+	wperf_trace_free(t);
+	wperf_trace_free(NULL);
+}
+
+/* ---- tests: the writer's errors ---- */
+
+static void test_writer_errors(void **state)
+{
+	struct wperf_trace_writer *w = (void *)1;
+	struct wperf_error err = {0};
+	struct wperf_event ev;
+	int full = open("/dev/full", O_WRONLY | O_CLOEXEC);
+
+	(void)state;
+	/* the file header cannot be written */
+	if (full >= 0) {
+		assert_int_equal(wperf_trace_writer_new(full, NULL, &w, &err), -ENOSPC);
+		assert_null(w);
+		assert_msg_has(err.msg, "writing trace at offset 0: No space left on device");
+	}
+
+	/* a section cannot be written: the writer says where, and then stays failed */
+	int fd = create_file(TPATH("fail.trace"));
+	assert_int_equal(wperf_trace_writer_new(fd, NULL, &w, &err), 0);
+	fill_event(&ev, WPERF_EV_SWITCH, 0, 1);
+	assert_int_equal(wperf_trace_writer_event(w, &ev, &err), 0);
+	if (full >= 0) {
+		dup2(full, fd);
+		assert_int_equal(wperf_trace_writer_flush(w, &err), -ENOSPC);
+		assert_msg_has(err.msg, "writing trace at offset 16: No space left on device");
+		assert_int_equal(wperf_trace_writer_event(w, &ev, &err), -ENOSPC);
+		assert_msg_has(err.msg, "earlier write failed");
+		assert_int_equal(wperf_trace_writer_finish(w, NULL, &err), -ENOSPC);
+	}
+	wperf_trace_writer_free(w);
+	close(fd);
+
+	/* a bad fd */
+	assert_int_equal(wperf_trace_writer_new(-1, NULL, &w, &err), -EBADF);
+	assert_msg_has(err.msg, "offset 0");
+
+	/* unknown kinds, bad tables, and use after finish */
+	fd = create_file(TPATH("bad-use.trace"));
+	assert_int_equal(wperf_trace_writer_new(fd, NULL, &w, &err), 0);
+	ev.hdr.kind = WPERF_EV_KIND_MAX;
+	assert_int_equal(wperf_trace_writer_event(w, &ev, &err), -EINVAL);
+	assert_msg_has(err.msg, "kind");
+	struct wperf_mapping m = {.build_id_len = 21};
+	assert_int_equal(wperf_trace_writer_mappings(w, &m, 1, &err), -EINVAL);
+	struct wperf_stack s = {.id = 1, .nr = 2};
+	assert_int_equal(wperf_trace_writer_stacks(w, &s, 1, &err), -EINVAL);
+	assert_int_equal(wperf_trace_writer_finish(w, NULL, &err), 0);
+	assert_int_equal(wperf_trace_writer_finish(w, NULL, &err), -EINVAL);
+	assert_int_equal(wperf_trace_writer_threads(w, NULL, 0, &err), -EINVAL);
+	wperf_trace_writer_free(w);
+	wperf_trace_writer_free(NULL);
+	close(fd);
+	/* the refused calls left nothing behind: the file reads */
+	assert_int_equal(read_events(TPATH("bad-use.trace"), NULL, 0), 0);
+	if (full >= 0)
+		close(full);
+}
+
+/* ---- tests: forward compatibility ---- */
+
+static void test_unknown_section_skipped(void **state)
+{
+	struct wperf_event evs[64], got[64];
+	size_t n = all_kinds(evs, 64), len;
+	const char *path = TPATH("future.trace");
+	struct wperf_buf f = {0};
+	struct sec secs[16];
+
+	(void)state;
+	write_trace(path, NULL, evs, n, NULL);
+	uint8_t *old = slurp(path, &len);
+	size_t ns = walk(old, len, secs, 16);
+	const struct sec *end = &secs[ns - 1];
+
+	/* everything up to END, two sections of kinds from the future, a new END */
+	wperf_buf_append(&f, old, end->off);
+	craft_section(&f, 77, 0, "a future table", 14, 14);
+	craft_section(&f, 0x10000, 0x80000001, "\xff\xfe", 2, 1000); /* even odd flags */
+	craft_end(&f, ns - 1 + 2, n);
+	spit(path, f.data, f.len);
+	assert_int_equal(read_events(path, got, 64), n);
+	for (size_t i = 0; i < n; i++)
+		assert_event_equal(&evs[i], &got[i]);
+
+	/* and a file of a later minor with a bigger header still reads */
+	wperf_buf_clear(&f);
+	wperf_buf_append(&f, old, 8);
+	wperf_buf_append(&f, "\x01\x00\x09\x00\x18\x00\x00\x00", 8); /* 1.9, header of 24 */
+	wperf_buf_append(&f, "newfield", 8);
+	wperf_buf_append(&f, old + 16, len - 16);
+	spit(path, f.data, f.len);
+	assert_int_equal(read_events(path, got, 64), n);
+	struct wperf_trace *t;
+	struct wperf_error err = {0};
+	assert_int_equal(wperf_trace_open(path, &t, &err), 0);
+	assert_int_equal(wperf_trace_version_minor(t), 9);
+	wperf_trace_free(t);
+	wperf_buf_release(&f);
+	free(old);
+}
+
+static void test_unknown_event_kind_skipped(void **state)
+{
+	struct wperf_buf p = {0};
+	struct wperf_event a, b, got[4];
+	uint64_t prev = 1000;
+	const char *path = TPATH("unknown-kind.trace");
+
+	(void)state;
+	fill_event(&a, WPERF_EV_SWITCH, 0, 1500);
+	fill_event(&b, WPERF_EV_NET_RECV, 1, 2600);
+
+	wperf_buf_append_uvarint(&p, 4); /* four records */
+	wperf_buf_append_u64(&p, 1000); /* base ts */
+	assert_int_equal(wperf_event_encode(&p, &a, &prev), 0);
+	/* kind 200 at ts 1500+600, with fields we do not know */
+	wperf_buf_append(&p, "\xc8\x05", 2);
+	wperf_buf_append_svarint(&p, 600);
+	wperf_buf_append(&p, "\xde\xad\xbe", 3);
+	prev += 600;
+	/* kind 0 with only its ts delta */
+	wperf_buf_append(&p, "\x00\x01", 2);
+	wperf_buf_append_svarint(&p, -100);
+	prev -= 100;
+	assert_int_equal(wperf_event_encode(&p, &b, &prev), 0);
+	craft_events_file(path, &p, 4);
+
+	assert_int_equal(read_events(path, got, 4), 2);
+	assert_event_equal(&a, &got[0]);
+	assert_event_equal(&b, &got[1]); /* its ts came through the skipped records */
+
+	/* an unknown record too short to hold its ts delta is corrupt */
+	wperf_buf_clear(&p);
+	wperf_buf_append_uvarint(&p, 1);
+	wperf_buf_append_u64(&p, 1000);
+	wperf_buf_append(&p, "\xc8\x00", 2);
+	craft_events_file(path, &p, 1);
+	expect_iter_error(path, "payload byte 9", 0);
+	wperf_buf_release(&p);
+}
+
+/* ---- tests: corruption ---- */
+
+/* A small trace with every kind of section, for the corruption tests. */
+static void small_trace(const char *path, int compress)
+{
+	struct wperf_writer_opts opts = {.compress = compress, .events_per_section = 8};
+	struct wperf_event evs[64];
+	size_t n = all_kinds(evs, 64);
+	struct wperf_thread th[40];
+	struct wperf_stack st = {.id = 3, .user = 1, .nr = 3, .ips = uips};
+	struct wperf_mapping m = {.tgid = 1, .start = 0x1000, .end = 0x2000, .path = "/bin/true"};
+	struct wperf_ksym ks = {0xffffffff81000000ull, "schedule"};
+	struct wperf_perfmap pm = {5, "1000 10 f\n", 10};
+	uint64_t lost[2] = {1, 2};
+	struct wperf_trace_stats stats = {.ncpu = 2, .lost = lost};
+	struct wperf_trace_writer *w;
+	struct wperf_error err = {0};
+	int fd = create_file(path);
+
+	for (unsigned i = 0; i < 40; i++)
+		th[i] = (struct wperf_thread){.tid = 500 + i, .tgid = 500, .comm = "pool-worker"};
+	assert_int_equal(wperf_trace_writer_new(fd, &opts, &w, &err), 0);
+	assert_int_equal(wperf_trace_writer_meta(w, (const char *[]){"k"}, (const char *[]){"v"},
+						 1, &err),
+			 0);
+	for (size_t i = 0; i < 20; i++)
+		assert_int_equal(wperf_trace_writer_event(w, &evs[i], &err), 0);
+	assert_int_equal(wperf_trace_writer_threads(w, th, 40, &err), 0);
+	assert_int_equal(wperf_trace_writer_stacks(w, &st, 1, &err), 0);
+	assert_int_equal(wperf_trace_writer_mappings(w, &m, 1, &err), 0);
+	assert_int_equal(wperf_trace_writer_ksyms(w, &ks, 1, &err), 0);
+	assert_int_equal(wperf_trace_writer_perfmap(w, &pm, &err), 0);
+	assert_int_equal(wperf_trace_writer_finish(w, &stats, &err), 0);
+	wperf_trace_writer_free(w);
+	close(fd);
+	assert_int_equal(read_events(path, NULL, 0), 20);
+}
+
+static void truncate_everywhere(int compress)
+{
+	const char *path = TPATH(compress ? "small-z.trace" : "small.trace");
+	const char *cut = TPATH("cut.trace");
+	size_t len, at_boundary = 0;
+	struct sec secs[32];
+
+	small_trace(path, compress);
+	uint8_t *f = slurp(path, &len);
+	size_t ns = walk(f, len, secs, 32);
+
+	assert_true(ns >= 8);
+	for (size_t l = 0; l < len; l++) {
+		int boundary = l == WPERF_TRACE_HEADER_SIZE;
+
+		for (size_t i = 0; i < ns; i++)
+			boundary |= l == secs[i].off;
+		spit(cut, f, l);
+		/* a prefix that stops between sections lacks END; any other is cut short */
+		expect_open_error(cut, boundary ? "no END section" : "truncated at offset");
+		at_boundary += boundary;
+	}
+	assert_int_equal(at_boundary, ns);
+	free(f);
+}
+
+static void test_truncated_everywhere(void **state)
+{
+	(void)state;
+	truncate_everywhere(1);
+	truncate_everywhere(0);
+}
+
+static void test_crc_each_section(void **state)
+{
+	const char *path = TPATH("crc.trace");
+	const char *bad = TPATH("crc-bad.trace");
+	size_t len;
+	struct sec secs[32];
+	char where[64];
+
+	(void)state;
+	small_trace(path, 1);
+	uint8_t *f = slurp(path, &len);
+	size_t ns = walk(f, len, secs, 32);
+	for (size_t i = 0; i < ns; i++) {
+		size_t at = secs[i].off + WPERF_SECTION_HEADER_SIZE + secs[i].stored / 2;
+
+		assert_true(secs[i].stored > 0);
+		f[at] ^= 0x10;
+		spit(bad, f, len);
+		snprintf(where, sizeof(where), "at offset %zu: ", secs[i].off);
+		expect_open_error(bad, "bad CRC");
+		expect_open_error(bad, where);
+		f[at] ^= 0x10;
+	}
+	free(f);
+}
+
+static void test_bad_header(void **state)
+{
+	const char *path = TPATH("hdr.trace");
+	const char *bad = TPATH("hdr-bad.trace");
+	struct wperf_trace *t;
+	struct wperf_error err = {0};
+	size_t len;
+
+	(void)state;
+	small_trace(path, 1);
+	uint8_t *f = slurp(path, &len);
+
+	f[0] = 'X';
+	spit(bad, f, len);
+	expect_open_error(bad, "not a wperf trace at offset 0");
+	f[0] = 'W';
+
+	wperf_put_le16(f + 8, WPERF_TRACE_MAJOR + 1);
+	spit(bad, f, len);
+	expect_open_error(bad, "offset 8");
+	assert_int_equal(wperf_trace_open(bad, &t, &err), -ENOTSUP);
+	assert_msg_has(err.msg, "format 2.0");
+	wperf_put_le16(f + 8, 0);
+	spit(bad, f, len);
+	expect_open_error(bad, "format 0.0");
+	wperf_put_le16(f + 8, WPERF_TRACE_MAJOR);
+
+	/* a newer minor is fine */
+	wperf_put_le16(f + 10, 42);
+	spit(bad, f, len);
+	assert_int_equal(wperf_trace_open(bad, &t, &err), 0);
+	assert_int_equal(wperf_trace_version_minor(t), 42);
+	wperf_trace_free(t);
+
+	wperf_put_le32(f + 12, 8);
+	spit(bad, f, len);
+	expect_open_error(bad, "bad header size 8");
+	wperf_put_le32(f + 12, (uint32_t)len + 1);
+	spit(bad, f, len);
+	expect_open_error(bad, "bad header size");
+	wperf_put_le32(f + 12, WPERF_TRACE_HEADER_SIZE);
+
+	/* bytes after END */
+	uint8_t *longer = malloc(len + 3);
+	memcpy(longer, f, len);
+	memcpy(longer + len, "xyz", 3);
+	spit(bad, longer, len + 3);
+	expect_open_error(bad, "3 bytes after the END section");
+	free(longer);
+
+	/* END's section count disagrees */
+	struct sec secs[32];
+	size_t ns = walk(f, len, secs, 32);
+	wperf_put_le64(f + secs[ns - 1].off + WPERF_SECTION_HEADER_SIZE, ns);
+	fix_crc(f, &secs[ns - 1]);
+	spit(bad, f, len);
+	expect_open_error(bad, "sections before it");
+
+	/* a file that is not there, a directory */
+	assert_int_equal(wperf_trace_open(TPATH("nothing-here"), &t, &err), -ENOENT);
+	assert_msg_has(err.msg, "nothing-here");
+	assert_int_equal(wperf_trace_open(tmpdir, &t, &err), -EINVAL);
+	free(f);
+}
+
+static void test_section_size_overflow(void **state)
+{
+	static const uint64_t sizes[] = {UINT64_MAX, UINT64_MAX - 16, UINT64_MAX - 47,
+					 1ull << 63, 1ull << 40};
+	const char *path = TPATH("ovf.trace");
+	const char *bad = TPATH("ovf-bad.trace");
+	size_t len;
+	struct sec secs[32];
+
+	(void)state;
+	small_trace(path, 0);
+	uint8_t *f = slurp(path, &len);
+	size_t ns = walk(f, len, secs, 32);
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		for (size_t j = 0; j < ns; j += ns - 1) { /* the first and the END */
+			uint8_t *h = f + secs[j].off;
+			char where[64];
+
+			wperf_put_le64(h + 8, sizes[i]);
+			spit(bad, f, len);
+			snprintf(where, sizeof(where), "truncated at offset %zu", secs[j].off);
+			expect_open_error(bad, where);
+			expect_open_error(bad, "runs past the end of the file");
+			wperf_put_le64(h + 8, secs[j].stored);
+		}
+	}
+	free(f);
+}
+
+static void test_record_overruns_section(void **state)
+{
+	struct wperf_buf p = {0};
+	struct wperf_event a;
+	uint64_t prev = 0;
+	const char *path = TPATH("overrun.trace");
+
+	(void)state;
+	fill_event(&a, WPERF_EV_SWITCH, 0, 50);
+	wperf_buf_append_uvarint(&p, 2);
+	wperf_buf_append_u64(&p, 0);
+	wperf_event_encode(&p, &a, &prev);
+	size_t second = p.len;
+	wperf_event_encode(&p, &a, &prev);
+	p.data[second + 1] += 1; /* its body claims one byte more than the section has */
+	craft_events_file(path, &p, 2);
+	char where[64];
+	snprintf(where, sizeof(where), "record at payload byte %zu", second);
+	expect_iter_error(path, where, 1);
+	expect_iter_error(path, "body length runs past the end of the section", 1);
+
+	/* a record header cut in half */
+	p.data[second + 1] -= 1;
+	p.len = second + 1;
+	craft_events_file(path, &p, 2);
+	expect_iter_error(path, "record header runs past", 1);
+
+	/* a body too short for the fields of its kind */
+	p.len = second;
+	wperf_event_encode(&p, &a, &prev);
+	p.data[second + 1] = 6;
+	p.len = second + 2 + 6;
+	craft_events_file(path, &p, 2);
+	expect_iter_error(path, "run past its body length", 1);
+	wperf_buf_release(&p);
+}
+
+static void test_record_counts(void **state)
+{
+	struct wperf_buf p = {0};
+	struct wperf_event a;
+	uint64_t prev = 0;
+	const char *path = TPATH("counts.trace");
+
+	(void)state;
+	fill_event(&a, WPERF_EV_EXIT, 0, 0);
+
+	/* the prelude promises more records than there are */
+	wperf_buf_append_uvarint(&p, 3);
+	wperf_buf_append_u64(&p, 0);
+	wperf_event_encode(&p, &a, &prev);
+	wperf_event_encode(&p, &a, &prev);
+	craft_events_file(path, &p, 3);
+	expect_iter_error(path, "ends after 2 of its 3 records", 2);
+
+	/* ... or fewer */
+	p.data[0] = 1;
+	craft_events_file(path, &p, 1);
+	expect_iter_error(path, "bytes after its 1 records", 1);
+
+	/* a count that cannot fit in the section */
+	p.data[0] = 100;
+	craft_events_file(path, &p, 100);
+	expect_iter_error(path, "EVENTS section, payload byte 1", 0);
+
+	/* END promises another total */
+	p.data[0] = 2;
+	craft_events_file(path, &p, 5);
+	expect_iter_error(path, "END promises 5 events", 2);
+	wperf_buf_release(&p);
+}
+
+static void test_overlong_varint(void **state)
+{
+	struct wperf_buf p = {0};
+	const char *path = TPATH("overlong.trace");
+
+	(void)state;
+	/* a SWITCH whose ts delta is 11 bytes long */
+	wperf_buf_append_uvarint(&p, 1);
+	wperf_buf_append_u64(&p, 0);
+	wperf_buf_append(&p, "\x01\x14", 2);
+	for (int i = 0; i < 11; i++)
+		wperf_buf_append(&p, "\x80", 1);
+	wperf_buf_append(&p, "\0\0\0\0\0\0\0\0\0", 9);
+	craft_events_file(path, &p, 1);
+	expect_iter_error(path, "overlong varint", 0);
+	expect_iter_error(path, "record at payload byte 9", 0);
+
+	/* in the prelude */
+	wperf_buf_clear(&p);
+	for (int i = 0; i < 12; i++)
+		wperf_buf_append(&p, "\xff", 1);
+	wperf_buf_append(&p, "\x01\0\0\0\0\0\0\0\0", 9);
+	craft_events_file(path, &p, 0);
+	expect_iter_error(path, "overlong varint", 0);
+
+	/* in a table: the thread count */
+	struct wperf_buf f = {0};
+	wperf_buf_clear(&p);
+	for (int i = 0; i < 10; i++)
+		wperf_buf_append(&p, "\x81", 1);
+	wperf_buf_append(&p, "\x01", 1);
+	craft_header(&f, WPERF_TRACE_MAJOR);
+	craft_section(&f, WPERF_SECTION_THREADS, 0, p.data, p.len, p.len);
+	craft_end(&f, 1, 0);
+	spit(path, f.data, f.len);
+	expect_open_error(path, "THREADS section, payload byte 0: overlong varint");
+	wperf_buf_release(&f);
+	wperf_buf_release(&p);
+}
+
+static void test_bad_tables(void **state)
+{
+	static const struct {
+		uint32_t kind;
+		const char *payload;
+		size_t len;
+		const char *needle;
+	} cases[] = {
+		/* a count the payload cannot hold */
+		{WPERF_SECTION_THREADS, "\x05\x01\x01\x01\x00", 5, "payload byte 1"},
+		{WPERF_SECTION_STACKS, "\xff\xff\xff\xff\x0f", 5, "STACKS section"},
+		/* a stack with more frames than bytes */
+		{WPERF_SECTION_STACKS, "\x01\x02\x01\x09\x01\x01", 6, "STACKS section"},
+		/* a tid above 32 bits */
+		{WPERF_SECTION_THREADS, "\x01\x80\x80\x80\x80\x10\x01\x01\x00", 9, "out of range"},
+		/* a comm running past the end */
+		{WPERF_SECTION_THREADS, "\x01\x01\x01\x01\x10\x41\x41\x00\x00", 9, "runs past"},
+		/* a build id of 21 bytes */
+		{WPERF_SECTION_MAPPINGS, "\x01\x01\x01\x01\x01\x15\x00\x00\x00\x00\x00\x00", 12,
+		 "out of range"},
+		{WPERF_SECTION_KSYMS, "\x01\x00\x00\x00\x00\x00\x00\x00\x00\x05ab", 12,
+		 "KSYMS section"},
+		{WPERF_SECTION_PERFMAP, "\x01\x80", 2, "PERFMAP section"},
+		{WPERF_SECTION_STATS, "\x00\x00\x00\x00", 4, "STATS section"},
+		{WPERF_SECTION_STATS,
+		 "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x09\x00", 18,
+		 "STATS section"},
+		{WPERF_SECTION_META, "key\0value", 9, "META section"},
+		{WPERF_SECTION_META, "key\0value\0lonely\0", 17, "META section, payload byte 10"},
+		/* stored 3 bytes but says 4 */
+		{WPERF_SECTION_META, "k\0v", 3, "stores 3 bytes but says it holds 4"},
+	};
+	const char *path = TPATH("tables-bad.trace");
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct wperf_buf f = {0};
+		uint64_t raw = i == sizeof(cases) / sizeof(cases[0]) - 1 ? 4 : cases[i].len;
+
+		craft_header(&f, WPERF_TRACE_MAJOR);
+		craft_section(&f, cases[i].kind, 0, cases[i].payload, cases[i].len, raw);
+		craft_end(&f, 1, 0);
+		spit(path, f.data, f.len);
+		expect_open_error(path, cases[i].needle);
+		wperf_buf_release(&f);
+	}
+
+	/* two STATS sections */
+	struct wperf_buf f = {0};
+	uint8_t stats[20] = {0};
+	craft_header(&f, WPERF_TRACE_MAJOR);
+	craft_section(&f, WPERF_SECTION_STATS, 0, stats, sizeof(stats), sizeof(stats));
+	craft_section(&f, WPERF_SECTION_STATS, 0, stats, sizeof(stats), sizeof(stats));
+	craft_end(&f, 2, 0);
+	spit(path, f.data, f.len);
+	expect_open_error(path, "a second STATS section");
+	wperf_buf_release(&f);
+
+	/* an END that is too short, or compressed */
+	craft_header(&f, WPERF_TRACE_MAJOR);
+	craft_section(&f, WPERF_SECTION_END, 0, stats, 8, 8);
+	spit(path, f.data, f.len);
+	expect_open_error(path, "END section must be 16");
+	wperf_buf_release(&f);
+}
+
+static void test_zstd_size_mismatch(void **state)
+{
+	const char *path = TPATH("zsize.trace");
+	const char *bad = TPATH("zsize-bad.trace");
+	size_t len;
+	struct sec secs[32];
+	char where[64];
+
+	(void)state;
+	small_trace(path, 1);
+	uint8_t *f = slurp(path, &len);
+	size_t ns = walk(f, len, secs, 32);
+	const struct sec *ev = find_sec(secs, ns, WPERF_SECTION_EVENTS);
+	const struct sec *th = find_sec(secs, ns, WPERF_SECTION_THREADS);
+	assert_int_equal(ev->flags, WPERF_SECTION_ZSTD);
+	assert_int_equal(th->flags, WPERF_SECTION_ZSTD);
+
+	/* the header's raw size differs from the frame's: one more, one less */
+	for (int d = -1; d <= 1; d += 2) {
+		wperf_put_le64(f + ev->off + 16, ev->raw + (uint64_t)d);
+		spit(bad, f, len);
+		snprintf(where, sizeof(where), "at offset %zu: EVENTS", ev->off);
+		expect_open_error(bad, where);
+		expect_open_error(bad, "decompresses to");
+		wperf_put_le64(f + ev->off + 16, ev->raw);
+
+		wperf_put_le64(f + th->off + 16, th->raw + (uint64_t)d);
+		spit(bad, f, len);
+		expect_open_error(bad, "THREADS section: the zstd frame decompresses to");
+		wperf_put_le64(f + th->off + 16, th->raw);
+	}
+
+	/* a raw size no frame of this size can reach: refused before allocating */
+	wperf_put_le64(f + ev->off + 16, 1ull << 45);
+	spit(bad, f, len);
+	expect_open_error(bad, "cannot hold");
+	wperf_put_le64(f + ev->off + 16, ev->raw);
+
+	/* a frame that is not zstd (CRC fixed so that zstd sees it) */
+	uint8_t *payload = f + ev->off + WPERF_SECTION_HEADER_SIZE;
+	payload[0] ^= 0xff;
+	fix_crc(f, ev);
+	spit(bad, f, len);
+	expect_open_error(bad, "not a zstd frame");
+	payload[0] ^= 0xff;
+
+	/* damage inside the frame: found when the events are read */
+	for (uint64_t i = 6; i < ev->stored; i++)
+		payload[i] = (uint8_t)(i * 7);
+	fix_crc(f, ev);
+	spit(bad, f, len);
+	expect_iter_error(bad, "EVENTS section", 0);
+	free(f);
+}
+
+/* Random damage, CRCs fixed so that the decoders see it: errors, never a crash. */
+static void fuzz(int compress)
+{
+	const char *path = TPATH("fuzz.trace");
+	const char *bad = TPATH("fuzz-bad.trace");
+	size_t len, opened = 0, failed = 0;
+	struct sec secs[32];
+	uint32_t seed = 12345;
+
+	small_trace(path, compress);
+	uint8_t *orig = slurp(path, &len);
+	uint8_t *f = malloc(len);
+	size_t ns = walk(orig, len, secs, 32);
+
+	for (int round = 0; round < 1500; round++) {
+		memcpy(f, orig, len);
+		for (int k = 0; k < 1 + round % 4; k++) {
+			seed = seed * 1103515245 + 12345;
+			size_t at = (seed >> 8) % len;
+			seed = seed * 1103515245 + 12345;
+			f[at] = (uint8_t)(seed >> 16);
+		}
+		for (size_t i = 0; i < ns; i++)
+			if (wperf_get_le64(f + secs[i].off + 8) == secs[i].stored)
+				fix_crc(f, &secs[i]);
+		spit(bad, f, len);
+
+		struct wperf_trace *t;
+		struct wperf_error err = {0};
+		if (wperf_trace_open(bad, &t, &err)) {
+			assert_msg_has(err.msg, "offset");
+			failed++;
+			continue;
+		}
+		opened++;
+		struct wperf_event_iter *it;
+		struct wperf_event ev;
+		int ret;
+		assert_int_equal(wperf_event_iter_new(t, &it, &err), 0);
+		while ((ret = wperf_event_iter_next(it, &ev, &err)) == 1)
+			assert_true(ev.hdr.kind > 0 && ev.hdr.kind < WPERF_EV_KIND_MAX);
+		if (ret < 0)
+			assert_msg_has(err.msg, "offset");
+		wperf_event_iter_free(it);
+		wperf_trace_free(t);
+	}
+	assert_true(opened > 0 && failed > 0);
+	free(f);
+	free(orig);
+}
+
+static void test_fuzz(void **state)
+{
+	(void)state;
+	fuzz(0);
+	fuzz(1);
+}
+
+/* ---- measurements ---- */
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * A context-switch storm: two threads of 5-digit tids take turns on one CPU
+ * every 1-3 us, blocking with a small stack id or being preempted without one.
+ */
+static void storm(struct wperf_event *evs, size_t n)
+{
+	uint32_t seed = 42;
+	uint64_t ts = 5000000000000ull;
+
+	for (size_t i = 0; i < n; i++) {
+		struct wperf_event *e = &evs[i];
+		int a = i % 2 == 0;
+		int preempted;
+
+		seed = seed * 1103515245 + 12345;
+		ts += 1000 + (seed >> 8) % 2000;
+		preempted = (seed >> 20) % 8 == 0;
+		memset(e, 0, sizeof(*e));
+		e->hdr.kind = WPERF_EV_SWITCH;
+		e->hdr.size = expected_size(WPERF_EV_SWITCH);
+		e->hdr.cpu = 3;
+		e->hdr.ts = ts;
+		e->hdr.flags = preempted ? WPERF_SWITCH_PREEMPTED : 0;
+		e->hdr.tid = a ? 31337 : 31342;
+		e->hdr.tgid = a ? 31337 : 31340;
+		e->sw.next_tid = a ? 31342 : 31337;
+		e->sw.next_tgid = a ? 31340 : 31337;
+		e->sw.prev_state = preempted ? 0 : 1;
+		e->sw.kstack = preempted ? WPERF_NO_STACK : (int32_t)((seed >> 24) % 6);
+		e->sw.ustack = preempted ? WPERF_NO_STACK : (int32_t)((seed >> 27) % 4);
+	}
+}
+
+/* Bytes the EVENTS sections (headers included) take, per event. */
+static double events_bytes_per_event(const char *path, size_t n)
+{
+	size_t len, total = 0;
+	struct sec secs[64];
+	uint8_t *f = slurp(path, &len);
+	size_t ns = walk(f, len, secs, 64);
+
+	for (size_t i = 0; i < ns; i++)
+		if (secs[i].kind == WPERF_SECTION_EVENTS)
+			total += WPERF_SECTION_HEADER_SIZE + secs[i].stored;
+	free(f);
+	return (double)total / (double)n;
+}
+
+static void test_switch_storm_size(void **state)
+{
+	enum { N = 1 << 18 };
+	struct wperf_event *evs = malloc(N * sizeof(*evs));
+	struct wperf_event *got = malloc(N * sizeof(*got));
+	const char *pz = TPATH("storm-z.trace"), *pr = TPATH("storm.trace");
+	struct wperf_writer_opts raw = {.compress = 0};
+	double t0, t1, t2;
+
+	(void)state;
+	storm(evs, N);
+	t0 = now();
+	write_trace(pz, NULL, evs, N, NULL);
+	t1 = now();
+	write_trace(pr, &raw, evs, N, NULL);
+	t2 = now();
+	double z = events_bytes_per_event(pz, N), r = events_bytes_per_event(pr, N);
+
+	print_message("switch storm, %d events: %.2f bytes/event compressed (zstd 1), "
+		      "%.2f uncompressed; in memory %zu\n",
+		      N, z, r, sizeof(struct wperf_event));
+	print_message("write: %.1f M events/s compressed, %.1f M events/s uncompressed\n",
+		      N / (t1 - t0) / 1e6, N / (t2 - t1) / 1e6);
+	assert_true(z <= 16.0);
+
+	/* decoding speed (and a check that the storm survives the trip) */
+	t0 = now();
+	assert_int_equal(read_events(pz, got, N), N);
+	t1 = now();
+	assert_int_equal(read_events(pr, NULL, 0), N);
+	t2 = now();
+	print_message("read: %.1f M events/s compressed, %.1f M events/s uncompressed "
+		      "(open, CRC and decode)\n",
+		      N / (t1 - t0) / 1e6, N / (t2 - t1) / 1e6);
+	for (size_t i = 0; i < N; i += 997)
+		assert_event_equal(&evs[i], &got[i]);
+	free(evs);
+	free(got);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kind_names),
+		cmocka_unit_test(test_round_trip_compressed),
+		cmocka_unit_test(test_round_trip_uncompressed),
+		cmocka_unit_test(test_codec_body_rules),
+		cmocka_unit_test(test_multi_section),
+		cmocka_unit_test(test_default_options),
+		cmocka_unit_test(test_late_events),
+		cmocka_unit_test(test_tables_compressed),
+		cmocka_unit_test(test_tables_uncompressed),
+		cmocka_unit_test(test_empty_trace),
+		cmocka_unit_test(test_writer_errors),
+		cmocka_unit_test(test_unknown_section_skipped),
+		cmocka_unit_test(test_unknown_event_kind_skipped),
+		cmocka_unit_test(test_truncated_everywhere),
+		cmocka_unit_test(test_crc_each_section),
+		cmocka_unit_test(test_bad_header),
+		cmocka_unit_test(test_section_size_overflow),
+		cmocka_unit_test(test_record_overruns_section),
+		cmocka_unit_test(test_record_counts),
+		cmocka_unit_test(test_overlong_varint),
+		cmocka_unit_test(test_bad_tables),
+		cmocka_unit_test(test_zstd_size_mismatch),
+		cmocka_unit_test(test_fuzz),
+		cmocka_unit_test(test_switch_storm_size),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
