@@ -99,9 +99,22 @@ static void test_fixed_width(void **state)
 }
 
 static const uint64_t uvalues[] = {
-	0,	     1,		 127,	     128,	 255,	     16383,	    16384,
-	2097151,     2097152,	 UINT32_MAX, 1ull << 35, 1ull << 56, (1ull << 63) - 1, 1ull << 63,
-	UINT64_MAX - 1, UINT64_MAX,
+    0,
+    1,
+    127,
+    128,
+    255,
+    16383,
+    16384,
+    2097151,
+    2097152,
+    UINT32_MAX,
+    1ull << 35,
+    1ull << 56,
+    (1ull << 63) - 1,
+    1ull << 63,
+    UINT64_MAX - 1,
+    UINT64_MAX,
 };
 
 static void test_uvarint_round_trip(void **state)
@@ -132,8 +145,8 @@ static void test_uvarint_round_trip(void **state)
 
 static void test_svarint_round_trip(void **state)
 {
-	static const int64_t values[] = {0,	    -1,	       1,	  -64,	    63,
-					 -65,	    64,	       INT32_MIN, INT32_MAX, INT64_MIN,
+	static const int64_t values[] = {0,	    -1,	      1,	 -64,	    63,
+					 -65,	    64,	      INT32_MIN, INT32_MAX, INT64_MIN,
 					 INT64_MAX, -1000000, 1000000};
 	struct wperf_buf b = {0};
 	const size_t n = sizeof(values) / sizeof(values[0]);
@@ -281,16 +294,16 @@ static void test_error_set(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_empty_buffer),
-		cmocka_unit_test(test_append_grows),
-		cmocka_unit_test(test_reserve),
-		cmocka_unit_test(test_fixed_width),
-		cmocka_unit_test(test_uvarint_round_trip),
-		cmocka_unit_test(test_svarint_round_trip),
-		cmocka_unit_test(test_uvarint_truncated),
-		cmocka_unit_test(test_uvarint_overlong),
-		cmocka_unit_test(test_cursor),
-		cmocka_unit_test(test_error_set),
+	    cmocka_unit_test(test_empty_buffer),
+	    cmocka_unit_test(test_append_grows),
+	    cmocka_unit_test(test_reserve),
+	    cmocka_unit_test(test_fixed_width),
+	    cmocka_unit_test(test_uvarint_round_trip),
+	    cmocka_unit_test(test_svarint_round_trip),
+	    cmocka_unit_test(test_uvarint_truncated),
+	    cmocka_unit_test(test_uvarint_overlong),
+	    cmocka_unit_test(test_cursor),
+	    cmocka_unit_test(test_error_set),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

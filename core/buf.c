@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The growable byte buffer (see buf.h). Capacity doubles so that appending n
+ * bytes one piece at a time costs O(n) in total.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "varint.h"
+
+#define WPERF_BUF_MIN_CAP 64
+
+void wperf_buf_init(struct wperf_buf *b)
+{
+	b->data = NULL;
+	b->len = 0;
+	b->cap = 0;
+}
+
+void wperf_buf_release(struct wperf_buf *b)
+{
+	free(b->data);
+	wperf_buf_init(b);
+}
+
+int wperf_buf_reserve(struct wperf_buf *b, size_t extra)
+{
+	size_t need, cap;
+	uint8_t *p;
+
+	if (extra > SIZE_MAX - b->len)
+		return -ENOMEM; /* len + extra would wrap */
+	need = b->len + extra;
+	if (need <= b->cap)
+		return 0;
+	cap = b->cap ? b->cap : WPERF_BUF_MIN_CAP;
+	while (cap < need)
+		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+	p = realloc(b->data, cap);
+	if (!p)
+		return -ENOMEM; /* realloc left the old block in place */
+	b->data = p;
+	b->cap = cap;
+	return 0;
+}
+
+int wperf_buf_append(struct wperf_buf *b, const void *p, size_t n)
+{
+	int ret;
+
+	if (n == 0)
+		return 0; /* p may be NULL then; memcpy would not like it */
+	ret = wperf_buf_reserve(b, n);
+	if (ret)
+		return ret;
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	return 0;
+}
+
+int wperf_buf_append_str(struct wperf_buf *b, const char *s)
+{
+	return wperf_buf_append(b, s, strlen(s) + 1);
+}
+
+int wperf_buf_append_uvarint(struct wperf_buf *b, uint64_t v)
+{
+	int ret = wperf_buf_reserve(b, WPERF_VARINT_MAX);
+
+	if (ret)
+		return ret;
+	b->len = (size_t)(wperf_uvarint_put(b->data + b->len, v) - b->data);
+	return 0;
+}
+
+int wperf_buf_append_u32(struct wperf_buf *b, uint32_t v)
+{
+	uint8_t le[4];
+
+	wperf_put_le32(le, v);
+	return wperf_buf_append(b, le, sizeof(le));
+}
+
+int wperf_buf_append_u64(struct wperf_buf *b, uint64_t v)
+{
+	uint8_t le[8];
+
+	wperf_put_le64(le, v);
+	return wperf_buf_append(b, le, sizeof(le));
+}
