@@ -569,7 +569,13 @@ int cmd_record(int argc, char **argv)
 
 	if (status >= 0)
 		return status;
-	/* Signals are taken synchronously by sigtimedwait, in every thread blocked. */
+	/*
+	 * Signals are taken synchronously by sigtimedwait, blocked in every thread.
+	 * A shell starts background jobs with SIGINT ignored, and an ignored signal
+	 * never becomes pending: give the stop signals their default action first.
+	 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	sigemptyset(&signals);
 	sigaddset(&signals, SIGINT);
 	sigaddset(&signals, SIGTERM);

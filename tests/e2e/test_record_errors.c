@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * How `wperf-bench record`, `info` and `dump` fail and stop: each error is
+ * caused for real and must give exit status 2, a message that says what went
+ * wrong, no half-written file and nothing left attached in the kernel.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <cmocka.h>
+
+#include "tests/lib/e2e.h"
+
+#define NOBODY 65534
+
+/* Are any of the recorder's programs still loaded in the kernel? They are named
+ * after their hooks: tp_btf_sched_switch, cut by the kernel to 15 characters. */
+static int recorder_programs_loaded(void)
+{
+	__u32 id = 0;
+	int found = 0;
+
+	while (!found && bpf_prog_get_next_id(id, &id) == 0) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
+			found = !strncmp(info.name, "tp_btf_sched_", 13) ||
+				!strncmp(info.name, "raw_tp_sched_", 13);
+		close(fd);
+	}
+	return found;
+}
+
+/* The kernel frees programs after an RCU grace period: give it a few seconds. */
+static int recorder_programs_linger(void)
+{
+	struct timespec tick = { 0, 50 * 1000 * 1000 };
+
+	for (int i = 0; i < 100; i++) {
+		if (!recorder_programs_loaded())
+			return 0;
+		nanosleep(&tick, NULL);
+	}
+	return 1;
+}
+
+static const char *tmp_path(const char *name)
+{
+	static char path[8][512];
+	static unsigned next;
+	char *p = path[next++ % 8];
+
+	snprintf(p, sizeof(path[0]), "%s/%s", e2e_tmpdir(), name);
+	return p;
+}
+
+static void test_not_root(void **state)
+{
+	char *argv[] = { (char *)e2e_path("wperf-bench"), "record", "-o", "/tmp/x.trace", "-d", "1",
+			 NULL };
+	struct e2e_output *o = calloc(1, sizeof(*o));
+
+	(void)state;
+	if (geteuid() != 0)
+		skip(); /* we need root to become somebody else */
+	e2e_run(argv, NOBODY, o);
+	assert_int_equal(o->status, 2);
+	assert_non_null(strstr(o->err, "recording needs root, or the capabilities CAP_BPF and "
+				       "CAP_PERFMON (running as uid 65534 without them)"));
+	free(o);
+}
+
+static void test_unwritable_output(void **state)
+{
+	char *argv[] = { (char *)e2e_path("wperf-bench"), "record", "-o", "/nonexistent/x.trace",
+			 "-d", "1", NULL };
+	struct e2e_output *o = calloc(1, sizeof(*o));
+
+	(void)state;
+	e2e_require_bpf();
+	e2e_run(argv, -1, o);
+	assert_int_equal(o->status, 2);
+	assert_non_null(strstr(o->err, "cannot create the trace /nonexistent/x.trace.part: No such "
+				       "file or directory"));
+	assert_false(recorder_programs_linger());
+	free(o);
+}
+
+static void test_command_not_found(void **state)
+{
+	char *argv[] = { (char *)e2e_path("wperf-bench"), "record", "-o", (char *)tmp_path("nf.trace"),
+			 "--", "/nonexistent/program", NULL };
+	struct e2e_output *o = calloc(1, sizeof(*o));
+
+	(void)state;
+	e2e_require_bpf();
+	e2e_run(argv, -1, o);
+	assert_int_equal(o->status, 2);
+	assert_non_null(strstr(o->err, "cannot run /nonexistent/program: No such file or directory"));
+	assert_int_equal(access(tmp_path("nf.trace"), F_OK), -1);
+	assert_int_equal(access(tmp_path("nf.trace.part"), F_OK), -1);
+	free(o);
+}
+
+static void test_bad_options(void **state)
+{
+	char *stacks[] = { (char *)e2e_path("wperf-bench"), "record", "--stacks", "some", NULL };
+	char *duration[] = { (char *)e2e_path("wperf-bench"), "record", "-d", "-3", NULL };
+	char *both[] = { (char *)e2e_path("wperf-bench"), "record", "-p", "1", "--", "true", NULL };
+	struct e2e_output *o = calloc(1, sizeof(*o));
+
+	(void)state;
+	e2e_run(stacks, -1, o);
+	assert_int_equal(o->status, 2);
+	assert_non_null(strstr(o->err, "--stacks is none, kernel, user or all, not 'some'"));
+	e2e_run(duration, -1, o);
+	assert_int_equal(o->status, 2);
+	assert_non_null(strstr(o->err, "--duration wants a positive number of seconds, not '-3'"));
+	e2e_run(both, -1, o);
+	assert_int_equal(o->status, 2);
+	assert_non_null(strstr(o->err, "give either a COMMAND or --pid, not both"));
+	free(o);
+}
+
+/* A file system that fills up while the trace is written: a 256 KiB tmpfs. */
+static void test_disk_full(void **state)
+{
+	const char *dir = tmp_path("small");
+	char trace[600];
+	char *argv[] = { (char *)e2e_path("wperf-bench"), "record", "--no-compress", "-o", trace,
+			 "--", (char *)e2e_path("synthetic/pingpong"), "--pin", "0", "-d", "3", NULL };
+	struct e2e_output *o = calloc(1, sizeof(*o));
+	int left;
+
+	(void)state;
+	e2e_require_bpf();
+	snprintf(trace, sizeof(trace), "%s/full.trace", dir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	assert_int_equal(mount("tmpfs", dir, "tmpfs", 0, "size=256k"), 0);
+	e2e_run(argv, -1, o);
+	left = access(trace, F_OK) == 0 || access(tmp_path("small/full.trace.part"), F_OK) == 0;
+	assert_int_equal(umount(dir), 0); /* before any assertion can stop the test */
+	print_message("%s", o->err);
+	assert_int_equal(o->status, 2);
+	assert_non_null(strstr(o->err, "No space left on device"));
+	assert_false(left);
+	assert_false(recorder_programs_linger());
+	free(o);
+}
+
+/* SIGINT in the middle of a whole-machine recording: a complete trace, exit 0,
+ * no part file, nothing left attached. */
+static void test_sigint_stops_cleanly(void **state)
+{
+	const char *trace = tmp_path("sigint.trace");
+	struct timespec wait = { 1, 0 };
+	struct wperf_trace *t = NULL;
+	struct wperf_error err = { 0 };
+	int status, loaded;
+	pid_t pid;
+
+	(void)state;
+	e2e_require_bpf();
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execl(e2e_path("wperf-bench"), "wperf-bench", "record", "-q", "-o", trace, NULL);
+		_exit(127);
+	}
+	nanosleep(&wait, NULL);
+	loaded = recorder_programs_loaded();
+	kill(pid, SIGINT); /* before any assertion: a failed one must not leave it running */
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(loaded);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_false(recorder_programs_linger());
+	assert_int_equal(access(tmp_path("sigint.trace.part"), F_OK), -1);
+	if (wperf_trace_open(trace, &t, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_true(wperf_trace_stats(t)->events[WPERF_EV_SWITCH] > 0);
+	assert_true(wperf_trace_stats(t)->end_ts > wperf_trace_stats(t)->start_ts);
+	wperf_trace_free(t);
+}
+
+/* info and dump refuse a truncated trace with the offset, and exit 2. */
+static void test_truncated_trace(void **state)
+{
+	const char *trace = tmp_path("trunc.trace"), *cut = tmp_path("cut.trace");
+	char *record[] = { (char *)e2e_path("wperf-bench"), "record", "-q", "-o", (char *)trace,
+			   "--", "/bin/true", NULL };
+	char *info[] = { (char *)e2e_path("wperf-bench"), "info", (char *)cut, NULL };
+	char *dump[] = { (char *)e2e_path("wperf-bench"), "dump", (char *)cut, NULL };
+	struct e2e_output *o = calloc(1, sizeof(*o));
+	char cmd[1200];
+	struct stat st;
+
+	(void)state;
+	e2e_require_bpf();
+	e2e_run(record, -1, o);
+	assert_int_equal(o->status, 0);
+	assert_int_equal(stat(trace, &st), 0);
+	snprintf(cmd, sizeof(cmd), "head -c %lld '%s' > '%s'", (long long)st.st_size / 2, trace, cut);
+	assert_int_equal(system(cmd), 0);
+	e2e_run(info, -1, o);
+	assert_int_equal(o->status, 2);
+	assert_non_null(strstr(o->err, cut));
+	assert_non_null(strstr(o->err, "offset"));
+	e2e_run(dump, -1, o);
+	assert_int_equal(o->status, 2);
+	assert_non_null(strstr(o->err, "offset"));
+	free(o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_not_root),
+		cmocka_unit_test(test_unwritable_output),
+		cmocka_unit_test(test_command_not_found),
+		cmocka_unit_test(test_bad_options),
+		cmocka_unit_test(test_disk_full),
+		cmocka_unit_test(test_sigint_stops_cleanly),
+		cmocka_unit_test(test_truncated_trace),
+	};
+
+	return cmocka_run_group_tests_name("record errors (end to end)", tests, NULL, NULL);
+}
