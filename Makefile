@@ -2,6 +2,7 @@
 #
 #   make deps     install the Debian packages needed to build and run (idempotent)
 #   make          build everything into $(BUILD)/
+#   make demo     record the paper's Figure 1 program and describe the trace
 #   make test     run the unit and end-to-end tests (cmocka)
 #   make asan     the same tests built with AddressSanitizer and UBSan
 #   make bench    print the recorder's overhead and trace figures
@@ -55,7 +56,7 @@ TEST_HELPER_OBJS := $(TEST_HELPERS:%.c=$(BUILD)/%.o)
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:%.c=$(BUILD)/%)
 
-.PHONY: all deps test test-unit test-e2e asan bench install clean
+.PHONY: all deps demo test test-unit test-e2e asan bench install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -121,8 +122,16 @@ test: all $(UNIT_BINS) $(E2E_BINS)
 asan:
 	$(MAKE) BUILD=build/asan SANITIZE=1 test
 
+# ---- the main job on its embedded default: the paper's Figure 1 ----
+DEMO_DIR ?= results/demo
+demo: all
+	@mkdir -p $(DEMO_DIR)
+	$(WPERF_BENCH) record -o $(DEMO_DIR)/fig1.trace -- \
+		$(BUILD)/synthetic/fig1 --duration 5 --write-bytes 65536 --file $(DEMO_DIR)/fig1.data
+	$(WPERF_BENCH) info $(DEMO_DIR)/fig1.trace
+
 # ---- benchmarks ----
-$(BUILD)/bench/%: bench/%.c $(LIBWPERF)
+$(BUILD)/bench/%: bench/%.c $(LIBWPERF) $(BPF_SKELS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $< $(LIBWPERF) $(LDLIBS) -o $@
 
