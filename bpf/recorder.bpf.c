@@ -20,12 +20,12 @@
 #define PF_KTHREAD 0x00200000
 
 #define STACKS_KERNEL 0x1
-#define STACKS_USER 0x2
+#define STACKS_USER   0x2
 
 /* Set by user space between open and load. */
 const volatile __u32 self_tgid = 0; /* the recorder: never take its stacks */
 const volatile __u8 stack_mode = STACKS_KERNEL | STACKS_USER;
-const volatile bool filter_targets = false; /* record only processes in targets */
+const volatile bool filter_targets = false;  /* record only processes in targets */
 const volatile __u64 wakeup_bytes = 1 << 20; /* wake the reader at this backlog */
 
 struct {
@@ -37,7 +37,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, 127 * sizeof(__u64)); /* PERF_MAX_STACK_DEPTH */
-	__uint(max_entries, 16384); /* resized by user space */
+	__uint(max_entries, 16384);		 /* resized by user space */
 } stacks SEC(".maps");
 
 struct {
@@ -76,7 +76,8 @@ struct {
 	__type(value, struct irq_state);
 } irq_states SEC(".maps");
 
-#define RECORD_SIZE(member) (sizeof(struct wperf_event_hdr) + sizeof(((struct wperf_event *)0)->member))
+#define RECORD_SIZE(member)                                                                        \
+	(sizeof(struct wperf_event_hdr) + sizeof(((struct wperf_event *)0)->member))
 
 static __always_inline void count(__u32 counter)
 {
@@ -411,16 +412,16 @@ static __always_inline int vector_leave(void)
 	return 0;
 }
 
-#define on_hrtimer_expire_entry(ctx) vector_enter()
-#define on_hrtimer_expire_exit(ctx) vector_leave()
-#define on_local_timer_entry(ctx) vector_enter()
-#define on_local_timer_exit(ctx) vector_leave()
-#define on_irq_work_entry(ctx) vector_enter()
-#define on_irq_work_exit(ctx) vector_leave()
-#define on_call_function_entry(ctx) vector_enter()
-#define on_call_function_exit(ctx) vector_leave()
+#define on_hrtimer_expire_entry(ctx)	   vector_enter()
+#define on_hrtimer_expire_exit(ctx)	   vector_leave()
+#define on_local_timer_entry(ctx)	   vector_enter()
+#define on_local_timer_exit(ctx)	   vector_leave()
+#define on_irq_work_entry(ctx)		   vector_enter()
+#define on_irq_work_exit(ctx)		   vector_leave()
+#define on_call_function_entry(ctx)	   vector_enter()
+#define on_call_function_exit(ctx)	   vector_leave()
 #define on_call_function_single_entry(ctx) vector_enter()
-#define on_call_function_single_exit(ctx) vector_leave()
+#define on_call_function_single_exit(ctx)  vector_leave()
 
 /* ---- block devices ---- */
 

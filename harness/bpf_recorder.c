@@ -18,11 +18,11 @@
 #include "bpf/wperf_event.h"
 #include "core/buf.h"
 
-#define MAX_LINKS 64
+#define MAX_LINKS      64
 #define LOG_TAIL_LINES 12
 
 /* Tracepoints the recording cannot do without; the others are best effort. */
-static const char *const essential_tracepoints[] = { "sched_switch", "sched_waking" };
+static const char *const essential_tracepoints[] = {"sched_switch", "sched_waking"};
 
 struct bpf_recorder {
 	struct recorder_bpf *skel;
@@ -64,7 +64,7 @@ static void append_log_tail(char *msg, size_t size)
 
 static int have_capability(int cap)
 {
-	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
 	struct __user_cap_data_struct data[2];
 
 	if (syscall(SYS_capget, &hdr, data) < 0)
@@ -76,7 +76,7 @@ static int check_privileges(struct wperf_error *err)
 {
 #ifndef CAP_BPF
 #define CAP_PERFMON 38
-#define CAP_BPF 39
+#define CAP_BPF	    39
 #endif
 	if (geteuid() == 0 || (have_capability(CAP_BPF) && have_capability(CAP_PERFMON)))
 		return 0;
@@ -99,11 +99,13 @@ static void choose_program_types(struct bpf_object *obj, const struct btf *vmlin
 
 		if (!strncmp(name, "tp_btf_", 7)) {
 			snprintf(typedef_name, sizeof(typedef_name), "btf_trace_%s", name + 7);
-			btf_ok = btf__find_by_name_kind(vmlinux, typedef_name, BTF_KIND_TYPEDEF) > 0;
+			btf_ok =
+			    btf__find_by_name_kind(vmlinux, typedef_name, BTF_KIND_TYPEDEF) > 0;
 			bpf_program__set_autoload(prog, btf_ok);
 		} else if (!strncmp(name, "raw_tp_", 7)) {
 			snprintf(typedef_name, sizeof(typedef_name), "btf_trace_%s", name + 7);
-			btf_ok = btf__find_by_name_kind(vmlinux, typedef_name, BTF_KIND_TYPEDEF) > 0;
+			btf_ok =
+			    btf__find_by_name_kind(vmlinux, typedef_name, BTF_KIND_TYPEDEF) > 0;
 			bpf_program__set_autoload(prog, !btf_ok);
 		} else {
 			bpf_program__set_autoload(prog, true); /* USDT: attached on demand */
@@ -170,9 +172,10 @@ int bpf_recorder_open(const struct bpf_recorder_opts *opts, struct bpf_recorder 
 	if (e)
 		return e;
 	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0)
-		return wperf_error_set(err, -ENOENT,
-				       "this kernel has no BTF (/sys/kernel/btf/vmlinux is missing): "
-				       "wperf-bench needs a kernel built with CONFIG_DEBUG_INFO_BTF=y");
+		return wperf_error_set(
+		    err, -ENOENT,
+		    "this kernel has no BTF (/sys/kernel/btf/vmlinux is missing): "
+		    "wperf-bench needs a kernel built with CONFIG_DEBUG_INFO_BTF=y");
 	libbpf_set_print(capture_libbpf_log);
 	r = calloc(1, sizeof(*r));
 	vmlinux = btf__load_vmlinux_btf();
@@ -198,8 +201,8 @@ int bpf_recorder_open(const struct bpf_recorder_opts *opts, struct bpf_recorder 
 
 	e = recorder_bpf__load(r->skel);
 	if (e) {
-		wperf_error_set(err, e, "the kernel refused the BPF recorder (%s); libbpf said:",
-				strerror(-e));
+		wperf_error_set(
+		    err, e, "the kernel refused the BPF recorder (%s); libbpf said:", strerror(-e));
 		append_log_tail(err->msg, sizeof(err->msg));
 		goto cleanup;
 	}
@@ -224,12 +227,11 @@ cleanup:
 int bpf_recorder_attach_usdt(struct bpf_recorder *r, const char *binary, pid_t pid,
 			     struct wperf_error *err)
 {
-	static const char *const probes[] = { "before_spin", "after_spin", "spin_release",
-					      "false_wakeup" };
-	struct bpf_program *progs[] = { r->skel->progs.usdt_before_spin,
-					r->skel->progs.usdt_after_spin,
-					r->skel->progs.usdt_spin_release,
-					r->skel->progs.usdt_false_wakeup };
+	static const char *const probes[] = {"before_spin", "after_spin", "spin_release",
+					     "false_wakeup"};
+	struct bpf_program *progs[] = {
+	    r->skel->progs.usdt_before_spin, r->skel->progs.usdt_after_spin,
+	    r->skel->progs.usdt_spin_release, r->skel->progs.usdt_false_wakeup};
 	int attached = 0;
 
 	for (size_t i = 0; i < sizeof(probes) / sizeof(*probes); i++) {
@@ -275,7 +277,7 @@ int bpf_recorder_counters(const struct bpf_recorder *r, uint64_t *lost, size_t n
 			  uint64_t *stack_lost, uint64_t *stack_fault)
 {
 	uint64_t *values = calloc(ncpu, sizeof(*values));
-	uint64_t *sums[WPERF_CNT_MAX] = { NULL, stack_lost, stack_fault };
+	uint64_t *sums[WPERF_CNT_MAX] = {NULL, stack_lost, stack_fault};
 
 	if (!values)
 		return -ENOMEM;

@@ -14,14 +14,14 @@
 #include "core/error.h"
 
 #define RECORD_STACKS_KERNEL 0x1
-#define RECORD_STACKS_USER 0x2
+#define RECORD_STACKS_USER   0x2
 
 struct bpf_recorder_opts {
-	unsigned stack_mode; /* RECORD_STACKS_* */
-	size_t ringbuf_bytes; /* a power of two, at least a page */
+	unsigned stack_mode;	/* RECORD_STACKS_* */
+	size_t ringbuf_bytes;	/* a power of two, at least a page */
 	uint32_t stack_entries; /* stack map size */
-	const pid_t *pids; /* record only these processes (and their children) */
-	size_t npids; /* 0: the whole machine */
+	const pid_t *pids;	/* record only these processes (and their children) */
+	size_t npids;		/* 0: the whole machine */
 };
 
 struct bpf_recorder;

@@ -35,7 +35,7 @@ void cli_warn(const char *cmd, const char *fmt, ...)
 
 int cli_open_trace(const char *cmd, const char *path, struct wperf_trace **t)
 {
-	struct wperf_error err = { 0 };
+	struct wperf_error err = {0};
 
 	if (wperf_trace_open(path, t, &err) < 0)
 		return cli_error(cmd, "%s", err.msg);

@@ -9,8 +9,8 @@
 /* Exit statuses of every sub-command. */
 #include "core/trace.h"
 
-#define EXIT_OK 0
-#define EXIT_FAIL 1 /* the gate's verdict is a failure */
+#define EXIT_OK	   0
+#define EXIT_FAIL  1 /* the gate's verdict is a failure */
 #define EXIT_ERROR 2 /* wperf-bench could not do what it was asked */
 
 int cmd_record(int argc, char **argv);

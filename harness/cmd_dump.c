@@ -16,8 +16,8 @@
 
 #define CMD "dump"
 
-static const char *const softirq_names[] = { "HI",	"TIMER",   "NET_TX",  "NET_RX", "BLOCK",
-					     "IRQ_POLL", "TASKLET", "SCHED",   "HRTIMER", "RCU" };
+static const char *const softirq_names[] = {"HI",	"TIMER",   "NET_TX", "NET_RX",	"BLOCK",
+					    "IRQ_POLL", "TASKLET", "SCHED",  "HRTIMER", "RCU"};
 
 static void usage(FILE *out)
 {
@@ -38,8 +38,7 @@ static void format_context(char *buf, size_t size, uint8_t context, int32_t irq,
 	else if (context == WPERF_CTX_HARDIRQ)
 		snprintf(buf, size, "hardirq:%d", irq);
 	else if (context == WPERF_CTX_SOFTIRQ)
-		snprintf(buf, size, "softirq:%s",
-			 irq >= 0 && irq < 10 ? softirq_names[irq] : "?");
+		snprintf(buf, size, "softirq:%s", irq >= 0 && irq < 10 ? softirq_names[irq] : "?");
 	else
 		snprintf(buf, size, "%u %s", tid, wperf_thread_table_name(tt, tid));
 }
@@ -59,7 +58,8 @@ static void format_details(char *buf, size_t size, const struct wperf_event *ev,
 		break;
 	case WPERF_EV_WAKEUP:
 	case WPERF_EV_WAKEUP_NEW:
-		format_context(ctx, sizeof(ctx), ev->hdr.flags, ev->wake.irq, ev->wake.waker_tid, tt);
+		format_context(ctx, sizeof(ctx), ev->hdr.flags, ev->wake.irq, ev->wake.waker_tid,
+			       tt);
 		snprintf(buf, size, "by %s kstack=%d ustack=%d target_cpu=%u", ctx, ev->wake.kstack,
 			 ev->wake.ustack, ev->wake.target_cpu);
 		break;
@@ -84,13 +84,15 @@ static void format_details(char *buf, size_t size, const struct wperf_event *ev,
 	case WPERF_EV_BLOCK_COMPLETE:
 		format_context(ctx, sizeof(ctx), ev->hdr.flags, ev->block.irq, ev->hdr.tid, tt);
 		snprintf(buf, size, "dev %u:%u sector %llu bytes %u op %u in %s",
-			 ev->block.dev >> 20, ev->block.dev & 0xfffff, (unsigned long long)ev->block.sector,
-			 ev->block.bytes, ev->block.op & 0xff, ctx);
+			 ev->block.dev >> 20, ev->block.dev & 0xfffff,
+			 (unsigned long long)ev->block.sector, ev->block.bytes, ev->block.op & 0xff,
+			 ctx);
 		break;
 	case WPERF_EV_NET_XMIT:
 	case WPERF_EV_NET_RECV:
 		format_context(ctx, sizeof(ctx), ev->hdr.flags, ev->net.irq, ev->hdr.tid, tt);
-		snprintf(buf, size, "ifindex %u bytes %u in %s", ev->net.ifindex, ev->net.bytes, ctx);
+		snprintf(buf, size, "ifindex %u bytes %u in %s", ev->net.ifindex, ev->net.bytes,
+			 ctx);
 		break;
 	case WPERF_EV_SPIN_BEFORE:
 	case WPERF_EV_SPIN_AFTER:
@@ -122,15 +124,15 @@ static int parse_kinds(const char *arg, uint8_t wanted[WPERF_EV_KIND_MAX])
 
 int cmd_dump(int argc, char **argv)
 {
-	static const struct option longopts[] = { { "kind", required_argument, NULL, 'k' },
-						  { "help", no_argument, NULL, 'h' },
-						  { NULL, 0, NULL, 0 } };
-	uint8_t wanted[WPERF_EV_KIND_MAX] = { 0 };
+	static const struct option longopts[] = {{"kind", required_argument, NULL, 'k'},
+						 {"help", no_argument, NULL, 'h'},
+						 {NULL, 0, NULL, 0}};
+	uint8_t wanted[WPERF_EV_KIND_MAX] = {0};
 	int filter = 0, c, e, status = EXIT_OK;
 	struct wperf_trace *t = NULL;
-	struct wperf_thread_table tt = { 0 };
+	struct wperf_thread_table tt = {0};
 	struct wperf_event_iter *it = NULL;
-	struct wperf_error err = { 0 };
+	struct wperf_error err = {0};
 	struct wperf_event ev;
 	uint64_t start;
 

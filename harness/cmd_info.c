@@ -11,16 +11,17 @@
 #include "cli.h"
 #include "core/thread_table.h"
 
-#define CMD "info"
+#define CMD	    "info"
 #define TOP_THREADS 20
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: wperf-bench info [--threads] TRACE\n"
-		     "\n"
-		     "Describes TRACE: format version, recording metadata, window, events by\n"
-		     "kind, lost events and stacks, table sizes, and the %d threads with the\n"
-		     "most events (--threads: all of them).\n",
+	fprintf(out,
+		"usage: wperf-bench info [--threads] TRACE\n"
+		"\n"
+		"Describes TRACE: format version, recording metadata, window, events by\n"
+		"kind, lost events and stacks, table sizes, and the %d threads with the\n"
+		"most events (--threads: all of them).\n",
 		TOP_THREADS);
 }
 
@@ -33,7 +34,9 @@ static int by_events(const void *a, const void *b)
 {
 	const struct thread_count *x = a, *y = b;
 
-	return x->events < y->events ? 1 : x->events > y->events ? -1 : (x->tid > y->tid) - (x->tid < y->tid);
+	return x->events < y->events   ? 1
+	       : x->events > y->events ? -1
+				       : (x->tid > y->tid) - (x->tid < y->tid);
 }
 
 static void print_header(const struct wperf_trace *t)
@@ -79,11 +82,11 @@ static void print_header(const struct wperf_trace *t)
 /* Counts the events of each thread, naming threads as of the end of the trace. */
 static int print_threads(const struct wperf_trace *t, int all)
 {
-	struct wperf_thread_table tt = { 0 };
-	struct wperf_idmap index = { 0 };
-	struct wperf_buf counts = { 0 };
+	struct wperf_thread_table tt = {0};
+	struct wperf_idmap index = {0};
+	struct wperf_buf counts = {0};
 	struct wperf_event_iter *it = NULL;
-	struct wperf_error err = { 0 };
+	struct wperf_error err = {0};
 	struct wperf_event ev;
 	int e;
 
@@ -94,7 +97,7 @@ static int print_threads(const struct wperf_trace *t, int all)
 	while ((e = wperf_event_iter_next(it, &ev, &err)) == 1) {
 		int added;
 		int64_t i = wperf_idmap_get(&index, ev.hdr.tid, &added);
-		struct thread_count fresh = { ev.hdr.tid, 0 };
+		struct thread_count fresh = {ev.hdr.tid, 0};
 
 		wperf_thread_table_apply(&tt, &ev);
 		if (i < 0 || (added && wperf_buf_append(&counts, &fresh, sizeof(fresh)) < 0)) {
@@ -130,9 +133,9 @@ out:
 
 int cmd_info(int argc, char **argv)
 {
-	static const struct option longopts[] = { { "threads", no_argument, NULL, 't' },
-						  { "help", no_argument, NULL, 'h' },
-						  { NULL, 0, NULL, 0 } };
+	static const struct option longopts[] = {{"threads", no_argument, NULL, 't'},
+						 {"help", no_argument, NULL, 'h'},
+						 {NULL, 0, NULL, 0}};
 	struct wperf_trace *t;
 	int all = 0, c, status;
 

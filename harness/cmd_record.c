@@ -27,13 +27,14 @@
 #include "core/buf.h"
 #include "core/trace.h"
 #include "harness/bpf_recorder.h"
+#include "harness/mmap_watch.h"
 #include "harness/proc_info.h"
 #include "harness/spawn.h"
 #include "harness/trace_sink.h"
 
-#define CMD "record"
-#define MAX_PIDS 64
-#define MAX_USDT 16
+#define CMD	      "record"
+#define MAX_PIDS      64
+#define MAX_USDT      16
 #define STOP_GRACE_MS 5000
 
 struct record_opts {
@@ -56,6 +57,7 @@ struct recording {
 	struct record_opts *opts;
 	struct bpf_recorder *bpf;
 	struct trace_sink *sink;
+	struct mmap_watch *mmaps;
 	struct wperf_trace_writer *writer;
 	int fd;
 	char part[PATH_MAX];
@@ -119,10 +121,10 @@ static int parse_stacks(const char *arg, unsigned *mode)
 	static const struct {
 		const char *name;
 		unsigned mode;
-	} modes[] = { { "none", 0 },
-		      { "kernel", RECORD_STACKS_KERNEL },
-		      { "user", RECORD_STACKS_USER },
-		      { "all", RECORD_STACKS_KERNEL | RECORD_STACKS_USER } };
+	} modes[] = {{"none", 0},
+		     {"kernel", RECORD_STACKS_KERNEL},
+		     {"user", RECORD_STACKS_USER},
+		     {"all", RECORD_STACKS_KERNEL | RECORD_STACKS_USER}};
 
 	for (size_t i = 0; i < sizeof(modes) / sizeof(*modes); i++)
 		if (!strcmp(arg, modes[i].name)) {
@@ -134,7 +136,7 @@ static int parse_stacks(const char *arg, unsigned *mode)
 
 static const char *stacks_name(unsigned mode)
 {
-	static const char *const names[] = { "none", "kernel", "user", "all" };
+	static const char *const names[] = {"none", "kernel", "user", "all"};
 
 	return names[mode & 3];
 }
@@ -144,17 +146,17 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 {
 	enum { OPT_STACKS = 256, OPT_USDT, OPT_BUFFER, OPT_STACK_ENTRIES, OPT_NO_COMPRESS };
 	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "stacks", required_argument, NULL, OPT_STACKS },
-		{ "usdt", required_argument, NULL, OPT_USDT },
-		{ "buffer-mb", required_argument, NULL, OPT_BUFFER },
-		{ "stack-entries", required_argument, NULL, OPT_STACK_ENTRIES },
-		{ "no-compress", no_argument, NULL, OPT_NO_COMPRESS },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"output", required_argument, NULL, 'o'},
+	    {"duration", required_argument, NULL, 'd'},
+	    {"pid", required_argument, NULL, 'p'},
+	    {"stacks", required_argument, NULL, OPT_STACKS},
+	    {"usdt", required_argument, NULL, OPT_USDT},
+	    {"buffer-mb", required_argument, NULL, OPT_BUFFER},
+	    {"stack-entries", required_argument, NULL, OPT_STACK_ENTRIES},
+	    {"no-compress", no_argument, NULL, OPT_NO_COMPRESS},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	char *end;
 	long n;
@@ -174,18 +176,21 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		case 'd':
 			o->duration = strtod(optarg, &end);
 			if (*end || !(o->duration > 0))
-				return cli_error(CMD, "--duration wants a positive number of "
-						      "seconds, not '%s'", optarg);
+				return cli_error(CMD,
+						 "--duration wants a positive number of "
+						 "seconds, not '%s'",
+						 optarg);
 			break;
 		case 'p':
 			if (parse_pids(optarg, o))
-				return cli_error(CMD, "--pid wants PID[,PID...] (at most %d), not '%s'",
+				return cli_error(CMD,
+						 "--pid wants PID[,PID...] (at most %d), not '%s'",
 						 MAX_PIDS, optarg);
 			break;
 		case OPT_STACKS:
 			if (parse_stacks(optarg, &o->stack_mode))
-				return cli_error(CMD, "--stacks is none, kernel, user or all, not '%s'",
-						 optarg);
+				return cli_error(
+				    CMD, "--stacks is none, kernel, user or all, not '%s'", optarg);
 			break;
 		case OPT_USDT:
 			if (o->nusdt == MAX_USDT)
@@ -195,8 +200,10 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		case OPT_BUFFER:
 			n = strtol(optarg, &end, 10);
 			if (*end || n < 1 || n > 4096 || (n & (n - 1)))
-				return cli_error(CMD, "--buffer-mb wants a power of two from 1 to "
-						      "4096, not '%s'", optarg);
+				return cli_error(CMD,
+						 "--buffer-mb wants a power of two from 1 to "
+						 "4096, not '%s'",
+						 optarg);
 			o->ringbuf_mb = n;
 			break;
 		case OPT_STACK_ENTRIES:
@@ -309,20 +316,40 @@ static int write_meta(struct recording *rec, char **argv, struct wperf_error *er
 		len += snprintf(targets + len, sizeof(targets) - len, "%s%d", i ? "," : "",
 				(int)o->pids[i]);
 
-	const char *keys[] = { "format",	 "recorder",	  "kernel",	 "machine",
-			       "hostname",	 "ncpu",	  "possible_cpus", "clock",
-			       "start_realtime_ns", "start_monotonic_ns", "command", "cmdline",
-			       "recorder_tgid",	 "stacks",	  "targets",	 "hooks",
-			       "ringbuf_bytes" };
-	const char *values[] = { "wperf-trace", "wperf-bench 0.1.0",
-				 kernel,	u.machine,
-				 u.nodename,	ncpu,
-				 possible,	"CLOCK_MONOTONIC",
-				 start_rt,	start_mono,
-				 command,	cmdline,
-				 tgid,		stacks_name(o->stack_mode),
-				 targets,	bpf_recorder_hooks(rec->bpf),
-				 rb };
+	const char *keys[] = {"format",
+			      "recorder",
+			      "kernel",
+			      "machine",
+			      "hostname",
+			      "ncpu",
+			      "possible_cpus",
+			      "clock",
+			      "start_realtime_ns",
+			      "start_monotonic_ns",
+			      "command",
+			      "cmdline",
+			      "recorder_tgid",
+			      "stacks",
+			      "targets",
+			      "hooks",
+			      "ringbuf_bytes"};
+	const char *values[] = {"wperf-trace",
+				"wperf-bench 0.1.0",
+				kernel,
+				u.machine,
+				u.nodename,
+				ncpu,
+				possible,
+				"CLOCK_MONOTONIC",
+				start_rt,
+				start_mono,
+				command,
+				cmdline,
+				tgid,
+				stacks_name(o->stack_mode),
+				targets,
+				bpf_recorder_hooks(rec->bpf),
+				rb};
 
 	return wperf_trace_writer_meta(rec->writer, keys, values, sizeof(keys) / sizeof(*keys),
 				       err);
@@ -332,7 +359,7 @@ static int write_meta(struct recording *rec, char **argv, struct wperf_error *er
  * come with their fork events). */
 static int write_threads(struct recording *rec, struct wperf_error *err)
 {
-	struct wperf_buf threads = { 0 };
+	struct wperf_buf threads = {0};
 	int e = proc_threads_snapshot(&threads);
 
 	if (!e)
@@ -351,7 +378,7 @@ static int write_threads(struct recording *rec, struct wperf_error *err)
  */
 static int write_stacks(struct recording *rec, uint32_t stack_ids, struct wperf_error *err)
 {
-	struct wperf_buf stacks = { 0 }, frames = { 0 }, ksyms = { 0 }, names = { 0 };
+	struct wperf_buf stacks = {0}, frames = {0}, ksyms = {0}, names = {0};
 	struct ksym_table *kallsyms = NULL;
 	uint64_t ips[127];
 	size_t nstacks, nksyms;
@@ -359,7 +386,7 @@ static int write_stacks(struct recording *rec, uint32_t stack_ids, struct wperf_
 
 	for (int user = 0; user <= 1 && !e; user++) {
 		for (uint32_t id = 0; id < stack_ids && !e; id++) {
-			struct wperf_stack s = { .id = id, .user = user };
+			struct wperf_stack s = {.id = id, .user = user};
 			int n;
 
 			if (!trace_sink_stack_used(rec->sink, id, user))
@@ -387,7 +414,7 @@ static int write_stacks(struct recording *rec, uint32_t stack_ids, struct wperf_
 		const struct wperf_stack *s = (struct wperf_stack *)stacks.data + i;
 
 		for (uint32_t f = 0; f < s->nr && !s->user && !e; f++) {
-			struct wperf_ksym k = { .addr = s->ips[f] };
+			struct wperf_ksym k = {.addr = s->ips[f]};
 			char name[300];
 
 			ksym_table_resolve(kallsyms, s->ips[f], name, sizeof(name));
@@ -429,7 +456,7 @@ struct perfmap_ctx {
 static void write_perfmap(uint32_t tgid, void *arg)
 {
 	struct perfmap_ctx *c = arg;
-	struct wperf_perfmap p = { .tgid = tgid };
+	struct wperf_perfmap p = {.tgid = tgid};
 	char *text;
 
 	if (c->e || proc_perfmap_read(tgid, &text, &p.len) < 0)
@@ -443,28 +470,31 @@ static int write_tables(struct recording *rec, struct wperf_error *err)
 {
 	struct proc_mappings *pm = trace_sink_mappings(rec->sink);
 	uint32_t stack_ids = 1;
-	struct perfmap_ctx pc = { rec, err, 0 };
+	struct perfmap_ctx pc = {rec, err, 0};
 	int e;
 
 	while (stack_ids < rec->opts->stack_entries)
 		stack_ids <<= 1;
 	e = write_stacks(rec, stack_ids, err);
 	if (!e)
-		e = wperf_trace_writer_mappings(rec->writer, (struct wperf_mapping *)pm->mappings.data,
-						pm->mappings.len / sizeof(struct wperf_mapping), err);
+		e = wperf_trace_writer_mappings(
+		    rec->writer, (struct wperf_mapping *)pm->mappings.data,
+		    pm->mappings.len / sizeof(struct wperf_mapping), err);
 	if (!e) {
 		trace_sink_for_each_process(rec->sink, write_perfmap, &pc);
 		e = pc.e;
 	}
 	if (!e && pm->missed && !rec->opts->quiet)
-		cli_warn(CMD, "%zu processes exited before their mappings could be read: their "
-			      "user stacks stay unsymbolized", pm->missed);
+		cli_warn(CMD,
+			 "%zu processes exited before their mappings could be read: their "
+			 "user stacks stay unsymbolized",
+			 pm->missed);
 	return e;
 }
 
 static int finish_trace(struct recording *rec, struct wperf_error *err)
 {
-	struct wperf_trace_stats stats = { 0 };
+	struct wperf_trace_stats stats = {0};
 	uint64_t *lost = calloc(rec->ncpu, sizeof(*lost));
 	int e;
 
@@ -492,16 +522,19 @@ static int finish_trace(struct recording *rec, struct wperf_error *err)
 
 		for (size_t i = 0; i < rec->ncpu; i++)
 			dropped += lost[i];
-		fprintf(stderr,
-			"wperf-bench record: %s: %.2f s, %llu events, %llu bytes (%.1f bytes/event), "
-			"%llu lost, %llu stacks lost\n",
-			rec->opts->output, (rec->end_ts - rec->start_ts) / 1e9,
-			(unsigned long long)events, (unsigned long long)bytes,
-			events ? (double)bytes / events : 0.0, (unsigned long long)dropped,
-			(unsigned long long)stats.stack_lost);
+		fprintf(
+		    stderr,
+		    "wperf-bench record: %s: %.2f s, %llu events, %llu bytes (%.1f bytes/event), "
+		    "%llu lost, %llu stacks lost\n",
+		    rec->opts->output, (rec->end_ts - rec->start_ts) / 1e9,
+		    (unsigned long long)events, (unsigned long long)bytes,
+		    events ? (double)bytes / events : 0.0, (unsigned long long)dropped,
+		    (unsigned long long)stats.stack_lost);
 		if (dropped)
-			cli_warn(CMD, "%llu events were lost (the ring buffer was full): try a larger "
-				      "--buffer-mb", (unsigned long long)dropped);
+			cli_warn(CMD,
+				 "%llu events were lost (the ring buffer was full): try a larger "
+				 "--buffer-mb",
+				 (unsigned long long)dropped);
 	}
 	free(lost);
 	return e;
@@ -516,7 +549,7 @@ static int wait_for_stop(struct recording *rec, const sigset_t *signals, struct 
 	int progress = !o->quiet && isatty(STDERR_FILENO);
 
 	for (;;) {
-		struct timespec tick = { 0, 200 * 1000 * 1000 };
+		struct timespec tick = {0, 200 * 1000 * 1000};
 		uint64_t now = monotonic_ns();
 		siginfo_t info;
 		int sig;
@@ -526,7 +559,8 @@ static int wait_for_stop(struct recording *rec, const sigset_t *signals, struct 
 		if (deadline && now >= deadline)
 			return 0;
 		if (progress)
-			fprintf(stderr, "\rrecording: %.0f s, %llu events ", (now - rec->start_ts) / 1e9,
+			fprintf(stderr, "\rrecording: %.0f s, %llu events ",
+				(now - rec->start_ts) / 1e9,
 				(unsigned long long)trace_sink_events(rec->sink));
 		sig = sigtimedwait(signals, &info, &tick);
 		if (sig == SIGCHLD && rec->child > 0 &&
@@ -550,6 +584,7 @@ static void release(struct recording *rec)
 	}
 	bpf_recorder_detach(rec->bpf); /* before the sink's last drain */
 	trace_sink_free(rec->sink);
+	mmap_watch_free(rec->mmaps);
 	wperf_trace_writer_free(rec->writer);
 	if (rec->fd >= 0) {
 		close(rec->fd);
@@ -560,9 +595,9 @@ static void release(struct recording *rec)
 
 int cmd_record(int argc, char **argv)
 {
-	struct record_opts o = { 0 };
-	struct recording rec = { .opts = &o, .fd = -1 };
-	struct wperf_error err = { 0 };
+	struct record_opts o = {0};
+	struct recording rec = {.opts = &o, .fd = -1};
+	struct wperf_error err = {0};
 	sigset_t signals, old_mask;
 	int status = parse_args(argc, argv, &o);
 	int e;
@@ -585,11 +620,11 @@ int cmd_record(int argc, char **argv)
 	rec.ncpu = libbpf_num_possible_cpus();
 
 	struct bpf_recorder_opts bo = {
-		.stack_mode = o.stack_mode,
-		.ringbuf_bytes = o.ringbuf_mb << 20,
-		.stack_entries = o.stack_entries,
-		.pids = o.pids,
-		.npids = o.npids,
+	    .stack_mode = o.stack_mode,
+	    .ringbuf_bytes = o.ringbuf_mb << 20,
+	    .stack_entries = o.stack_entries,
+	    .pids = o.pids,
+	    .npids = o.npids,
 	};
 	e = bpf_recorder_open(&bo, &rec.bpf, &err);
 	if (!e)
@@ -604,7 +639,7 @@ int cmd_record(int argc, char **argv)
 				    strerror(errno));
 		goto out;
 	}
-	struct wperf_writer_opts wo = { .compress = o.compress };
+	struct wperf_writer_opts wo = {.compress = o.compress};
 	e = wperf_trace_writer_new(rec.fd, &wo, &rec.writer, &err);
 	if (!e)
 		e = write_meta(&rec, argv, &err);
@@ -613,12 +648,18 @@ int cmd_record(int argc, char **argv)
 	if (e)
 		goto out;
 
+	/* Opened before the command starts, so none of its mappings go unseen. */
+	if (mmap_watch_open(&rec.mmaps, &err) < 0) {
+		cli_warn(CMD, "%s: mappings of short-lived processes may be missed", err.msg);
+		rec.mmaps = NULL;
+	}
 	struct trace_sink_opts so = {
-		.ringbuf_fd = bpf_recorder_ringbuf_fd(rec.bpf),
-		.writer = rec.writer,
-		.poll_ms = 10,
-		.reorder_ns = 100 * 1000 * 1000,
-		.stack_ids = 1,
+	    .ringbuf_fd = bpf_recorder_ringbuf_fd(rec.bpf),
+	    .writer = rec.writer,
+	    .poll_ms = 10,
+	    .reorder_ns = 100 * 1000 * 1000,
+	    .stack_ids = 1,
+	    .mmaps = rec.mmaps,
 	};
 	while (so.stack_ids < o.stack_entries)
 		so.stack_ids <<= 1;

@@ -17,9 +17,9 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "record", cmd_record, "record the machine's waiting events into a trace" },
-	{ "info", cmd_info, "describe a trace: header, window, counts, drops, threads" },
-	{ "dump", cmd_dump, "print a trace's events as text, one a line" },
+    {"record", cmd_record, "record the machine's waiting events into a trace"},
+    {"info", cmd_info, "describe a trace: header, window, counts, drops, threads"},
+    {"dump", cmd_dump, "print a trace's events as text, one a line"},
 };
 
 static void usage(FILE *out)

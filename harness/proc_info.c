@@ -83,7 +83,7 @@ int proc_threads_snapshot(struct wperf_buf *out)
 			continue; /* exited meanwhile */
 		ppid = read_ppid(pe->d_name);
 		while (!err && (te = readdir(tasks))) {
-			struct wperf_thread t = { 0 };
+			struct wperf_thread t = {0};
 
 			if (!is_number(te->d_name))
 				continue;
@@ -145,7 +145,7 @@ static const struct build_id_entry *build_id_of(struct proc_mappings *pm, const 
 {
 	struct build_id_entry *c = (struct build_id_entry *)pm->build_ids.data;
 	size_t n = pm->build_ids.len / sizeof(*c);
-	struct build_id_entry e = { 0 };
+	struct build_id_entry e = {0};
 
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(c[i].path, path))
@@ -159,6 +159,26 @@ static const struct build_id_entry *build_id_of(struct proc_mappings *pm, const 
 		return NULL;
 	}
 	return (struct build_id_entry *)(pm->build_ids.data + pm->build_ids.len) - 1;
+}
+
+int proc_mappings_append(struct proc_mappings *pm, const struct wperf_mapping *m, const char *file)
+{
+	struct wperf_mapping copy = *m;
+
+	if (!copy.build_id_len) {
+		const struct build_id_entry *b = build_id_of(pm, m->path, file ? file : m->path);
+
+		if (b) {
+			copy.build_id_len = b->len;
+			memcpy(copy.build_id, b->id, b->len);
+		}
+	}
+	copy.path = strdup(m->path);
+	if (!copy.path || wperf_buf_append(&pm->mappings, &copy, sizeof(copy)) < 0) {
+		free((char *)copy.path);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 int proc_mappings_add(struct proc_mappings *pm, pid_t tgid)
@@ -177,8 +197,7 @@ int proc_mappings_add(struct proc_mappings *pm, pid_t tgid)
 		unsigned long long start, end, pgoff;
 		char perms[8];
 		int pos = 0;
-		struct wperf_mapping m = { 0 };
-		const struct build_id_entry *b;
+		struct wperf_mapping m = {.tgid = tgid};
 		char *name;
 
 		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &pgoff,
@@ -191,20 +210,11 @@ int proc_mappings_add(struct proc_mappings *pm, pid_t tgid)
 			continue; /* anonymous, [vdso], JIT code: the perf map covers JITs */
 		/* The process may live in another mount namespace: read through its root. */
 		snprintf(file, sizeof(file), "/proc/%d/root%s", (int)tgid, name);
-		b = build_id_of(pm, name, file);
-		m.tgid = tgid;
 		m.start = start;
 		m.end = end;
 		m.pgoff = pgoff;
-		if (b) {
-			m.build_id_len = b->len;
-			memcpy(m.build_id, b->id, b->len);
-		}
-		m.path = strdup(name);
-		if (!m.path || wperf_buf_append(&pm->mappings, &m, sizeof(m)) < 0) {
-			free((char *)m.path);
-			err = -ENOMEM;
-		}
+		m.path = name;
+		err = proc_mappings_append(pm, &m, file);
 	}
 	fclose(f);
 	return err;
@@ -225,7 +235,7 @@ void proc_mappings_release(struct proc_mappings *pm)
 
 int proc_perfmap_read(pid_t tgid, char **text, size_t *len)
 {
-	struct wperf_buf b = { 0 };
+	struct wperf_buf b = {0};
 	char path[96], chunk[65536];
 	ssize_t n;
 	int fd, err = 0;
@@ -273,7 +283,7 @@ static int ksym_cmp(const void *a, const void *b)
 int ksym_table_load(struct ksym_table **out)
 {
 	struct ksym_table *t = calloc(1, sizeof(*t));
-	struct wperf_buf offsets = { 0 }; /* struct ksym with name as an offset */
+	struct wperf_buf offsets = {0}; /* struct ksym with name as an offset */
 	char line[512];
 	FILE *f;
 	int err = 0;

@@ -21,12 +21,17 @@ int proc_threads_snapshot(struct wperf_buf *out);
  * the struct wperf_mapping entries in mappings and a cache of build ids by path.
  */
 struct proc_mappings {
-	struct wperf_buf mappings; /* struct wperf_mapping[] */
+	struct wperf_buf mappings;  /* struct wperf_mapping[] */
 	struct wperf_buf build_ids; /* struct build_id_entry[], the cache */
-	size_t missed; /* processes gone before their mappings were read */
+	size_t missed;		    /* processes gone before their mappings were read */
 };
 
 void proc_mappings_init(struct proc_mappings *pm);
+/*
+ * Appends a copy of m (its path copied). Without a build id in m, the build id
+ * is read from file (or m->path when file is NULL), once per path. 0 or -ENOMEM.
+ */
+int proc_mappings_append(struct proc_mappings *pm, const struct wperf_mapping *m, const char *file);
 /* Appends the executable file mappings of tgid; returns 0, or -ESRCH if it is gone. */
 int proc_mappings_add(struct proc_mappings *pm, pid_t tgid);
 void proc_mappings_release(struct proc_mappings *pm);

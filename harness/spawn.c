@@ -75,7 +75,7 @@ int spawn_command(char *const argv[], const sigset_t *sigmask_to_restore, pid_t 
 
 int spawn_terminate(pid_t pid, int grace_ms)
 {
-	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	struct timespec tick = {0, 10 * 1000 * 1000};
 	int status;
 
 	if (waitpid(pid, &status, WNOHANG) == pid)

@@ -24,9 +24,9 @@ struct trace_sink {
 	atomic_uint_fast64_t written;
 	struct wperf_error error; /* why it failed; read once failed is set */
 
-	struct wperf_buf pending; /* struct wperf_event[], sorted by ts */
+	struct wperf_buf pending;	    /* struct wperf_event[], sorted by ts */
 	uint8_t *kstack_used, *ustack_used; /* bitsets over stack ids */
-	uint8_t *mapped; /* bitset over tgids whose mappings were read */
+	uint8_t *mapped;		    /* bitset over tgids whose mappings were read */
 	struct proc_mappings mappings;
 };
 
@@ -54,18 +54,26 @@ static void note_stack(uint8_t *used, uint32_t limit, int32_t id)
 		bit_set(used, id);
 }
 
-/* Reads a process's mappings the first time it shows up in a user stack, and
- * again after it executes a new program. */
+/*
+ * Reads a process's mappings from /proc the first time it shows up in a user
+ * stack. A program executed during the recording needs none: its mappings all
+ * come as mmap records (without those, it is read at once, while it lives).
+ */
 static void note_process(struct trace_sink *s, const struct wperf_event *ev)
 {
 	uint32_t tgid = 0;
 
-	if (ev->hdr.kind == WPERF_EV_EXEC)
-		tgid = ev->hdr.tgid; /* a new program: read it again, and early */
-	else if (ev->hdr.kind == WPERF_EV_SWITCH && ev->sw.ustack >= 0)
+	if (ev->hdr.kind == WPERF_EV_EXEC) {
+		if (ev->hdr.tgid < PID_LIMIT && s->opts.mmaps) {
+			bit_set(s->mapped, ev->hdr.tgid);
+			return;
+		}
 		tgid = ev->hdr.tgid;
-	else if (ev->hdr.kind == WPERF_EV_WAKEUP && ev->wake.ustack >= 0)
+	} else if (ev->hdr.kind == WPERF_EV_SWITCH && ev->sw.ustack >= 0) {
+		tgid = ev->hdr.tgid;
+	} else if (ev->hdr.kind == WPERF_EV_WAKEUP && ev->wake.ustack >= 0) {
 		tgid = ev->wake.waker_tgid;
+	}
 	if (tgid == 0 || tgid >= PID_LIMIT)
 		return;
 	if (ev->hdr.kind != WPERF_EV_EXEC && bit_test(s->mapped, tgid))
@@ -77,7 +85,7 @@ static void note_process(struct trace_sink *s, const struct wperf_event *ev)
 static int on_record(void *ctx, void *data, size_t size)
 {
 	struct trace_sink *s = ctx;
-	struct wperf_event ev = { 0 };
+	struct wperf_event ev = {0};
 	struct wperf_event *events;
 	size_t n;
 
@@ -124,8 +132,12 @@ static int write_until(struct trace_sink *s, uint64_t watermark)
 
 static int drain(struct trace_sink *s, uint64_t watermark)
 {
-	int n = ring_buffer__consume(s->rb);
+	int n;
 
+	/* Mappings first: a program's mmap records come before its first stacks. */
+	if (s->opts.mmaps && mmap_watch_drain(s->opts.mmaps, &s->mappings) < 0)
+		return wperf_error_set(&s->error, -ENOMEM, "out of memory");
+	n = ring_buffer__consume(s->rb);
 	if (n < 0)
 		return wperf_error_set(&s->error, n, "reading the BPF ring buffer: %s",
 				       strerror(-n));

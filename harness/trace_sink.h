@@ -3,7 +3,8 @@
  * The writer thread of a recording: drains the BPF ring buffer, puts the records
  * back in time order, writes them through the trace writer, and notes what the
  * trace's tables will need: the stacks referenced, and the mappings of every
- * process that appears in a user stack, read while the process still lives.
+ * process that appears in a user stack: from the kernel's mmap records for
+ * programs started while recording, from /proc/PID/maps for the others.
  */
 #ifndef WPERF_TRACE_SINK_H
 #define WPERF_TRACE_SINK_H
@@ -12,14 +13,16 @@
 
 #include "core/error.h"
 #include "core/trace.h"
+#include "harness/mmap_watch.h"
 #include "harness/proc_info.h"
 
 struct trace_sink_opts {
 	int ringbuf_fd;
 	struct wperf_trace_writer *writer; /* used by the thread until trace_sink_stop */
-	int poll_ms; /* how often the ring buffer is drained */
-	uint64_t reorder_ns; /* how late a record may arrive and still be put in order */
-	uint32_t stack_ids; /* ids of the stack map are below this */
+	int poll_ms;			   /* how often the ring buffer is drained */
+	uint64_t reorder_ns;	  /* how late a record may arrive and still be put in order */
+	uint32_t stack_ids;	  /* ids of the stack map are below this */
+	struct mmap_watch *mmaps; /* the kernel's mmap records, or NULL: /proc only */
 };
 
 struct trace_sink;

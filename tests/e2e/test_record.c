@@ -16,14 +16,14 @@
 #include "tests/lib/e2e.h"
 
 #define PINGPONG_ROUNDS 2000
-#define REQ_OP_WRITE 1
+#define REQ_OP_WRITE	1
 
 static struct wperf_trace *record(const char *name, char *const command[], struct e2e_output *o)
 {
 	char trace[512];
-	char *argv[32] = { (char *)e2e_path("wperf-bench"), "record", "-q", "-o", trace, "--" };
+	char *argv[32] = {(char *)e2e_path("wperf-bench"), "record", "-q", "-o", trace, "--"};
 	struct wperf_trace *t = NULL;
-	struct wperf_error err = { 0 };
+	struct wperf_error err = {0};
 	size_t n = 6;
 
 	snprintf(trace, sizeof(trace), "%s/%s.trace", e2e_tmpdir(), name);
@@ -60,9 +60,9 @@ static long voluntary_switches(const char *out, const char *name)
 static void test_pingpong_wakeups(void **state)
 {
 	char rounds[16];
-	char *cmd[] = { (char *)e2e_path("synthetic/pingpong"), "--pin", "0", "-n", rounds, NULL };
+	char *cmd[] = {(char *)e2e_path("synthetic/pingpong"), "--pin", "0", "-n", rounds, NULL};
 	struct e2e_output *o = calloc(1, sizeof(*o));
-	struct wperf_thread_table tt = { 0 };
+	struct wperf_thread_table tt = {0};
 	size_t n, ping_by_pong = 0, pong_by_ping = 0, ping_blocks = 0, pong_blocks = 0;
 
 	(void)state;
@@ -116,8 +116,14 @@ static void test_pingpong_wakeups(void **state)
 static void test_fig1_disk(void **state)
 {
 	char file[512];
-	char *cmd[] = { (char *)e2e_path("synthetic/fig1"), "-d", "2", "--write-bytes", "65536",
-			"--file", file, NULL };
+	char *cmd[] = {(char *)e2e_path("synthetic/fig1"),
+		       "-d",
+		       "2",
+		       "--write-bytes",
+		       "65536",
+		       "--file",
+		       file,
+		       NULL};
 	struct e2e_output *o = calloc(1, sizeof(*o));
 	size_t n, nmaps, b_writes = 0, b_woken_by_disk = 0, b_blocked_in_fsync = 0;
 	int32_t disk_irqs[16];
@@ -148,8 +154,8 @@ static void test_fig1_disk(void **state)
 		    (e->block.op & 0xff) == REQ_OP_WRITE)
 			b_writes++;
 		if (e->hdr.kind == WPERF_EV_WAKEUP && e->hdr.tid == b) {
-			int by_disk = e->hdr.flags == WPERF_CTX_SOFTIRQ &&
-				      e->wake.irq == WPERF_SOFTIRQ_BLOCK;
+			int by_disk =
+			    e->hdr.flags == WPERF_CTX_SOFTIRQ && e->wake.irq == WPERF_SOFTIRQ_BLOCK;
 
 			for (size_t k = 0; k < ndisk_irqs; k++)
 				by_disk |= e->hdr.flags == WPERF_CTX_HARDIRQ &&
@@ -160,7 +166,8 @@ static void test_fig1_disk(void **state)
 				assert_int_equal(e->wake.waker_tid, 0);
 		}
 		if (e->hdr.kind == WPERF_EV_SWITCH && e->hdr.tid == b &&
-		    !(e->hdr.flags & WPERF_SWITCH_PREEMPTED) && e2e_kstack_has(t, e->sw.kstack, "fsync"))
+		    !(e->hdr.flags & WPERF_SWITCH_PREEMPTED) &&
+		    e2e_kstack_has(t, e->sw.kstack, "fsync"))
 			b_blocked_in_fsync++;
 	}
 	for (size_t i = 0; i < nmaps; i++)
@@ -183,7 +190,7 @@ static void test_fig1_disk(void **state)
  * that woke it and after it was switched in. */
 static void test_usdt_annotations(void **state)
 {
-	char *cmd[] = { (char *)e2e_path("synthetic/annotated"), NULL };
+	char *cmd[] = {(char *)e2e_path("synthetic/annotated"), NULL};
 	struct e2e_output *o = calloc(1, sizeof(*o));
 	size_t n, before = 0, after = 0, falses = 0, ordered = 0;
 	unsigned spins = 0, false_wakeups = 0;
@@ -191,8 +198,10 @@ static void test_usdt_annotations(void **state)
 	(void)state;
 	e2e_require_bpf();
 	struct wperf_trace *t = record("annotated", cmd, o);
-	uint32_t holder = e2e_thread_tid(o->out, "holder"), spinner = e2e_thread_tid(o->out, "spinner");
-	uint32_t buyer1 = e2e_thread_tid(o->out, "buyer1"), buyer2 = e2e_thread_tid(o->out, "buyer2");
+	uint32_t holder = e2e_thread_tid(o->out, "holder"),
+		 spinner = e2e_thread_tid(o->out, "spinner");
+	uint32_t buyer1 = e2e_thread_tid(o->out, "buyer1"),
+		 buyer2 = e2e_thread_tid(o->out, "buyer2");
 	struct wperf_event *ev = e2e_events(t, &n);
 	const char *summary = strstr(o->out, "spins: ");
 
@@ -238,12 +247,55 @@ static void test_usdt_annotations(void **state)
 	free(o);
 }
 
+static int has_mapping(const struct wperf_mapping *maps, size_t n, uint32_t tgid, const char *file)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *base = strrchr(maps[i].path, '/');
+
+		if (maps[i].tgid == tgid && base && !strcmp(base + 1, file) &&
+		    maps[i].build_id_len == 20)
+			return 1;
+	}
+	return 0;
+}
+
+/* Processes that live for a millisecond still get their mappings, with build
+ * ids, into the trace: the kernel reports each mapping as it is made. */
+static void test_shortlived_mappings(void **state)
+{
+	char *cmd[] = {"/bin/sh", "-c", "for i in 1 2 3 4 5; do /bin/true; done", NULL};
+	struct e2e_output *o = calloc(1, sizeof(*o));
+	size_t n, nmaps, execs = 0, mapped = 0;
+
+	(void)state;
+	e2e_require_bpf();
+	struct wperf_trace *t = record("shortlived", cmd, o);
+	struct wperf_event *ev = e2e_events(t, &n);
+	const struct wperf_mapping *maps = wperf_trace_mappings(t, &nmaps);
+
+	for (size_t i = 0; i < n; i++) {
+		if (ev[i].hdr.kind != WPERF_EV_EXEC || strcmp(ev[i].name.comm, "true"))
+			continue;
+		execs++;
+		mapped += has_mapping(maps, nmaps, ev[i].hdr.tgid, "true") &&
+			  has_mapping(maps, nmaps, ev[i].hdr.tgid, "libc.so.6");
+	}
+	print_message("%zu runs of true, %zu with their executable and libc mapped\n", execs,
+		      mapped);
+	assert_int_equal(execs, 5);
+	assert_int_equal(mapped, 5);
+	free(ev);
+	wperf_trace_free(t);
+	free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pingpong_wakeups),
-		cmocka_unit_test(test_fig1_disk),
-		cmocka_unit_test(test_usdt_annotations),
+	    cmocka_unit_test(test_pingpong_wakeups),
+	    cmocka_unit_test(test_fig1_disk),
+	    cmocka_unit_test(test_usdt_annotations),
+	    cmocka_unit_test(test_shortlived_mappings),
 	};
 
 	return cmocka_run_group_tests_name("record (end to end)", tests, NULL, NULL);

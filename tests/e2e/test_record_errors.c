@@ -34,7 +34,7 @@ static int recorder_programs_loaded(void)
 	int found = 0;
 
 	while (!found && bpf_prog_get_next_id(id, &id) == 0) {
-		struct bpf_prog_info info = { 0 };
+		struct bpf_prog_info info = {0};
 		__u32 len = sizeof(info);
 		int fd = bpf_prog_get_fd_by_id(id);
 
@@ -51,7 +51,7 @@ static int recorder_programs_loaded(void)
 /* The kernel frees programs after an RCU grace period: give it a few seconds. */
 static int recorder_programs_linger(void)
 {
-	struct timespec tick = { 0, 50 * 1000 * 1000 };
+	struct timespec tick = {0, 50 * 1000 * 1000};
 
 	for (int i = 0; i < 100; i++) {
 		if (!recorder_programs_loaded())
@@ -73,8 +73,8 @@ static const char *tmp_path(const char *name)
 
 static void test_not_root(void **state)
 {
-	char *argv[] = { (char *)e2e_path("wperf-bench"), "record", "-o", "/tmp/x.trace", "-d", "1",
-			 NULL };
+	char *argv[] = {
+	    (char *)e2e_path("wperf-bench"), "record", "-o", "/tmp/x.trace", "-d", "1", NULL};
 	struct e2e_output *o = calloc(1, sizeof(*o));
 
 	(void)state;
@@ -89,8 +89,13 @@ static void test_not_root(void **state)
 
 static void test_unwritable_output(void **state)
 {
-	char *argv[] = { (char *)e2e_path("wperf-bench"), "record", "-o", "/nonexistent/x.trace",
-			 "-d", "1", NULL };
+	char *argv[] = {(char *)e2e_path("wperf-bench"),
+			"record",
+			"-o",
+			"/nonexistent/x.trace",
+			"-d",
+			"1",
+			NULL};
 	struct e2e_output *o = calloc(1, sizeof(*o));
 
 	(void)state;
@@ -105,15 +110,17 @@ static void test_unwritable_output(void **state)
 
 static void test_command_not_found(void **state)
 {
-	char *argv[] = { (char *)e2e_path("wperf-bench"), "record", "-o", (char *)tmp_path("nf.trace"),
-			 "--", "/nonexistent/program", NULL };
+	char *argv[] = {
+	    (char *)e2e_path("wperf-bench"), "record", "-o", (char *)tmp_path("nf.trace"), "--",
+	    "/nonexistent/program",	     NULL};
 	struct e2e_output *o = calloc(1, sizeof(*o));
 
 	(void)state;
 	e2e_require_bpf();
 	e2e_run(argv, -1, o);
 	assert_int_equal(o->status, 2);
-	assert_non_null(strstr(o->err, "cannot run /nonexistent/program: No such file or directory"));
+	assert_non_null(
+	    strstr(o->err, "cannot run /nonexistent/program: No such file or directory"));
 	assert_int_equal(access(tmp_path("nf.trace"), F_OK), -1);
 	assert_int_equal(access(tmp_path("nf.trace.part"), F_OK), -1);
 	free(o);
@@ -121,9 +128,9 @@ static void test_command_not_found(void **state)
 
 static void test_bad_options(void **state)
 {
-	char *stacks[] = { (char *)e2e_path("wperf-bench"), "record", "--stacks", "some", NULL };
-	char *duration[] = { (char *)e2e_path("wperf-bench"), "record", "-d", "-3", NULL };
-	char *both[] = { (char *)e2e_path("wperf-bench"), "record", "-p", "1", "--", "true", NULL };
+	char *stacks[] = {(char *)e2e_path("wperf-bench"), "record", "--stacks", "some", NULL};
+	char *duration[] = {(char *)e2e_path("wperf-bench"), "record", "-d", "-3", NULL};
+	char *both[] = {(char *)e2e_path("wperf-bench"), "record", "-p", "1", "--", "true", NULL};
 	struct e2e_output *o = calloc(1, sizeof(*o));
 
 	(void)state;
@@ -144,8 +151,18 @@ static void test_disk_full(void **state)
 {
 	const char *dir = tmp_path("small");
 	char trace[600];
-	char *argv[] = { (char *)e2e_path("wperf-bench"), "record", "--no-compress", "-o", trace,
-			 "--", (char *)e2e_path("synthetic/pingpong"), "--pin", "0", "-d", "3", NULL };
+	char *argv[] = {(char *)e2e_path("wperf-bench"),
+			"record",
+			"--no-compress",
+			"-o",
+			trace,
+			"--",
+			(char *)e2e_path("synthetic/pingpong"),
+			"--pin",
+			"0",
+			"-d",
+			"3",
+			NULL};
 	struct e2e_output *o = calloc(1, sizeof(*o));
 	int left;
 
@@ -170,9 +187,9 @@ static void test_disk_full(void **state)
 static void test_sigint_stops_cleanly(void **state)
 {
 	const char *trace = tmp_path("sigint.trace");
-	struct timespec wait = { 1, 0 };
+	struct timespec wait = {1, 0};
 	struct wperf_trace *t = NULL;
-	struct wperf_error err = { 0 };
+	struct wperf_error err = {0};
 	int status, loaded;
 	pid_t pid;
 
@@ -204,10 +221,16 @@ static void test_sigint_stops_cleanly(void **state)
 static void test_truncated_trace(void **state)
 {
 	const char *trace = tmp_path("trunc.trace"), *cut = tmp_path("cut.trace");
-	char *record[] = { (char *)e2e_path("wperf-bench"), "record", "-q", "-o", (char *)trace,
-			   "--", "/bin/true", NULL };
-	char *info[] = { (char *)e2e_path("wperf-bench"), "info", (char *)cut, NULL };
-	char *dump[] = { (char *)e2e_path("wperf-bench"), "dump", (char *)cut, NULL };
+	char *record[] = {(char *)e2e_path("wperf-bench"),
+			  "record",
+			  "-q",
+			  "-o",
+			  (char *)trace,
+			  "--",
+			  "/bin/true",
+			  NULL};
+	char *info[] = {(char *)e2e_path("wperf-bench"), "info", (char *)cut, NULL};
+	char *dump[] = {(char *)e2e_path("wperf-bench"), "dump", (char *)cut, NULL};
 	struct e2e_output *o = calloc(1, sizeof(*o));
 	char cmd[1200];
 	struct stat st;
@@ -217,7 +240,8 @@ static void test_truncated_trace(void **state)
 	e2e_run(record, -1, o);
 	assert_int_equal(o->status, 0);
 	assert_int_equal(stat(trace, &st), 0);
-	snprintf(cmd, sizeof(cmd), "head -c %lld '%s' > '%s'", (long long)st.st_size / 2, trace, cut);
+	snprintf(cmd, sizeof(cmd), "head -c %lld '%s' > '%s'", (long long)st.st_size / 2, trace,
+		 cut);
 	assert_int_equal(system(cmd), 0);
 	e2e_run(info, -1, o);
 	assert_int_equal(o->status, 2);
@@ -232,13 +256,10 @@ static void test_truncated_trace(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_not_root),
-		cmocka_unit_test(test_unwritable_output),
-		cmocka_unit_test(test_command_not_found),
-		cmocka_unit_test(test_bad_options),
-		cmocka_unit_test(test_disk_full),
-		cmocka_unit_test(test_sigint_stops_cleanly),
-		cmocka_unit_test(test_truncated_trace),
+	    cmocka_unit_test(test_not_root),	      cmocka_unit_test(test_unwritable_output),
+	    cmocka_unit_test(test_command_not_found), cmocka_unit_test(test_bad_options),
+	    cmocka_unit_test(test_disk_full),	      cmocka_unit_test(test_sigint_stops_cleanly),
+	    cmocka_unit_test(test_truncated_trace),
 	};
 
 	return cmocka_run_group_tests_name("record errors (end to end)", tests, NULL, NULL);

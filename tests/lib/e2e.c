@@ -116,9 +116,9 @@ uint32_t e2e_thread_tid(const char *out, const char *name)
 
 struct wperf_event *e2e_events(const struct wperf_trace *t, size_t *n)
 {
-	struct wperf_buf b = { 0 };
+	struct wperf_buf b = {0};
 	struct wperf_event_iter *it = NULL;
-	struct wperf_error err = { 0 };
+	struct wperf_error err = {0};
 	struct wperf_event ev;
 	int r;
 

@@ -25,7 +25,7 @@ const char *e2e_path(const char *rel);
 const char *e2e_tmpdir(void);
 
 struct e2e_output {
-	int status; /* exit status, or 128 + signal */
+	int status;	 /* exit status, or 128 + signal */
 	char out[65536]; /* standard output */
 	char err[65536]; /* standard error */
 };
