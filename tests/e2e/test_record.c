@@ -7,8 +7,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -289,6 +292,123 @@ static void test_shortlived_mappings(void **state)
 	free(o);
 }
 
+/* -p narrows the recording to a process and the children it starts: every
+ * switch and wakeup involves them, and the children's programs are in. */
+static void test_pid_filter(void **state)
+{
+	char trace[512], pidarg[16];
+	char *argv[] = { (char *)e2e_path("wperf-bench"), "record", "-q", "-o", trace, "-p", pidarg,
+			 "-d", "2", NULL };
+	struct e2e_output *o = calloc(1, sizeof(*o));
+	struct wperf_trace *t = NULL;
+	struct wperf_error err = { 0 };
+	size_t n, children = 0, switches = 0, foreign = 0;
+	pid_t target;
+	int status;
+
+	(void)state;
+	e2e_require_bpf();
+	snprintf(trace, sizeof(trace), "%s/pid.trace", e2e_tmpdir());
+	target = fork();
+	assert_true(target >= 0);
+	if (target == 0) {
+		execl("/bin/sh", "sh", "-c", "sleep 0.7; for i in 1 2 3; do /bin/true; done; sleep 2",
+		      NULL);
+		_exit(127);
+	}
+	snprintf(pidarg, sizeof(pidarg), "%d", (int)target);
+	e2e_run(argv, -1, o);
+	kill(target, SIGKILL);
+	waitpid(target, &status, 0);
+	assert_int_equal(o->status, 0);
+	if (wperf_trace_open(trace, &t, &err) < 0)
+		fail_msg("%s", err.msg);
+	struct wperf_event *ev = e2e_events(t, &n);
+	struct wperf_thread_table tt = { 0 };
+
+	/* The target and every process it forks, as the trace itself tells. */
+	uint32_t family[64] = { (uint32_t)target };
+	size_t nfamily = 1;
+
+	assert_int_equal(wperf_thread_table_init(&tt, t), 0);
+	for (size_t i = 0; i < n; i++) {
+		const struct wperf_event *e = &ev[i];
+		int in = 0, other = 0;
+
+		if (e->hdr.kind == WPERF_EV_FORK && nfamily < 64)
+			family[nfamily++] = e->fork.child_tgid;
+		children += e->hdr.kind == WPERF_EV_EXEC && !strcmp(e->name.comm, "true");
+		if (e->hdr.kind != WPERF_EV_SWITCH)
+			continue;
+		switches++;
+		for (size_t k = 0; k < nfamily; k++) {
+			in |= e->hdr.tgid == family[k];
+			other |= e->sw.next_tgid == family[k];
+		}
+		foreign += !in && !other;
+	}
+	print_message("%zu switches, %zu not involving the target's family; %zu children ran "
+		      "true\n",
+		      switches, foreign, children);
+	assert_true(switches > 0);
+	assert_int_equal(foreign, 0);
+	assert_int_equal(children, 3);
+	wperf_thread_table_release(&tt);
+	free(ev);
+	wperf_trace_free(t);
+	free(o);
+}
+
+/* --stacks decides which stacks are taken: none at all, or kernel ones only. */
+static void test_stacks_policy(void **state)
+{
+	static const char *const modes[] = { "none", "kernel" };
+
+	(void)state;
+	e2e_require_bpf();
+	for (size_t m = 0; m < 2; m++) {
+		char trace[512];
+		char *argv[] = { (char *)e2e_path("wperf-bench"), "record", "-q", "-o", trace,
+				 "--stacks", (char *)modes[m], "--", (char *)e2e_path("synthetic/pingpong"),
+				 "-n", "500", NULL };
+		struct e2e_output *o = calloc(1, sizeof(*o));
+		struct wperf_trace *t = NULL;
+		struct wperf_error err = { 0 };
+		size_t n, nstacks, kstacks = 0, ustacks = 0;
+
+		snprintf(trace, sizeof(trace), "%s/stacks-%s.trace", e2e_tmpdir(), modes[m]);
+		e2e_run(argv, -1, o);
+		assert_int_equal(o->status, 0);
+		if (wperf_trace_open(trace, &t, &err) < 0)
+			fail_msg("%s", err.msg);
+		struct wperf_event *ev = e2e_events(t, &n);
+
+		for (size_t i = 0; i < n; i++) {
+			if (ev[i].hdr.kind == WPERF_EV_SWITCH) {
+				kstacks += ev[i].sw.kstack >= 0;
+				ustacks += ev[i].sw.ustack >= 0;
+			} else if (ev[i].hdr.kind == WPERF_EV_WAKEUP) {
+				kstacks += ev[i].wake.kstack >= 0;
+				ustacks += ev[i].wake.ustack >= 0;
+			}
+		}
+		wperf_trace_stacks(t, &nstacks);
+		print_message("--stacks %s: %zu kernel, %zu user stack references, %zu stacks\n",
+			      modes[m], kstacks, ustacks, nstacks);
+		assert_int_equal(ustacks, 0);
+		if (m == 0) {
+			assert_int_equal(kstacks, 0);
+			assert_int_equal(nstacks, 0);
+		} else {
+			assert_true(kstacks > 0);
+			assert_true(nstacks > 0);
+		}
+		free(ev);
+		wperf_trace_free(t);
+		free(o);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +416,8 @@ int main(void)
 	    cmocka_unit_test(test_fig1_disk),
 	    cmocka_unit_test(test_usdt_annotations),
 	    cmocka_unit_test(test_shortlived_mappings),
+	    cmocka_unit_test(test_pid_filter),
+	    cmocka_unit_test(test_stacks_policy),
 	};
 
 	return cmocka_run_group_tests_name("record (end to end)", tests, NULL, NULL);
