@@ -29,6 +29,7 @@
 #include "harness/bpf_recorder.h"
 #include "harness/mmap_watch.h"
 #include "harness/proc_info.h"
+#include "harness/record_tables.h"
 #include "harness/spawn.h"
 #include "harness/trace_sink.h"
 
@@ -355,143 +356,6 @@ static int write_meta(struct recording *rec, char **argv, struct wperf_error *er
 				       err);
 }
 
-/* The THREADS table: every thread alive as the recording starts (later ones
- * come with their fork events). */
-static int write_threads(struct recording *rec, struct wperf_error *err)
-{
-	struct wperf_buf threads = {0};
-	int e = proc_threads_snapshot(&threads);
-
-	if (!e)
-		e = wperf_trace_writer_threads(rec->writer, (struct wperf_thread *)threads.data,
-					       threads.len / sizeof(struct wperf_thread), err);
-	else
-		wperf_error_set(err, e, "reading the thread table from /proc: %s", strerror(-e));
-	wperf_buf_release(&threads);
-	return e;
-}
-
-/*
- * The STACKS table (every stack an event references) and the KSYMS table (the
- * kernel frames among them, named now: the kernel's addresses mean nothing on
- * another machine).
- */
-static int write_stacks(struct recording *rec, uint32_t stack_ids, struct wperf_error *err)
-{
-	struct wperf_buf stacks = {0}, frames = {0}, ksyms = {0}, names = {0};
-	struct ksym_table *kallsyms = NULL;
-	uint64_t ips[127];
-	size_t nstacks, nksyms;
-	int e = 0;
-
-	for (int user = 0; user <= 1 && !e; user++) {
-		for (uint32_t id = 0; id < stack_ids && !e; id++) {
-			struct wperf_stack s = {.id = id, .user = user};
-			int n;
-
-			if (!trace_sink_stack_used(rec->sink, id, user))
-				continue;
-			n = bpf_recorder_stack(rec->bpf, id, ips);
-			if (n <= 0)
-				continue; /* overwritten or never stored: counted by BPF */
-			s.nr = n;
-			s.ips = (const uint64_t *)(uintptr_t)(frames.len / sizeof(uint64_t));
-			e = wperf_buf_append(&stacks, &s, sizeof(s));
-			if (!e)
-				e = wperf_buf_append(&frames, ips, n * sizeof(uint64_t));
-		}
-	}
-	nstacks = stacks.len / sizeof(struct wperf_stack);
-	/* frames grew while we collected: turn the saved offsets into pointers now. */
-	for (size_t i = 0; i < nstacks; i++) {
-		struct wperf_stack *s = (struct wperf_stack *)stacks.data + i;
-
-		s->ips = (const uint64_t *)frames.data + (uintptr_t)s->ips;
-	}
-	if (!e && nstacks)
-		e = ksym_table_load(&kallsyms);
-	for (size_t i = 0; i < nstacks && !e; i++) {
-		const struct wperf_stack *s = (struct wperf_stack *)stacks.data + i;
-
-		for (uint32_t f = 0; f < s->nr && !s->user && !e; f++) {
-			struct wperf_ksym k = {.addr = s->ips[f]};
-			char name[300];
-
-			ksym_table_resolve(kallsyms, s->ips[f], name, sizeof(name));
-			k.name = (const char *)(uintptr_t)names.len;
-			e = wperf_buf_append(&ksyms, &k, sizeof(k));
-			if (!e)
-				e = wperf_buf_append_str(&names, name);
-		}
-	}
-	nksyms = ksyms.len / sizeof(struct wperf_ksym);
-	for (size_t i = 0; i < nksyms; i++) {
-		struct wperf_ksym *k = (struct wperf_ksym *)ksyms.data + i;
-
-		k->name = (const char *)names.data + (uintptr_t)k->name;
-	}
-	if (e)
-		wperf_error_set(err, e, "collecting stacks: %s", strerror(-e));
-	if (!e)
-		e = wperf_trace_writer_stacks(rec->writer, (struct wperf_stack *)stacks.data,
-					      nstacks, err);
-	if (!e)
-		e = wperf_trace_writer_ksyms(rec->writer, (struct wperf_ksym *)ksyms.data, nksyms,
-					     err);
-	ksym_table_free(kallsyms);
-	wperf_buf_release(&stacks);
-	wperf_buf_release(&frames);
-	wperf_buf_release(&ksyms);
-	wperf_buf_release(&names);
-	return e;
-}
-
-struct perfmap_ctx {
-	struct recording *rec;
-	struct wperf_error *err;
-	int e;
-};
-
-/* Copies a JIT's perf map, if the process wrote one. */
-static void write_perfmap(uint32_t tgid, void *arg)
-{
-	struct perfmap_ctx *c = arg;
-	struct wperf_perfmap p = {.tgid = tgid};
-	char *text;
-
-	if (c->e || proc_perfmap_read(tgid, &text, &p.len) < 0)
-		return;
-	p.text = text;
-	c->e = wperf_trace_writer_perfmap(c->rec->writer, &p, c->err);
-	free(text);
-}
-
-static int write_tables(struct recording *rec, struct wperf_error *err)
-{
-	struct proc_mappings *pm = trace_sink_mappings(rec->sink);
-	uint32_t stack_ids = 1;
-	struct perfmap_ctx pc = {rec, err, 0};
-	int e;
-
-	while (stack_ids < rec->opts->stack_entries)
-		stack_ids <<= 1;
-	e = write_stacks(rec, stack_ids, err);
-	if (!e)
-		e = wperf_trace_writer_mappings(
-		    rec->writer, (struct wperf_mapping *)pm->mappings.data,
-		    pm->mappings.len / sizeof(struct wperf_mapping), err);
-	if (!e) {
-		trace_sink_for_each_process(rec->sink, write_perfmap, &pc);
-		e = pc.e;
-	}
-	if (!e && pm->missed && !rec->opts->quiet)
-		cli_warn(CMD,
-			 "%zu processes exited before their mappings could be read: their "
-			 "user stacks stay unsymbolized",
-			 pm->missed);
-	return e;
-}
-
 static int finish_trace(struct recording *rec, struct wperf_error *err)
 {
 	struct wperf_trace_stats stats = {0};
@@ -508,7 +372,13 @@ static int finish_trace(struct recording *rec, struct wperf_error *err)
 	if (e)
 		wperf_error_set(err, e, "reading the recorder's counters: %s", strerror(-e));
 	if (!e)
-		e = write_tables(rec, err);
+		e = record_write_tables(rec->writer, rec->bpf, rec->sink, rec->opts->stack_entries,
+					err);
+	if (!e && trace_sink_mappings(rec->sink)->missed && !rec->opts->quiet)
+		cli_warn(CMD,
+			 "%zu processes exited before their mappings could be read: their "
+			 "user stacks stay unsymbolized",
+			 trace_sink_mappings(rec->sink)->missed);
 	if (!e)
 		e = wperf_trace_writer_finish(rec->writer, &stats, err);
 	if (!e && fsync(rec->fd) < 0)
@@ -644,7 +514,7 @@ int cmd_record(int argc, char **argv)
 	if (!e)
 		e = write_meta(&rec, argv, &err);
 	if (!e)
-		e = write_threads(&rec, &err);
+		e = record_write_threads(rec.writer, &err);
 	if (e)
 		goto out;
 
