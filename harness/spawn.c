@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -52,6 +53,8 @@ int spawn_command(char *const argv[], const sigset_t *sigmask_to_restore, pid_t 
 		return wperf_error_set(err, -e, "cannot fork to run %s: %s", argv[0], strerror(e));
 	}
 	if (p == 0) {
+		/* The command does not outlive wperf-bench, even one that was killed. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		sigprocmask(SIG_SETMASK, sigmask_to_restore, NULL);
 		execvp(argv[0], argv);
 		child_errno = errno;

@@ -11,7 +11,8 @@
 #include "core/error.h"
 
 /*
- * Runs argv[0] (searched in PATH) with the signal mask of sigmask_to_restore.
+ * Runs argv[0] (searched in PATH) with the signal mask of sigmask_to_restore;
+ * it gets SIGTERM if wperf-bench dies first.
  * Returns 0 with *pid once the program has been executed, or an error naming
  * the program when it could not be (not found, not executable, ...).
  */

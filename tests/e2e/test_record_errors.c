@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -198,6 +199,7 @@ static void test_sigint_stops_cleanly(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		execl(e2e_path("wperf-bench"), "wperf-bench", "record", "-q", "-o", trace, NULL);
 		_exit(127);
 	}

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -90,6 +92,7 @@ void e2e_run(char *const argv[], uid_t uid, struct e2e_output *o)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGTERM); /* never outlive a test that died */
 		dup2(out, STDOUT_FILENO);
 		dup2(err, STDERR_FILENO);
 		if (uid != (uid_t)-1 && (setgid(uid) < 0 || setuid(uid) < 0))
