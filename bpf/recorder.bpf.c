@@ -131,18 +131,77 @@ static __always_inline __s32 take_stack(void *ctx, __u64 flags)
 	return WPERF_NO_STACK;
 }
 
-/* The stacks of the current thread, as far as the policy wants them. */
-static __always_inline void take_stacks(void *ctx, struct task_struct *task, __u32 tgid,
+/*
+ * Walking a stack costs a microsecond or two, far more than the rest of an
+ * event, and a thread blocks (or wakes others) from the same few places over and
+ * over. So the stacks are cached by place: the thread, its role (blocking or
+ * waking), its user instruction and stack pointers and its system call. Every
+ * REFRESH_EVERY-th use of a place walks again anyway, so that another caller
+ * reaching the same place at the same depth, or a kernel path that changed below
+ * the same system call, is seen too. (Reading the caller's return address would
+ * tell callers apart, but without frame pointers, as in glibc, that read faults,
+ * and a fault costs more than the walk it would save.)
+ */
+#define REFRESH_EVERY 64
+
+enum stack_role { ROLE_BLOCK = 0, ROLE_WAKE = 1 };
+
+struct stack_place {
+	__u32 tid;
+	__u32 role;
+	__u64 ip, sp;
+};
+
+struct stack_ids {
+	__u64 syscall;
+	__s32 kstack, ustack;
+	__u32 uses;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct stack_place);
+	__type(value, struct stack_ids);
+} stack_cache SEC(".maps");
+
+/* The stacks of the current thread (the blocking one, or the waker), as far as
+ * the policy wants them. */
+static __always_inline void take_stacks(void *ctx, __u32 tid, __u32 tgid, __u32 role,
 					__s32 *kstack, __s32 *ustack)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct stack_place place = { tid, role };
+	struct stack_ids now = { 0 }, *cached;
+	bool kthread = task->flags & PF_KTHREAD;
+
 	*kstack = WPERF_NO_STACK;
 	*ustack = WPERF_NO_STACK;
-	if (tgid == self_tgid)
+	if (tgid == self_tgid || !stack_mode)
 		return;
+	if (!kthread) {
+		struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+
+		place.ip = PT_REGS_IP_CORE(regs);
+		place.sp = PT_REGS_SP_CORE(regs);
+		now.syscall = BPF_CORE_READ(regs, orig_ax);
+		cached = bpf_map_lookup_elem(&stack_cache, &place);
+		if (cached && cached->syscall == now.syscall &&
+		    ++cached->uses % REFRESH_EVERY) {
+			*kstack = cached->kstack;
+			*ustack = cached->ustack;
+			return;
+		}
+	}
 	if (stack_mode & STACKS_KERNEL)
 		*kstack = take_stack(ctx, 0);
-	if ((stack_mode & STACKS_USER) && !(BPF_CORE_READ(task, flags) & PF_KTHREAD))
+	if ((stack_mode & STACKS_USER) && !kthread)
 		*ustack = take_stack(ctx, BPF_F_USER_STACK);
+	if (!kthread) {
+		now.kstack = *kstack;
+		now.ustack = *ustack;
+		bpf_map_update_elem(&stack_cache, &place, &now, BPF_ANY);
+	}
 }
 
 /* What the CPU is running now: a thread, or a hard or soft interrupt (irq says which). */
@@ -209,7 +268,7 @@ static __always_inline int on_sched_switch(__u64 *ctx)
 	e->sw.prev_state = preempt ? 0 : prev_state;
 	/* prev is still current here: its stacks are the ones it blocked in. */
 	if (blocked && e->hdr.tid != 0) {
-		take_stacks(ctx, prev, prev_tgid, &e->sw.kstack, &e->sw.ustack);
+		take_stacks(ctx, e->hdr.tid, prev_tgid, ROLE_BLOCK, &e->sw.kstack, &e->sw.ustack);
 	} else {
 		e->sw.kstack = WPERF_NO_STACK;
 		e->sw.ustack = WPERF_NO_STACK;
@@ -240,7 +299,7 @@ static __always_inline int on_wakeup(__u64 *ctx, __u8 kind)
 	if (context == WPERF_CTX_THREAD) {
 		e->wake.waker_tid = (__u32)waker;
 		e->wake.waker_tgid = waker >> 32;
-		take_stacks(ctx, bpf_get_current_task_btf(), waker >> 32, &e->wake.kstack,
+		take_stacks(ctx, (__u32)waker, waker >> 32, ROLE_WAKE, &e->wake.kstack,
 			    &e->wake.ustack);
 	} else {
 		/* Not the interrupted thread: the interrupt is the waker. */
