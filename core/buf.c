@@ -4,6 +4,8 @@
  * bytes one piece at a time costs O(n) in total.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,4 +91,24 @@ int wperf_buf_append_u64(struct wperf_buf *b, uint64_t v)
 
 	wperf_put_le64(le, v);
 	return wperf_buf_append(b, le, sizeof(le));
+}
+
+int wperf_buf_printf(struct wperf_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -EINVAL;
+	/* Room for the NUL vsnprintf writes; it is not counted in len. */
+	if (wperf_buf_reserve(b, (size_t)n + 1) < 0)
+		return -ENOMEM;
+	va_start(ap, fmt);
+	vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += n;
+	return 0;
 }

@@ -38,6 +38,10 @@ int wperf_buf_append_uvarint(struct wperf_buf *b, uint64_t v);
 int wperf_buf_append_u32(struct wperf_buf *b, uint32_t v);
 int wperf_buf_append_u64(struct wperf_buf *b, uint64_t v);
 
+/* Appends printf-formatted text (no NUL kept after it); returns 0 or -ENOMEM. */
+int wperf_buf_printf(struct wperf_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* Empties the buffer but keeps its memory. */
 static inline void wperf_buf_clear(struct wperf_buf *b)
 {

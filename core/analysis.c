@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+#include "analysis.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int vertex_tables(struct wperf_analysis *a)
+{
+	const struct wperf_merged *m = &a->merged;
+
+	a->is_io = calloc(m->nvertices + 1, 1);
+	a->ignored = calloc(m->nvertices + 1, 1);
+	a->cpu = calloc(m->nvertices + 1, sizeof(*a->cpu));
+	a->vertex_cmetric = calloc(m->nvertices + 1, sizeof(*a->vertex_cmetric));
+	if (!a->is_io || !a->ignored || !a->cpu || !a->vertex_cmetric)
+		return -ENOMEM;
+	for (uint32_t v = 0; v < m->nvertices; v++) {
+		uint8_t kind = m->vertices[v].kind;
+
+		a->is_io[v] = kind == WPERF_ENTITY_DISK || kind == WPERF_ENTITY_NIC;
+		a->ignored[v] = kind == WPERF_ENTITY_IRQ;
+		a->cpu[v] = m->vertices[v].cpu;
+	}
+	for (uint32_t e = 0; e < a->timeline->nentities; e++)
+		a->vertex_cmetric[m->vertex_of[e]] += a->cmetric.per_entity[e];
+	return 0;
+}
+
+int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts *opts,
+		  struct wperf_analysis **out, struct wperf_error *err)
+{
+	struct wperf_analysis_opts defaults = {0};
+	struct wperf_timeline_opts to = {0};
+	struct wperf_callsites entity_sites = {0};
+	struct wperf_analysis *a = calloc(1, sizeof(*a));
+	const char *recorder = wperf_trace_meta(t, "recorder_tgid");
+	int e;
+
+	if (!a)
+		return wperf_error_set(err, -ENOMEM, "out of memory");
+	if (!opts)
+		opts = &defaults;
+	to.capacity = opts->capacity;
+	if (recorder && !opts->keep_recorder)
+		to.exclude_tgid = strtoul(recorder, NULL, 10);
+	e = wperf_timeline_build(t, &to, &a->timeline, err);
+	if (e)
+		goto fail;
+	a->start = a->timeline->start;
+	a->end = a->timeline->end;
+	a->window = a->end > a->start ? a->end - a->start : 0;
+	a->threshold = opts->threshold > 0 ? opts->threshold : WPERF_DEFAULT_THRESHOLD;
+	a->threshold_ns = (uint64_t)(a->threshold * (double)a->window);
+	a->jobs = opts->jobs ? opts->jobs : 1;
+
+	struct wperf_cascade_opts co = {.jobs = a->jobs};
+	e = wperf_cascade(a->timeline, &co, &a->entity_graph, &entity_sites, err);
+	if (!e)
+		e = wperf_merge(a->timeline, &a->entity_graph, &entity_sites, &opts->merge,
+				&a->merged, err);
+	wperf_callsites_release(&entity_sites);
+	if (!e)
+		e = wperf_cmetric_compute(a->timeline, 0, &a->cmetric, err);
+	if (!e && vertex_tables(a) < 0)
+		e = wperf_error_set(err, -ENOMEM, "out of memory");
+	if (e)
+		goto fail;
+
+	a->min_edge = opts->min_edge ? opts->min_edge : WPERF_DEFAULT_MIN_EDGE;
+	a->min_edge_ns = a->min_edge > 0 ? (uint64_t)(a->min_edge * (double)a->window) : 0;
+	e = wperf_graph_init(&a->knot_graph, a->merged.nvertices);
+	for (size_t i = 0; i < a->merged.graph.nedges && !e; i++) {
+		const struct wperf_edge *ed = &a->merged.graph.edges[i];
+
+		if (ed->weight >= a->min_edge_ns)
+			e = wperf_graph_add(&a->knot_graph, ed->from, ed->to, ed->weight);
+	}
+	if (e) {
+		e = wperf_error_set(err, e, "out of memory");
+		goto fail;
+	}
+	wperf_graph_finish(&a->knot_graph);
+
+	struct wperf_knot_opts ko = {
+	    .threshold = a->threshold_ns,
+	    .is_io = a->is_io,
+	    .cpu = a->cpu,
+	    .ignore = a->ignored,
+	};
+	e = wperf_find_knots(&a->knot_graph, &ko, &a->knots, err);
+	if (e)
+		goto fail;
+	*out = a;
+	return 0;
+fail:
+	wperf_analysis_free(a);
+	return e;
+}
+
+void wperf_analysis_free(struct wperf_analysis *a)
+{
+	if (!a)
+		return;
+	wperf_timeline_free(a->timeline);
+	wperf_graph_release(&a->entity_graph);
+	wperf_merged_release(&a->merged);
+	wperf_graph_release(&a->knot_graph);
+	wperf_knot_set_release(&a->knots);
+	wperf_cmetric_release(&a->cmetric);
+	free(a->vertex_cmetric);
+	free(a->is_io);
+	free(a->ignored);
+	free(a->cpu);
+	free(a);
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The whole analysis of a trace, wPerf's steps in order: the timeline of
+ * segments (with pseudo-threads and annotations), cascaded re-distribution into
+ * a wait-for graph, merging into stable vertices, knots and sinks with
+ * refinement and background knots, and GAPP's CMetric.
+ *
+ * Ownership: a struct wperf_analysis owns everything it points to;
+ * wperf_analysis_free releases it (NULL-safe). It keeps no pointer into the
+ * trace, which may be freed first.
+ */
+#ifndef WPERF_ANALYSIS_H
+#define WPERF_ANALYSIS_H
+
+#include "cascade.h"
+#include "cmetric.h"
+#include "knots.h"
+#include "merge.h"
+#include "timeline.h"
+
+#define WPERF_DEFAULT_THRESHOLD 0.2  /* of the window, as in the paper */
+#define WPERF_DEFAULT_MIN_EDGE	0.05 /* of the window: lighter edges are noise to knots */
+
+struct wperf_analysis_opts {
+	double threshold; /* refinement stops at this share of the window; 0: 0.2 */
+	/* Edges lighter than this share of the window are left out of the knot search
+	 * (still reported): on a whole machine, a light edge from a bottleneck to some
+	 * unrelated process would otherwise keep any knot from closing. 0: 0.05; < 0:
+	 * keep every edge. */
+	double min_edge;
+	unsigned jobs; /* worker threads for the cascade; 0: one */
+	struct wperf_merge_opts merge;
+	struct wperf_capacity capacity;
+	int keep_recorder; /* analyze the recorder's own threads too */
+};
+
+struct wperf_analysis {
+	uint64_t start, end, window; /* ns */
+	uint64_t threshold_ns;
+	double threshold; /* the share of the window it came from */
+	struct wperf_timeline *timeline;
+	struct wperf_graph entity_graph; /* before merging */
+	struct wperf_merged merged;	 /* vertices, their graph and call sites */
+	struct wperf_graph knot_graph;	 /* merged.graph less the edges under min_edge_ns */
+	uint64_t min_edge_ns;
+	double min_edge;
+	struct wperf_knot_set knots;  /* found in knot_graph */
+	struct wperf_cmetric cmetric; /* per timeline entity */
+	uint64_t *vertex_cmetric;     /* per vertex: its members' CMetric, ns */
+	uint8_t *is_io;		      /* per vertex: a disk or NIC */
+	uint8_t *ignored;	      /* per vertex: timers and other interrupts, not analyzed */
+	double *cpu;		      /* per vertex: CPUs used */
+	unsigned jobs;
+};
+
+int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts *opts,
+		  struct wperf_analysis **out, struct wperf_error *err);
+
+void wperf_analysis_free(struct wperf_analysis *a);
+
+#endif /* WPERF_ANALYSIS_H */

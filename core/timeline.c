@@ -1,0 +1,723 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The timeline builder, part 1 (see timeline.h): one pass over the events in
+ * time order, driving a state machine per thread that appends its segments as
+ * they close. Devices are in timeline_devices.c, interrupt wakers in
+ * timeline_irq.c, the annotations and final arrays in timeline_assemble.c.
+ *
+ * A thread's state before its first event is unknown; the first event that
+ * tells decides it, from its birth (the window start, or its fork):
+ *  - a switch-out, or any event it emits itself (it is current on a CPU then):
+ *    it was running;
+ *  - a switch-in: it was runnable (it might have been waiting, but for whom
+ *    is unknown);
+ *  - a wakeup: it was waiting, for that waker.
+ * A forked thread is runnable from its fork; a thread first seen in a
+ * WAKEUP_NEW is born then, runnable. A tid forked again after its thread ended
+ * is a new thread (entity).
+ *
+ * The excluded process (opts->exclude_tgid) has no entity: its switches still
+ * end and start the other side's segments, a wait it ends has no waker
+ * (WPERF_NO_ENTITY), its block requests and packets are left out, and a
+ * process it forks is born at the fork.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timeline_internal.h"
+
+#define MAX_CPUS      65536 /* a higher cpu number is garbage: its per-CPU work is skipped */
+#define MAX_IRQ_DEPTH 64
+
+void *tl_push(struct wperf_buf *b, size_t size)
+{
+	void *p;
+
+	if (wperf_buf_reserve(b, size) < 0)
+		return NULL;
+	p = b->data + b->len;
+	memset(p, 0, size);
+	b->len += size;
+	return p;
+}
+
+struct tl_cpu *tl_cpu(struct tl_builder *b, uint32_t cpu)
+{
+	size_t n = TL_COUNT(b->cpus, struct tl_cpu);
+
+	if (cpu >= MAX_CPUS)
+		return NULL;
+	for (; n <= cpu; n++) {
+		struct tl_cpu *c = tl_push(&b->cpus, sizeof(*c));
+
+		if (!c) {
+			b->oom = 1;
+			return NULL;
+		}
+		c->irq_thread = c->blk_dev = c->net_rx = c->net_tx = TL_NONE;
+	}
+	return &TL_AT(b->cpus, struct tl_cpu, cpu);
+}
+
+static struct tl_thread *thr(struct tl_builder *b, uint32_t i)
+{
+	return &TL_AT(b->threads, struct tl_thread, i);
+}
+
+static uint64_t clamp(const struct tl_builder *b, uint64_t t)
+{
+	return t < b->start ? b->start : t > b->end ? b->end : t;
+}
+
+static int excluded(const struct tl_builder *b, uint32_t tgid)
+{
+	return b->opts.exclude_tgid && tgid == b->opts.exclude_tgid;
+}
+
+static uint32_t new_thread(struct tl_builder *b, uint32_t tid, uint32_t tgid)
+{
+	size_t n = TL_COUNT(b->threads, struct tl_thread);
+	struct tl_thread *th;
+
+	if (n >= PV_MAX || !(th = tl_push(&b->threads, sizeof(*th)))) {
+		b->oom = 1;
+		return TL_NONE;
+	}
+	th->tid = tid;
+	th->tgid = tgid;
+	th->state = TL_UNKNOWN;
+	th->kstack = th->ustack = WPERF_NO_STACK;
+	th->born = th->since = b->start;
+	th->died = b->end;
+	return (uint32_t)n;
+}
+
+/* The slot holding the current thread of tid (creating the slot), or NULL. */
+static uint32_t *tid_slot(struct tl_builder *b, uint32_t tid)
+{
+	int64_t k = wperf_idmap_find(&b->tids, tid); /* cheaper than get for known tids */
+	uint32_t *slot;
+
+	if (k < 0) { /* a new tid: the map and tid_thread grow together */
+		k = wperf_idmap_get(&b->tids, tid, NULL);
+		if (k < 0 || !(slot = tl_push(&b->tid_thread, sizeof(*slot)))) {
+			b->oom = 1;
+			return NULL;
+		}
+		*slot = TL_NONE;
+	}
+	return &TL_AT(b->tid_thread, uint32_t, k);
+}
+
+/* The thread now holding tid, made when new; TL_NONE for the idle task (tid 0),
+ * the excluded process, or out of memory. */
+static uint32_t thread_of(struct tl_builder *b, uint32_t tid, uint32_t tgid)
+{
+	uint32_t *slot, i;
+
+	if (tid == 0 || excluded(b, tgid) || !(slot = tid_slot(b, tid)))
+		return TL_NONE;
+	if (*slot != TL_NONE)
+		return *slot;
+	i = new_thread(b, tid, tgid);
+	/* tid_slot's pointer survives new_thread: they grow different buffers */
+	*slot = i;
+	return i;
+}
+
+/* Adds a chunk for a thread's next segments: small ones first, for the many
+ * short-lived threads, doubling for the busy ones. */
+static int new_chunk(struct tl_thread *th)
+{
+	size_t cap = tl_chunk_cap(TL_COUNT(th->chunks, void *));
+	struct wperf_segment *c = malloc(cap * sizeof(*c));
+
+	if (!c || wperf_buf_append(&th->chunks, &c, sizeof(c)) < 0) {
+		free(c);
+		return -ENOMEM;
+	}
+	th->tail_len = 0;
+	th->tail_cap = (uint32_t)cap;
+	return 0;
+}
+
+void tl_thread_release(struct tl_thread *th)
+{
+	for (size_t k = 0; k < TL_COUNT(th->chunks, void *); k++)
+		free(TL_AT(th->chunks, struct wperf_segment *, k));
+	wperf_buf_release(&th->chunks);
+	th->tail_len = th->tail_cap = 0;
+	th->nsegs = 0;
+}
+
+/* Appends a segment of thread i, clipped to the window; empty ones vanish. */
+static void emit(struct tl_builder *b, uint32_t i, uint8_t state, uint64_t start, uint64_t end,
+		 uint32_t waker, int32_t wks, int32_t wus)
+{
+	struct tl_thread *th = thr(b, i);
+	struct wperf_segment *s;
+	int waiting = state == WPERF_SEG_WAITING;
+
+	start = clamp(b, start);
+	end = clamp(b, end);
+	if (start >= end)
+		return;
+	if (th->tail_len == th->tail_cap && new_chunk(th) < 0) {
+		b->oom = 1;
+		return;
+	}
+	s = TL_AT(th->chunks, struct wperf_segment *, TL_COUNT(th->chunks, void *) - 1) +
+	    th->tail_len++;
+	th->nsegs++;
+	*s = (struct wperf_segment){.start = start,
+				    .end = end,
+				    .entity = i,
+				    .waker = waiting ? waker : WPERF_NO_ENTITY,
+				    .state = state,
+				    .kstack = waiting ? th->kstack : WPERF_NO_STACK,
+				    .ustack = waiting ? th->ustack : WPERF_NO_STACK,
+				    .waker_kstack = waiting ? wks : WPERF_NO_STACK,
+				    .waker_ustack = waiting ? wus : WPERF_NO_STACK};
+}
+
+/* Time never goes backwards for one thread, even in a trace that was not sorted. */
+static uint64_t at(const struct tl_thread *th, uint64_t t)
+{
+	return t < th->since ? th->since : t;
+}
+
+static uint8_t seg_state(uint8_t state)
+{
+	return state == TL_RUNNING    ? WPERF_SEG_RUNNING
+	       : state == TL_RUNNABLE ? WPERF_SEG_RUNNABLE
+				      : WPERF_SEG_WAITING;
+}
+
+/* Ends thread i's open segment at t (a wait with no known waker). */
+static void close_open(struct tl_builder *b, uint32_t i, uint64_t t)
+{
+	struct tl_thread *th = thr(b, i);
+
+	if (th->state == TL_UNKNOWN || th->state == TL_DEAD)
+		return;
+	t = at(th, t);
+	emit(b, i, seg_state(th->state), th->since, t, WPERF_NO_ENTITY, WPERF_NO_STACK,
+	     WPERF_NO_STACK);
+	th->since = t;
+}
+
+/* Thread i is on a CPU at this moment: if its state was unknown, it has been
+ * running since its birth (a switch-in would have told otherwise). */
+static void seen_running(struct tl_builder *b, uint32_t i)
+{
+	struct tl_thread *th;
+
+	if (i == TL_NONE)
+		return;
+	th = thr(b, i);
+	if (th->state == TL_UNKNOWN) {
+		th->state = TL_RUNNING;
+		th->since = th->born;
+	}
+}
+
+/* The thread the event's hdr.tid names, running now (most kinds run in it). */
+static uint32_t current(struct tl_builder *b, const struct wperf_event *ev)
+{
+	uint32_t i = thread_of(b, ev->hdr.tid, ev->hdr.tgid);
+
+	seen_running(b, i);
+	return i;
+}
+
+/* Takes the name the thread has now, for a thread that leaves. */
+static void take_name(struct tl_builder *b, struct tl_thread *th)
+{
+	const struct wperf_thread *t = wperf_thread_table_find(&b->names, th->tid);
+	const struct wperf_thread *main;
+
+	if (t && t->tgid)
+		th->tgid = t->tgid;
+	main = wperf_thread_table_find(&b->names, th->tgid);
+	snprintf(th->name, sizeof(th->name), "%s", t && t->comm[0] ? t->comm : "?");
+	snprintf(th->process, sizeof(th->process), "%.15s",
+		 main && main->comm[0] ? main->comm : th->name);
+}
+
+static void on_switch(struct tl_builder *b, const struct wperf_event *ev)
+{
+	uint32_t prev = thread_of(b, ev->hdr.tid, ev->hdr.tgid);
+	uint32_t next = thread_of(b, ev->sw.next_tid, ev->sw.next_tgid);
+	struct tl_cpu *c = tl_cpu(b, ev->hdr.cpu);
+	struct tl_thread *th;
+
+	if (c)
+		c->irq_depth = 0; /* no switch happens inside an interrupt: its exit was lost */
+	if (prev != TL_NONE && (th = thr(b, prev))->state != TL_DEAD) {
+		uint64_t t;
+
+		if (th->state == TL_UNKNOWN)
+			seen_running(b, prev);
+		t = at(th, ev->hdr.ts);
+		if (th->state == TL_RUNNING)
+			emit(b, prev, WPERF_SEG_RUNNING, th->since, t, 0, 0, 0);
+		else
+			close_open(b, prev, t); /* its switch-in was lost */
+		th->since = t;
+		if (ev->hdr.flags & WPERF_SWITCH_PREEMPTED) {
+			th->state = TL_RUNNABLE;
+		} else {
+			th->state = TL_WAITING;
+			th->kstack = ev->sw.kstack;
+			th->ustack = ev->sw.ustack;
+		}
+	}
+	if (next != TL_NONE && (th = thr(b, next))->state != TL_DEAD) {
+		uint64_t t = at(th, ev->hdr.ts);
+
+		if (th->state == TL_RUNNING)
+			return; /* its switch-out was lost: it keeps running */
+		if (th->state == TL_UNKNOWN)
+			emit(b, next, WPERF_SEG_RUNNABLE, th->born, t, 0, 0, 0);
+		else
+			close_open(b, next, t); /* runnable; or waiting with a lost wakeup */
+		th->state = TL_RUNNING;
+		th->since = t;
+	}
+}
+
+static void on_wakeup(struct tl_builder *b, const struct wperf_event *ev)
+{
+	int thread_ctx = ev->hdr.flags == WPERF_CTX_THREAD;
+	uint32_t waker = WPERF_NO_ENTITY, i;
+	struct tl_thread *th;
+	uint64_t t;
+
+	/* The waker first: it may be new, and new threads move the array. */
+	if (thread_ctx && ev->wake.waker_tid != 0 && !excluded(b, ev->wake.waker_tgid)) {
+		waker = thread_of(b, ev->wake.waker_tid, ev->wake.waker_tgid);
+		seen_running(b, waker); /* TL_NONE (out of memory) is WPERF_NO_ENTITY */
+	}
+	i = thread_of(b, ev->hdr.tid, ev->hdr.tgid);
+	if (i == TL_NONE)
+		return;
+	th = thr(b, i);
+	if (th->state != TL_WAITING && th->state != TL_UNKNOWN)
+		return; /* not blocked: nothing to wake (it had not switched out yet) */
+	if (!thread_ctx || ev->wake.waker_tid == 0)
+		waker = tl_interrupt_waker(b, ev);
+	if (th->state == TL_UNKNOWN) {
+		th->since = th->born; /* asleep since before the window */
+		th->kstack = th->ustack = WPERF_NO_STACK;
+	}
+	t = at(th, ev->hdr.ts);
+	emit(b, i, WPERF_SEG_WAITING, th->since, t, waker,
+	     thread_ctx ? ev->wake.kstack : WPERF_NO_STACK,
+	     thread_ctx ? ev->wake.ustack : WPERF_NO_STACK);
+	th->state = TL_RUNNABLE;
+	th->since = t;
+}
+
+static void on_wakeup_new(struct tl_builder *b, const struct wperf_event *ev)
+{
+	int thread_ctx = ev->hdr.flags == WPERF_CTX_THREAD;
+	uint32_t i;
+	struct tl_thread *th;
+
+	if (thread_ctx && !excluded(b, ev->wake.waker_tgid))
+		seen_running(b, thread_of(b, ev->wake.waker_tid, ev->wake.waker_tgid));
+	i = thread_of(b, ev->hdr.tid, ev->hdr.tgid);
+	if (i == TL_NONE || (th = thr(b, i))->state != TL_UNKNOWN)
+		return; /* already runnable since its fork */
+	/* Its fork was not seen: it is born now, made by the thread waking it. */
+	th->born = th->since = clamp(b, ev->hdr.ts);
+	th->creator = thread_ctx ? ev->wake.waker_tid : 0;
+	th->state = TL_RUNNABLE;
+}
+
+static void on_fork(struct tl_builder *b, const struct wperf_event *ev)
+{
+	uint32_t *slot, i;
+	struct tl_thread *th;
+
+	current(b, ev); /* the parent */
+	if (ev->fork.child_tid == 0 || excluded(b, ev->fork.child_tgid) ||
+	    !(slot = tid_slot(b, ev->fork.child_tid)))
+		return;
+	i = *slot;
+	if (i != TL_NONE && thr(b, i)->state != TL_UNKNOWN) {
+		/* The tid is reused (or its exit was lost): the old thread ends here. */
+		th = thr(b, i);
+		if (th->state != TL_DEAD) {
+			close_open(b, i, ev->hdr.ts);
+			th->died = clamp(b, at(th, ev->hdr.ts));
+			th->state = TL_DEAD;
+			take_name(b, th);
+		}
+		i = TL_NONE;
+	}
+	if (i == TL_NONE) {
+		i = new_thread(b, ev->fork.child_tid, ev->fork.child_tgid);
+		*slot = i;
+		if (i == TL_NONE)
+			return;
+	}
+	th = thr(b, i);
+	th->tgid = ev->fork.child_tgid;
+	th->creator = ev->hdr.tid;
+	th->born = th->since = clamp(b, ev->hdr.ts);
+	th->state = TL_RUNNABLE; /* a new thread is ready to run */
+}
+
+static void on_thread_exit(struct tl_builder *b, const struct wperf_event *ev)
+{
+	uint32_t i = thread_of(b, ev->hdr.tid, ev->hdr.tgid);
+	struct tl_thread *th;
+
+	if (i == TL_NONE || (th = thr(b, i))->state == TL_DEAD)
+		return; /* a duplicate exit */
+	seen_running(b, i);
+	close_open(b, i, ev->hdr.ts);
+	th->died = clamp(b, th->since);
+	th->state = TL_DEAD;
+	take_name(b, th);
+}
+
+/* Hard and soft interrupts: their time, taken out of the thread they interrupted. */
+static void on_irq(struct tl_builder *b, const struct wperf_event *ev)
+{
+	uint32_t i = current(b, ev);
+	struct tl_cpu *c = tl_cpu(b, ev->hdr.cpu);
+	int entry =
+	    ev->hdr.kind == WPERF_EV_HARDIRQ_ENTRY || ev->hdr.kind == WPERF_EV_SOFTIRQ_ENTRY;
+
+	if (!c)
+		return;
+	if (entry) {
+		if (c->irq_depth == 0) {
+			c->irq_start = ev->hdr.ts;
+			c->irq_thread = i;
+		}
+		if (c->irq_depth < MAX_IRQ_DEPTH)
+			c->irq_depth++;
+		return;
+	}
+	if (c->irq_depth == 0 || --c->irq_depth > 0 || c->irq_thread == TL_NONE)
+		return; /* an exit without entry, or still nested */
+	{
+		struct tl_thread *th = thr(b, c->irq_thread);
+		uint64_t s = c->irq_start, e = clamp(b, ev->hdr.ts);
+
+		/* only the part inside its current running segment */
+		s = clamp(b, s < th->since ? th->since : s);
+		if (th->state == TL_RUNNING && e > s)
+			th->irq_ns += e - s;
+	}
+}
+
+static void on_spin(struct tl_builder *b, const struct wperf_event *ev)
+{
+	uint32_t i = current(b, ev);
+	struct tl_thread *th;
+
+	if (i == TL_NONE)
+		return;
+	th = thr(b, i);
+	if (ev->hdr.kind == WPERF_EV_SPIN_BEFORE) {
+		th->spinning = 1;
+		th->spin_lock = ev->usdt.lock;
+		th->spin_t1 = ev->hdr.ts;
+	} else if (ev->hdr.kind == WPERF_EV_SPIN_AFTER) {
+		struct tl_spin *s;
+
+		if (!th->spinning || th->spin_lock != ev->usdt.lock)
+			return; /* no matching SPIN_BEFORE */
+		th->spinning = 0;
+		if (!(s = tl_push(&b->spins, sizeof(*s)))) {
+			b->oom = 1;
+			return;
+		}
+		*s = (struct tl_spin){i, th->spin_t1, ev->hdr.ts, ev->usdt.lock};
+	} else if (ev->hdr.kind == WPERF_EV_SPIN_RELEASE) {
+		struct tl_release *r = tl_push(&b->releases, sizeof(*r));
+
+		if (!r) {
+			b->oom = 1;
+			return;
+		}
+		*r = (struct tl_release){ev->usdt.lock, ev->hdr.ts, b->release_seq++, i, TL_NONE};
+	} else {
+		struct tl_mark *m = tl_push(&b->marks, sizeof(*m));
+
+		if (!m) {
+			b->oom = 1;
+			return;
+		}
+		*m = (struct tl_mark){i, ev->hdr.ts};
+	}
+}
+
+/* BLOCK_* and NET_*: hdr.tid issued or sent the I/O only in thread context. */
+static void on_io(struct tl_builder *b, const struct wperf_event *ev)
+{
+	uint32_t issuer = TL_NONE;
+	int block = ev->hdr.kind == WPERF_EV_BLOCK_ISSUE || ev->hdr.kind == WPERF_EV_BLOCK_COMPLETE;
+
+	if (ev->hdr.flags == WPERF_CTX_THREAD && ev->hdr.tid != 0) {
+		if (excluded(b, ev->hdr.tgid) &&
+		    (ev->hdr.kind == WPERF_EV_BLOCK_ISSUE || ev->hdr.kind == WPERF_EV_NET_XMIT))
+			return; /* the excluded process's own I/O is left out */
+		issuer = current(b, ev);
+	}
+	if (block)
+		tl_block_event(b, ev, issuer);
+	else
+		tl_net_event(b, ev, issuer);
+}
+
+static void step(struct tl_builder *b, const struct wperf_event *ev)
+{
+	switch (ev->hdr.kind) {
+	case WPERF_EV_SWITCH:
+		on_switch(b, ev);
+		break;
+	case WPERF_EV_WAKEUP:
+		on_wakeup(b, ev);
+		break;
+	case WPERF_EV_WAKEUP_NEW:
+		on_wakeup_new(b, ev);
+		break;
+	case WPERF_EV_FORK:
+		if (wperf_thread_table_apply(&b->names, ev) < 0)
+			b->oom = 1;
+		on_fork(b, ev);
+		break;
+	case WPERF_EV_EXEC:
+	case WPERF_EV_RENAME:
+		if (wperf_thread_table_apply(&b->names, ev) < 0)
+			b->oom = 1;
+		current(b, ev);
+		break;
+	case WPERF_EV_EXIT:
+		on_thread_exit(b, ev);
+		break;
+	case WPERF_EV_HARDIRQ_ENTRY:
+	case WPERF_EV_HARDIRQ_EXIT:
+	case WPERF_EV_SOFTIRQ_ENTRY:
+	case WPERF_EV_SOFTIRQ_EXIT:
+		on_irq(b, ev);
+		break;
+	case WPERF_EV_BLOCK_ISSUE:
+	case WPERF_EV_BLOCK_COMPLETE:
+	case WPERF_EV_NET_XMIT:
+	case WPERF_EV_NET_RECV:
+		on_io(b, ev);
+		break;
+	case WPERF_EV_SPIN_BEFORE:
+	case WPERF_EV_SPIN_AFTER:
+	case WPERF_EV_SPIN_RELEASE:
+	case WPERF_EV_FALSE_WAKEUP:
+		on_spin(b, ev);
+		break;
+	default:
+		break; /* a kind this version does not use */
+	}
+}
+
+/* ---- reading the events in time order ---- */
+
+/*
+ * A trace with late events is replayed in two passes. The events are split
+ * into a main sequence (each at or after every main event before it) and the
+ * late ones; the first pass collects and sorts only the late ones, the second
+ * merges them into the main sequence as it goes. Memory stays proportional to
+ * the late events, which are few in a real recording.
+ */
+struct late {
+	struct wperf_event ev;
+	uint64_t seq; /* position in the file: equal timestamps keep file order */
+};
+
+static int by_time(const void *pa, const void *pb)
+{
+	const struct late *a = pa, *b = pb;
+
+	if (a->ev.hdr.ts != b->ev.hdr.ts)
+		return a->ev.hdr.ts < b->ev.hdr.ts ? -1 : 1;
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* First pass: the late events, and the span of all timestamps. */
+static int collect_late(struct tl_builder *b, struct wperf_buf *late, uint64_t *lo, uint64_t *hi)
+{
+	struct wperf_event_iter *it;
+	struct wperf_event ev;
+	uint64_t seq = 0, max = 0;
+	int ret = wperf_event_iter_new(b->t, &it, b->err);
+
+	*lo = UINT64_MAX;
+	*hi = 0;
+	while (ret == 0 && (ret = wperf_event_iter_next(it, &ev, b->err)) == 1) {
+		uint64_t ts = ev.hdr.ts;
+
+		*lo = ts < *lo ? ts : *lo;
+		*hi = ts > *hi ? ts : *hi;
+		if (seq > 0 && ts < max) {
+			struct late *l = tl_push(late, sizeof(*l));
+
+			if (!l)
+				ret = wperf_error_set(b->err, -ENOMEM,
+						      "out of memory sorting events");
+			else
+				*l = (struct late){ev, seq};
+		} else {
+			max = ts;
+		}
+		seq++;
+		ret = ret < 0 ? ret : 0;
+	}
+	wperf_event_iter_free(it);
+	if (ret < 0)
+		return ret;
+	if (late->len)
+		qsort(late->data, TL_COUNT(*late, struct late), sizeof(struct late), by_time);
+	return 0;
+}
+
+/* Second (or only) pass: every event through step(), in time order. */
+static int replay(struct tl_builder *b, const struct wperf_buf *late)
+{
+	const struct late *l = (const struct late *)(const void *)late->data;
+	size_t nlate = TL_COUNT(*late, struct late), li = 0;
+	struct wperf_event_iter *it;
+	struct wperf_event ev;
+	uint64_t seq = 0, max = 0;
+	int ret = wperf_event_iter_new(b->t, &it, b->err);
+
+	while (ret == 0 && !b->oom && (ret = wperf_event_iter_next(it, &ev, b->err)) == 1) {
+		uint64_t s = seq++;
+
+		ret = 0;
+		if (nlate) {
+			if (s > 0 && ev.hdr.ts < max)
+				continue; /* a late one: it comes from the sorted list */
+			max = ev.hdr.ts;
+			for (; li < nlate && !b->oom &&
+			       (l[li].ev.hdr.ts < ev.hdr.ts ||
+				(l[li].ev.hdr.ts == ev.hdr.ts && l[li].seq < s));
+			     li++)
+				step(b, &l[li].ev);
+		}
+		if (!b->oom)
+			step(b, &ev);
+	}
+	for (; ret == 0 && !b->oom && li < nlate; li++)
+		step(b, &l[li].ev);
+	wperf_event_iter_free(it);
+	if (ret == 0 && b->oom)
+		ret = -ENOMEM;
+	if (ret == -ENOMEM && (!b->err || b->err->code != -ENOMEM))
+		wperf_error_set(b->err, -ENOMEM, "out of memory building the timeline");
+	return ret < 0 ? ret : 0;
+}
+
+/* ---- the whole build ---- */
+
+/* Closes what is still open at the window's end and names the living threads. */
+static void close_all(struct tl_builder *b)
+{
+	size_t n = TL_COUNT(b->threads, struct tl_thread);
+
+	for (uint32_t i = 0; i < n; i++) {
+		struct tl_thread *th = thr(b, i);
+
+		if (th->state == TL_DEAD)
+			continue;
+		close_open(b, i, b->end);
+		th->died = b->end;
+		take_name(b, th);
+	}
+}
+
+static void release(struct tl_builder *b)
+{
+	wperf_thread_table_release(&b->names);
+	wperf_idmap_release(&b->tids);
+	wperf_buf_release(&b->tid_thread);
+	for (size_t i = 0; i < TL_COUNT(b->threads, struct tl_thread); i++)
+		tl_thread_release(thr(b, (uint32_t)i));
+	wperf_buf_release(&b->threads);
+	wperf_buf_release(&b->cpus);
+	wperf_buf_release(&b->spins);
+	wperf_buf_release(&b->releases);
+	wperf_buf_release(&b->marks);
+	tl_devices_release(b);
+	tl_sources_release(b);
+}
+
+int wperf_timeline_build(const struct wperf_trace *t, const struct wperf_timeline_opts *opts,
+			 struct wperf_timeline **out, struct wperf_error *err)
+{
+	const struct wperf_trace_stats *st = wperf_trace_stats(t);
+	struct tl_builder b = {.t = t, .err = err};
+	struct wperf_buf late = {0};
+	struct wperf_timeline *tl = NULL;
+	int ret = 0;
+
+	*out = NULL;
+	if (opts)
+		b.opts = *opts;
+	b.start = st->start_ts;
+	b.end = st->end_ts;
+	if (wperf_thread_table_init(&b.names, t) < 0 || tl_sources_init(&b) < 0 ||
+	    (st->ncpu && !tl_cpu(&b, st->ncpu - 1 < MAX_CPUS ? st->ncpu - 1 : 0)))
+		ret = wperf_error_set(err, -ENOMEM, "out of memory building the timeline");
+	/* Sort when the writer saw late events; with no valid window, span the events. */
+	if (!ret && (st->late_events || b.end <= b.start)) {
+		uint64_t lo, hi;
+
+		ret = collect_late(&b, &late, &lo, &hi);
+		if (!ret && b.end <= b.start) {
+			b.start = lo <= hi ? lo : 0;
+			b.end = lo <= hi ? hi : 0;
+		}
+	}
+	if (!ret)
+		ret = replay(&b, &late);
+	wperf_buf_release(&late);
+	if (!ret) {
+		close_all(&b);
+		tl_devices_finish(&b);
+		tl = calloc(1, sizeof(*tl));
+		ret = tl ? 0 : -ENOMEM;
+	}
+	if (!ret) {
+		tl->start = b.start;
+		tl->end = b.end;
+		tl->ncpu = st->ncpu;
+		for (uint32_t c = 0; c < st->ncpu; c++)
+			tl->lost_events += st->lost[c];
+		ret = tl_assemble(&b, tl);
+	}
+	if (ret == -ENOMEM && (!err || err->code != -ENOMEM))
+		wperf_error_set(err, -ENOMEM, "out of memory building the timeline");
+	release(&b);
+	if (ret) {
+		wperf_timeline_free(tl);
+		return ret;
+	}
+	*out = tl;
+	return 0;
+}
+
+void wperf_timeline_free(struct wperf_timeline *tl)
+{
+	if (!tl)
+		return;
+	free(tl->entities);
+	free(tl->segments);
+	free(tl->shares);
+	free(tl);
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The first step of the analysis (wPerf section 4.2, "matching"): every
+ * thread's time in the recording window cut into running, runnable and waiting
+ * segments; each wait matched to the wakeup that ended it and its waker.
+ *
+ * Besides threads, the timeline has pseudo-threads (wPerf section 3.3): one per
+ * disk and per network interface, and one per other interrupt source (timers,
+ * other softirqs). A thread woken by a disk's completion waited for the disk; a
+ * disk "waits" for the threads that issue I/O to it during its idle time.
+ *
+ * Ownership: a struct wperf_timeline owns all its arrays; wperf_timeline_free
+ * releases it (NULL-safe).
+ */
+#ifndef WPERF_TIMELINE_H
+#define WPERF_TIMELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "trace.h"
+
+#define WPERF_NO_ENTITY UINT32_MAX
+/* The waker of a device's idle segment: the device waits for all the threads
+ * that issued I/O to it, each by its share of the bytes (wperf_io_share). */
+#define WPERF_WAKER_ISSUERS (UINT32_MAX - 1)
+
+enum wperf_seg_state {
+	WPERF_SEG_RUNNING = 0,
+	WPERF_SEG_RUNNABLE = 1, /* ready, waiting for a CPU: preempted, or woken */
+	WPERF_SEG_WAITING = 2,	/* blocked until its waker woke it */
+};
+
+enum wperf_entity_kind {
+	WPERF_ENTITY_THREAD = 0,
+	WPERF_ENTITY_DISK = 1, /* dev: the disk's dev_t (major << 20 | minor) */
+	WPERF_ENTITY_NIC = 2,  /* dev: the interface's ifindex */
+	WPERF_ENTITY_IRQ = 3,  /* timers and other interrupts: never a bottleneck */
+};
+
+struct wperf_segment {
+	uint64_t start, end; /* CLOCK_MONOTONIC ns, clipped to the window */
+	uint32_t entity;     /* whose segment */
+	uint32_t waker;	     /* WAITING: the entity that woke it, WPERF_WAKER_ISSUERS for a
+				device's idle time, WPERF_NO_ENTITY if the window ended first */
+	uint8_t state;	     /* enum wperf_seg_state */
+	uint8_t spin;	     /* WAITING: an annotated spin (wperf_annotate.h), not a block */
+	uint16_t reserved;
+	int32_t kstack, ustack;		    /* WAITING: where it blocked (trace stack ids) */
+	int32_t waker_kstack, waker_ustack; /* WAITING: where its waker woke it */
+};
+
+struct wperf_entity {
+	uint8_t kind;	     /* enum wperf_entity_kind */
+	uint32_t tid, tgid;  /* threads */
+	uint32_t creator;    /* the tid that created the thread, 0 if it predates the window */
+	uint32_t dev;	     /* disks and NICs */
+	char name[32];	     /* thread name; "disk:254:0", "nic:lo", "timer", "softirq:RCU" */
+	char process[16];    /* the process's name (its main thread's), threads only */
+	uint64_t born, died; /* when it existed, within the window */
+	/* Time in each state within the window; irq_ns is interrupt time that fell in
+	 * its running segments (taken out of running_ns: not the thread's own work). */
+	uint64_t running_ns, runnable_ns, waiting_ns, irq_ns;
+	/* devices: the bytes and requests they served, and how long they were busy */
+	uint64_t bytes, ios, busy_ns;
+	uint32_t first_segment, nsegments; /* its segments, sorted by start, no overlap */
+};
+
+/* Bytes a thread issued to a device: splits the device's idle time over them. */
+struct wperf_io_share {
+	uint32_t device, thread; /* entity indexes */
+	uint64_t bytes;
+};
+
+/* Device capacities. 0 leaves the default: busy time measured from requests
+ * (disks), link speed from the trace or 1 Gbit/s (NICs). */
+struct wperf_capacity {
+	uint64_t disk_bytes_per_s; /* with disk_iops: busy = max(bytes/bw, ios/iops) */
+	uint64_t disk_iops;
+	uint64_t nic_bits_per_s;
+};
+
+struct wperf_timeline_opts {
+	uint32_t exclude_tgid; /* leave this process out (the recorder); 0: none */
+	struct wperf_capacity capacity;
+};
+
+struct wperf_timeline {
+	uint64_t start, end; /* the recording window */
+	uint32_t ncpu;
+	struct wperf_entity *entities;
+	size_t nentities;
+	struct wperf_segment *segments; /* grouped by entity, each group sorted */
+	size_t nsegments;
+	struct wperf_io_share *shares;
+	size_t nshares;
+	uint64_t lost_events; /* from the trace: every report must say so */
+	uint64_t false_wakeups_removed, spins_converted;
+	char capacity_note[256]; /* which device capacities were used, for the report */
+};
+
+/*
+ * Builds the timeline of a trace. Events are read in time order (a trace with
+ * late events is sorted first). Annotations are applied: a false wakeup's
+ * wakeup/wait pair is removed, an annotated spin becomes a wait on the thread
+ * that released the lock.
+ */
+int wperf_timeline_build(const struct wperf_trace *t, const struct wperf_timeline_opts *opts,
+			 struct wperf_timeline **out, struct wperf_error *err);
+
+void wperf_timeline_free(struct wperf_timeline *tl);
+
+/* The segments of entity e. */
+static inline const struct wperf_segment *wperf_timeline_segments(const struct wperf_timeline *tl,
+								  uint32_t e, size_t *n)
+{
+	*n = tl->entities[e].nsegments;
+	return tl->segments + tl->entities[e].first_segment;
+}
+
+#endif /* WPERF_TIMELINE_H */

@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The timeline builder, part 4: once every event is read, each thread's
+ * segments are gathered into the one array, the annotations applied, and the
+ * devices' segments added after the threads'.
+ *
+ * False wakeups (wPerf 4.1): a thread that declares one was woken for nothing.
+ * The wait before it (w1), what the thread did since, and its next wait (w2)
+ * become one wait: w1's start and stacks (where it first blocked), w2's end and
+ * waker (who really let it go on).
+ *
+ * Spins: the running time between SPIN_BEFORE and SPIN_AFTER of a lock becomes
+ * a wait (spin = 1) on the thread that released the lock last before the spin
+ * ended. Runnable or blocked time inside the spin keeps its own state.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timeline_internal.h"
+
+/*
+ * Groups n records of size bytes by the uint32_t thread index at offset off
+ * (counting sort: stable, so each group keeps time order) into out; the group
+ * of thread i is [first[i], first[i + 1]). first has nthreads + 1 entries.
+ */
+static int group(const void *in, size_t n, size_t size, size_t off, size_t nthreads,
+		 struct wperf_buf *out, size_t **firstp)
+{
+	size_t *first = calloc(nthreads + 2, sizeof(*first));
+	const uint8_t *p = in;
+
+	*firstp = first;
+	if (!first || wperf_buf_reserve(out, n * size + 1) < 0) /* + 1: never NULL */
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t e;
+
+		memcpy(&e, p + i * size + off, sizeof(e));
+		first[e + 2]++;
+	}
+	for (size_t i = 2; i < nthreads + 2; i++)
+		first[i] += first[i - 1];
+	/* first[e + 1] is now where group e starts: fill it, moving it to its end */
+	for (size_t i = 0; i < n; i++) {
+		uint32_t e;
+
+		memcpy(&e, p + i * size + off, sizeof(e));
+		memcpy(out->data + first[e + 1]++ * size, p + i * size, size);
+	}
+	out->len = n * size;
+	return 0;
+}
+
+static int by_lock(const void *pa, const void *pb)
+{
+	const struct tl_release *a = pa, *b = pb;
+
+	if (a->lock != b->lock)
+		return a->lock < b->lock ? -1 : 1;
+	if (a->ts != b->ts)
+		return a->ts < b->ts ? -1 : 1;
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* Sorts the releases by lock and time, and links each to the latest earlier
+ * release of the same lock by another thread. */
+static void prepare_releases(struct tl_builder *b)
+{
+	struct tl_release *r = (struct tl_release *)(void *)b->releases.data;
+	size_t n = TL_COUNT(b->releases, struct tl_release);
+
+	if (n == 0)
+		return; /* qsort wants a real pointer, even for nothing */
+	qsort(r, n, sizeof(*r), by_lock);
+	for (size_t i = 0; i < n; i++) {
+		r[i].prev_other = TL_NONE;
+		if (i == 0 || r[i - 1].lock != r[i].lock || i - 1 >= TL_NONE)
+			continue;
+		r[i].prev_other =
+		    r[i - 1].thread != r[i].thread ? (uint32_t)(i - 1) : r[i - 1].prev_other;
+	}
+}
+
+/* The thread that last released lock at or before t, other than thread. */
+static uint32_t releaser(const struct tl_builder *b, uint64_t lock, uint64_t t, uint32_t thread)
+{
+	const struct tl_release *r = (const struct tl_release *)(const void *)b->releases.data;
+	size_t lo = 0, hi = TL_COUNT(b->releases, struct tl_release), j;
+
+	/* the first release after (lock, t) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r[mid].lock < lock || (r[mid].lock == lock && r[mid].ts <= t))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || r[lo - 1].lock != lock)
+		return WPERF_NO_ENTITY;
+	j = lo - 1;
+	if (r[j].thread == thread) {
+		if (r[j].prev_other == TL_NONE)
+			return WPERF_NO_ENTITY;
+		j = r[j].prev_other;
+	}
+	return r[j].thread;
+}
+
+/* Merges each false wakeup's wait pair, in place; returns the segments left. */
+static size_t false_wakeups(struct wperf_segment *s, size_t n, const struct tl_mark *m, size_t nm,
+			    uint64_t *removed)
+{
+	size_t o = 0, mi = 0, last_wait = SIZE_MAX, pending = SIZE_MAX;
+
+	for (size_t i = 0; i < n; i++) {
+		/* marks before this segment fell in the previous one */
+		for (; mi < nm && m[mi].ts < s[i].start; mi++)
+			if (o > 0 && s[o - 1].state != WPERF_SEG_WAITING && last_wait != SIZE_MAX)
+				pending = last_wait;
+		if (s[i].state == WPERF_SEG_WAITING && pending != SIZE_MAX) {
+			struct wperf_segment *w1 = &s[pending];
+
+			w1->end = s[i].end;
+			w1->waker = s[i].waker;
+			w1->waker_kstack = s[i].waker_kstack;
+			w1->waker_ustack = s[i].waker_ustack;
+			o = pending + 1;
+			pending = SIZE_MAX;
+			(*removed)++;
+			continue;
+		}
+		s[o++] = s[i];
+		if (s[i].state == WPERF_SEG_WAITING)
+			last_wait = o - 1;
+	}
+	return o;
+}
+
+static int push(struct wperf_buf *out, const struct wperf_segment *s, uint8_t state, uint64_t start,
+		uint64_t end, uint32_t waker)
+{
+	struct wperf_segment *g;
+
+	if (start >= end)
+		return 0;
+	if (!(g = tl_push(out, sizeof(*g))))
+		return -ENOMEM;
+	*g = *s;
+	g->start = start;
+	g->end = end;
+	g->state = state;
+	g->waker = waker;
+	if (state == WPERF_SEG_WAITING && s->state != WPERF_SEG_WAITING) {
+		g->spin = 1;
+		g->kstack = g->ustack = g->waker_kstack = g->waker_ustack = WPERF_NO_STACK;
+	}
+	return 0;
+}
+
+static uint32_t final_waker(const struct tl_builder *b, uint32_t w)
+{
+	/* threads keep their index; only devices, sources need a look-up */
+	return (w & PV_TAG) && w < WPERF_WAKER_ISSUERS ? tl_final_waker(b, w) : w;
+}
+
+/* Appends a thread's segments to out, with final wakers; returns how many, or
+ * SIZE_MAX when out of memory. */
+static size_t gather(const struct tl_builder *b, const struct tl_thread *th, struct wperf_buf *out)
+{
+	size_t nchunks = TL_COUNT(th->chunks, void *), left = th->nsegs;
+	struct wperf_segment *d;
+
+	if (wperf_buf_reserve(out, th->nsegs * sizeof(*d)) < 0)
+		return SIZE_MAX; /* spins may have used what was reserved for all */
+	d = (struct wperf_segment *)(void *)(out->data + out->len);
+
+	for (size_t c = 0; c < nchunks; c++) {
+		const struct wperf_segment *s = TL_AT(th->chunks, struct wperf_segment *, c);
+		size_t n = c + 1 < nchunks ? tl_chunk_cap(c) : th->tail_len;
+
+		n = n > left ? left : n;
+		for (size_t i = 0; i < n; i++) {
+			d[i] = s[i];
+			if (d[i].state == WPERF_SEG_WAITING)
+				d[i].waker = final_waker(b, d[i].waker);
+		}
+		d += n;
+		left -= n;
+	}
+	out->len += th->nsegs * sizeof(*d);
+	return th->nsegs;
+}
+
+/* Appends s[0, n) to out with the spins' running time made waits. */
+static int spin_split(const struct tl_builder *b, const struct wperf_segment *s, size_t n,
+		      const struct tl_spin *sp, size_t nsp, struct wperf_buf *out, uint64_t *spins)
+{
+	size_t k = 0, counted = SIZE_MAX;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t pos = s[i].start, end = s[i].end;
+
+		if (s[i].state != WPERF_SEG_RUNNING) {
+			if (push(out, &s[i], s[i].state, pos, end, s[i].waker))
+				return -ENOMEM;
+			continue;
+		}
+		while (k < nsp && sp[k].t2 <= pos)
+			k++;
+		for (size_t j = k; j < nsp && sp[j].t1 < end; j++) {
+			uint64_t lo = sp[j].t1 > pos ? sp[j].t1 : pos;
+			uint64_t hi = sp[j].t2 < end ? sp[j].t2 : end;
+
+			if (lo >= hi)
+				continue; /* an empty spin, or overlapping an earlier one */
+			if (push(out, &s[i], WPERF_SEG_RUNNING, pos, lo, WPERF_NO_ENTITY) ||
+			    push(out, &s[i], WPERF_SEG_WAITING, lo, hi,
+				 releaser(b, sp[j].lock, sp[j].t2, sp[j].thread)))
+				return -ENOMEM;
+			pos = hi;
+			if (counted != j) {
+				counted = j;
+				(*spins)++;
+			}
+		}
+		if (push(out, &s[i], WPERF_SEG_RUNNING, pos, end, WPERF_NO_ENTITY))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Appends thread i's final segments to out. */
+static int thread_segments(struct tl_builder *b, uint32_t i, const struct tl_mark *m, size_t nm,
+			   const struct tl_spin *sp, size_t nsp, struct wperf_buf *out,
+			   struct wperf_buf *scratch, struct wperf_timeline *tl)
+{
+	struct tl_thread *th = &TL_AT(b->threads, struct tl_thread, i);
+	size_t first = TL_COUNT(*out, struct wperf_segment), n = gather(b, th, out);
+	struct wperf_segment *s = (struct wperf_segment *)(void *)out->data + first;
+
+	if (n == SIZE_MAX)
+		return -ENOMEM;
+	tl_thread_release(th); /* copied: give the memory back early */
+	if (nm) {
+		n = false_wakeups(s, n, m, nm, &tl->false_wakeups_removed);
+		out->len = (first + n) * sizeof(*s);
+	}
+	if (!nsp)
+		return 0;
+	/* spins split segments: move them aside and write them back split */
+	wperf_buf_clear(scratch);
+	if (wperf_buf_append(scratch, s, n * sizeof(*s)) < 0)
+		return -ENOMEM;
+	out->len = first * sizeof(*s);
+	return spin_split(b, (const struct wperf_segment *)(const void *)scratch->data, n, sp, nsp,
+			  out, &tl->spins_converted);
+}
+
+static int thread_entities(const struct tl_builder *b, struct wperf_buf *entities)
+{
+	size_t n = TL_COUNT(b->threads, struct tl_thread);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct tl_thread *th = &TL_AT(b->threads, struct tl_thread, i);
+		struct wperf_entity *e = tl_push(entities, sizeof(*e));
+
+		if (!e)
+			return -ENOMEM;
+		e->kind = WPERF_ENTITY_THREAD;
+		e->tid = th->tid;
+		e->tgid = th->tgid;
+		e->creator = th->creator;
+		memcpy(e->name, th->name, sizeof(e->name));
+		memcpy(e->process, th->process, sizeof(e->process));
+		e->born = th->born;
+		e->died = th->died < th->born ? th->born : th->died;
+		e->irq_ns = th->irq_ns;
+	}
+	return 0;
+}
+
+/* Entity e's segments are the last ones of out: its time by state (while they
+ * are in the cache), with interrupt time taken out of running time. */
+static void totals(struct wperf_timeline *tl, uint32_t e, const struct wperf_buf *out)
+{
+	struct wperf_entity *en = &tl->entities[e];
+	const struct wperf_segment *s =
+	    (const struct wperf_segment *)(const void *)out->data + en->first_segment;
+	size_t n = TL_COUNT(*out, struct wperf_segment) - en->first_segment;
+	uint64_t by[3] = {0, 0, 0};
+
+	for (size_t k = 0; k < n; k++)
+		by[s[k].state] += s[k].end - s[k].start;
+	en->nsegments = (uint32_t)n;
+	en->irq_ns = en->irq_ns < by[WPERF_SEG_RUNNING] ? en->irq_ns : by[WPERF_SEG_RUNNING];
+	en->running_ns = by[WPERF_SEG_RUNNING] - en->irq_ns;
+	en->runnable_ns = by[WPERF_SEG_RUNNABLE];
+	en->waiting_ns = by[WPERF_SEG_WAITING];
+}
+
+int tl_assemble(struct tl_builder *b, struct wperf_timeline *tl)
+{
+	size_t nthreads = TL_COUNT(b->threads, struct tl_thread), *mfirst = NULL, *pfirst = NULL;
+	struct wperf_buf entities = {0}, marks = {0}, spins = {0}, out = {0}, shares = {0},
+			 scratch = {0};
+	size_t bytes = 0; /* of thread segments */
+	int64_t nent;
+	int ret = thread_entities(b, &entities);
+
+	for (size_t i = 0; i < nthreads; i++)
+		bytes +=
+		    TL_AT(b->threads, struct tl_thread, i).nsegs * sizeof(struct wperf_segment);
+	if (ret || (nent = tl_devices_entities(b, (uint32_t)nthreads, &entities)) < 0 ||
+	    (nent = tl_sources_entities(b, (uint32_t)nent, &entities)) < 0 ||
+	    group(b->marks.data, TL_COUNT(b->marks, struct tl_mark), sizeof(struct tl_mark),
+		  offsetof(struct tl_mark, thread), nthreads, &marks, &mfirst) ||
+	    group(b->spins.data, TL_COUNT(b->spins, struct tl_spin), sizeof(struct tl_spin),
+		  offsetof(struct tl_spin, thread), nthreads, &spins, &pfirst) ||
+	    wperf_buf_reserve(&out, bytes + 1) < 0) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	prepare_releases(b);
+	tl->entities = (struct wperf_entity *)(void *)entities.data;
+	tl->nentities = (size_t)nent;
+	entities.data = NULL;
+	for (size_t i = 0; i < nthreads && !ret; i++) {
+		tl->entities[i].first_segment = (uint32_t)TL_COUNT(out, struct wperf_segment);
+		ret = thread_segments(b, (uint32_t)i,
+				      (const struct tl_mark *)(const void *)marks.data + mfirst[i],
+				      mfirst[i + 1] - mfirst[i],
+				      (const struct tl_spin *)(const void *)spins.data + pfirst[i],
+				      pfirst[i + 1] - pfirst[i], &out, &scratch, tl);
+		totals(tl, (uint32_t)i, &out);
+	}
+	for (size_t i = nthreads; i < tl->nentities && !ret; i++) {
+		tl->entities[i].first_segment = (uint32_t)TL_COUNT(out, struct wperf_segment);
+		if (tl->entities[i].kind == WPERF_ENTITY_DISK ||
+		    tl->entities[i].kind == WPERF_ENTITY_NIC)
+			ret = tl_device_segments(b, (uint32_t)(i - nthreads), &out);
+		totals(tl, (uint32_t)i, &out);
+	}
+	if (!ret && TL_COUNT(out, struct wperf_segment) >= UINT32_MAX)
+		ret = wperf_error_set(b->err, -E2BIG, "too many segments for one timeline");
+	if (ret || (ret = tl_device_shares(b, &shares)) < 0)
+		goto out;
+	tl->segments = (struct wperf_segment *)(void *)out.data;
+	tl->nsegments = TL_COUNT(out, struct wperf_segment);
+	out.data = NULL;
+	tl->shares = (struct wperf_io_share *)(void *)shares.data;
+	tl->nshares = TL_COUNT(shares, struct wperf_io_share);
+	shares.data = NULL;
+	tl_capacity_note(b, tl->capacity_note, sizeof(tl->capacity_note));
+out:
+	free(mfirst);
+	free(pfirst);
+	wperf_buf_release(&entities);
+	wperf_buf_release(&marks);
+	wperf_buf_release(&spins);
+	wperf_buf_release(&out);
+	wperf_buf_release(&shares);
+	wperf_buf_release(&scratch);
+	return ret;
+}

@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the files of the timeline builder share (timeline.c: events and thread
+ * states; timeline_devices.c: disks and NICs; timeline_irq.c: interrupts as
+ * wakers; timeline_assemble.c: annotations and the final arrays). Not a public
+ * API.
+ *
+ * While events are read, entities have provisional ids: threads, devices and
+ * interrupt sources are numbered separately, and a waker is a tagged value
+ * (PV_*). Once every event is read they get their final entity indexes:
+ * threads first, then devices, then the interrupt entities that are not devices.
+ */
+#ifndef WPERF_TIMELINE_INTERNAL_H
+#define WPERF_TIMELINE_INTERNAL_H
+
+#include <stdint.h>
+
+#include "buf.h"
+#include "idmap.h"
+#include "thread_table.h"
+#include "timeline.h"
+
+#define TL_NONE UINT32_MAX
+
+/* Provisional wakers: a thread index, a device index or a source index, tagged
+ * in the top two bits. WPERF_NO_ENTITY and WPERF_WAKER_ISSUERS keep their value
+ * (both have the top two bits set, which no tag uses). */
+#define PV_TAG	  0xC0000000u
+#define PV_THREAD 0x00000000u
+#define PV_DEVICE 0x40000000u
+#define PV_SOURCE 0x80000000u
+#define PV_MAX	  0x3FFFFFFFu /* indexes stay below this */
+
+/* A thread's state machine (tl_thread.state). */
+enum tl_state {
+	TL_UNKNOWN = 0, /* nothing seen yet that tells */
+	TL_RUNNING,
+	TL_RUNNABLE,
+	TL_WAITING,
+	TL_DEAD, /* exited: later events of its tid are ignored */
+};
+
+struct tl_thread {
+	uint32_t tid, tgid, creator;
+	uint8_t state;		    /* enum tl_state */
+	uint8_t spinning;	    /* a SPIN_BEFORE waits for its SPIN_AFTER */
+	int32_t kstack, ustack;	    /* TL_WAITING: where it blocked */
+	uint64_t born, died, since; /* since: start of the open segment */
+	uint64_t irq_ns;
+	uint64_t spin_lock, spin_t1;
+	char name[32], process[16];
+	/* Its segments (provisional wakers) in chunks that never move: growing one
+	 * array would copy it at each doubling. */
+	struct wperf_buf chunks; /* struct wperf_segment *: full ones, then the tail */
+	uint32_t tail_len, tail_cap;
+	size_t nsegs;
+};
+
+/* Per CPU: the interrupt being timed, and the devices its latest I/O events
+ * named (to tell which device an interrupt's wakeup came from). */
+struct tl_cpu {
+	uint32_t irq_depth;  /* nested hard and soft interrupts */
+	uint32_t irq_thread; /* the thread they interrupted, or TL_NONE */
+	uint64_t irq_start;
+	uint32_t blk_dev; /* device of the latest BLOCK_COMPLETE, or TL_NONE */
+	int32_t blk_irq;
+	uint8_t blk_ctx;
+	uint32_t net_rx, net_tx; /* devices of the latest NET_RECV and NET_XMIT */
+};
+
+/* Annotations, applied once every segment is known. */
+struct tl_spin {
+	uint32_t thread;
+	uint64_t t1, t2, lock;
+};
+
+struct tl_release {
+	uint64_t lock, ts, seq;
+	uint32_t thread;
+	uint32_t prev_other; /* latest earlier release of lock by another thread */
+};
+
+struct tl_mark {
+	uint32_t thread;
+	uint64_t ts;
+};
+
+/* A pending block request, keyed by (dev, sector). */
+struct tl_request {
+	uint64_t sector;
+	uint32_t dev; /* device index + 1; 0: empty slot */
+};
+
+struct tl_device {
+	uint8_t kind; /* WPERF_ENTITY_DISK or WPERF_ENTITY_NIC */
+	uint8_t loopback;
+	uint32_t key; /* dev_t or ifindex */
+	uint64_t bytes, ios;
+	uint64_t busy_ns, measured_ns; /* busy_ns as reported; measured: union of intervals */
+	uint32_t inflight;	       /* disks: requests issued, not completed */
+	uint64_t busy_start, busy_end; /* the busy interval being built */
+	struct wperf_buf busy;	       /* uint64_t pairs [start, end): sorted, disjoint */
+	struct wperf_idmap share_of;   /* thread index -> index in shares */
+	struct wperf_buf shares;       /* struct wperf_io_share, device field unused */
+	uint64_t speed_bps;	       /* NICs */
+	const char *speed_from;	       /* NICs: where speed_bps came from */
+	char name[32];
+	uint32_t entity; /* final index */
+};
+
+/* An interrupt that woke a thread and is not (yet) known to be a device. */
+struct tl_source {
+	uint8_t ctx; /* enum wperf_context, or 3 for the fixed ones below */
+	int32_t irq;
+	uint8_t used;
+	uint32_t entity; /* final index */
+};
+
+/* The fixed sources, always present at these indexes. */
+enum { TL_SRC_TIMER = 0, TL_SRC_IDLE = 1, TL_SRC_UNKNOWN = 2, TL_NFIXED = 3 };
+
+/* Majority vote of the devices an irq number completed I/O for. */
+struct tl_vote {
+	uint32_t device, count;
+};
+
+struct tl_builder {
+	const struct wperf_trace *t;
+	struct wperf_timeline_opts opts;
+	struct wperf_error *err;
+	int oom;	     /* an allocation failed: the build stops after this event */
+	uint64_t start, end; /* the window */
+
+	struct wperf_thread_table names;
+	struct wperf_idmap tids;     /* tid -> slot in tid_thread */
+	struct wperf_buf tid_thread; /* uint32_t: the tid's current thread, or TL_NONE */
+	struct wperf_buf threads;    /* struct tl_thread */
+	struct wperf_buf cpus;	     /* struct tl_cpu */
+
+	struct wperf_buf spins, releases, marks; /* annotations */
+	uint64_t release_seq;
+
+	struct wperf_idmap disks, nics; /* dev / ifindex -> slot in disk_index / nic_index */
+	struct wperf_buf disk_index, nic_index; /* uint32_t: the device index */
+	struct wperf_buf devices;		/* struct tl_device */
+	struct tl_request *reqs;		/* open addressing, a power of two */
+	size_t reqs_cap, reqs_count;
+	struct wperf_idmap source_of; /* tl_source_key() -> index in sources - TL_NFIXED */
+	struct wperf_buf sources;     /* struct tl_source: the fixed ones, then the others */
+	struct wperf_idmap vote_of;   /* hard irq number -> index in votes */
+	struct wperf_buf votes;	      /* struct tl_vote */
+};
+
+/* a * b / c without overflow, saturated; 0 when c is 0. */
+static inline uint64_t tl_muldiv(uint64_t a, uint64_t b, uint64_t c)
+{
+	unsigned __int128 r;
+
+	if (!c)
+		return 0;
+	r = (unsigned __int128)a * b / c;
+	return r > UINT64_MAX ? UINT64_MAX : (uint64_t)r;
+}
+
+/* A thread's segment chunk c holds TL_CHUNK_MIN << c segments, at most
+ * TL_CHUNK_MAX (which keeps a chunk under malloc's mmap threshold). */
+#define TL_CHUNK_MIN 16u
+#define TL_CHUNK_MAX 2048u
+static inline size_t tl_chunk_cap(size_t c)
+{
+	return c < 7 ? (size_t)TL_CHUNK_MIN << c : TL_CHUNK_MAX;
+}
+
+#define TL_AT(buf, type, i) (((type *)(void *)(buf).data)[i])
+#define TL_COUNT(buf, type) ((buf).len / sizeof(type))
+
+/* Appends a zeroed element of size bytes; NULL when out of memory (the caller
+ * sets b->oom). */
+void *tl_push(struct wperf_buf *b, size_t size);
+
+/* timeline.c: the CPU state of cpu, or NULL for an absurd cpu number. */
+/* Frees a thread's segment chunks. */
+void tl_thread_release(struct tl_thread *th);
+struct tl_cpu *tl_cpu(struct tl_builder *b, uint32_t cpu);
+
+/* ---- timeline_devices.c ---- */
+void tl_devices_release(struct tl_builder *b);
+/* BLOCK_* and NET_* events; issuer: the thread that issued or sent, or TL_NONE. */
+int tl_block_event(struct tl_builder *b, const struct wperf_event *ev, uint32_t issuer);
+int tl_net_event(struct tl_builder *b, const struct wperf_event *ev, uint32_t issuer);
+/* Closes the busy intervals and applies the capacity model. */
+void tl_devices_finish(struct tl_builder *b);
+/* Gives the devices their entity indexes from first on, appending their struct
+ * wperf_entity to entities; returns the next free index, or -ENOMEM. */
+int64_t tl_devices_entities(struct tl_builder *b, uint32_t first, struct wperf_buf *entities);
+/* Appends the device's busy (running) and idle (waiting) segments. */
+int tl_device_segments(const struct tl_builder *b, uint32_t device, struct wperf_buf *out);
+/* Appends the I/O shares, with final entity indexes. */
+int tl_device_shares(const struct tl_builder *b, struct wperf_buf *out);
+void tl_capacity_note(const struct tl_builder *b, char *note, size_t size);
+
+/* ---- timeline_irq.c ---- */
+int tl_sources_init(struct tl_builder *b);
+void tl_sources_release(struct tl_builder *b);
+/* A device's I/O completed in hard irq number irq. */
+void tl_vote(struct tl_builder *b, int32_t irq, uint32_t device);
+/* The provisional waker of a wakeup from an interrupt, or from the idle task
+ * (marks its source used). */
+uint32_t tl_interrupt_waker(struct tl_builder *b, const struct wperf_event *ev);
+/* After tl_devices_entities: the used sources that are no device become
+ * interrupt entities, appended from first on; returns the next free index. */
+int64_t tl_sources_entities(struct tl_builder *b, uint32_t first, struct wperf_buf *entities);
+/* The final entity of a provisional waker. */
+uint32_t tl_final_waker(const struct tl_builder *b, uint32_t pv);
+
+/* ---- timeline_assemble.c ---- */
+/* Builds tl's entities, segments and shares from the builder's state. */
+int tl_assemble(struct tl_builder *b, struct wperf_timeline *tl);
+
+#endif /* WPERF_TIMELINE_INTERNAL_H */

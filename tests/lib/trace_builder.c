@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+#include "trace_builder.h"
+
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+void tb_init(struct trace_builder *b, uint64_t start, uint64_t end)
+{
+	memset(b, 0, sizeof(*b));
+	b->start = start;
+	b->end = end;
+	b->ncpu = 2;
+}
+
+void tb_release(struct trace_builder *b)
+{
+	wperf_buf_release(&b->events);
+	wperf_buf_release(&b->threads);
+	if (b->path[0] && !getenv("KEEPTRACE"))
+		unlink(b->path);
+}
+
+void tb_thread(struct trace_builder *b, uint32_t tid, uint32_t tgid, const char *comm)
+{
+	struct wperf_thread t = {.tid = tid, .tgid = tgid, .ppid = 1};
+
+	snprintf(t.comm, sizeof(t.comm), "%s", comm);
+	assert_int_equal(wperf_buf_append(&b->threads, &t, sizeof(t)), 0);
+}
+
+void tb_meta(struct trace_builder *b, const char *key, const char *value)
+{
+	assert_true(b->nmeta < 16);
+	b->meta_keys[b->nmeta] = key;
+	b->meta_values[b->nmeta++] = value;
+}
+
+static uint32_t tgid_of(const struct trace_builder *b, uint32_t tid)
+{
+	const struct wperf_thread *t = (const void *)b->threads.data;
+
+	for (size_t i = 0; i < b->threads.len / sizeof(*t); i++)
+		if (t[i].tid == tid)
+			return t[i].tgid;
+	return tid;
+}
+
+struct wperf_event *tb_add(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu,
+			   uint32_t tid)
+{
+	struct wperf_event e = {.hdr = {.kind = kind, .ts = ts, .cpu = cpu, .tid = tid}};
+
+	e.hdr.tgid = tgid_of(b, tid);
+	assert_int_equal(wperf_buf_append(&b->events, &e, sizeof(e)), 0);
+	return (struct wperf_event *)(b->events.data + b->events.len) - 1;
+}
+
+void tb_switch(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t prev, uint32_t next,
+	       int preempted, int32_t ks, int32_t us)
+{
+	struct wperf_event *e = tb_add(b, WPERF_EV_SWITCH, ts, cpu, prev);
+
+	e->hdr.flags = preempted ? WPERF_SWITCH_PREEMPTED : 0;
+	e->sw.next_tid = next;
+	e->sw.next_tgid = tgid_of(b, next);
+	e->sw.prev_state = preempted ? 0 : 1;
+	e->sw.kstack = ks;
+	e->sw.ustack = us;
+}
+
+void tb_wake(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t tid, uint32_t waker,
+	     int32_t ks, int32_t us)
+{
+	struct wperf_event *e = tb_add(b, WPERF_EV_WAKEUP, ts, cpu, tid);
+
+	e->wake.waker_tid = waker;
+	e->wake.waker_tgid = tgid_of(b, waker);
+	e->wake.kstack = ks;
+	e->wake.ustack = us;
+}
+
+void tb_wake_irq(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t tid, uint8_t ctx,
+		 int32_t irq)
+{
+	struct wperf_event *e = tb_add(b, WPERF_EV_WAKEUP, ts, cpu, tid);
+
+	e->hdr.flags = ctx;
+	e->wake.irq = irq;
+	e->wake.kstack = e->wake.ustack = WPERF_NO_STACK;
+}
+
+void tb_block(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
+	      uint8_t ctx, int32_t irq, uint32_t dev, uint64_t sector, uint32_t bytes)
+{
+	struct wperf_event *e = tb_add(b, kind, ts, cpu, tid);
+
+	e->hdr.flags = ctx;
+	e->block.dev = dev;
+	e->block.sector = sector;
+	e->block.bytes = bytes;
+	e->block.irq = irq;
+}
+
+void tb_net(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
+	    uint8_t ctx, uint32_t ifindex, uint32_t bytes)
+{
+	struct wperf_event *e = tb_add(b, kind, ts, cpu, tid);
+
+	e->hdr.flags = ctx;
+	e->net.ifindex = ifindex;
+	e->net.bytes = bytes;
+}
+
+void tb_usdt(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t tid, uint64_t lock)
+{
+	tb_add(b, kind, ts, 0, tid)->usdt.lock = lock;
+}
+
+void tb_irq(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
+	    int32_t irq)
+{
+	tb_add(b, kind, ts, cpu, tid)->irq.irq = irq;
+}
+
+struct wperf_trace *tb_open(struct trace_builder *b)
+{
+	struct wperf_trace_stats st = {
+	    .start_ts = b->start, .end_ts = b->end, .ncpu = b->ncpu, .lost = b->lost};
+	const struct wperf_event *ev = (const void *)b->events.data;
+	struct wperf_trace_writer *w = NULL;
+	struct wperf_trace *t = NULL;
+	struct wperf_error err = {0};
+	int fd;
+
+	snprintf(b->path, sizeof(b->path), "/tmp/wperf-test-trace-XXXXXX");
+	fd = mkstemp(b->path);
+	assert_true(fd >= 0);
+	if (wperf_trace_writer_new(fd, NULL, &w, &err) < 0 ||
+	    (b->nmeta &&
+	     wperf_trace_writer_meta(w, b->meta_keys, b->meta_values, b->nmeta, &err) < 0) ||
+	    wperf_trace_writer_threads(w, (const void *)b->threads.data,
+				       b->threads.len / sizeof(struct wperf_thread), &err) < 0)
+		fail_msg("%s", err.msg);
+	for (size_t i = 0; i < b->events.len / sizeof(*ev); i++)
+		if (wperf_trace_writer_event(w, &ev[i], &err) < 0)
+			fail_msg("%s", err.msg);
+	if (wperf_trace_writer_finish(w, &st, &err) < 0)
+		fail_msg("%s", err.msg);
+	wperf_trace_writer_free(w);
+	close(fd);
+	if (wperf_trace_open(b->path, &t, &err) < 0)
+		fail_msg("%s", err.msg);
+	return t;
+}

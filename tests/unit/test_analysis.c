@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The whole analysis (core/analysis.h) on hand-made traces with known answers:
+ * events in, knots out.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/analysis.h"
+#include "tests/lib/trace_builder.h"
+
+#define MS   1000000ull
+#define APP  100
+#define A    101
+#define B    102
+#define DISK ((254u << 20) | 0)
+
+static struct wperf_analysis *analyze(struct trace_builder *b, unsigned jobs,
+				      struct wperf_trace **t)
+{
+	struct wperf_analysis_opts o = {.jobs = jobs};
+	struct wperf_analysis *a = NULL;
+	struct wperf_error err = {0};
+
+	*t = tb_open(b);
+	if (wperf_analyze(*t, &o, &a, &err) < 0)
+		fail_msg("%s", err.msg);
+	return a;
+}
+
+static int64_t vertex(const struct wperf_analysis *a, const char *identity)
+{
+	for (uint32_t v = 0; v < a->merged.nvertices; v++)
+		if (!strcmp(a->merged.vertices[v].identity, identity))
+			return v;
+	return -1;
+}
+
+static uint64_t weight(const struct wperf_analysis *a, const char *from, const char *to)
+{
+	int64_t f = vertex(a, from), t = vertex(a, to), i;
+
+	assert_true(f >= 0 && t >= 0);
+	i = wperf_graph_find(&a->merged.graph, f, t);
+	return i < 0 ? 0 : a->merged.graph.edges[i].weight;
+}
+
+/* The final knots (not sinks), as a sorted, space-separated list of identities each. */
+static void final_knots(const struct wperf_analysis *a, char *out, size_t size)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < a->knots.nfinal; i++) {
+		const struct wperf_knot *k = &a->knots.knots[i];
+
+		if (k->kind != WPERF_KNOT)
+			continue;
+		len += snprintf(out + len, size - len, "%s{", len ? " " : "");
+		for (size_t j = 0; j < k->nvertices; j++)
+			len += snprintf(out + len, size - len, "%s%s", j ? "," : "",
+					a->merged.vertices[k->vertices[j]].identity);
+		len += snprintf(out + len, size - len, "}");
+	}
+}
+
+/*
+ * Figure 1: A (2 ms of work) fills a queue that B (5 ms of work, then a 5 ms
+ * synchronous write) empties. Each 10 ms, A waits 8 ms for B and B waits 5 ms
+ * for the disk, which idles while B works. The knot is {B, disk}; A waits
+ * longest but is outside it.
+ */
+static void build_figure1(struct trace_builder *b, int cycles)
+{
+	tb_init(b, 0, cycles * 10 * MS);
+	tb_thread(b, APP, APP, "fig1");
+	tb_thread(b, A, APP, "A");
+	tb_thread(b, B, APP, "B");
+	for (int c = 0; c < cycles; c++) {
+		uint64_t t0 = c * 10 * MS;
+
+		if (c > 0) { /* the disk's completion wakes B */
+			tb_block(b, WPERF_EV_BLOCK_COMPLETE, t0 - 10000, 0, 0, WPERF_CTX_SOFTIRQ,
+				 WPERF_SOFTIRQ_BLOCK, DISK, c - 1, 4096);
+			tb_wake_irq(b, t0 - 10000, 0, B, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_BLOCK);
+		}
+		tb_switch(b, t0, 0, 0, B, 1, -1, -1);
+		tb_wake(b, t0 + 10000, 0, A, B, 5, 6); /* B dequeues: room for A */
+		tb_switch(b, t0 + 20000, 1, 0, A, 1, -1, -1);
+		tb_switch(b, t0 + 2 * MS + 20000, 1, A, 0, 0, 1, 2); /* the queue is full */
+		tb_block(b, WPERF_EV_BLOCK_ISSUE, t0 + 5 * MS, 0, B, WPERF_CTX_THREAD, 0, DISK, c,
+			 4096);
+		tb_switch(b, t0 + 5 * MS, 0, B, 0, 0, 3, 4); /* B blocks in fsync */
+	}
+}
+
+static void test_figure1_knot(void **state)
+{
+	struct trace_builder b;
+	struct wperf_trace *t;
+	char knots[256];
+
+	(void)state;
+	build_figure1(&b, 50);
+	struct wperf_analysis *a = analyze(&b, 1, &t);
+
+	final_knots(a, knots, sizeof(knots));
+	assert_string_equal(knots, "{disk:254:0,fig1/B}");
+	/* A waits longer (8 ms a cycle) than B (5 ms for the disk)... */
+	assert_true(a->merged.vertices[vertex(a, "fig1/A")].waiting_ns >
+		    a->merged.vertices[vertex(a, "fig1/B")].waiting_ns);
+	/* ...but B -> disk weighs more: its own waits plus those nested in A's. */
+	assert_true(weight(a, "fig1/B", "disk:254:0") > weight(a, "fig1/A", "fig1/B"));
+	assert_true(weight(a, "disk:254:0", "fig1/B") > 0);
+	assert_int_equal(weight(a, "fig1/B", "fig1/A"), 0);
+	wperf_analysis_free(a);
+	wperf_trace_free(t);
+	tb_release(&b);
+}
+
+/* The same trace gives the same graph with any number of cascade workers. */
+static void test_jobs_do_not_matter(void **state)
+{
+	struct trace_builder b;
+	struct wperf_trace *t1, *t4;
+
+	(void)state;
+	build_figure1(&b, 50);
+	struct wperf_analysis *a1 = analyze(&b, 1, &t1);
+	struct wperf_analysis *a4 = analyze(&b, 4, &t4);
+
+	assert_int_equal(a1->merged.graph.nedges, a4->merged.graph.nedges);
+	assert_memory_equal(a1->merged.graph.edges, a4->merged.graph.edges,
+			    a1->merged.graph.nedges * sizeof(struct wperf_edge));
+	wperf_analysis_free(a1);
+	wperf_analysis_free(a4);
+	wperf_trace_free(t1);
+	wperf_trace_free(t4);
+	tb_release(&b);
+}
+
+/*
+ * Four workers take turns on one lock: each waits for the one before it, and
+ * after unlocking works on outside the lock, in parallel with the next holder
+ * (1.5 CPUs in all: not a background knot). Merged into one vertex by name,
+ * their waits are a self-loop: a knot of one vertex.
+ */
+static void test_merged_self_loop(void **state)
+{
+	struct trace_builder b;
+	struct wperf_trace *t;
+	char knots[256];
+	const uint32_t w[4] = {201, 202, 203, 204};
+
+	(void)state;
+	tb_init(&b, 0, 300 * MS);
+	tb_thread(&b, 200, 200, "pool");
+	for (int i = 0; i < 4; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "worker-%d", i + 1);
+		tb_thread(&b, w[i], 200, name);
+	}
+	for (int r = 0; r < 100; r++) {
+		uint32_t holder = w[r % 4], next = w[(r + 1) % 4];
+		uint64_t t0 = r * 3 * MS;
+		uint32_t cpu = r % 2;
+
+		tb_switch(&b, t0, cpu, 0, holder, 1, -1, -1);
+		tb_wake(&b, t0 + 3 * MS - 1000, cpu, next, holder, 7, 8); /* unlock */
+		tb_switch(&b, t0 + 4500000, cpu, holder, 0, 0, 9, 10);	  /* waits again */
+	}
+	struct wperf_analysis *a = analyze(&b, 1, &t);
+
+	final_knots(a, knots, sizeof(knots));
+	assert_string_equal(knots, "{pool/worker-#}");
+	assert_true(weight(a, "pool/worker-#", "pool/worker-#") > 0);
+	assert_int_equal(a->merged.vertices[vertex(a, "pool/worker-#")].nmembers, 4);
+	wperf_analysis_free(a);
+	wperf_trace_free(t);
+	tb_release(&b);
+}
+
+/*
+ * A dispatcher starts a thread per task; each task runs 1 ms and ends. The tasks
+ * merge into one virtual thread that waits for its creator between tasks.
+ */
+static void test_short_lived_tasks(void **state)
+{
+	struct trace_builder b;
+	struct wperf_trace *t;
+
+	(void)state;
+	tb_init(&b, 0, 100 * MS);
+	tb_thread(&b, 300, 300, "dispatch");
+	for (int i = 0; i < 20; i++) {
+		uint32_t task = 400 + i;
+		uint64_t t0 = i * 5 * MS + MS;
+		struct wperf_event *e = tb_add(&b, WPERF_EV_FORK, t0, 0, 300);
+
+		e->fork.child_tid = task;
+		e->fork.child_tgid = 300;
+		snprintf(e->fork.comm, sizeof(e->fork.comm), "task-%d", i);
+		tb_add(&b, WPERF_EV_WAKEUP_NEW, t0, 0, task)->hdr.tgid = 300;
+		tb_switch(&b, t0 + 1000, 1, 0, task, 1, -1, -1);
+		tb_add(&b, WPERF_EV_EXIT, t0 + MS, 1, task)->hdr.tgid = 300;
+		tb_switch(&b, t0 + MS + 1000, 1, task, 0, 0, -1, -1);
+	}
+	struct wperf_analysis *a = analyze(&b, 1, &t);
+	int64_t tasks = vertex(a, "dispatch+tasks");
+
+	assert_true(tasks >= 0);
+	assert_int_equal(a->merged.vertices[tasks].nmembers, 20);
+	assert_true(a->merged.vertices[tasks].short_lived);
+	/* Between the first task's start and the last one's end, no task is alive
+	 * for 19 gaps of about 4 ms: the virtual thread waits for its creator. */
+	assert_in_range(weight(a, "dispatch+tasks", "dispatch"), 19 * 4 * MS - 19 * 100000,
+			19 * 4 * MS + 19 * 100000);
+	wperf_analysis_free(a);
+	wperf_trace_free(t);
+	tb_release(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_figure1_knot),
+	    cmocka_unit_test(test_jobs_do_not_matter),
+	    cmocka_unit_test(test_merged_self_loop),
+	    cmocka_unit_test(test_short_lived_tasks),
+	};
+
+	return cmocka_run_group_tests_name("analysis", tests, NULL, NULL);
+}

@@ -1,0 +1,1062 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests of the timeline (core/timeline.h): hand-made event sequences are
+ * written to a trace in a temporary directory, the timeline is built from it,
+ * and its segments are checked exactly. Every timeline built here is also
+ * checked for the invariants every consumer relies on (check_invariants).
+ *
+ * The window is [1000, 10000) unless a test says otherwise. Threads 101
+ * ("A"), 102 ("B"), 103 ("C") belong to process 100 ("app").
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/timeline.h"
+#include "core/trace.h"
+
+#define A    101
+#define B    102
+#define C    103
+#define APP  100
+#define DISK ((8u << 20) | 0) /* sda */
+#define LOCK 0x1000
+
+static char tmpdir[64];
+
+/* ---- the trace being made ---- */
+
+static struct wperf_event evs[61000];
+static size_t nevs;
+static const char *meta_keys[8], *meta_values[8];
+static size_t nmeta;
+static uint64_t win_start = 1000, win_end = 10000;
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/wperf-test-timeline-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char p[128];
+
+	(void)state;
+	snprintf(p, sizeof(p), "%s/t.trace", tmpdir);
+	unlink(p);
+	return rmdir(tmpdir);
+}
+
+static int reset(void **state)
+{
+	(void)state;
+	nevs = 0;
+	nmeta = 0;
+	win_start = 1000;
+	win_end = 10000;
+	return 0;
+}
+
+static struct wperf_event *add(uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid)
+{
+	struct wperf_event *e;
+
+	assert_true(nevs < sizeof(evs) / sizeof(*evs));
+	e = &evs[nevs++];
+	memset(e, 0, sizeof(*e));
+	e->hdr.kind = kind;
+	e->hdr.ts = ts;
+	e->hdr.cpu = cpu;
+	e->hdr.tid = tid;
+	e->hdr.tgid = tid >= 101 && tid <= 199 ? APP : tid;
+	return e;
+}
+
+/* prev leaves cpu (blocked unless preempted, with stacks ks/us), next enters. */
+static void sw(uint64_t ts, uint32_t cpu, uint32_t prev, uint32_t next, int preempted, int32_t ks,
+	       int32_t us)
+{
+	struct wperf_event *e = add(WPERF_EV_SWITCH, ts, cpu, prev);
+
+	e->hdr.flags = preempted ? WPERF_SWITCH_PREEMPTED : 0;
+	e->sw.next_tid = next;
+	e->sw.next_tgid = next >= 101 && next <= 199 ? APP : next;
+	e->sw.prev_state = preempted ? 0 : 1;
+	e->sw.kstack = ks;
+	e->sw.ustack = us;
+}
+
+/* A thread wakes tid (stacks ks/us). */
+static void wake(uint64_t ts, uint32_t cpu, uint32_t tid, uint32_t waker, int32_t ks, int32_t us)
+{
+	struct wperf_event *e = add(WPERF_EV_WAKEUP, ts, cpu, tid);
+
+	e->wake.waker_tid = waker;
+	e->wake.waker_tgid = waker >= 101 && waker <= 199 ? APP : waker;
+	e->wake.kstack = ks;
+	e->wake.ustack = us;
+}
+
+/* An interrupt (ctx, irq) wakes tid. */
+static void wake_irq(uint64_t ts, uint32_t cpu, uint32_t tid, uint8_t ctx, int32_t irq)
+{
+	struct wperf_event *e = add(WPERF_EV_WAKEUP, ts, cpu, tid);
+
+	e->hdr.flags = ctx;
+	e->wake.irq = irq;
+	e->wake.kstack = e->wake.ustack = WPERF_NO_STACK;
+}
+
+static void block(uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid, uint8_t ctx, int32_t irq,
+		  uint64_t sector, uint32_t bytes)
+{
+	struct wperf_event *e = add(kind, ts, cpu, tid);
+
+	e->hdr.flags = ctx;
+	e->block.dev = DISK;
+	e->block.sector = sector;
+	e->block.bytes = bytes;
+	e->block.irq = irq;
+}
+
+static void net(uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid, uint8_t ctx,
+		uint32_t ifindex, uint32_t bytes)
+{
+	struct wperf_event *e = add(kind, ts, cpu, tid);
+
+	e->hdr.flags = ctx;
+	e->net.ifindex = ifindex;
+	e->net.bytes = bytes;
+}
+
+static void usdt(uint8_t kind, uint64_t ts, uint32_t tid, uint64_t lock)
+{
+	add(kind, ts, 0, tid)->usdt.lock = lock;
+}
+
+static void irq(uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid, int32_t n)
+{
+	add(kind, ts, cpu, tid)->irq.irq = n;
+}
+
+static void meta(const char *k, const char *v)
+{
+	meta_keys[nmeta] = k;
+	meta_values[nmeta++] = v;
+}
+
+/* ---- building ---- */
+
+static void check_invariants(const struct wperf_timeline *tl);
+
+/* Writes the trace (events, threads, window), opens it and builds its timeline. */
+static struct wperf_timeline *build(const struct wperf_timeline_opts *opts, uint64_t *late)
+{
+	static const struct wperf_thread threads[] = {
+	    {APP, APP, 1, "app"}, {A, APP, 1, "A"}, {B, APP, 1, "B"}, {C, APP, 1, "C"}};
+	uint64_t lost[2] = {3, 4};
+	struct wperf_trace_stats st = {
+	    .start_ts = win_start, .end_ts = win_end, .ncpu = 2, .lost = lost};
+	struct wperf_trace_writer *w;
+	struct wperf_trace *t;
+	struct wperf_timeline *tl;
+	struct wperf_error err = {0};
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/t.trace", tmpdir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(wperf_trace_writer_new(fd, NULL, &w, &err), 0);
+	if (nmeta)
+		assert_int_equal(wperf_trace_writer_meta(w, meta_keys, meta_values, nmeta, &err),
+				 0);
+	assert_int_equal(wperf_trace_writer_threads(w, threads, 4, &err), 0);
+	for (size_t i = 0; i < nevs; i++)
+		assert_int_equal(wperf_trace_writer_event(w, &evs[i], &err), 0);
+	assert_int_equal(wperf_trace_writer_finish(w, &st, &err), 0);
+	wperf_trace_writer_free(w);
+	close(fd);
+
+	assert_int_equal(wperf_trace_open(path, &t, &err), 0);
+	if (late)
+		*late = wperf_trace_stats(t)->late_events;
+	if (wperf_timeline_build(t, opts, &tl, &err) != 0)
+		fail_msg("build: %s", err.msg);
+	wperf_trace_free(t);
+	assert_int_equal(tl->lost_events, 7);
+	check_invariants(tl);
+	return tl;
+}
+
+static uint32_t by_tid(const struct wperf_timeline *tl, uint32_t tid)
+{
+	for (uint32_t i = 0; i < tl->nentities; i++)
+		if (tl->entities[i].kind == WPERF_ENTITY_THREAD && tl->entities[i].tid == tid)
+			return i;
+	fail_msg("no thread %u", tid);
+	return 0;
+}
+
+static uint32_t by_name(const struct wperf_timeline *tl, const char *name)
+{
+	for (uint32_t i = 0; i < tl->nentities; i++)
+		if (strcmp(tl->entities[i].name, name) == 0)
+			return i;
+	fail_msg("no entity %s", name);
+	return 0;
+}
+
+/* Checks segment k of entity e. */
+static void seg_is(const struct wperf_timeline *tl, uint32_t e, size_t k, uint64_t start,
+		   uint64_t end, int state, uint32_t waker)
+{
+	size_t n;
+	const struct wperf_segment *s = wperf_timeline_segments(tl, e, &n);
+
+	if (k >= n)
+		fail_msg("%s has %zu segments, no segment %zu", tl->entities[e].name, n, k);
+	if (s[k].start != start || s[k].end != end || s[k].state != state ||
+	    (state == WPERF_SEG_WAITING && s[k].waker != waker))
+		fail_msg("%s segment %zu is [%llu, %llu) state %d waker %u; want [%llu, %llu) "
+			 "state %d waker %u",
+			 tl->entities[e].name, k, (unsigned long long)s[k].start,
+			 (unsigned long long)s[k].end, s[k].state, s[k].waker,
+			 (unsigned long long)start, (unsigned long long)end, state, waker);
+	assert_int_equal(s[k].entity, e);
+}
+
+static void nsegs_is(const struct wperf_timeline *tl, uint32_t e, size_t want)
+{
+	size_t n;
+
+	wperf_timeline_segments(tl, e, &n);
+	if (n != want)
+		fail_msg("%s has %zu segments, want %zu", tl->entities[e].name, n, want);
+}
+
+static const struct wperf_segment *seg_at(const struct wperf_timeline *tl, uint32_t e, size_t k)
+{
+	size_t n;
+
+	return wperf_timeline_segments(tl, e, &n) + k;
+}
+
+/*
+ * What every timeline must satisfy: segments grouped by entity, sorted, within
+ * the window, non-empty; a thread's contiguous from its birth to its death and
+ * its time by state adding up to its life; a device's covering the window;
+ * wakers and shares naming real entities.
+ */
+static void check_invariants(const struct wperf_timeline *tl)
+{
+	size_t total = 0;
+
+	assert_true(tl->start <= tl->end);
+	for (uint32_t i = 0; i < tl->nentities; i++) {
+		const struct wperf_entity *e = &tl->entities[i];
+		size_t n;
+		const struct wperf_segment *s = wperf_timeline_segments(tl, i, &n);
+		uint64_t sum = 0;
+
+		assert_int_equal(e->first_segment, total);
+		total += n;
+		assert_true(e->born <= e->died);
+		assert_true(e->born >= tl->start && e->died <= tl->end);
+		for (size_t k = 0; k < n; k++) {
+			assert_int_equal(s[k].entity, i);
+			assert_true(s[k].start < s[k].end);
+			assert_true(s[k].start >= tl->start && s[k].end <= tl->end);
+			assert_true(s[k].state <= WPERF_SEG_WAITING);
+			if (k > 0)
+				assert_true(s[k].start == s[k - 1].end); /* contiguous */
+			if (s[k].state == WPERF_SEG_WAITING)
+				assert_true(s[k].waker < tl->nentities ||
+					    s[k].waker == WPERF_NO_ENTITY ||
+					    (s[k].waker == WPERF_WAKER_ISSUERS &&
+					     e->kind != WPERF_ENTITY_THREAD));
+			else
+				assert_int_equal(s[k].spin, 0);
+			sum += s[k].end - s[k].start;
+		}
+		assert_true(e->running_ns + e->irq_ns + e->runnable_ns + e->waiting_ns == sum);
+		if (n > 0) {
+			assert_true(s[0].start == e->born);
+			assert_true(s[n - 1].end == e->died);
+		}
+		if (e->kind == WPERF_ENTITY_DISK || e->kind == WPERF_ENTITY_NIC)
+			assert_true(sum == tl->end - tl->start);
+		if (e->kind == WPERF_ENTITY_IRQ)
+			assert_int_equal(n, 0);
+	}
+	assert_int_equal(total, tl->nsegments);
+	for (size_t i = 0; i < tl->nshares; i++) {
+		assert_true(tl->shares[i].device < tl->nentities);
+		assert_true(tl->shares[i].thread < tl->nentities);
+		assert_int_not_equal(tl->entities[tl->shares[i].device].kind, WPERF_ENTITY_THREAD);
+		assert_int_equal(tl->entities[tl->shares[i].thread].kind, WPERF_ENTITY_THREAD);
+		assert_true(tl->shares[i].bytes > 0);
+	}
+	assert_true(memchr(tl->capacity_note, '\0', sizeof(tl->capacity_note)) != NULL);
+}
+
+/* ---- tests ---- */
+
+/* A blocks; B, woken into a CPU, wakes A: the wait's start, end, waker and stacks. */
+static void test_block_and_wake(void **state)
+{
+	struct wperf_timeline *tl;
+	uint32_t a, b;
+	const struct wperf_segment *w;
+
+	(void)state;
+	sw(2000, 0, A, 0, 0, 7, 8);
+	sw(3000, 1, 0, B, 1, -1, -1);
+	wake(5000, 1, A, B, 11, 12);
+	sw(5500, 0, 0, A, 1, -1, -1);
+	tl = build(NULL, NULL);
+	a = by_tid(tl, A);
+	b = by_tid(tl, B);
+	assert_int_equal(tl->start, 1000);
+	assert_int_equal(tl->end, 10000);
+	nsegs_is(tl, a, 4);
+	seg_is(tl, a, 0, 1000, 2000, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, a, 1, 2000, 5000, WPERF_SEG_WAITING, b);
+	seg_is(tl, a, 2, 5000, 5500, WPERF_SEG_RUNNABLE, 0);
+	seg_is(tl, a, 3, 5500, 10000, WPERF_SEG_RUNNING, 0);
+	w = seg_at(tl, a, 1);
+	assert_int_equal(w->kstack, 7);
+	assert_int_equal(w->ustack, 8);
+	assert_int_equal(w->waker_kstack, 11);
+	assert_int_equal(w->waker_ustack, 12);
+	assert_int_equal(w->spin, 0);
+	nsegs_is(tl, b, 2);
+	seg_is(tl, b, 0, 1000, 3000, WPERF_SEG_RUNNABLE, 0);
+	seg_is(tl, b, 1, 3000, 10000, WPERF_SEG_RUNNING, 0);
+	assert_int_equal(tl->entities[a].running_ns, 5500);
+	assert_int_equal(tl->entities[a].waiting_ns, 3000);
+	assert_int_equal(tl->entities[a].runnable_ns, 500);
+	assert_string_equal(tl->entities[a].name, "A");
+	assert_string_equal(tl->entities[a].process, "app");
+	assert_int_equal(tl->entities[a].tgid, APP);
+	assert_int_equal(tl->entities[a].born, 1000);
+	assert_int_equal(tl->entities[a].died, 10000);
+	assert_int_equal(tl->nentities, 2); /* no device, no interrupt */
+	assert_string_equal(tl->capacity_note, "no disk or network I/O recorded.");
+	wperf_timeline_free(tl);
+}
+
+/* Preemption leaves a thread runnable, not waiting. */
+static void test_preemption(void **state)
+{
+	struct wperf_timeline *tl;
+	uint32_t a, b;
+
+	(void)state;
+	sw(2000, 0, A, B, 1, -1, -1);
+	sw(4000, 0, B, A, 1, -1, -1);
+	tl = build(NULL, NULL);
+	a = by_tid(tl, A);
+	b = by_tid(tl, B);
+	nsegs_is(tl, a, 3);
+	seg_is(tl, a, 0, 1000, 2000, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, a, 1, 2000, 4000, WPERF_SEG_RUNNABLE, 0);
+	seg_is(tl, a, 2, 4000, 10000, WPERF_SEG_RUNNING, 0);
+	nsegs_is(tl, b, 3);
+	seg_is(tl, b, 0, 1000, 2000, WPERF_SEG_RUNNABLE, 0);
+	seg_is(tl, b, 1, 2000, 4000, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, b, 2, 4000, 10000, WPERF_SEG_RUNNABLE, 0);
+	assert_int_equal(tl->entities[b].runnable_ns, 7000);
+	wperf_timeline_free(tl);
+}
+
+/* Wakeups of a running thread and of an exited one change nothing. */
+static void test_wakeup_ignored(void **state)
+{
+	struct wperf_timeline *tl;
+	uint32_t a, b, c;
+
+	(void)state;
+	sw(2000, 0, 0, A, 1, -1, -1);
+	wake(3000, 1, A, B, -1, -1); /* A runs */
+	add(WPERF_EV_EXIT, 4000, 1, C);
+	add(WPERF_EV_EXIT, 4500, 1, C); /* a duplicate */
+	wake(5000, 1, C, B, -1, -1);	/* C is gone */
+	sw(5100, 1, C, B, 0, -1, -1);	/* its last switch-out */
+	tl = build(NULL, NULL);
+	a = by_tid(tl, A);
+	b = by_tid(tl, B);
+	c = by_tid(tl, C);
+	nsegs_is(tl, a, 2);
+	seg_is(tl, a, 0, 1000, 2000, WPERF_SEG_RUNNABLE, 0);
+	seg_is(tl, a, 1, 2000, 10000, WPERF_SEG_RUNNING, 0);
+	nsegs_is(tl, b, 1); /* seen waking: running all along */
+	seg_is(tl, b, 0, 1000, 10000, WPERF_SEG_RUNNING, 0);
+	nsegs_is(tl, c, 1);
+	seg_is(tl, c, 0, 1000, 4000, WPERF_SEG_RUNNING, 0);
+	assert_int_equal(tl->entities[c].died, 4000);
+	wperf_timeline_free(tl);
+}
+
+/* A waits for its read; the BLOCK softirq after the completion wakes it: the
+ * disk is the waker. Another CPU with no completion falls back on the disk. */
+static void test_softirq_block_wakes_from_disk(void **state)
+{
+	struct wperf_timeline *tl;
+	uint32_t a, b, d;
+
+	(void)state;
+	block(WPERF_EV_BLOCK_ISSUE, 2000, 0, A, WPERF_CTX_THREAD, 0, 100, 4096);
+	sw(2100, 0, A, 0, 0, 5, 6);
+	block(WPERF_EV_BLOCK_COMPLETE, 6000, 1, 0, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_BLOCK, 100,
+	      4096);
+	wake_irq(6010, 1, A, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_BLOCK);
+	sw(7000, 0, B, 0, 0, -1, -1);
+	wake_irq(8000, 0, B, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_BLOCK); /* cpu 0 saw no completion */
+	tl = build(NULL, NULL);
+	a = by_tid(tl, A);
+	b = by_tid(tl, B);
+	d = by_name(tl, "disk:8:0");
+	assert_int_equal(tl->entities[d].kind, WPERF_ENTITY_DISK);
+	assert_int_equal(tl->entities[d].dev, DISK);
+	seg_is(tl, a, 1, 2100, 6010, WPERF_SEG_WAITING, d);
+	assert_int_equal(seg_at(tl, a, 1)->waker_kstack, WPERF_NO_STACK);
+	assert_int_equal(seg_at(tl, a, 1)->kstack, 5);
+	seg_is(tl, b, 1, 7000, 8000, WPERF_SEG_WAITING, d);
+	nsegs_is(tl, d, 3);
+	seg_is(tl, d, 0, 1000, 2000, WPERF_SEG_WAITING, WPERF_WAKER_ISSUERS);
+	seg_is(tl, d, 1, 2000, 6000, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, d, 2, 6000, 10000, WPERF_SEG_WAITING, WPERF_WAKER_ISSUERS);
+	assert_int_equal(tl->entities[d].busy_ns, 4000);
+	assert_int_equal(tl->nshares, 1);
+	assert_int_equal(tl->shares[0].device, d);
+	assert_int_equal(tl->shares[0].thread, a);
+	assert_int_equal(tl->shares[0].bytes, 4096);
+	wperf_timeline_free(tl);
+}
+
+/* Hard irq 45 completes the disk's requests: its wakeups on any CPU are the
+ * disk's. Irq 99 completes nothing: it is an interrupt entity. */
+static void test_hardirq_number_mapped_to_disk(void **state)
+{
+	struct wperf_timeline *tl;
+	uint32_t a, b, d;
+
+	(void)state;
+	block(WPERF_EV_BLOCK_ISSUE, 1500, 0, B, WPERF_CTX_THREAD, 0, 7, 512);
+	block(WPERF_EV_BLOCK_COMPLETE, 3000, 0, 0, WPERF_CTX_HARDIRQ, 45, 7, 512);
+	sw(4000, 1, A, 0, 0, -1, -1);
+	wake_irq(7000, 1, A, WPERF_CTX_HARDIRQ, 45);
+	sw(7100, 1, B, 0, 0, -1, -1);
+	wake_irq(8000, 1, B, WPERF_CTX_HARDIRQ, 99);
+	tl = build(NULL, NULL);
+	a = by_tid(tl, A);
+	b = by_tid(tl, B);
+	d = by_name(tl, "disk:8:0");
+	seg_is(tl, a, 1, 4000, 7000, WPERF_SEG_WAITING, d);
+	seg_is(tl, b, 1, 7100, 8000, WPERF_SEG_WAITING, by_name(tl, "irq:99"));
+	assert_int_equal(tl->entities[by_name(tl, "irq:99")].kind, WPERF_ENTITY_IRQ);
+	wperf_timeline_free(tl);
+}
+
+/* Timer interrupts, timer softirqs and other softirqs. */
+static void test_timer_and_softirq_wakers(void **state)
+{
+	struct wperf_timeline *tl;
+	uint32_t a, b, c, timer;
+
+	(void)state;
+	sw(2000, 0, A, 0, 0, -1, -1);
+	wake_irq(3000, 0, A, WPERF_CTX_HARDIRQ, WPERF_IRQ_VECTOR);
+	sw(2000, 1, B, 0, 0, -1, -1);
+	wake_irq(4000, 1, B, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_HRTIMER);
+	sw(2500, 1, C, 0, 0, -1, -1);
+	wake_irq(4500, 1, C, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_RCU);
+	sw(5000, 0, 0, A, 1, -1, -1);
+	sw(6000, 0, A, 0, 0, -1, -1);
+	wake(7000, 0, A, 0, -1, -1); /* the idle task, in no traced interrupt */
+	tl = build(NULL, NULL);
+	a = by_tid(tl, A);
+	b = by_tid(tl, B);
+	c = by_tid(tl, C);
+	timer = by_name(tl, "timer");
+	assert_int_equal(tl->entities[timer].kind, WPERF_ENTITY_IRQ);
+	seg_is(tl, a, 1, 2000, 3000, WPERF_SEG_WAITING, timer);
+	seg_is(tl, b, 1, 2000, 4000, WPERF_SEG_WAITING, timer);
+	seg_is(tl, c, 1, 2500, 4500, WPERF_SEG_WAITING, by_name(tl, "softirq:RCU"));
+	seg_is(tl, a, 4, 6000, 7000, WPERF_SEG_WAITING, by_name(tl, "idle"));
+	assert_int_equal(tl->nentities, 6);
+	wperf_timeline_free(tl);
+}
+
+/* Two threads' requests: the disk's busy and idle time, and each one's bytes. */
+static void two_issuers(void)
+{
+	block(WPERF_EV_BLOCK_ISSUE, 2000, 0, A, WPERF_CTX_THREAD, 0, 1, 4096);
+	block(WPERF_EV_BLOCK_ISSUE, 2500, 1, B, WPERF_CTX_THREAD, 0, 2, 8192);
+	block(WPERF_EV_BLOCK_COMPLETE, 3000, 0, 0, WPERF_CTX_HARDIRQ, 40, 1, 4096);
+	block(WPERF_EV_BLOCK_COMPLETE, 4000, 0, 0, WPERF_CTX_HARDIRQ, 40, 2, 8192);
+	block(WPERF_EV_BLOCK_ISSUE, 6000, 0, A, WPERF_CTX_THREAD, 0, 3, 4096);
+	block(WPERF_EV_BLOCK_COMPLETE, 7000, 0, 0, WPERF_CTX_HARDIRQ, 40, 3, 4096);
+}
+
+static void test_disk_idle_and_shares(void **state)
+{
+	struct wperf_timeline *tl;
+	uint32_t d;
+
+	(void)state;
+	two_issuers();
+	tl = build(NULL, NULL);
+	d = by_name(tl, "disk:8:0");
+	nsegs_is(tl, d, 5);
+	seg_is(tl, d, 0, 1000, 2000, WPERF_SEG_WAITING, WPERF_WAKER_ISSUERS);
+	seg_is(tl, d, 1, 2000, 4000, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, d, 2, 4000, 6000, WPERF_SEG_WAITING, WPERF_WAKER_ISSUERS);
+	seg_is(tl, d, 3, 6000, 7000, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, d, 4, 7000, 10000, WPERF_SEG_WAITING, WPERF_WAKER_ISSUERS);
+	assert_int_equal(tl->entities[d].busy_ns, 3000);
+	assert_int_equal(tl->entities[d].running_ns, 3000);
+	assert_int_equal(tl->entities[d].waiting_ns, 6000);
+	assert_int_equal(tl->entities[d].bytes, 16384);
+	assert_int_equal(tl->entities[d].ios, 3);
+	assert_int_equal(tl->nshares, 2);
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(tl->shares[i].device, d);
+		assert_int_equal(tl->shares[i].bytes, 8192);
+	}
+	assert_int_not_equal(tl->shares[0].thread, tl->shares[1].thread);
+	assert_string_equal(tl->capacity_note,
+			    "disks: busy time measured from request issue to completion.");
+	wperf_timeline_free(tl);
+}
+
+/* A capacity that makes the disk less busy than measured: each busy interval
+ * keeps its share at its start. More busy: each idle gap keeps its share. */
+static void test_disk_capacity_model(void **state)
+{
+	struct wperf_timeline_opts opts = {.capacity.disk_iops = 2000000};
+	struct wperf_timeline *tl;
+	uint32_t d;
+
+	(void)state;
+	two_issuers();
+	tl = build(&opts, NULL); /* 3 requests / 2M IOPS = 1500 ns of 3000 measured */
+	d = by_name(tl, "disk:8:0");
+	nsegs_is(tl, d, 5);
+	seg_is(tl, d, 0, 1000, 2000, WPERF_SEG_WAITING, WPERF_WAKER_ISSUERS);
+	seg_is(tl, d, 1, 2000, 3000, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, d, 2, 3000, 6000, WPERF_SEG_WAITING, WPERF_WAKER_ISSUERS);
+	seg_is(tl, d, 3, 6000, 6500, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, d, 4, 6500, 10000, WPERF_SEG_WAITING, WPERF_WAKER_ISSUERS);
+	assert_int_equal(tl->entities[d].busy_ns, 1500);
+	assert_string_equal(tl->capacity_note,
+			    "disks: busy time = requests / 2000000 IOPS (given capacity).");
+	wperf_timeline_free(tl);
+
+	opts.capacity.disk_iops = 500000;		 /* 6000 ns */
+	opts.capacity.disk_bytes_per_s = 16384000000ull; /* 1000 ns: the IOPS win */
+	tl = build(&opts, NULL);
+	d = by_name(tl, "disk:8:0");
+	nsegs_is(tl, d, 6);
+	seg_is(tl, d, 0, 1000, 1500, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, d, 1, 1500, 2000, WPERF_SEG_WAITING, WPERF_WAKER_ISSUERS);
+	seg_is(tl, d, 2, 2000, 5000, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, d, 3, 5000, 6000, WPERF_SEG_WAITING, WPERF_WAKER_ISSUERS);
+	seg_is(tl, d, 4, 6000, 8500, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, d, 5, 8500, 10000, WPERF_SEG_WAITING, WPERF_WAKER_ISSUERS);
+	assert_int_equal(tl->entities[d].busy_ns, 6000);
+	assert_string_equal(tl->capacity_note, "disks: busy time = max(bytes / 16384000000 B/s, "
+					       "requests / 500000 IOPS) (given capacity).");
+	wperf_timeline_free(tl);
+}
+
+/* NICs: names and speeds from META, loopback's default, the NET_RX softirq's
+ * wakeup put on the NIC of the CPU's latest packet, shares by bytes sent. */
+static void test_nic(void **state)
+{
+	struct wperf_timeline *tl;
+	uint32_t a, lo, eth;
+
+	(void)state;
+	meta("net.2.name", "eth0");
+	meta("net.2.speed_bps", "1000000000");
+	net(WPERF_EV_NET_XMIT, 2000, 0, B, WPERF_CTX_THREAD, 1, 1250); /* 1000 ns at 10 Gbit/s */
+	net(WPERF_EV_NET_XMIT, 2500, 0, B, WPERF_CTX_THREAD, 1, 1250); /* overlaps: [2000, 3500) */
+	sw(3000, 1, A, 0, 0, -1, -1);
+	net(WPERF_EV_NET_RECV, 5000, 1, 0, WPERF_CTX_SOFTIRQ, 2, 125); /* 1000 ns at 1 Gbit/s */
+	wake_irq(5050, 1, A, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_NET_RX);
+	tl = build(NULL, NULL);
+	a = by_tid(tl, A);
+	lo = by_name(tl, "nic:1");
+	eth = by_name(tl, "nic:eth0");
+	assert_int_equal(tl->entities[eth].kind, WPERF_ENTITY_NIC);
+	assert_int_equal(tl->entities[eth].dev, 2);
+	seg_is(tl, a, 1, 3000, 5050, WPERF_SEG_WAITING, eth);
+	nsegs_is(tl, lo, 3);
+	seg_is(tl, lo, 1, 2000, 3500, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, eth, 1, 5000, 6000, WPERF_SEG_RUNNING, 0);
+	assert_int_equal(tl->entities[lo].busy_ns, 1500);
+	assert_int_equal(tl->entities[lo].bytes, 2500);
+	assert_int_equal(tl->entities[lo].ios, 2);
+	assert_int_equal(tl->nshares, 1);
+	assert_int_equal(tl->shares[0].device, lo);
+	assert_int_equal(tl->shares[0].thread, by_tid(tl, B));
+	assert_int_equal(tl->shares[0].bytes, 2500);
+	assert_string_equal(tl->capacity_note,
+			    "NICs: busy for bytes * 8 / link speed, nic:1 at 10 Gbit/s (loopback "
+			    "default), nic:eth0 at 1 Gbit/s (from the trace).");
+	wperf_timeline_free(tl);
+
+	/* a given speed wins over the trace's */
+	{
+		struct wperf_timeline_opts opts = {.capacity.nic_bits_per_s = 100000000};
+
+		tl = build(&opts, NULL);
+		eth = by_name(tl, "nic:eth0");
+		seg_is(tl, eth, 1, 5000, 10000, WPERF_SEG_RUNNING, 0); /* 10 us: cut at the end */
+		assert_true(strstr(tl->capacity_note, "nic:eth0 at 100 Mbit/s (given)"));
+		wperf_timeline_free(tl);
+	}
+}
+
+/* Interrupt time, nested or not, leaves the interrupted thread's running time. */
+static void test_interrupt_time(void **state)
+{
+	struct wperf_timeline *tl;
+	uint32_t a;
+
+	(void)state;
+	irq(WPERF_EV_HARDIRQ_ENTRY, 2000, 0, A, 30);
+	irq(WPERF_EV_HARDIRQ_EXIT, 2300, 0, A, 30);
+	irq(WPERF_EV_SOFTIRQ_ENTRY, 2300, 0, A, WPERF_SOFTIRQ_NET_RX);
+	irq(WPERF_EV_SOFTIRQ_EXIT, 2500, 0, A, WPERF_SOFTIRQ_NET_RX);
+	irq(WPERF_EV_SOFTIRQ_ENTRY, 4000, 0, A, WPERF_SOFTIRQ_TIMER);
+	irq(WPERF_EV_HARDIRQ_ENTRY, 4100, 0, A, 31);
+	irq(WPERF_EV_HARDIRQ_EXIT, 4200, 0, A, 31);
+	irq(WPERF_EV_SOFTIRQ_EXIT, 4400, 0, A, WPERF_SOFTIRQ_TIMER);
+	irq(WPERF_EV_HARDIRQ_EXIT, 4500, 0, A, 31);  /* an exit without entry */
+	irq(WPERF_EV_HARDIRQ_ENTRY, 6000, 1, 0, 32); /* an idle CPU */
+	irq(WPERF_EV_HARDIRQ_EXIT, 6100, 1, 0, 32);
+	tl = build(NULL, NULL);
+	a = by_tid(tl, A);
+	nsegs_is(tl, a, 1);
+	seg_is(tl, a, 0, 1000, 10000, WPERF_SEG_RUNNING, 0);
+	assert_int_equal(tl->entities[a].irq_ns, 900);
+	assert_int_equal(tl->entities[a].running_ns, 8100);
+	assert_int_equal(tl->nentities, 1);
+	wperf_timeline_free(tl);
+}
+
+/* A is woken by B, finds nothing to do, declares it and blocks again until C
+ * wakes it: one wait on C, from where A first blocked. */
+static void test_false_wakeup(void **state)
+{
+	struct wperf_timeline *tl;
+	uint32_t a;
+	const struct wperf_segment *w;
+
+	(void)state;
+	sw(2000, 0, A, 0, 0, 1, 2);
+	wake(3000, 1, A, B, 3, 4);
+	sw(3100, 0, 0, A, 1, -1, -1);
+	add(WPERF_EV_FALSE_WAKEUP, 3200, 0, A);
+	sw(3500, 0, A, 0, 0, 5, 6);
+	wake(6000, 1, A, C, 7, 8);
+	sw(6100, 0, 0, A, 1, -1, -1);
+	tl = build(NULL, NULL);
+	a = by_tid(tl, A);
+	assert_int_equal(tl->false_wakeups_removed, 1);
+	nsegs_is(tl, a, 4);
+	seg_is(tl, a, 0, 1000, 2000, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, a, 1, 2000, 6000, WPERF_SEG_WAITING, by_tid(tl, C));
+	seg_is(tl, a, 2, 6000, 6100, WPERF_SEG_RUNNABLE, 0);
+	seg_is(tl, a, 3, 6100, 10000, WPERF_SEG_RUNNING, 0);
+	w = seg_at(tl, a, 1);
+	assert_int_equal(w->kstack, 1);
+	assert_int_equal(w->ustack, 2);
+	assert_int_equal(w->waker_kstack, 7);
+	assert_int_equal(w->waker_ustack, 8);
+	assert_int_equal(tl->entities[a].waiting_ns, 4000);
+	wperf_timeline_free(tl);
+}
+
+/* A spins on a lock, is preempted once meanwhile; the last other thread to
+ * release the lock before the spin ended (B, not A itself) is the waker. */
+static void test_spin(void **state)
+{
+	struct wperf_timeline *tl;
+	uint32_t a, b;
+
+	(void)state;
+	usdt(WPERF_EV_SPIN_RELEASE, 2000, A, LOCK);
+	usdt(WPERF_EV_SPIN_RELEASE, 2500, C, LOCK);
+	usdt(WPERF_EV_SPIN_BEFORE, 3000, A, LOCK);
+	sw(3500, 0, A, 0, 1, -1, -1);
+	sw(3600, 0, 0, A, 1, -1, -1);
+	usdt(WPERF_EV_SPIN_RELEASE, 3800, B, LOCK);
+	usdt(WPERF_EV_SPIN_RELEASE, 3900, A, LOCK);
+	usdt(WPERF_EV_SPIN_RELEASE, 3950, B, LOCK + 8); /* another lock */
+	usdt(WPERF_EV_SPIN_AFTER, 4000, A, LOCK);
+	usdt(WPERF_EV_SPIN_AFTER, 5000, A, LOCK); /* no SPIN_BEFORE: ignored */
+	tl = build(NULL, NULL);
+	a = by_tid(tl, A);
+	b = by_tid(tl, B);
+	assert_int_equal(tl->spins_converted, 1);
+	nsegs_is(tl, a, 5);
+	seg_is(tl, a, 0, 1000, 3000, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, a, 1, 3000, 3500, WPERF_SEG_WAITING, b);
+	seg_is(tl, a, 2, 3500, 3600, WPERF_SEG_RUNNABLE, 0);
+	seg_is(tl, a, 3, 3600, 4000, WPERF_SEG_WAITING, b);
+	seg_is(tl, a, 4, 4000, 10000, WPERF_SEG_RUNNING, 0);
+	assert_int_equal(seg_at(tl, a, 1)->spin, 1);
+	assert_int_equal(seg_at(tl, a, 3)->spin, 1);
+	assert_int_equal(tl->entities[a].waiting_ns, 900);
+	wperf_timeline_free(tl);
+}
+
+/* A thread with many segments (they are stored in chunks), a false wakeup and
+ * a spin late in its life: counts and totals stay exact. */
+static void test_long_thread(void **state)
+{
+	struct wperf_timeline *tl;
+	uint32_t a;
+	uint64_t t = 1000;
+
+	(void)state;
+	win_end = 1000 + 20000 * 10 + 1000;
+	for (int i = 0; i < 20000; i++, t += 10) {
+		sw(t + 2, 0, A, 0, 0, i, -1);	/* blocks: running [t, t + 2) */
+		wake(t + 6, 1, A, B, -1, -1);	/* waiting [t + 2, t + 6) */
+		sw(t + 10, 0, 0, A, 1, -1, -1); /* runnable [t + 6, t + 10) */
+		if (i == 19990)
+			add(WPERF_EV_FALSE_WAKEUP, t + 11, 0, A);
+	}
+	usdt(WPERF_EV_SPIN_BEFORE, t + 100, A, LOCK);
+	usdt(WPERF_EV_SPIN_RELEASE, t + 150, B, LOCK);
+	usdt(WPERF_EV_SPIN_AFTER, t + 200, A, LOCK);
+	tl = build(NULL, NULL);
+	a = by_tid(tl, A);
+	assert_int_equal(tl->false_wakeups_removed, 1);
+	assert_int_equal(tl->spins_converted, 1);
+	/* 3 per round and the last running one; the false wakeup merges 4 into 1,
+	 * the spin splits the last one in 3 */
+	nsegs_is(tl, a, 60001 - 3 + 2);
+	seg_is(tl, a, 0, 1000, 1002, WPERF_SEG_RUNNING, 0);
+	assert_int_equal(seg_at(tl, a, 1)->kstack, 0);
+	seg_is(tl, a, 3 * 19990 + 1, 1000 + 19990 * 10 + 2, 1000 + 19991 * 10 + 6,
+	       WPERF_SEG_WAITING, by_tid(tl, B));
+	assert_int_equal(seg_at(tl, a, 3 * 19990 + 1)->kstack, 19990);
+	seg_is(tl, a, 3 * 19990 + 2, 1000 + 19991 * 10 + 6, 1000 + 19992 * 10, WPERF_SEG_RUNNABLE,
+	       0);
+	seg_is(tl, a, 59997, t, t + 100, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, a, 59998, t + 100, t + 200, WPERF_SEG_WAITING, by_tid(tl, B));
+	seg_is(tl, a, 59999, t + 200, win_end, WPERF_SEG_RUNNING, 0);
+	assert_int_equal(tl->entities[a].waiting_ns, 19999 * 4 + 10 + 100);
+	wperf_timeline_free(tl);
+}
+
+/* A new thread: runnable from its fork to its first switch-in. One whose fork
+ * was not seen is born at its WAKEUP_NEW. */
+static void test_wakeup_new(void **state)
+{
+	struct wperf_timeline *tl;
+	struct wperf_event *f;
+	uint32_t d, e;
+
+	(void)state;
+	f = add(WPERF_EV_FORK, 2000, 0, A);
+	f->fork.child_tid = 104;
+	f->fork.child_tgid = APP;
+	strcpy(f->fork.comm, "worker");
+	wake(2100, 0, 104, A, -1, -1);
+	evs[nevs - 1].hdr.kind = WPERF_EV_WAKEUP_NEW;
+	sw(3000, 1, 0, 104, 1, -1, -1);
+	add(WPERF_EV_EXIT, 5000, 1, 104);
+	wake(4000, 0, 105, A, -1, -1);
+	evs[nevs - 1].hdr.kind = WPERF_EV_WAKEUP_NEW;
+	tl = build(NULL, NULL);
+	d = by_tid(tl, 104);
+	e = by_tid(tl, 105);
+	assert_int_equal(tl->entities[d].born, 2000);
+	assert_int_equal(tl->entities[d].died, 5000);
+	assert_int_equal(tl->entities[d].creator, A);
+	assert_string_equal(tl->entities[d].name, "worker");
+	assert_string_equal(tl->entities[d].process, "app");
+	nsegs_is(tl, d, 2);
+	seg_is(tl, d, 0, 2000, 3000, WPERF_SEG_RUNNABLE, 0);
+	seg_is(tl, d, 1, 3000, 5000, WPERF_SEG_RUNNING, 0);
+	assert_int_equal(tl->entities[e].born, 4000);
+	assert_int_equal(tl->entities[e].creator, A);
+	nsegs_is(tl, e, 1);
+	seg_is(tl, e, 0, 4000, 10000, WPERF_SEG_RUNNABLE, 0);
+	wperf_timeline_free(tl);
+}
+
+/* A tid used again after its thread exited is a new thread. */
+static void test_tid_reuse(void **state)
+{
+	struct wperf_timeline *tl;
+	struct wperf_event *f;
+	uint32_t n = 0, first = UINT32_MAX, second = 0;
+
+	(void)state;
+	add(WPERF_EV_EXIT, 3000, 0, C);
+	f = add(WPERF_EV_FORK, 4000, 0, A);
+	f->fork.child_tid = C;
+	f->fork.child_tgid = APP;
+	strcpy(f->fork.comm, "C2");
+	tl = build(NULL, NULL);
+	for (uint32_t i = 0; i < tl->nentities; i++)
+		if (tl->entities[i].tid == C) {
+			n++;
+			first = first == UINT32_MAX ? i : first;
+			second = i;
+		}
+	assert_int_equal(n, 2);
+	assert_int_equal(tl->entities[first].died, 3000);
+	assert_int_equal(tl->entities[second].born, 4000);
+	seg_is(tl, second, 0, 4000, 10000, WPERF_SEG_RUNNABLE, 0);
+	wperf_timeline_free(tl);
+}
+
+/* Events before and after the window: segments are cut at its edges. */
+static void test_window_clipping(void **state)
+{
+	struct wperf_timeline *tl;
+	uint32_t a;
+
+	(void)state;
+	sw(500, 0, A, 0, 0, -1, -1);
+	wake(1500, 1, A, B, -1, -1);
+	sw(2000, 0, 0, A, 1, -1, -1);
+	sw(12000, 0, A, 0, 1, -1, -1);
+	tl = build(NULL, NULL);
+	a = by_tid(tl, A);
+	nsegs_is(tl, a, 3);
+	seg_is(tl, a, 0, 1000, 1500, WPERF_SEG_WAITING, by_tid(tl, B));
+	seg_is(tl, a, 1, 1500, 2000, WPERF_SEG_RUNNABLE, 0);
+	seg_is(tl, a, 2, 2000, 10000, WPERF_SEG_RUNNING, 0);
+	wperf_timeline_free(tl);
+}
+
+/* The recorder (900) is no entity, but its switches still end and start the
+ * other threads' segments; a process it forks is born then. */
+static void test_exclude_tgid(void **state)
+{
+	struct wperf_timeline_opts opts = {.exclude_tgid = 900};
+	struct wperf_timeline *tl;
+	struct wperf_event *f;
+	uint32_t a, b, p;
+
+	(void)state;
+	sw(2000, 0, A, 900, 0, -1, -1);
+	sw(3000, 0, 900, B, 0, -1, -1);
+	wake(4000, 1, A, 900, -1, -1);
+	block(WPERF_EV_BLOCK_ISSUE, 4500, 1, 900, WPERF_CTX_THREAD, 0, 9, 4096);
+	add(WPERF_EV_SPIN_BEFORE, 4600, 1, 900);
+	f = add(WPERF_EV_FORK, 5000, 1, 900);
+	f->fork.child_tid = 200;
+	f->fork.child_tgid = 200;
+	strcpy(f->fork.comm, "bench");
+	tl = build(&opts, NULL);
+	for (uint32_t i = 0; i < tl->nentities; i++)
+		assert_int_not_equal(tl->entities[i].tid, 900);
+	a = by_tid(tl, A);
+	b = by_tid(tl, B);
+	p = by_tid(tl, 200);
+	nsegs_is(tl, a, 3);
+	seg_is(tl, a, 0, 1000, 2000, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, a, 1, 2000, 4000, WPERF_SEG_WAITING, WPERF_NO_ENTITY);
+	seg_is(tl, a, 2, 4000, 10000, WPERF_SEG_RUNNABLE, 0);
+	nsegs_is(tl, b, 2);
+	seg_is(tl, b, 0, 1000, 3000, WPERF_SEG_RUNNABLE, 0);
+	seg_is(tl, b, 1, 3000, 10000, WPERF_SEG_RUNNING, 0);
+	assert_int_equal(tl->entities[p].born, 5000);
+	assert_int_equal(tl->entities[p].creator, 900);
+	assert_string_equal(tl->entities[p].process, "bench");
+	assert_int_equal(tl->nshares, 0);
+	wperf_timeline_free(tl);
+}
+
+/* Events written out of order are sorted first, stably: equal times keep their
+ * file order (a switch-in then a switch-out at 5500 leave A runnable). */
+static void test_late_events_sorted(void **state)
+{
+	static const int order[] = {2, 0, 3, 4, 1, 5};
+	struct wperf_event sorted[6];
+	struct wperf_timeline *tl;
+	uint64_t late = 0;
+	uint32_t a, b;
+
+	(void)state;
+	sw(2000, 0, A, 0, 0, 7, 8);
+	sw(3000, 1, 0, B, 1, -1, -1);
+	wake(5000, 1, A, B, 11, 12);
+	sw(5500, 0, 0, A, 1, -1, -1);
+	sw(5500, 0, A, 0, 1, -1, -1);
+	sw(6000, 0, 0, A, 1, -1, -1);
+	memcpy(sorted, evs, sizeof(sorted));
+	for (int i = 0; i < 6; i++)
+		evs[i] = sorted[order[i]];
+	tl = build(NULL, &late);
+	assert_int_equal(late, 2);
+	a = by_tid(tl, A);
+	b = by_tid(tl, B);
+	nsegs_is(tl, a, 5);
+	seg_is(tl, a, 0, 1000, 2000, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, a, 1, 2000, 5000, WPERF_SEG_WAITING, b);
+	seg_is(tl, a, 2, 5000, 5500, WPERF_SEG_RUNNABLE, 0);
+	seg_is(tl, a, 3, 5500, 6000, WPERF_SEG_RUNNABLE, 0);
+	seg_is(tl, a, 4, 6000, 10000, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, b, 1, 3000, 10000, WPERF_SEG_RUNNING, 0);
+	wperf_timeline_free(tl);
+}
+
+/* ---- garbage ---- */
+
+static uint64_t rng = 88172645463325252ull;
+
+static uint64_t rnd(uint64_t n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng % n;
+}
+
+/* Random events of every kind, with odd values: the build must hold up. */
+static void garbage(int sorted, const struct wperf_timeline_opts *opts)
+{
+	uint64_t ts = 0;
+
+	for (size_t i = 0; i < 10000; i++) {
+		uint8_t kind = (uint8_t)(1 + rnd(WPERF_EV_KIND_MAX - 1));
+		uint32_t tid = rnd(20) ? (uint32_t)(100 + rnd(12)) : (uint32_t)rnd(3);
+		struct wperf_event *e;
+
+		if (win_end == UINT64_MAX)
+			ts = rng ^ (rng << 7); /* anywhere: sums and ends must not wrap */
+		else
+			ts = sorted ? ts + rnd(5) : rnd(12000);
+		e = add(kind, ts, rnd(50) ? (uint32_t)rnd(4) : 1u << 30, tid);
+		e->hdr.tgid = rnd(10) ? APP : tid;
+		e->hdr.flags = (uint8_t)rnd(4);
+		switch (kind) {
+		case WPERF_EV_SWITCH:
+			e->sw.next_tid = (uint32_t)(rnd(4) ? 100 + rnd(12) : 0);
+			e->sw.next_tgid = APP;
+			e->sw.kstack = (int32_t)rnd(5) - 1;
+			break;
+		case WPERF_EV_WAKEUP:
+		case WPERF_EV_WAKEUP_NEW:
+			e->wake.waker_tid = (uint32_t)(rnd(5) ? 100 + rnd(12) : 0);
+			e->wake.waker_tgid = APP;
+			e->wake.irq = (int32_t)rnd(50) - 2;
+			e->wake.kstack = (int32_t)rnd(5) - 1;
+			break;
+		case WPERF_EV_FORK:
+			e->fork.child_tid = (uint32_t)(100 + rnd(12));
+			e->fork.child_tgid = rnd(2) ? APP : e->fork.child_tid;
+			strcpy(e->fork.comm, "kid");
+			break;
+		case WPERF_EV_EXEC:
+		case WPERF_EV_RENAME:
+			strcpy(e->name.comm, "renamed");
+			break;
+		case WPERF_EV_HARDIRQ_ENTRY:
+		case WPERF_EV_HARDIRQ_EXIT:
+		case WPERF_EV_SOFTIRQ_ENTRY:
+		case WPERF_EV_SOFTIRQ_EXIT:
+			e->irq.irq = (int32_t)rnd(12) - 1;
+			break;
+		case WPERF_EV_BLOCK_ISSUE:
+		case WPERF_EV_BLOCK_COMPLETE:
+			e->block.dev = rnd(2) ? DISK : DISK + 16;
+			e->block.sector = rnd(10);
+			e->block.bytes = (uint32_t)rnd(3) * 4096;
+			e->block.irq = (int32_t)rnd(4) + 40;
+			break;
+		case WPERF_EV_NET_XMIT:
+		case WPERF_EV_NET_RECV:
+			e->net.ifindex = (uint32_t)rnd(3);
+			e->net.bytes = rnd(100) ? (uint32_t)rnd(3000) : UINT32_MAX;
+			e->net.irq = (int32_t)rnd(4) + 40;
+			break;
+		default:
+			e->usdt.lock = rnd(3);
+			break;
+		}
+	}
+	wperf_timeline_free(build(opts, NULL));
+}
+
+static void test_garbage(void **state)
+{
+	struct wperf_timeline_opts opts = {.exclude_tgid = 105,
+					   .capacity = {1000000, 100, 1000000}};
+
+	for (int round = 0; round < 8; round++) {
+		reset(state);
+		if (round >= 6) { /* the widest window, timestamps all over it */
+			win_start = 0;
+			win_end = UINT64_MAX;
+		}
+		garbage(round % 2, round % 4 < 2 ? NULL : &opts);
+	}
+}
+
+/* No STATS window: the events' own span is the window. */
+static void test_no_window(void **state)
+{
+	struct wperf_timeline *tl;
+
+	(void)state;
+	win_start = win_end = 0;
+	sw(2000, 0, A, 0, 0, -1, -1);
+	wake(5000, 1, A, B, -1, -1);
+	tl = build(NULL, NULL);
+	assert_int_equal(tl->start, 2000);
+	assert_int_equal(tl->end, 5000);
+	seg_is(tl, by_tid(tl, A), 0, 2000, 5000, WPERF_SEG_WAITING, by_tid(tl, B));
+	wperf_timeline_free(tl);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup(test_block_and_wake, reset),
+	    cmocka_unit_test_setup(test_preemption, reset),
+	    cmocka_unit_test_setup(test_wakeup_ignored, reset),
+	    cmocka_unit_test_setup(test_softirq_block_wakes_from_disk, reset),
+	    cmocka_unit_test_setup(test_hardirq_number_mapped_to_disk, reset),
+	    cmocka_unit_test_setup(test_timer_and_softirq_wakers, reset),
+	    cmocka_unit_test_setup(test_disk_idle_and_shares, reset),
+	    cmocka_unit_test_setup(test_disk_capacity_model, reset),
+	    cmocka_unit_test_setup(test_nic, reset),
+	    cmocka_unit_test_setup(test_interrupt_time, reset),
+	    cmocka_unit_test_setup(test_false_wakeup, reset),
+	    cmocka_unit_test_setup(test_spin, reset),
+	    cmocka_unit_test_setup(test_long_thread, reset),
+	    cmocka_unit_test_setup(test_wakeup_new, reset),
+	    cmocka_unit_test_setup(test_tid_reuse, reset),
+	    cmocka_unit_test_setup(test_window_clipping, reset),
+	    cmocka_unit_test_setup(test_exclude_tgid, reset),
+	    cmocka_unit_test_setup(test_late_events_sorted, reset),
+	    cmocka_unit_test_setup(test_garbage, reset),
+	    cmocka_unit_test_setup(test_no_window, reset),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
