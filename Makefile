@@ -5,7 +5,7 @@
 #   make demo     record the paper's Figure 1 program and describe the trace
 #   make test     run the unit and end-to-end tests (cmocka)
 #   make asan     the same tests built with AddressSanitizer and UBSan
-#   make bench    print the recorder's overhead and trace figures
+#   make bench    print the recorder's overhead and the analyzer's speed
 #   make install  PREFIX=/usr/local DESTDIR=
 #   make clean
 
@@ -18,7 +18,7 @@ CLANG ?= clang
 BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
 ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
-PKGS := libbpf libelf zlib libzstd libdw
+PKGS := libbpf libelf zlib libzstd libdw json-c
 TEST_PKGS := cmocka
 
 CFLAGS ?= -O2 -g
@@ -27,7 +27,7 @@ ifdef SANITIZE
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
 endif
-LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread
+LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 TEST_LDLIBS := $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 
 CORE_SRCS := $(wildcard core/*.c)
@@ -96,10 +96,10 @@ $(BUILD)/harness/%.o: harness/%.c harness/*.h core/*.h bpf/wperf_event.h $(BPF_S
 $(WPERF_BENCH): $(HARNESS_OBJS) $(LIBWPERF)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-# ---- synthetic programs: one file each ----
+# ---- synthetic programs: one file each; no tail calls, so that stacks show every function ----
 $(BUILD)/synthetic/%: synthetic/%.c synthetic/*.h include/*.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -O1 -fno-omit-frame-pointer -Iinclude $< -lpthread -lm -o $@
+	$(CC) $(CFLAGS) -O1 -fno-omit-frame-pointer -fno-optimize-sibling-calls -Iinclude $< -lpthread -lm -o $@
 
 # ---- tests ----
 $(BUILD)/tests/lib/%.o: tests/lib/%.c tests/lib/*.h
@@ -137,6 +137,7 @@ $(BUILD)/bench/%: bench/%.c $(LIBWPERF) $(BPF_SKELS)
 
 bench: all $(BENCH_BINS)
 	@WPERF_BUILD=$(BUILD) bash bench/run.sh
+	@WPERF_BUILD=$(BUILD) bash bench/analysis.sh
 
 # ---- install ----
 install: all

@@ -6,6 +6,7 @@ pkgs=(
 	make gcc clang llvm pkg-config bpftool    # build, BPF objects and skeletons
 	libbpf-dev libelf-dev zlib1g-dev libzstd-dev libdw-dev   # recorder, trace, symbols
 	libyaml-dev libcurl4-openssl-dev libgit2-dev   # scenarios, pull requests, git
+	libjson-c-dev                                  # JSON reports
 	libcmocka-dev valgrind jq                      # tests
 	systemtap-sdt-dev                               # <sys/sdt.h> for wperf_annotate.h
 	gnuplot-nox graphviz librsvg2-bin               # plots and graph pictures

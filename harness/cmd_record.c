@@ -299,7 +299,7 @@ static int write_meta(struct recording *rec, char **argv, struct wperf_error *er
 {
 	const struct record_opts *o = rec->opts;
 	char kernel[600], ncpu[16], possible[16], start_rt[32], start_mono[32], tgid[16], rb[32];
-	char command[4096], cmdline[4096] = "wperf-bench ", targets[1024] = "all";
+	char command[4096], cmdline[4096] = "wperf-bench ", targets[1024] = "all", child[16] = "";
 	struct utsname u;
 
 	uname(&u);
@@ -312,6 +312,8 @@ static int write_meta(struct recording *rec, char **argv, struct wperf_error *er
 	snprintf(tgid, sizeof(tgid), "%d", (int)getpid());
 	snprintf(rb, sizeof(rb), "%zu", o->ringbuf_mb << 20);
 	join_words(o->command, command, sizeof(command));
+	if (rec->child > 0)
+		snprintf(child, sizeof(child), "%d", (int)rec->child);
 	join_words(argv, cmdline + strlen(cmdline), sizeof(cmdline) - strlen(cmdline));
 	for (size_t i = 0, len = 0; i < o->npids; i++)
 		len += snprintf(targets + len, sizeof(targets) - len, "%s%d", i ? "," : "",
@@ -333,7 +335,8 @@ static int write_meta(struct recording *rec, char **argv, struct wperf_error *er
 			      "stacks",
 			      "targets",
 			      "hooks",
-			      "ringbuf_bytes"};
+			      "ringbuf_bytes",
+			      "command_pid"};
 	const char *values[] = {"wperf-trace",
 				"wperf-bench 0.1.0",
 				kernel,
@@ -350,7 +353,8 @@ static int write_meta(struct recording *rec, char **argv, struct wperf_error *er
 				stacks_name(o->stack_mode),
 				targets,
 				bpf_recorder_hooks(rec->bpf),
-				rb};
+				rb,
+				child};
 
 	return wperf_trace_writer_meta(rec->writer, keys, values, sizeof(keys) / sizeof(*keys),
 				       err);
@@ -511,10 +515,6 @@ int cmd_record(int argc, char **argv)
 	}
 	struct wperf_writer_opts wo = {.compress = o.compress};
 	e = wperf_trace_writer_new(rec.fd, &wo, &rec.writer, &err);
-	if (!e)
-		e = write_meta(&rec, argv, &err);
-	if (!e)
-		e = record_write_threads(rec.writer, &err);
 	if (e)
 		goto out;
 
@@ -523,6 +523,21 @@ int cmd_record(int argc, char **argv)
 		cli_warn(CMD, "%s: mappings of short-lived processes may be missed", err.msg);
 		rec.mmaps = NULL;
 	}
+	/*
+	 * The command starts now, so that META can name it; its first events wait in
+	 * the ring buffers until the writer thread starts, a moment later.
+	 */
+	rec.start_ts = monotonic_ns();
+	if (o.command) {
+		e = spawn_command(o.command, &old_mask, &rec.child, &err);
+		if (e)
+			goto out;
+	}
+	e = write_meta(&rec, argv, &err);
+	if (!e)
+		e = record_write_threads(rec.writer, &err);
+	if (e)
+		goto out;
 	struct trace_sink_opts so = {
 	    .ringbuf_fd = bpf_recorder_ringbuf_fd(rec.bpf),
 	    .writer = rec.writer,
@@ -536,12 +551,6 @@ int cmd_record(int argc, char **argv)
 	e = trace_sink_start(&so, &rec.sink, &err);
 	if (e)
 		goto out;
-	rec.start_ts = monotonic_ns();
-	if (o.command) {
-		e = spawn_command(o.command, &old_mask, &rec.child, &err);
-		if (e)
-			goto out;
-	}
 	if (!o.quiet)
 		fprintf(stderr, "wperf-bench record: recording to %s%s\n", o.output,
 			o.command ? "" : " (Ctrl-C to stop)");

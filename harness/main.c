@@ -20,6 +20,7 @@ static const struct command commands[] = {
     {"record", cmd_record, "record the machine's waiting events into a trace"},
     {"info", cmd_info, "describe a trace: header, window, counts, drops, threads"},
     {"dump", cmd_dump, "print a trace's events as text, one a line"},
+    {"report", cmd_report, "analyze a trace: the knots that bound the throughput"},
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# bench/analysis.sh: the analyzer's speed, part of `make bench`.
+#
+# Generates traces of N, 2N and 4N events (bench/gen_trace: a ring of worker
+# threads handing work around, a logger waiting on a disk, 64 threads) and times
+# `wperf-bench report -j 1` on each, end to end from the file: reading,
+# segments, cascade, merging, knots, JSON. Prints events per second per core of
+# CPU time (user + system), peak memory, and how the time grows with the events
+# (linear: 2x and 4x the events take 2x and 4x the time).
+#
+# BENCH_EVENTS (default 12500000) sets N; the largest trace has 4N.
+set -euo pipefail
+
+build=${WPERF_BUILD:-build}
+base=${BENCH_EVENTS:-12500000}
+tmp=$(mktemp -d /var/tmp/wperf-bench-analysis-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "analysis: wperf-bench report -j 1 --format json, end to end from the trace file"
+printf '  %-6s %12s %10s %9s %12s %14s %10s\n' size events wall_s cpu_s peak_MiB events/s/core MiB/Mevent
+declare -A cpu_of
+for m in 1 2 4; do
+	n=$((base * m))
+	"$build/bench/gen_trace" -n "$n" -o "$tmp/trace" >/dev/null
+	bytes=$(stat -c %s "$tmp/trace")
+	/usr/bin/time -f '%e %U %S %M' -o "$tmp/time" \
+		"$build/wperf-bench" report -j 1 --format json -o "$tmp/report.json" "$tmp/trace"
+	read -r wall user sys rss_kb <"$tmp/time"
+	cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+	cpu_of[$m]=$cpu
+	awk -v m="$m" -v n="$n" -v w="$wall" -v c="$cpu" -v r="$rss_kb" -v b="$bytes" 'BEGIN {
+		printf "  %-6s %12d %10.2f %9.2f %12.0f %14.0f %10.1f\n", m "x", n, w, c, r / 1024,
+		       n / c, r / 1024 / (n / 1e6)
+		printf "bench: analysis size=%sx events=%d wall_s=%.2f cpu_s=%.2f peak_mib=%.0f events_per_s_per_core=%.0f trace_bytes_per_event=%.2f\n",
+		       m, n, w, c, r / 1024, n / c, b / n > "/dev/stderr"
+	}' 2>>"$tmp/lines"
+	rm -f "$tmp/trace"
+done
+cat "$tmp/lines"
+awk -v a="${cpu_of[1]}" -v b="${cpu_of[2]}" -v c="${cpu_of[4]}" 'BEGIN {
+	printf "growth: 2x events took %.2fx the time, 4x took %.2fx (linear: 2 and 4)\n", b / a, c / a
+	printf "bench: analysis growth_2x=%.2f growth_4x=%.2f target_events_per_s_per_core=10000000\n", b / a, c / a
+}'

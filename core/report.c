@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the report writers share: names, call-site lookup, knot selection.
+ */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *wperf_vertex_kind_name(uint8_t kind)
+{
+	static const char *const names[] = {"thread", "disk", "nic", "irq"};
+
+	return kind < sizeof(names) / sizeof(*names) ? names[kind] : "unknown";
+}
+
+void wperf_report_edge_sites(const struct wperf_analysis *a, uint32_t from, uint32_t to,
+			     size_t *first, size_t *n)
+{
+	const struct wperf_callsite *s = a->merged.sites.sites;
+	size_t lo = 0, hi = a->merged.sites.n;
+
+	while (lo < hi) { /* the first site of (from, to) or later */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s[mid].from < from || (s[mid].from == from && s[mid].to < to))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*first = lo;
+	for (*n = 0; lo + *n < a->merged.sites.n && s[lo + *n].from == from && s[lo + *n].to == to;)
+		(*n)++;
+}
+
+/* Marks the vertices that have a thread of the target process (a pid or a name). */
+static void mark_target(const struct wperf_analysis *a, const char *target, uint8_t *mark)
+{
+	const struct wperf_timeline *tl = a->timeline;
+	char *end;
+	unsigned long pid = strtoul(target, &end, 10);
+
+	for (uint32_t e = 0; e < tl->nentities; e++) {
+		const struct wperf_entity *en = &tl->entities[e];
+
+		if (en->kind == WPERF_ENTITY_THREAD &&
+		    (*end ? !strcmp(en->process, target) : en->tgid == pid))
+			mark[a->merged.vertex_of[e]] = 1;
+	}
+}
+
+int wperf_report_knot_wanted(const struct wperf_analysis *a, const struct wperf_knot *k,
+			     const char *target)
+{
+	const struct wperf_graph *g = &a->knot_graph;
+	uint32_t n = a->merged.nvertices;
+	uint8_t *reached;
+	uint32_t *queue;
+	size_t head = 0, tail = 0;
+	int wanted = 0;
+
+	if (!target || !*target)
+		return 1;
+	/* What the target waits for, directly or not: its knots are the target's. */
+	reached = calloc(n + 1, 1);
+	queue = malloc((n + 1) * sizeof(*queue));
+	if (!reached || !queue) {
+		free(reached);
+		free(queue);
+		return 1; /* out of memory: better show too much than hide a knot */
+	}
+	mark_target(a, target, reached);
+	for (uint32_t v = 0; v < n; v++)
+		if (reached[v])
+			queue[tail++] = v;
+	while (head < tail) {
+		size_t first, m;
+
+		wperf_graph_out(g, queue[head++], &first, &m);
+		for (size_t i = first; i < first + m; i++)
+			if (!reached[g->edges[i].to]) {
+				reached[g->edges[i].to] = 1;
+				queue[tail++] = g->edges[i].to;
+			}
+	}
+	for (size_t i = 0; i < k->nvertices && !wanted; i++)
+		wanted = reached[k->vertices[i]];
+	free(reached);
+	free(queue);
+	return wanted;
+}
+
+int wperf_report_in_knot(const struct wperf_analysis *a, uint32_t v)
+{
+	for (size_t i = 0; i < a->knots.nfinal; i++) {
+		const struct wperf_knot *k = &a->knots.knots[i];
+
+		if (k->kind != WPERF_KNOT)
+			continue;
+		for (size_t j = 0; j < k->nvertices; j++)
+			if (k->vertices[j] == v)
+				return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Writing an analysis for people (text) and machines (JSON, schema in
+ * docs/report-schema.md). Writers append to a struct wperf_buf; printing it is
+ * the caller's business.
+ */
+#ifndef WPERF_REPORT_H
+#define WPERF_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis.h"
+#include "buf.h"
+#include "symbolize.h"
+
+#define WPERF_REPORT_SCHEMA "wperf-report/1"
+
+struct wperf_report_opts {
+	const char *trace_name; /* shown in the report */
+	unsigned top_sites;	/* call sites per edge; 0: 3 */
+	unsigned frames;	/* frames per stack in the text; 0: 6 */
+	unsigned top_edges;	/* edges outside the knots listed in the text; 0: 5 */
+	const char *target;	/* only the knots this process (name or pid) waits for */
+};
+
+int wperf_report_text(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
+		      const struct wperf_report_opts *opts, struct wperf_buf *out);
+
+int wperf_report_json(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
+		      const struct wperf_report_opts *opts, struct wperf_buf *out);
+
+/* ---- graph, flame graph and timeline exports (report_dot.c, report_folded.c,
+ * report_perfetto.c) ---- */
+
+/*
+ * Graphviz DOT of the merged wait-for graph: final knots as clusters, edges
+ * solid and bold at or above the threshold, dashed below, irq vertices left
+ * out. opts->top_edges bounds the edges drawn (plus every edge inside a knot;
+ * 0: all up to 60, else the 60 heaviest). opts->target picks the knots shown.
+ */
+int wperf_report_dot(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
+		     const struct wperf_report_opts *opts, struct wperf_buf *out);
+
+/*
+ * Folded stacks for flamegraph.pl and speedscope, one "frame;frame;... COUNT"
+ * line each, COUNT in microseconds: per edge and call site
+ *   FROM->TO;waiter user root..leaf;waiter kernel root..leaf;--;waker kernel
+ *   leaf..root;waker user leaf..root
+ * then the CMetric's critical slices as "cmetric;VERTEX;frames root..leaf".
+ */
+int wperf_report_folded(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
+			const struct wperf_report_opts *opts, struct wperf_buf *out);
+
+/*
+ * Chrome trace-event JSON of the timeline (Perfetto, chrome://tracing): a track
+ * per thread and device, a slice per segment, a flow arrow per wakeup.
+ */
+int wperf_report_perfetto(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
+			  const struct wperf_report_opts *opts, struct wperf_buf *out);
+
+/* ---- shared by the writers ---- */
+
+/* "thread", "disk", "nic", "irq". */
+const char *wperf_vertex_kind_name(uint8_t kind);
+
+/* The call sites of edge from -> to, heaviest first: a->merged.sites.sites[*first ..]. */
+void wperf_report_edge_sites(const struct wperf_analysis *a, uint32_t from, uint32_t to,
+			     size_t *first, size_t *n);
+
+/* Does the target process (a pid or a name) wait for knot k, directly or through
+ * others? NULL target: every knot is wanted. */
+int wperf_report_knot_wanted(const struct wperf_analysis *a, const struct wperf_knot *k,
+			     const char *target);
+
+/* Is vertex v inside one of the final knots? */
+int wperf_report_in_knot(const struct wperf_analysis *a, uint32_t v);
+
+#endif /* WPERF_REPORT_H */

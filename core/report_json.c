@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The report for machines, built with json-c. The schema is documented in
+ * docs/report-schema.md; "schema" names its version, and fields are only ever
+ * added to a version, never changed.
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#define STACK_TEXT 8192
+
+static json_object *u64(uint64_t v)
+{
+	return json_object_new_uint64(v);
+}
+
+/* A stack as an array of frames, innermost first; null when there is none. */
+static json_object *frames(struct wperf_symbolizer *sym, int32_t id, int user, uint32_t tgid)
+{
+	char text[STACK_TEXT], *save = NULL;
+	json_object *arr;
+
+	if (id < 0)
+		return NULL;
+	arr = json_object_new_array();
+	wperf_symbolize_stack(sym, id, user, tgid, "\n", 0, text, sizeof(text));
+	for (char *f = strtok_r(text, "\n", &save); f; f = strtok_r(NULL, "\n", &save))
+		json_object_array_add(arr, json_object_new_string(f));
+	return arr;
+}
+
+static json_object *vertices(const struct wperf_analysis *a)
+{
+	json_object *arr = json_object_new_array();
+
+	for (uint32_t v = 0; v < a->merged.nvertices; v++) {
+		const struct wperf_vertex *x = &a->merged.vertices[v];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "id", json_object_new_int(v));
+		json_object_object_add(o, "identity", json_object_new_string(x->identity));
+		json_object_object_add(o, "kind",
+				       json_object_new_string(wperf_vertex_kind_name(x->kind)));
+		json_object_object_add(o, "members", json_object_new_int(x->nmembers));
+		json_object_object_add(o, "first_tid", json_object_new_int64(x->first_tid));
+		json_object_object_add(o, "short_lived", json_object_new_boolean(x->short_lived));
+		json_object_object_add(o, "running_ns", u64(x->running_ns));
+		json_object_object_add(o, "runnable_ns", u64(x->runnable_ns));
+		json_object_object_add(o, "waiting_ns", u64(x->waiting_ns));
+		json_object_object_add(o, "cpu", json_object_new_double(x->cpu));
+		json_object_object_add(o, "cmetric_ns", u64(a->vertex_cmetric[v]));
+		json_object_object_add(o, "ignored", json_object_new_boolean(a->ignored[v]));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static json_object *call_sites(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
+			       const struct wperf_edge *ed, unsigned top)
+{
+	json_object *arr = json_object_new_array();
+	size_t first, n;
+
+	wperf_report_edge_sites(a, ed->from, ed->to, &first, &n);
+	for (size_t i = first; i < first + n && i < first + top; i++) {
+		const struct wperf_callsite *s = &a->merged.sites.sites[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "weight_ns", u64(s->weight));
+		json_object_object_add(
+		    o, "share",
+		    json_object_new_double(ed->weight ? (double)s->weight / (double)ed->weight
+						      : 0));
+		json_object_object_add(o, "waiter_user", frames(sym, s->ustack, 1, s->waiter_tgid));
+		json_object_object_add(o, "waiter_kernel", frames(sym, s->kstack, 0, 0));
+		json_object_object_add(o, "waker_user",
+				       frames(sym, s->waker_ustack, 1, s->waker_tgid));
+		json_object_object_add(o, "waker_kernel", frames(sym, s->waker_kstack, 0, 0));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static json_object *edges(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
+			  unsigned top_sites)
+{
+	json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < a->merged.graph.nedges; i++) {
+		const struct wperf_edge *ed = &a->merged.graph.edges[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "from", json_object_new_int(ed->from));
+		json_object_object_add(o, "to", json_object_new_int(ed->to));
+		json_object_object_add(o, "weight_ns", u64(ed->weight));
+		json_object_object_add(
+		    o, "share",
+		    json_object_new_double(a->window ? (double)ed->weight / (double)a->window : 0));
+		json_object_object_add(o, "call_sites", call_sites(a, sym, ed, top_sites));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static json_object *knots(const struct wperf_analysis *a, const char *target)
+{
+	static const char *const kinds[] = {"knot", "sink", "background", "background-sink"};
+	json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < a->knots.nknots; i++) {
+		const struct wperf_knot *k = &a->knots.knots[i];
+		json_object *o = json_object_new_object(), *ids = json_object_new_array();
+		json_object *names = json_object_new_array();
+
+		for (size_t j = 0; j < k->nvertices; j++) {
+			json_object_array_add(ids, json_object_new_int(k->vertices[j]));
+			json_object_array_add(
+			    names,
+			    json_object_new_string(a->merged.vertices[k->vertices[j]].identity));
+		}
+		json_object_object_add(o, "kind", json_object_new_string(kinds[k->kind % 4]));
+		json_object_object_add(o, "final", json_object_new_boolean(i < a->knots.nfinal));
+		json_object_object_add(
+		    o, "target", json_object_new_boolean(wperf_report_knot_wanted(a, k, target)));
+		json_object_object_add(o, "vertices", ids);
+		json_object_object_add(o, "identities", names);
+		json_object_object_add(o, "min_weight_ns", u64(k->min_weight));
+		json_object_object_add(o, "simple_cycle", json_object_new_boolean(k->simple_cycle));
+		json_object_object_add(o, "removed_edges", json_object_new_int64(k->removed_edges));
+		json_object_object_add(
+		    o, "parent", k->parent == UINT32_MAX ? NULL : json_object_new_int64(k->parent));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+int wperf_report_json(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
+		      const struct wperf_report_opts *opts, struct wperf_buf *out)
+{
+	const struct wperf_timeline *tl = a->timeline;
+	json_object *root = json_object_new_object(), *params = json_object_new_object();
+	json_object *notes = json_object_new_object();
+	unsigned top_sites = opts && opts->top_sites ? opts->top_sites : 3;
+	const char *text;
+	int e;
+
+	json_object_object_add(root, "schema", json_object_new_string(WPERF_REPORT_SCHEMA));
+	json_object_object_add(root, "trace",
+			       opts && opts->trace_name ? json_object_new_string(opts->trace_name)
+							: NULL);
+	json_object_object_add(root, "start_ns", u64(a->start));
+	json_object_object_add(root, "end_ns", u64(a->end));
+	json_object_object_add(root, "window_ns", u64(a->window));
+	json_object_object_add(root, "ncpu", json_object_new_int(tl->ncpu));
+	json_object_object_add(root, "lost_events", u64(tl->lost_events));
+	json_object_object_add(params, "threshold", json_object_new_double(a->threshold));
+	json_object_object_add(params, "threshold_ns", u64(a->threshold_ns));
+	json_object_object_add(params, "min_edge", json_object_new_double(a->min_edge));
+	json_object_object_add(params, "min_edge_ns", u64(a->min_edge_ns));
+	json_object_object_add(params, "jobs", json_object_new_int(a->jobs));
+	json_object_object_add(params, "target",
+			       opts && opts->target ? json_object_new_string(opts->target) : NULL);
+	json_object_object_add(root, "params", params);
+	json_object_object_add(notes, "devices", json_object_new_string(tl->capacity_note));
+	json_object_object_add(notes, "false_wakeups_removed", u64(tl->false_wakeups_removed));
+	json_object_object_add(notes, "spins_converted", u64(tl->spins_converted));
+	json_object_object_add(root, "notes", notes);
+	json_object_object_add(root, "vertices", vertices(a));
+	json_object_object_add(root, "edges", edges(a, sym, top_sites));
+	json_object_object_add(root, "knots", knots(a, opts ? opts->target : NULL));
+	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+							JSON_C_TO_STRING_NOSLASHESCAPE);
+	e = text ? wperf_buf_append(out, text, strlen(text)) : -ENOMEM;
+	if (!e)
+		e = wperf_buf_append(out, "\n", 1);
+	json_object_put(root);
+	return e;
+}

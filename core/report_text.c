@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The report for people: the verdict first (the knots that bound the
+ * throughput, with their edges and the call sites behind them), then sinks,
+ * background knots, the long waits that are not the bottleneck, and the
+ * CMetric ranking.
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define STACK_TEXT 2048
+
+struct text {
+	const struct wperf_analysis *a;
+	struct wperf_symbolizer *sym;
+	struct wperf_report_opts o;
+	struct wperf_buf *out;
+	int err;
+};
+
+static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(struct text *t, const char *fmt, ...)
+{
+	char line[4096];
+	va_list ap;
+
+	if (t->err)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	t->err = wperf_buf_append(t->out, line, strlen(line));
+}
+
+static const char *vname(const struct text *t, uint32_t v)
+{
+	return t->a->merged.vertices[v].identity;
+}
+
+static double pct(const struct text *t, uint64_t ns)
+{
+	return t->a->window ? 100.0 * (double)ns / (double)t->a->window : 0;
+}
+
+/* A stack, innermost first, without the scheduler's own frames. */
+static void stack_text(struct text *t, int32_t id, int user, uint32_t tgid, char *buf, size_t size)
+{
+	char all[STACK_TEXT];
+	const char *p = all;
+	/* The recorder's own frames, then the scheduler's: where every wait ends. */
+	static const char *const sched[] = {"bpf_prog_",	"bpf_trace_run", "__bpf_trace",
+					    "__traceiter",	"__schedule",	 "schedule",
+					    "preempt_schedule", "io_schedule"};
+
+	wperf_symbolize_stack(t->sym, id, user, tgid, "\n", 0, all, sizeof(all));
+	for (int skipping = !user; skipping && *p;) {
+		skipping = 0;
+		for (size_t i = 0; i < sizeof(sched) / sizeof(*sched); i++)
+			if (!strncmp(p, sched[i], strlen(sched[i])))
+				skipping = 1;
+		if (skipping) {
+			const char *nl = strchr(p, '\n');
+
+			p = nl ? nl + 1 : p + strlen(p);
+		}
+	}
+	buf[0] = '\0';
+	for (unsigned f = 0, len = 0; *p && f < t->o.frames; f++) {
+		size_t n = strcspn(p, "\n");
+
+		len += snprintf(buf + len, size > len ? size - len : 0, "%s%.*s", f ? " <- " : "",
+				(int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
+/* One line of a call site: the share on the first, the rest indented under it. */
+static void site_line(struct text *t, int *first, double share, const char *label,
+		      const char *frames)
+{
+	if (*first)
+		put(t, "        %3.0f%%  %-10s %s\n", share, label, frames);
+	else
+		put(t, "              %-10s %s\n", label, frames);
+	*first = 0;
+}
+
+static void edge_sites(struct text *t, const struct wperf_edge *ed)
+{
+	const struct wperf_vertex *from = &t->a->merged.vertices[ed->from];
+	size_t first, n;
+
+	if (from->kind != WPERF_ENTITY_THREAD) {
+		/* wPerf 4.1: a device's idle time, split over the threads that used it. */
+		put(t, "              the device idles, waiting for I/O from %s\n",
+		    vname(t, ed->to));
+		return;
+	}
+	wperf_report_edge_sites(t->a, ed->from, ed->to, &first, &n);
+	for (size_t i = first; i < first + n && i < first + t->o.top_sites; i++) {
+		const struct wperf_callsite *s = &t->a->merged.sites.sites[i];
+		double share = ed->weight ? 100.0 * (double)s->weight / (double)ed->weight : 0;
+		char stack[STACK_TEXT];
+		int line = 1;
+
+		if (s->ustack >= 0) {
+			stack_text(t, s->ustack, 1, s->waiter_tgid, stack, sizeof(stack));
+			site_line(t, &line, share, "blocked in", stack);
+		}
+		if (s->kstack >= 0) {
+			stack_text(t, s->kstack, 0, 0, stack, sizeof(stack));
+			site_line(t, &line, share, "kernel", stack);
+		}
+		if (s->waker_ustack >= 0) {
+			stack_text(t, s->waker_ustack, 1, s->waker_tgid, stack, sizeof(stack));
+			site_line(t, &line, share, "woken from", stack);
+		}
+		if (s->waker_kstack >= 0) {
+			stack_text(t, s->waker_kstack, 0, 0, stack, sizeof(stack));
+			site_line(t, &line, share, "waker kernel", stack);
+		}
+		if (line)
+			site_line(t, &line, share, "(no stacks)",
+				  "recorded with --stacks none, or an "
+				  "interrupt woke it");
+	}
+}
+
+static void knot_section(struct text *t, const struct wperf_knot *k, size_t number)
+{
+	const struct wperf_graph *g = &t->a->merged.graph;
+
+	put(t, "knot %zu:", number);
+	for (size_t i = 0; i < k->nvertices; i++)
+		put(t, "%s %s", i ? "," : "", vname(t, k->vertices[i]));
+	put(t, "\n    %s; lowest edge %.3f s (%.1f%%)%s\n",
+	    k->simple_cycle ? "a simple cycle" : "strongly connected", k->min_weight / 1e9,
+	    pct(t, k->min_weight),
+	    k->removed_edges ? " after refinement trimmed lighter edges" : "");
+	/* Its edges, heaviest first. */
+	for (size_t i = 0; i < k->nvertices; i++) {
+		size_t first, n;
+
+		wperf_graph_out(g, k->vertices[i], &first, &n);
+		for (size_t j = first; j < first + n; j++) {
+			const struct wperf_edge *ed = &g->edges[j];
+			int inside = 0;
+
+			for (size_t x = 0; x < k->nvertices; x++)
+				inside |= k->vertices[x] == ed->to;
+			if (!inside || ed->weight < t->a->min_edge_ns)
+				continue;
+			put(t, "    %s -> %s  %.3f s  %.1f%% of the window%s\n", vname(t, ed->from),
+			    vname(t, ed->to), ed->weight / 1e9, pct(t, ed->weight),
+			    ed->weight >= t->a->threshold_ns ? "" : "  (below the threshold)");
+			edge_sites(t, ed);
+		}
+	}
+	for (size_t i = 0; i < k->nvertices; i++) {
+		const struct wperf_vertex *v = &t->a->merged.vertices[k->vertices[i]];
+
+		if (v->kind != WPERF_ENTITY_THREAD)
+			continue;
+		put(t, "    runnable: %s %.3f s (%.1f%%)%s\n", v->identity, v->runnable_ns / 1e9,
+		    pct(t, v->runnable_ns),
+		    pct(t, v->runnable_ns) > 10 ? ": waiting for a CPU, more cores or a higher "
+						  "priority may help"
+						: "");
+	}
+	put(t, "\n");
+}
+
+static void header(struct text *t)
+{
+	const struct wperf_analysis *a = t->a;
+	const struct wperf_timeline *tl = a->timeline;
+
+	put(t, "wperf-bench report%s%s\n", t->o.trace_name ? ": " : "",
+	    t->o.trace_name ? t->o.trace_name : "");
+	put(t,
+	    "window %.3f s, %u CPUs; refinement threshold %.0f%% of the window (%.3f s); "
+	    "edges under %.1f%% (%.3f s) left out of the knot search\n",
+	    a->window / 1e9, tl->ncpu, a->threshold * 100, a->threshold_ns / 1e9, a->min_edge * 100,
+	    a->min_edge_ns / 1e9);
+	if (t->o.target)
+		put(t, "target: %s (only the knots it waits for)\n", t->o.target);
+	if (tl->lost_events)
+		put(t,
+		    "WARNING: %llu events were lost while recording: edges may be missing or "
+		    "too light\n",
+		    (unsigned long long)tl->lost_events);
+	if (tl->capacity_note[0])
+		put(t, "devices: %s\n", tl->capacity_note);
+	if (tl->false_wakeups_removed || tl->spins_converted)
+		put(t, "annotations: %llu false wakeups removed, %llu spins counted as waits\n",
+		    (unsigned long long)tl->false_wakeups_removed,
+		    (unsigned long long)tl->spins_converted);
+	put(t, "\n");
+}
+
+/* Does anybody (not an interrupt) wait for v? A sink nobody waits for cannot
+ * hold anyone's throughput down. */
+static int waited_for(const struct wperf_analysis *a, uint32_t v)
+{
+	const struct wperf_graph *g = &a->knot_graph;
+
+	for (size_t i = 0; i < g->nedges; i++)
+		if (g->edges[i].to == v && g->edges[i].from != v && !a->ignored[g->edges[i].from])
+			return 1;
+	return 0;
+}
+
+static void others(struct text *t)
+{
+	const struct wperf_analysis *a = t->a;
+	const struct wperf_graph *g = &a->merged.graph;
+	unsigned shown = 0;
+	size_t idle = 0;
+
+	for (size_t i = 0; i < a->knots.nfinal; i++) {
+		const struct wperf_knot *k = &a->knots.knots[i];
+		const struct wperf_vertex *v = &a->merged.vertices[k->vertices[0]];
+
+		if (k->kind == WPERF_SINK && waited_for(a, k->vertices[0]))
+			put(t,
+			    "sink: %s, %.2f CPUs: it waits for nobody; an on-CPU bottleneck "
+			    "if it is busy (see the CMetric)\n",
+			    v->identity, v->cpu);
+	}
+	for (size_t i = a->knots.nfinal; i < a->knots.nknots; i++) {
+		const struct wperf_knot *k = &a->knots.knots[i];
+
+		idle += k->kind == WPERF_BACKGROUND_SINK;
+		if (k->kind != WPERF_BACKGROUND_KNOT)
+			continue;
+		put(t, "background knot (set aside: no I/O, under one CPU in all):");
+		for (size_t j = 0; j < k->nvertices; j++)
+			put(t, "%s %s", j ? "," : "", vname(t, k->vertices[j]));
+		put(t, "\n");
+	}
+	if (idle)
+		put(t,
+		    "%zu mostly idle threads that wait for nobody (timers, workers waiting for "
+		    "work) set aside\n",
+		    idle);
+	put(t, "\nlongest waits outside the knots (long, yet not what bounds the throughput):\n");
+	for (uint64_t above = UINT64_MAX; shown < t->o.top_edges;) {
+		const struct wperf_edge *best = NULL;
+
+		for (size_t i = 0; i < g->nedges; i++) {
+			const struct wperf_edge *ed = &g->edges[i];
+
+			if (ed->weight < above && (!best || ed->weight > best->weight) &&
+			    !wperf_report_in_knot(a, ed->from) && !a->ignored[ed->to] &&
+			    ed->from != ed->to)
+				best = ed;
+		}
+		if (!best)
+			break;
+		put(t, "    %s -> %s  %.3f s  %.1f%%\n", vname(t, best->from), vname(t, best->to),
+		    best->weight / 1e9, pct(t, best->weight));
+		above = best->weight;
+		shown++;
+	}
+}
+
+static void cmetric(struct text *t)
+{
+	const struct wperf_analysis *a = t->a;
+
+	put(t, "\nCMetric (GAPP: running time divided by the threads active with it), top 10:\n");
+	for (uint64_t above = UINT64_MAX, shown = 0; shown < 10; shown++) {
+		uint32_t best = UINT32_MAX;
+
+		for (uint32_t v = 0; v < a->merged.nvertices; v++)
+			if (a->vertex_cmetric[v] < above &&
+			    (best == UINT32_MAX || a->vertex_cmetric[v] > a->vertex_cmetric[best]))
+				best = v;
+		if (best == UINT32_MAX || a->vertex_cmetric[best] == 0)
+			break;
+		put(t, "    %-40s %.3f s  (%.2f CPUs)\n", vname(t, best),
+		    a->vertex_cmetric[best] / 1e9, a->merged.vertices[best].cpu);
+		above = a->vertex_cmetric[best];
+	}
+}
+
+int wperf_report_text(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
+		      const struct wperf_report_opts *opts, struct wperf_buf *out)
+{
+	struct text t = {.a = a, .sym = sym, .out = out};
+	size_t knots = 0;
+
+	if (opts)
+		t.o = *opts;
+	t.o.top_sites = t.o.top_sites ? t.o.top_sites : 3;
+	t.o.frames = t.o.frames ? t.o.frames : 6;
+	t.o.top_edges = t.o.top_edges ? t.o.top_edges : 5;
+	header(&t);
+	for (size_t i = 0; i < a->knots.nfinal; i++)
+		knots += a->knots.knots[i].kind == WPERF_KNOT &&
+			 wperf_report_knot_wanted(a, &a->knots.knots[i], t.o.target);
+	put(&t, "verdict: %zu knot%s bound%s the throughput%s\n\n", knots, knots == 1 ? "" : "s",
+	    knots == 1 ? "s" : "", knots ? ":" : " (no knot: look at the sinks and the CMetric)");
+	for (size_t i = 0, n = 0; i < a->knots.nfinal; i++)
+		if (a->knots.knots[i].kind == WPERF_KNOT &&
+		    wperf_report_knot_wanted(a, &a->knots.knots[i], t.o.target))
+			knot_section(&t, &a->knots.knots[i], ++n);
+	others(&t);
+	cmetric(&t);
+	return t.err ? -ENOMEM : 0;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+#include "output.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int output_write(const char *path, const void *data, size_t len, struct wperf_error *err)
+{
+	char tmp[PATH_MAX];
+	int fd, e;
+
+	if (!path || !strcmp(path, "-")) {
+		e = write_all(STDOUT_FILENO, data, len);
+		return e ? wperf_error_set(err, e, "writing to standard output: %s", strerror(-e))
+			 : 0;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return wperf_error_set(err, -errno, "cannot create %s: %s", tmp, strerror(errno));
+	e = write_all(fd, data, len);
+	if (!e && fsync(fd) < 0)
+		e = -errno;
+	if (close(fd) < 0 && !e)
+		e = -errno;
+	if (!e && rename(tmp, path) < 0)
+		e = -errno;
+	if (e) {
+		unlink(tmp);
+		return wperf_error_set(err, e, "writing %s: %s", path, strerror(-e));
+	}
+	return 0;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Writing a result where the user asked: standard output, or a file that is
+ * replaced atomically (never seen half-written).
+ */
+#ifndef WPERF_OUTPUT_H
+#define WPERF_OUTPUT_H
+
+#include <stddef.h>
+
+#include "core/error.h"
+
+/*
+ * Writes data to path (NULL or "-": standard output). A file is written as
+ * PATH.tmp.PID, synced, then renamed over PATH. 0, or a negative errno with err
+ * naming the file.
+ */
+int output_write(const char *path, const void *data, size_t len, struct wperf_error *err);
+
+#endif /* WPERF_OUTPUT_H */
