@@ -38,7 +38,7 @@
 
 #define EXIT_FLOOR_ERROR 2
 #define EXIT_EXEC_FAILED 127
-#define PROG_PREFIX "floor_"
+#define PROG_PREFIX	 "floor_"
 
 static volatile sig_atomic_t child_pid;
 
@@ -203,8 +203,8 @@ int main(int argc, char **argv)
 	struct floor_bpf *skel = NULL;
 	struct bpf_link **links = NULL;
 	size_t nlinks = 0;
-	struct sigaction sa = { 0 };
-	struct rusage ru = { 0 };
+	struct sigaction sa = {0};
+	struct rusage ru = {0};
 	sigset_t mask;
 	int attach = 1, status = 0, waited = 0, i;
 	pid_t pid;

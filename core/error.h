@@ -19,6 +19,6 @@ struct wperf_error {
  * that callers can write `return wperf_error_set(err, -EINVAL, "...")`.
  */
 int wperf_error_set(struct wperf_error *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 #endif /* WPERF_ERROR_H */

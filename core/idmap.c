@@ -36,7 +36,8 @@ static int grow(struct wperf_idmap *m)
 
 		if (!m->slots[i].index_plus_one)
 			continue;
-		for (j = slot_of(m->slots[i].key, cap); slots[j].index_plus_one; j = (j + 1) & (cap - 1))
+		for (j = slot_of(m->slots[i].key, cap); slots[j].index_plus_one;
+		     j = (j + 1) & (cap - 1))
 			;
 		slots[j] = m->slots[i];
 	}

@@ -8,7 +8,7 @@ static struct wperf_thread *slot(struct wperf_thread_table *tt, uint32_t tid, in
 {
 	int added;
 	int64_t i = wperf_idmap_get(&tt->index, tid, &added);
-	struct wperf_thread fresh = { .tid = tid };
+	struct wperf_thread fresh = {.tid = tid};
 
 	*err = 0;
 	if (i < 0 || (added && wperf_buf_append(&tt->threads, &fresh, sizeof(fresh)) < 0)) {
@@ -54,7 +54,8 @@ int wperf_thread_table_apply(struct wperf_thread_table *tt, const struct wperf_e
 			if (ev->fork.child_tgid != ev->hdr.tgid) {
 				th->ppid = ev->hdr.tgid;
 			} else {
-				const struct wperf_thread *p = wperf_thread_table_find(tt, ev->hdr.tid);
+				const struct wperf_thread *p =
+				    wperf_thread_table_find(tt, ev->hdr.tid);
 
 				th->ppid = p ? p->ppid : 0;
 			}

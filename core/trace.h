@@ -24,23 +24,23 @@
 #include "../bpf/wperf_event.h"
 #include "error.h"
 
-#define WPERF_TRACE_MAGIC "WPERFTRC"
-#define WPERF_TRACE_MAJOR 1 /* a reader refuses other majors */
-#define WPERF_TRACE_MINOR 0 /* readers accept any minor: additions only */
-#define WPERF_TRACE_HEADER_SIZE 16
+#define WPERF_TRACE_MAGIC	  "WPERFTRC"
+#define WPERF_TRACE_MAJOR	  1 /* a reader refuses other majors */
+#define WPERF_TRACE_MINOR	  0 /* readers accept any minor: additions only */
+#define WPERF_TRACE_HEADER_SIZE	  16
 #define WPERF_SECTION_HEADER_SIZE 32
 
 /* Section kinds: never renumber. Readers skip kinds they do not know. */
 enum wperf_section_kind {
-	WPERF_SECTION_META = 1, /* key\0value\0 pairs: kernel, ncpu, clock, command, ... */
-	WPERF_SECTION_EVENTS = 2, /* a batch of event records, see below */
-	WPERF_SECTION_THREADS = 3, /* thread table */
-	WPERF_SECTION_STACKS = 4, /* stack table */
+	WPERF_SECTION_META = 1,	    /* key\0value\0 pairs: kernel, ncpu, clock, command, ... */
+	WPERF_SECTION_EVENTS = 2,   /* a batch of event records, see below */
+	WPERF_SECTION_THREADS = 3,  /* thread table */
+	WPERF_SECTION_STACKS = 4,   /* stack table */
 	WPERF_SECTION_MAPPINGS = 5, /* executable mappings of the processes seen */
-	WPERF_SECTION_KSYMS = 6, /* kernel symbols of the kernel frames in stacks */
-	WPERF_SECTION_PERFMAP = 7, /* a JIT's /tmp/perf-PID.map, verbatim */
-	WPERF_SECTION_STATS = 8, /* window, drops, counts */
-	WPERF_SECTION_END = 9, /* last section: the file is complete */
+	WPERF_SECTION_KSYMS = 6,    /* kernel symbols of the kernel frames in stacks */
+	WPERF_SECTION_PERFMAP = 7,  /* a JIT's /tmp/perf-PID.map, verbatim */
+	WPERF_SECTION_STATS = 8,    /* window, drops, counts */
+	WPERF_SECTION_END = 9,	    /* last section: the file is complete */
 };
 
 #define WPERF_SECTION_ZSTD 0x1 /* flags: the payload is zstd-compressed */
@@ -68,7 +68,7 @@ enum wperf_section_kind {
 struct wperf_thread {
 	uint32_t tid;
 	uint32_t tgid;
-	uint32_t ppid; /* the parent process's tgid, 0 if unknown */
+	uint32_t ppid;		   /* the parent process's tgid, 0 if unknown */
 	char comm[WPERF_COMM_LEN]; /* the thread's name, NUL-terminated */
 };
 
@@ -76,7 +76,7 @@ struct wperf_thread {
 struct wperf_stack {
 	int32_t id;
 	uint8_t user; /* 1: user stack (symbolize with the process's mappings) */
-	uint32_t nr; /* frames, innermost first */
+	uint32_t nr;  /* frames, innermost first */
 	const uint64_t *ips;
 };
 
@@ -105,10 +105,10 @@ struct wperf_perfmap {
 struct wperf_trace_stats {
 	uint64_t start_ts, end_ts; /* the recording window, CLOCK_MONOTONIC ns */
 	uint32_t ncpu;
-	uint64_t *lost; /* ncpu entries: records lost on each CPU */
-	uint64_t stack_lost; /* stacks not stored (stack map full or collided) */
-	uint64_t stack_fault; /* stacks the kernel could not walk */
-	uint64_t late_events; /* records written out of time order */
+	uint64_t *lost;			    /* ncpu entries: records lost on each CPU */
+	uint64_t stack_lost;		    /* stacks not stored (stack map full or collided) */
+	uint64_t stack_fault;		    /* stacks the kernel could not walk */
+	uint64_t late_events;		    /* records written out of time order */
 	uint64_t events[WPERF_EV_KIND_MAX]; /* records written, by kind */
 };
 
@@ -117,8 +117,8 @@ struct wperf_trace_stats {
 struct wperf_trace_writer;
 
 struct wperf_writer_opts {
-	int compress; /* 1: zstd-compress sections (default), 0: store */
-	int zstd_level; /* 0: the library's default (1) */
+	int compress;		     /* 1: zstd-compress sections (default), 0: store */
+	int zstd_level;		     /* 0: the library's default (1) */
 	uint32_t events_per_section; /* 0: the default (65536) */
 };
 
@@ -140,14 +140,14 @@ int wperf_trace_writer_event(struct wperf_trace_writer *w, const struct wperf_ev
 /* Writes the buffered events as a section now. */
 int wperf_trace_writer_flush(struct wperf_trace_writer *w, struct wperf_error *err);
 
-int wperf_trace_writer_threads(struct wperf_trace_writer *w, const struct wperf_thread *t,
-			       size_t n, struct wperf_error *err);
-int wperf_trace_writer_stacks(struct wperf_trace_writer *w, const struct wperf_stack *s,
-			      size_t n, struct wperf_error *err);
+int wperf_trace_writer_threads(struct wperf_trace_writer *w, const struct wperf_thread *t, size_t n,
+			       struct wperf_error *err);
+int wperf_trace_writer_stacks(struct wperf_trace_writer *w, const struct wperf_stack *s, size_t n,
+			      struct wperf_error *err);
 int wperf_trace_writer_mappings(struct wperf_trace_writer *w, const struct wperf_mapping *m,
 				size_t n, struct wperf_error *err);
-int wperf_trace_writer_ksyms(struct wperf_trace_writer *w, const struct wperf_ksym *k,
-			     size_t n, struct wperf_error *err);
+int wperf_trace_writer_ksyms(struct wperf_trace_writer *w, const struct wperf_ksym *k, size_t n,
+			     struct wperf_error *err);
 int wperf_trace_writer_perfmap(struct wperf_trace_writer *w, const struct wperf_perfmap *p,
 			       struct wperf_error *err);
 
