@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # bench/analysis.sh: the analyzer's speed, part of `make bench`.
 #
-# Generates traces of N, 2N and 4N events (bench/gen_trace: a ring of worker
-# threads handing work around, a logger waiting on a disk, 64 threads) and times
+# Generates traces of N, 2N and 4N events (bench/gen_trace: 64 worker threads in
+# pipelines of 4 stages handing requests on, a logger waiting on a disk) and times
 # `wperf-bench report -j 1` on each, end to end from the file: reading,
 # segments, cascade, merging, knots, JSON. Prints events per second per core of
 # CPU time (user + system), peak memory, and how the time grows with the events
 # (linear: 2x and 4x the events take 2x and 4x the time).
 #
-# BENCH_EVENTS (default 12500000) sets N; the largest trace has 4N.
+# BENCH_EVENTS (default 12500000) sets N; the largest trace has 4N. Then the
+# worst case of nesting, one ring of 64 threads (every wait 63 deep), at N/10.
 set -euo pipefail
 
 build=${WPERF_BUILD:-build}
@@ -36,6 +37,15 @@ for m in 1 2 4; do
 	}' 2>>"$tmp/lines"
 	rm -f "$tmp/trace"
 done
+"$build/bench/gen_trace" -n "$((base / 10))" -g 64 -o "$tmp/trace" >/dev/null
+/usr/bin/time -f '%e %U %S %M' -o "$tmp/time" \
+	"$build/wperf-bench" report -j 1 --format json -o "$tmp/report.json" "$tmp/trace"
+read -r wall user sys rss_kb <"$tmp/time"
+awk -v n="$((base / 10))" -v u="$user" -v s="$sys" 'BEGIN {
+	printf "worst case, a ring of 64 (waits nested 63 deep): %d events, %.0f events/s/core\n", n, n / (u + s)
+	printf "bench: analysis worst_case_ring64 events=%d events_per_s_per_core=%.0f\n", n, n / (u + s) > "/dev/stderr"
+}' 2>>"$tmp/lines"
+rm -f "$tmp/trace"
 cat "$tmp/lines"
 awk -v a="${cpu_of[1]}" -v b="${cpu_of[2]}" -v c="${cpu_of[4]}" 'BEGIN {
 	printf "growth: 2x events took %.2fx the time, 4x took %.2fx (linear: 2 and 4)\n", b / a, c / a

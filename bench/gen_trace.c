@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gen_trace: writes a large synthetic trace for the analysis benchmark, shaped
- * like a busy server: worker threads hand requests around a ring (each wakes the
- * next, then blocks), a logger thread writes to a disk and waits for it, and
- * timer interrupts tick. Deterministic for a given size.
+ * like a busy server: worker threads in pipelines of GROUP stages hand requests
+ * on (each wakes the next stage, then blocks), and a logger thread writes to a
+ * disk and waits for it. Deterministic for a given size.
  *
- *   gen_trace -n EVENTS [-t THREADS] -o FILE
+ * The group size sets how deep waits nest, which is what the cascade's cost
+ * grows with: one ring of 64 threads nests every wait 63 deep, the worst case.
+ *
+ *   gen_trace -n EVENTS [-t THREADS] [-g GROUP] -o FILE
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -79,13 +82,14 @@ static int emit_block(struct gen *g, uint8_t kind, uint32_t tid, uint64_t sector
  * few microseconds apart); every round the logger issues a write, blocks, and
  * is woken by the disk's completion.
  */
-static int round_of_work(struct gen *g, unsigned threads, uint64_t round)
+static int round_of_work(struct gen *g, unsigned threads, unsigned group, uint64_t round)
 {
 	const uint32_t first = TGID + 1, logger = TGID + 1 + threads;
 	int e = 0;
 
 	for (unsigned i = 0; i < threads && !e; i++) {
-		uint32_t me = first + i, next = first + (i + 1) % threads;
+		uint32_t base = i / group * group, size = threads - base < group ? threads - base : group;
+		uint32_t me = first + i, next = first + base + (i - base + 1) % size;
 
 		g->cpu = i & 1;
 		g->ts += 2000 + (round * 7 + i * 13) % 3000;
@@ -138,21 +142,23 @@ static int write_tables(struct gen *g, unsigned threads)
 int main(int argc, char **argv)
 {
 	const char *out = NULL;
-	unsigned threads = 64;
+	unsigned threads = 64, group = 4;
 	struct gen g = {.ts = 1000000000};
 	uint64_t lost[2] = {0, 0}, start;
 	int c, fd, e;
 
-	while ((c = getopt(argc, argv, "n:t:o:")) != -1) {
+	while ((c = getopt(argc, argv, "n:t:g:o:")) != -1) {
 		if (c == 'n')
 			g.target = strtoull(optarg, NULL, 10);
 		else if (c == 't')
 			threads = strtoul(optarg, NULL, 10);
+		else if (c == 'g')
+			group = strtoul(optarg, NULL, 10);
 		else if (c == 'o')
 			out = optarg;
 	}
-	if (!out || !g.target || threads < 2) {
-		fprintf(stderr, "usage: gen_trace -n EVENTS [-t THREADS >= 2] -o FILE\n");
+	if (!out || !g.target || threads < 2 || group < 2) {
+		fprintf(stderr, "usage: gen_trace -n EVENTS [-t THREADS >= 2] [-g GROUP >= 2] -o FILE\n");
 		return 2;
 	}
 	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -165,7 +171,7 @@ int main(int argc, char **argv)
 		e = write_tables(&g, threads);
 	start = g.ts;
 	for (uint64_t round = 0; !e && g.written < g.target; round++)
-		e = round_of_work(&g, threads, round);
+		e = round_of_work(&g, threads, group, round);
 	if (!e) {
 		struct wperf_trace_stats st = {
 		    .start_ts = start, .end_ts = g.ts + 1, .ncpu = 2, .lost = lost};
