@@ -15,6 +15,18 @@ static uint64_t key_of(const uint8_t *record, size_t key_offset)
 	return k;
 }
 
+/* One pass's scatter; inlined twice, once with a constant size. */
+static inline __attribute__((always_inline)) void scatter(uint8_t *dst, const uint8_t *src,
+							  size_t n, size_t size, size_t key_offset,
+							  unsigned shift, size_t *count)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t d = (key_of(src + i * size, key_offset) >> shift) & 0xffff;
+
+		memcpy(dst + count[d]++ * size, src + i * size, size);
+	}
+}
+
 int wperf_radix_sort(void *items, size_t n, size_t size, size_t key_offset, void *tmp)
 {
 	size_t *count = malloc(DIGITS * sizeof(*count));
@@ -43,11 +55,10 @@ int wperf_radix_sort(void *items, size_t n, size_t size, size_t key_offset, void
 			count[d] = sum;
 			sum += c;
 		}
-		for (size_t i = 0; i < n; i++) {
-			size_t d = (key_of(src + i * size, key_offset) >> shift) & 0xffff;
-
-			memcpy(dst + count[d]++ * size, src + i * size, size);
-		}
+		if (size == 16) /* the common case: a constant size inlines the copy */
+			scatter(dst, src, n, 16, key_offset, shift, count);
+		else
+			scatter(dst, src, n, size, key_offset, shift, count);
 		uint8_t *swap = src;
 
 		src = dst;
