@@ -5,6 +5,7 @@
 #   make demo     record the paper's Figure 1 program and report its bottleneck
 #   make test     run the unit and end-to-end tests (cmocka)
 #   make asan     the same tests built with AddressSanitizer and UBSan
+#   make valgrind the analyzer under valgrind on a recorded trace
 #   make bench    print the recorder's overhead and the analyzer's speed
 #   make install  PREFIX=/usr/local DESTDIR=
 #   make clean
@@ -56,7 +57,7 @@ TEST_HELPER_OBJS := $(TEST_HELPERS:%.c=$(BUILD)/%.o)
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:%.c=$(BUILD)/%)
 
-.PHONY: all deps demo test test-unit test-e2e asan bench install clean
+.PHONY: all deps demo test test-unit test-e2e asan valgrind bench install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -121,6 +122,13 @@ test: all $(UNIT_BINS) $(E2E_BINS)
 
 asan:
 	$(MAKE) BUILD=build/asan SANITIZE=1 test
+
+# The analyzer under valgrind, on the recorded trace in tests/data, every format.
+valgrind: $(WPERF_BENCH)
+	@for f in text json dot folded perfetto; do \
+		valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+			$(WPERF_BENCH) report -j 2 -f $$f -o /dev/null tests/data/fig1.trace || exit 1; \
+	done; echo "valgrind: the analyzer is clean on tests/data/fig1.trace (text json dot folded perfetto)"
 
 # ---- the main job on its embedded default: the paper's Figure 1 ----
 # B does 5 ms of work, then writes 4 MiB and syncs it: on a VM's disk that takes

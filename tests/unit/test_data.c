@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The analyzer on traces recorded for real and committed under tests/data/, so
+ * that it is tested from real kernel events on any machine, BPF or not.
+ *
+ * tests/data/fig1.trace: `wperf-bench record -- synthetic/fig1 -d 2
+ * --write-bytes 4194304` on a 2-CPU VM (ext4 on virtio-blk, no journal).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/analysis.h"
+#include "core/report.h"
+
+static int knot_has(const struct wperf_analysis *a, const struct wperf_knot *k, const char *prefix)
+{
+	for (size_t i = 0; i < k->nvertices; i++)
+		if (!strncmp(a->merged.vertices[k->vertices[i]].identity, prefix, strlen(prefix)))
+			return 1;
+	return 0;
+}
+
+/* The knot that fig1 waits for holds B and the disk (with the kernel's writeback
+ * workers that carry its fsync); A, which waits longest, is outside. */
+static void test_fig1_trace(void **state)
+{
+	struct wperf_trace *t = NULL;
+	struct wperf_analysis *a = NULL;
+	struct wperf_symbolizer *sym = NULL;
+	struct wperf_error err = {0};
+	struct wperf_buf text = {0};
+	const char *pid;
+	int found = 0;
+
+	(void)state;
+	if (wperf_trace_open("tests/data/fig1.trace", &t, &err) < 0 ||
+	    wperf_analyze(t, NULL, &a, &err) < 0 || wperf_symbolizer_new(t, &sym, &err) < 0)
+		fail_msg("%s", err.msg);
+	pid = wperf_trace_meta(t, "command_pid");
+	assert_non_null(pid);
+	for (size_t i = 0; i < a->knots.nfinal; i++) {
+		const struct wperf_knot *k = &a->knots.knots[i];
+
+		if (k->kind != WPERF_KNOT || !wperf_report_knot_wanted(a, k, pid))
+			continue;
+		assert_true(knot_has(a, k, "fig1/B"));
+		assert_true(knot_has(a, k, "disk:"));
+		assert_false(knot_has(a, k, "fig1/A"));
+		found++;
+	}
+	assert_int_equal(found, 1);
+	struct wperf_report_opts o = {.target = pid};
+
+	assert_int_equal(wperf_report_text(a, sym, &o, &text), 0);
+	assert_int_equal(wperf_buf_append(&text, "", 1), 0);
+	assert_non_null(strstr((char *)text.data, "verdict: 1 knot bounds the throughput"));
+	wperf_buf_release(&text);
+	wperf_symbolizer_free(sym);
+	wperf_analysis_free(a);
+	wperf_trace_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_fig1_trace),
+	};
+
+	return cmocka_run_group_tests_name("recorded traces", tests, NULL, NULL);
+}
