@@ -23,7 +23,8 @@ static int is_active(const struct wperf_timeline *tl, const struct wperf_segment
 
 /*
  * A running slice [a, b) ends where the thread blocks: the next segment, a wait,
- * says where. Critical when its average parallelism (length / CMetric) is low.
+ * says where. Critical when its average parallelism (length / CMetric) is at most
+ * min_parallelism: a slice that ran alone has 1.
  */
 static int note_critical(const struct wperf_timeline *tl, size_t i, double slice,
 			 double min_parallelism, struct wperf_cmetric *out)
@@ -35,7 +36,7 @@ static int note_critical(const struct wperf_timeline *tl, size_t i, double slice
 				     .waker_ustack = WPERF_NO_STACK,
 				     .waiter_tgid = tl->entities[s->entity].tgid};
 
-	if (slice <= 0 || (double)(s->end - s->start) / slice >= min_parallelism ||
+	if (slice <= 0 || (double)(s->end - s->start) / slice > min_parallelism ||
 	    i + 1 >= tl->nsegments || next->entity != s->entity ||
 	    next->state != WPERF_SEG_WAITING)
 		return 0;

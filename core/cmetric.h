@@ -28,7 +28,7 @@ struct wperf_cmetric {
 
 /*
  * Computes the CMetric of every thread of tl. A running slice is critical when
- * the average number of active threads during it is below min_parallelism
+ * the average number of active threads during it is at most min_parallelism
  * (0: half the CPUs, at least 1).
  */
 int wperf_cmetric_compute(const struct wperf_timeline *tl, double min_parallelism,

@@ -17,11 +17,15 @@
 #define WPERF_REPORT_SCHEMA "wperf-report/1"
 
 struct wperf_report_opts {
-	const char *trace_name; /* shown in the report */
-	unsigned top_sites;	/* call sites per edge; 0: 3 */
-	unsigned frames;	/* frames per stack in the text; 0: 6 */
-	unsigned top_edges;	/* edges outside the knots listed in the text; 0: 5 */
-	const char *target;	/* only the knots this process (name or pid) waits for */
+	const char *trace_name;	    /* shown in the report */
+	unsigned top_sites;	    /* call sites per edge; 0: 3 */
+	unsigned frames;	    /* frames per stack in the text; 0: 6 */
+	unsigned top_edges;	    /* dot, svg: the heaviest edges drawn, with every knot edge;
+				       0: all up to 60 */
+	unsigned outside_edges;	    /* text: long waits outside the knots listed; 0: 5 */
+	const char *target;	    /* only the knots this process (name or pid) waits for */
+	const char *const *aliases; /* "IDENTITY=NAME": what people see for a vertex */
+	size_t naliases;
 };
 
 int wperf_report_text(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
@@ -60,6 +64,9 @@ int wperf_report_perfetto(const struct wperf_analysis *a, struct wperf_symbolize
 			  const struct wperf_report_opts *opts, struct wperf_buf *out);
 
 /* ---- shared by the writers ---- */
+
+/* What people see for a vertex: its alias from opts, or its identity. */
+const char *wperf_report_display(const struct wperf_report_opts *opts, const char *identity);
 
 /* "thread", "disk", "nic", "irq". */
 const char *wperf_vertex_kind_name(uint8_t kind);

@@ -34,6 +34,7 @@
 
 struct dot {
 	const struct wperf_analysis *a;
+	const struct wperf_report_opts *opts;
 	struct wperf_buf *out;
 	int err;
 	uint32_t *knot_of;    /* per vertex: number (1..) of its wanted final knot, or NO_KNOT */
@@ -235,7 +236,7 @@ static void put_vertex(struct dot *d, uint32_t v, const char *indent)
 							  : "box";
 
 	put(d, "%sv%u [label=\"", indent, v);
-	put_escaped(d, x->identity);
+	put_escaped(d, wperf_report_display(d->opts, x->identity));
 	if (d->heavy_loop[v])
 		put(d, " *");
 	if (x->nmembers > 1)
@@ -291,7 +292,7 @@ int wperf_report_dot(const struct wperf_analysis *a, struct wperf_symbolizer *sy
 {
 	const struct wperf_graph *g = &a->merged.graph;
 	uint32_t nv = a->merged.nvertices;
-	struct dot d = {.a = a, .out = out};
+	struct dot d = {.a = a, .opts = opts, .out = out};
 
 	(void)sym; /* the graph has no stacks */
 	d.knot_of = malloc((nv + 1) * sizeof(*d.knot_of));

@@ -33,7 +33,7 @@ static json_object *frames(struct wperf_symbolizer *sym, int32_t id, int user, u
 	return arr;
 }
 
-static json_object *vertices(const struct wperf_analysis *a)
+static json_object *vertices(const struct wperf_analysis *a, const struct wperf_report_opts *opts)
 {
 	json_object *arr = json_object_new_array();
 
@@ -43,6 +43,8 @@ static json_object *vertices(const struct wperf_analysis *a)
 
 		json_object_object_add(o, "id", json_object_new_int(v));
 		json_object_object_add(o, "identity", json_object_new_string(x->identity));
+		json_object_object_add(
+		    o, "display", json_object_new_string(wperf_report_display(opts, x->identity)));
 		json_object_object_add(o, "kind",
 				       json_object_new_string(wperf_vertex_kind_name(x->kind)));
 		json_object_object_add(o, "members", json_object_new_int(x->nmembers));
@@ -169,7 +171,7 @@ int wperf_report_json(const struct wperf_analysis *a, struct wperf_symbolizer *s
 	json_object_object_add(notes, "false_wakeups_removed", u64(tl->false_wakeups_removed));
 	json_object_object_add(notes, "spins_converted", u64(tl->spins_converted));
 	json_object_object_add(root, "notes", notes);
-	json_object_object_add(root, "vertices", vertices(a));
+	json_object_object_add(root, "vertices", vertices(a, opts));
 	json_object_object_add(root, "edges", edges(a, sym, top_sites));
 	json_object_object_add(root, "knots", knots(a, opts ? opts->target : NULL));
 	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |

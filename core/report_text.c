@@ -39,7 +39,7 @@ static void put(struct text *t, const char *fmt, ...)
 
 static const char *vname(const struct text *t, uint32_t v)
 {
-	return t->a->merged.vertices[v].identity;
+	return wperf_report_display(&t->o, t->a->merged.vertices[v].identity);
 }
 
 static double pct(const struct text *t, uint64_t ns)
@@ -249,7 +249,7 @@ static void others(struct text *t)
 		    "work) set aside\n",
 		    idle);
 	put(t, "\nlongest waits outside the knots (long, yet not what bounds the throughput):\n");
-	for (uint64_t above = UINT64_MAX; shown < t->o.top_edges;) {
+	for (uint64_t above = UINT64_MAX; shown < t->o.outside_edges;) {
 		const struct wperf_edge *best = NULL;
 
 		for (size_t i = 0; i < g->nedges; i++) {
@@ -269,6 +269,29 @@ static void others(struct text *t)
 	}
 }
 
+/* Where the heaviest of a vertex's critical slices (run with little
+ * parallelism, GAPP section 4) ended: the code that ran serially. */
+static void critical_site(struct text *t, uint32_t v)
+{
+	const struct wperf_callsites *c = &t->a->cmetric.critical;
+	const struct wperf_callsite *best = NULL;
+	char stack[STACK_TEXT];
+
+	for (size_t i = 0; i < c->n; i++)
+		if (t->a->merged.vertex_of[c->sites[i].from] == v &&
+		    (!best || c->sites[i].weight > best->weight))
+			best = &c->sites[i];
+	if (!best)
+		return;
+	if (best->ustack >= 0)
+		stack_text(t, best->ustack, 1, best->waiter_tgid, stack, sizeof(stack));
+	else if (best->kstack >= 0)
+		stack_text(t, best->kstack, 0, 0, stack, sizeof(stack));
+	else
+		return;
+	put(t, "        critical slices ended in %s\n", stack);
+}
+
 static void cmetric(struct text *t)
 {
 	const struct wperf_analysis *a = t->a;
@@ -285,6 +308,7 @@ static void cmetric(struct text *t)
 			break;
 		put(t, "    %-40s %.3f s  (%.2f CPUs)\n", vname(t, best),
 		    a->vertex_cmetric[best] / 1e9, a->merged.vertices[best].cpu);
+		critical_site(t, best);
 		above = a->vertex_cmetric[best];
 	}
 }
@@ -299,7 +323,7 @@ int wperf_report_text(const struct wperf_analysis *a, struct wperf_symbolizer *s
 		t.o = *opts;
 	t.o.top_sites = t.o.top_sites ? t.o.top_sites : 3;
 	t.o.frames = t.o.frames ? t.o.frames : 6;
-	t.o.top_edges = t.o.top_edges ? t.o.top_edges : 5;
+	t.o.outside_edges = t.o.outside_edges ? t.o.outside_edges : 5;
 	header(&t);
 	for (size_t i = 0; i < a->knots.nfinal; i++)
 		knots += a->knots.knots[i].kind == WPERF_KNOT &&

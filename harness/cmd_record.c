@@ -356,8 +356,19 @@ static int write_meta(struct recording *rec, char **argv, struct wperf_error *er
 				rb,
 				child};
 
-	return wperf_trace_writer_meta(rec->writer, keys, values, sizeof(keys) / sizeof(*keys),
-				       err);
+	/* The fixed entries, then one or two for each network interface. */
+	struct net_meta nets[64];
+	size_t nfixed = sizeof(keys) / sizeof(*keys), nnet = proc_net_meta(nets, 64), n = nfixed;
+	const char *all_keys[sizeof(keys) / sizeof(*keys) + 64];
+	const char *all_values[sizeof(keys) / sizeof(*keys) + 64];
+
+	memcpy(all_keys, keys, sizeof(keys));
+	memcpy(all_values, values, sizeof(values));
+	for (size_t i = 0; i < nnet; i++, n++) {
+		all_keys[n] = nets[i].key;
+		all_values[n] = nets[i].value;
+	}
+	return wperf_trace_writer_meta(rec->writer, all_keys, all_values, n, err);
 }
 
 static int finish_trace(struct recording *rec, struct wperf_error *err)

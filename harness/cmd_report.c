@@ -17,7 +17,8 @@
 #include "harness/graphviz.h"
 #include "harness/output.h"
 
-#define CMD "report"
+#define CMD	    "report"
+#define MAX_ALIASES 64
 
 typedef int (*report_writer)(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
 			     const struct wperf_report_opts *o, struct wperf_buf *out);
@@ -62,6 +63,9 @@ static void usage(FILE *out)
 	    "                          -1: never merge)\n"
 	    "  -j, --jobs N            worker threads for the cascade (default: the CPUs)\n"
 	    "      --sites N           call sites per edge (default 3)\n"
+	    "      --top-edges N       dot, svg: draw the N heaviest edges and the knots'\n"
+	    "                          (default: all up to 60)\n"
+	    "      --alias ID=NAME     show the vertex of identity ID as NAME (repeatable)\n"
 	    "      --disk-bw BYTES/S   disk capacity for the idle-time model (with --disk-iops;\n"
 	    "                          default: busy time measured from the requests)\n"
 	    "      --disk-iops N\n"
@@ -93,7 +97,9 @@ int cmd_report(int argc, char **argv)
 		OPT_DISK_IOPS,
 		OPT_NIC,
 		OPT_MIN_EDGE,
-		OPT_ALL
+		OPT_ALL,
+		OPT_TOP_EDGES,
+		OPT_ALIAS
 	};
 	static const struct option longopts[] = {
 	    {"format", required_argument, NULL, 'f'},
@@ -101,6 +107,8 @@ int cmd_report(int argc, char **argv)
 	    {"threshold", required_argument, NULL, 't'},
 	    {"target", required_argument, NULL, OPT_TARGET},
 	    {"all", no_argument, NULL, OPT_ALL},
+	    {"top-edges", required_argument, NULL, OPT_TOP_EDGES},
+	    {"alias", required_argument, NULL, OPT_ALIAS},
 	    {"min-edge", required_argument, NULL, OPT_MIN_EDGE},
 	    {"merge-similar", required_argument, NULL, OPT_MERGE},
 	    {"jobs", required_argument, NULL, 'j'},
@@ -122,6 +130,8 @@ int cmd_report(int argc, char **argv)
 	struct wperf_error err = {0};
 	double v;
 	int c, e, all = 0, status = EXIT_OK;
+	const char *aliases[MAX_ALIASES];
+	size_t naliases = 0;
 
 	ao.jobs = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
 	while ((c = getopt_long(argc, argv, "f:o:t:j:h", longopts, NULL)) != -1) {
@@ -151,6 +161,18 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_ALL:
 			all = 1;
+			break;
+		case OPT_TOP_EDGES:
+			if (parse_number("--top-edges", optarg, 1, 100000, &v))
+				return EXIT_ERROR;
+			ro.top_edges = (unsigned)v;
+			break;
+		case OPT_ALIAS:
+			if (!strchr(optarg, '=') || optarg[0] == '=' || naliases == MAX_ALIASES)
+				return cli_error(
+				    CMD, "--alias wants IDENTITY=NAME (at most %d), not '%s'",
+				    MAX_ALIASES, optarg);
+			aliases[naliases++] = optarg;
 			break;
 		case OPT_MIN_EDGE:
 			if (parse_number("--min-edge", optarg, -1, 1, &ao.min_edge))
@@ -198,6 +220,8 @@ int cmd_report(int argc, char **argv)
 		return EXIT_ERROR;
 	}
 	ro.trace_name = argv[optind];
+	ro.aliases = aliases;
+	ro.naliases = naliases;
 	if (cli_open_trace(CMD, argv[optind], &t))
 		return EXIT_ERROR;
 	/* A trace of `record -- COMMAND` is about that command, unless told otherwise. */

@@ -233,6 +233,37 @@ void proc_mappings_release(struct proc_mappings *pm)
 	wperf_buf_release(&pm->build_ids);
 }
 
+size_t proc_net_meta(struct net_meta *out, size_t max)
+{
+	DIR *d = opendir("/sys/class/net");
+	struct dirent *de;
+	size_t n = 0;
+
+	while (d && (de = readdir(d)) && n + 2 <= max) {
+		char path[300], ifindex[32], speed[32];
+		long mbps;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/net/%s/ifindex", de->d_name);
+		if (read_small(path, ifindex, sizeof(ifindex)) < 0)
+			continue;
+		snprintf(out[n].key, sizeof(out[n].key), "net.%.30s.name", ifindex);
+		snprintf(out[n].value, sizeof(out[n].value), "%.63s", de->d_name);
+		n++;
+		/* Mbit/s; -1 or an error for links that do not know their speed. */
+		snprintf(path, sizeof(path), "/sys/class/net/%s/speed", de->d_name);
+		if (read_small(path, speed, sizeof(speed)) < 0 || (mbps = strtol(speed, NULL, 10)) <= 0)
+			continue;
+		snprintf(out[n].key, sizeof(out[n].key), "net.%.30s.speed_bps", ifindex);
+		snprintf(out[n].value, sizeof(out[n].value), "%lld", (long long)mbps * 1000000);
+		n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
 int proc_perfmap_read(pid_t tgid, char **text, size_t *len)
 {
 	struct wperf_buf b = {0};

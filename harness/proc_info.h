@@ -36,6 +36,20 @@ int proc_mappings_append(struct proc_mappings *pm, const struct wperf_mapping *m
 int proc_mappings_add(struct proc_mappings *pm, pid_t tgid);
 void proc_mappings_release(struct proc_mappings *pm);
 
+/* A META entry about a network interface. */
+struct net_meta {
+	char key[48];
+	char value[64];
+};
+
+/*
+ * META entries naming the network interfaces, so the analysis can model their
+ * capacity: net.IFINDEX.name and, where the link reports a speed (physical
+ * NICs do, virtual ones often not), net.IFINDEX.speed_bps. Returns how many
+ * were written to out (at most max).
+ */
+size_t proc_net_meta(struct net_meta *out, size_t max);
+
 /* Reads /tmp/perf-TGID.map (as the process sees /tmp) into a malloc'd buffer. */
 int proc_perfmap_read(pid_t tgid, char **text, size_t *len);
 
