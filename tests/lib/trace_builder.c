@@ -4,12 +4,15 @@
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "core/radix.h"
 
 void tb_init(struct trace_builder *b, uint64_t start, uint64_t end)
 {
@@ -19,12 +22,22 @@ void tb_init(struct trace_builder *b, uint64_t start, uint64_t end)
 	b->ncpu = 2;
 }
 
+/* Removes the file last written, unless KEEPTRACE is set. */
+static void remove_file(struct trace_builder *b)
+{
+	if (b->path[0] && !getenv("KEEPTRACE"))
+		unlink(b->path);
+	b->path[0] = '\0';
+}
+
 void tb_release(struct trace_builder *b)
 {
 	wperf_buf_release(&b->events);
 	wperf_buf_release(&b->threads);
-	if (b->path[0] && !getenv("KEEPTRACE"))
-		unlink(b->path);
+	wperf_buf_release(&b->stacks);
+	wperf_buf_release(&b->ksyms);
+	wperf_buf_release(&b->perfmaps);
+	remove_file(b);
 }
 
 void tb_thread(struct trace_builder *b, uint32_t tid, uint32_t tgid, const char *comm)
@@ -35,11 +48,48 @@ void tb_thread(struct trace_builder *b, uint32_t tid, uint32_t tgid, const char 
 	assert_int_equal(wperf_buf_append(&b->threads, &t, sizeof(t)), 0);
 }
 
+void tb_tgid(struct trace_builder *b, uint32_t tid, uint32_t tgid)
+{
+	assert_true(b->nborn < 16);
+	b->born[b->nborn].tid = tid;
+	b->born[b->nborn++].tgid = tgid;
+}
+
 void tb_meta(struct trace_builder *b, const char *key, const char *value)
 {
 	assert_true(b->nmeta < 16);
 	b->meta_keys[b->nmeta] = key;
 	b->meta_values[b->nmeta++] = value;
+}
+
+void tb_cpus(struct trace_builder *b, uint32_t ncpu, const uint64_t *lost)
+{
+	assert_true(ncpu <= TB_MAX_CPUS);
+	b->ncpu = ncpu;
+	memset(b->lost, 0, sizeof(b->lost));
+	if (lost)
+		memcpy(b->lost, lost, ncpu * sizeof(*lost));
+}
+
+void tb_stack(struct trace_builder *b, int32_t id, int user, uint32_t nr, const uint64_t *ips)
+{
+	struct wperf_stack s = {.id = id, .user = user ? 1 : 0, .nr = nr, .ips = ips};
+
+	assert_int_equal(wperf_buf_append(&b->stacks, &s, sizeof(s)), 0);
+}
+
+void tb_ksym(struct trace_builder *b, uint64_t addr, const char *name)
+{
+	struct wperf_ksym k = {.addr = addr, .name = name};
+
+	assert_int_equal(wperf_buf_append(&b->ksyms, &k, sizeof(k)), 0);
+}
+
+void tb_perfmap(struct trace_builder *b, uint32_t tgid, const char *text)
+{
+	struct wperf_perfmap p = {.tgid = tgid, .text = text, .len = strlen(text)};
+
+	assert_int_equal(wperf_buf_append(&b->perfmaps, &p, sizeof(p)), 0);
 }
 
 static uint32_t tgid_of(const struct trace_builder *b, uint32_t tid)
@@ -49,6 +99,9 @@ static uint32_t tgid_of(const struct trace_builder *b, uint32_t tid)
 	for (size_t i = 0; i < b->threads.len / sizeof(*t); i++)
 		if (t[i].tid == tid)
 			return t[i].tgid;
+	for (size_t i = 0; i < b->nborn; i++)
+		if (b->born[i].tid == tid)
+			return b->born[i].tgid;
 	return tid;
 }
 
@@ -75,8 +128,8 @@ void tb_switch(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t prev
 	e->sw.ustack = us;
 }
 
-void tb_wake(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t tid, uint32_t waker,
-	     int32_t ks, int32_t us)
+struct wperf_event *tb_wake(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t tid,
+			    uint32_t waker, int32_t ks, int32_t us)
 {
 	struct wperf_event *e = tb_add(b, WPERF_EV_WAKEUP, ts, cpu, tid);
 
@@ -84,6 +137,7 @@ void tb_wake(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t tid, u
 	e->wake.waker_tgid = tgid_of(b, waker);
 	e->wake.kstack = ks;
 	e->wake.ustack = us;
+	return e;
 }
 
 void tb_wake_irq(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t tid, uint8_t ctx,
@@ -129,16 +183,32 @@ void tb_irq(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, ui
 	tb_add(b, kind, ts, cpu, tid)->irq.irq = irq;
 }
 
+void tb_sort(struct trace_builder *b)
+{
+	size_t n = b->events.len / sizeof(struct wperf_event);
+	struct wperf_event *tmp = calloc(n ? n : 1, sizeof(*tmp));
+
+	assert_non_null(tmp);
+	assert_int_equal(wperf_radix_sort(b->events.data, n, sizeof(*tmp),
+					  offsetof(struct wperf_event, hdr.ts), tmp),
+			 0);
+	free(tmp);
+}
+
 struct wperf_trace *tb_open(struct trace_builder *b)
 {
 	struct wperf_trace_stats st = {
 	    .start_ts = b->start, .end_ts = b->end, .ncpu = b->ncpu, .lost = b->lost};
 	const struct wperf_event *ev = (const void *)b->events.data;
+	const struct wperf_perfmap *pm = (const void *)b->perfmaps.data;
+	size_t nstacks = b->stacks.len / sizeof(struct wperf_stack);
+	size_t nksyms = b->ksyms.len / sizeof(struct wperf_ksym);
 	struct wperf_trace_writer *w = NULL;
 	struct wperf_trace *t = NULL;
 	struct wperf_error err = {0};
 	int fd;
 
+	remove_file(b);
 	snprintf(b->path, sizeof(b->path), "/tmp/wperf-test-trace-XXXXXX");
 	fd = mkstemp(b->path);
 	assert_true(fd >= 0);
@@ -150,6 +220,13 @@ struct wperf_trace *tb_open(struct trace_builder *b)
 		fail_msg("%s", err.msg);
 	for (size_t i = 0; i < b->events.len / sizeof(*ev); i++)
 		if (wperf_trace_writer_event(w, &ev[i], &err) < 0)
+			fail_msg("%s", err.msg);
+	if ((nstacks &&
+	     wperf_trace_writer_stacks(w, (const void *)b->stacks.data, nstacks, &err) < 0) ||
+	    (nksyms && wperf_trace_writer_ksyms(w, (const void *)b->ksyms.data, nksyms, &err) < 0))
+		fail_msg("%s", err.msg);
+	for (size_t i = 0; i < b->perfmaps.len / sizeof(*pm); i++)
+		if (wperf_trace_writer_perfmap(w, &pm[i], &err) < 0)
 			fail_msg("%s", err.msg);
 	if (wperf_trace_writer_finish(w, &st, &err) < 0)
 		fail_msg("%s", err.msg);

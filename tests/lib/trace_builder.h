@@ -13,14 +13,23 @@
 #include "core/buf.h"
 #include "core/trace.h"
 
+#define TB_MAX_CPUS 64
+
 struct trace_builder {
-	struct wperf_buf events;  /* struct wperf_event[] */
-	struct wperf_buf threads; /* struct wperf_thread[] */
+	struct wperf_buf events;   /* struct wperf_event[] */
+	struct wperf_buf threads;  /* struct wperf_thread[] */
+	struct wperf_buf stacks;   /* struct wperf_stack[] */
+	struct wperf_buf ksyms;	   /* struct wperf_ksym[] */
+	struct wperf_buf perfmaps; /* struct wperf_perfmap[] */
 	const char *meta_keys[16], *meta_values[16];
 	size_t nmeta;
+	struct {
+		uint32_t tid, tgid;
+	} born[16]; /* threads born in the trace (tb_tgid) */
+	size_t nborn;
 	uint64_t start, end; /* the window */
 	uint32_t ncpu;
-	uint64_t lost[2];
+	uint64_t lost[TB_MAX_CPUS];
 	char path[128];
 };
 
@@ -29,7 +38,19 @@ void tb_release(struct trace_builder *b);
 
 /* A thread of the THREADS table; events of tid get its tgid. */
 void tb_thread(struct trace_builder *b, uint32_t tid, uint32_t tgid, const char *comm);
+/* Events of tid, a thread born in the trace (not in THREADS), get tgid. */
+void tb_tgid(struct trace_builder *b, uint32_t tid, uint32_t tgid);
 void tb_meta(struct trace_builder *b, const char *key, const char *value);
+/* The STATS section's CPUs (2 by default) and records lost on each (lost NULL: none). */
+void tb_cpus(struct trace_builder *b, uint32_t ncpu, const uint64_t *lost);
+
+/*
+ * Entries of the STACKS, KSYMS and PERFMAP tables. Like tb_meta's strings, ips,
+ * name and text are kept, not copied: they must live until tb_open.
+ */
+void tb_stack(struct trace_builder *b, int32_t id, int user, uint32_t nr, const uint64_t *ips);
+void tb_ksym(struct trace_builder *b, uint64_t addr, const char *name);
+void tb_perfmap(struct trace_builder *b, uint32_t tgid, const char *text);
 
 /* An event of kind about tid at ts on cpu, zeroed otherwise, for the caller to fill. */
 struct wperf_event *tb_add(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu,
@@ -37,9 +58,9 @@ struct wperf_event *tb_add(struct trace_builder *b, uint8_t kind, uint64_t ts, u
 /* prev leaves cpu (blocked, with stacks ks/us, unless preempted); next enters. */
 void tb_switch(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t prev, uint32_t next,
 	       int preempted, int32_t ks, int32_t us);
-/* Thread waker wakes tid, with the waker's stacks ks/us. */
-void tb_wake(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t tid, uint32_t waker,
-	     int32_t ks, int32_t us);
+/* Thread waker wakes tid, with the waker's stacks ks/us; returns the event to adjust. */
+struct wperf_event *tb_wake(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t tid,
+			    uint32_t waker, int32_t ks, int32_t us);
 /* An interrupt (context WPERF_CTX_*, irq) wakes tid. */
 void tb_wake_irq(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t tid, uint8_t ctx,
 		 int32_t irq);
@@ -51,7 +72,14 @@ void tb_usdt(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t tid, u
 void tb_irq(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
 	    int32_t irq);
 
-/* Writes the trace (in file order: as added) to a temporary file and opens it. */
+/* Puts the events in time order, stably: equal times keep the order added. */
+void tb_sort(struct trace_builder *b);
+
+/*
+ * Writes the trace (in file order: as added) to a temporary file and opens it.
+ * Called again, it writes a new file and removes the last one (traces opened
+ * from it stay readable).
+ */
 struct wperf_trace *tb_open(struct trace_builder *b);
 
 #endif /* WPERF_TESTS_TRACE_BUILDER_H */

@@ -11,7 +11,6 @@
  * The DOT goes through Graphviz's dot (skipped when it is not installed), the
  * JSON through json-c's parser.
  */
-#include <fcntl.h>
 #include <regex.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,6 +29,7 @@
 #include "core/report.h"
 #include "core/symbolize.h"
 #include "core/trace.h"
+#include "tests/lib/trace_builder.h"
 
 #define MS    1000000ull
 #define US    1000ull
@@ -47,10 +47,8 @@
 #define KS_WAKE	 3
 #define US_WAKE	 4
 
-#define MAX_EVENTS 1024
-
 static struct {
-	char dir[64], trace[128];
+	struct trace_builder b;
 	struct wperf_trace *t;
 	struct wperf_analysis *a;
 	struct wperf_symbolizer *sym;
@@ -59,63 +57,17 @@ static struct {
 
 /* ---- the trace ---- */
 
-struct entry {
-	struct wperf_event ev;
-	size_t seq; /* order added: equal times keep it */
-};
-
-struct events {
-	struct entry e[MAX_EVENTS];
-	size_t n;
-};
-
-static uint32_t tgid(uint32_t tid)
-{
-	return tid ? APP : 0;
-}
-
-static struct wperf_event *add(struct events *evs, uint8_t kind, uint64_t ts, uint32_t cpu,
-			       uint32_t tid)
-{
-	struct wperf_event *ev;
-
-	assert_true(evs->n < MAX_EVENTS);
-	evs->e[evs->n].seq = evs->n;
-	ev = &evs->e[evs->n++].ev;
-	memset(ev, 0, sizeof(*ev));
-	ev->hdr.kind = kind;
-	ev->hdr.ts = ts;
-	ev->hdr.cpu = cpu;
-	ev->hdr.tid = tid;
-	ev->hdr.tgid = tgid(tid);
-	return ev;
-}
-
 /* prev blocks on cpu (where threads block), next comes in. */
-static void sw(struct events *evs, uint64_t ts, uint32_t cpu, uint32_t prev, uint32_t next)
+static void sw(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t prev, uint32_t next)
 {
-	struct wperf_event *ev = add(evs, WPERF_EV_SWITCH, ts, cpu, prev);
-
-	ev->sw = (struct wperf_switch){next, tgid(next), 1, prev ? KS_BLOCK : WPERF_NO_STACK,
-				       prev ? US_BLOCK : WPERF_NO_STACK};
+	tb_switch(b, ts, cpu, prev, next, 0, prev ? KS_BLOCK : WPERF_NO_STACK,
+		  prev ? US_BLOCK : WPERF_NO_STACK);
 }
 
 /* waker wakes tid, from where threads wake others. */
-static void wake(struct events *evs, uint64_t ts, uint32_t cpu, uint32_t tid, uint32_t waker)
+static void wake(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t tid, uint32_t waker)
 {
-	struct wperf_event *ev = add(evs, WPERF_EV_WAKEUP, ts, cpu, tid);
-
-	ev->hdr.flags = WPERF_CTX_THREAD;
-	ev->wake = (struct wperf_wakeup){waker, tgid(waker), 0, cpu, KS_WAKE, US_WAKE};
-}
-
-static int by_time(const void *pa, const void *pb)
-{
-	const struct entry *x = pa, *y = pb;
-
-	if (x->ev.hdr.ts != y->ev.hdr.ts)
-		return x->ev.hdr.ts < y->ev.hdr.ts ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
+	tb_wake(b, ts, cpu, tid, waker, KS_WAKE, US_WAKE)->wake.target_cpu = cpu;
 }
 
 /*
@@ -125,78 +77,56 @@ static int by_time(const void *pa, const void *pb)
  * CPU, {A, B} would be a background knot). Every tenth round, C (CPU 2) blocks
  * 2 ms until A wakes it.
  */
-static void build_events(struct events *evs)
+static void build_events(struct trace_builder *b)
 {
 	for (uint64_t k = 0; k < 100; k++) {
 		uint64_t base = START + k * 10 * MS;
 
-		wake(evs, base + 5 * MS, 0, B, A);
-		sw(evs, base + 5 * MS + 20 * US, 1, 0, B);
-		sw(evs, base + 6 * MS, 0, A, 0);
-		wake(evs, base + 10 * MS, 1, A, B);
-		sw(evs, base + 10 * MS + 20 * US, 0, 0, A);
-		sw(evs, base + 11 * MS, 1, B, 0);
+		wake(b, base + 5 * MS, 0, B, A);
+		sw(b, base + 5 * MS + 20 * US, 1, 0, B);
+		sw(b, base + 6 * MS, 0, A, 0);
+		wake(b, base + 10 * MS, 1, A, B);
+		sw(b, base + 10 * MS + 20 * US, 0, 0, A);
+		sw(b, base + 11 * MS, 1, B, 0);
 		if (k % 10 == 0) {
-			sw(evs, base + 1 * MS, 2, C, 0);
-			wake(evs, base + 3 * MS, 0, C, A);
-			sw(evs, base + 3 * MS + 10 * US, 2, 0, C);
+			sw(b, base + 1 * MS, 2, C, 0);
+			wake(b, base + 3 * MS, 0, C, A);
+			sw(b, base + 3 * MS + 10 * US, 2, 0, C);
 		}
 	}
-	qsort(evs->e, evs->n, sizeof(evs->e[0]), by_time);
+	tb_sort(b);
 }
 
-static const char perfmap[] = "10000 100 Queue::pop;wait\n"
-			      "10100 100 worker main\n"
-			      "10200 100 Queue::push\n"
-			      "10300 100 producer loop\n";
-
-static const struct wperf_ksym ksyms[] = {
-    {0xffffffff81000110ull, "__schedule+0x10"}, {0xffffffff81000220ull, "futex_wait+0x20"},
-    {0xffffffff81000330ull, "do_futex+0x30"},	{0xffffffff81000440ull, "try_to_wake_up+0x40"},
-    {0xffffffff81000550ull, "futex_wake+0x50"},
-};
-
-static void write_trace(void)
+/* The trace: app's threads, the rounds above, and the tables that name their stacks. */
+static void build_trace(struct trace_builder *b)
 {
 	static const uint64_t kblock[] = {0xffffffff81000110ull, 0xffffffff81000220ull,
 					  0xffffffff81000330ull};
 	static const uint64_t kwake[] = {0xffffffff81000440ull, 0xffffffff81000550ull};
 	static const uint64_t ublock[] = {0x10010, 0x10110}, uwake[] = {0x10210, 0x10310};
-	const struct wperf_stack stacks[] = {
-	    {KS_BLOCK, 0, 3, kblock},
-	    {US_BLOCK, 1, 2, ublock},
-	    {KS_WAKE, 0, 2, kwake},
-	    {US_WAKE, 1, 2, uwake},
-	};
-	const struct wperf_thread threads[] = {
-	    {APP, APP, 1, "app"},
-	    {A, APP, 1, "A"},
-	    {B, APP, 1, "B"},
-	    {C, APP, 1, "c\"x\\y"},
-	};
-	struct wperf_perfmap pm = {APP, perfmap, sizeof(perfmap) - 1};
-	uint64_t lost[8] = {0};
-	/* 8 CPUs: with 2 threads active, every slice is critical for the CMetric */
-	struct wperf_trace_stats st = {.start_ts = START, .end_ts = END, .ncpu = 8, .lost = lost};
-	struct events *evs = calloc(1, sizeof(*evs));
-	struct wperf_trace_writer *w;
-	struct wperf_error err = {0};
-	int fd = open(g.trace, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 
-	assert_non_null(evs);
-	assert_true(fd >= 0);
-	build_events(evs);
-	assert_int_equal(wperf_trace_writer_new(fd, NULL, &w, &err), 0);
-	assert_int_equal(wperf_trace_writer_threads(w, threads, 4, &err), 0);
-	for (size_t i = 0; i < evs->n; i++)
-		assert_int_equal(wperf_trace_writer_event(w, &evs->e[i].ev, &err), 0);
-	assert_int_equal(wperf_trace_writer_stacks(w, stacks, 4, &err), 0);
-	assert_int_equal(wperf_trace_writer_ksyms(w, ksyms, 5, &err), 0);
-	assert_int_equal(wperf_trace_writer_perfmap(w, &pm, &err), 0);
-	assert_int_equal(wperf_trace_writer_finish(w, &st, &err), 0);
-	wperf_trace_writer_free(w);
-	close(fd);
-	free(evs);
+	tb_init(b, START, END);
+	/* 8 CPUs: with 2 threads active, every slice is critical for the CMetric */
+	tb_cpus(b, 8, NULL);
+	tb_thread(b, APP, APP, "app");
+	tb_thread(b, A, APP, "A");
+	tb_thread(b, B, APP, "B");
+	tb_thread(b, C, APP, "c\"x\\y");
+	build_events(b);
+	tb_stack(b, KS_BLOCK, 0, 3, kblock);
+	tb_stack(b, US_BLOCK, 1, 2, ublock);
+	tb_stack(b, KS_WAKE, 0, 2, kwake);
+	tb_stack(b, US_WAKE, 1, 2, uwake);
+	tb_ksym(b, 0xffffffff81000110ull, "__schedule+0x10");
+	tb_ksym(b, 0xffffffff81000220ull, "futex_wait+0x20");
+	tb_ksym(b, 0xffffffff81000330ull, "do_futex+0x30");
+	tb_ksym(b, 0xffffffff81000440ull, "try_to_wake_up+0x40");
+	tb_ksym(b, 0xffffffff81000550ull, "futex_wake+0x50");
+	tb_perfmap(b, APP,
+		   "10000 100 Queue::pop;wait\n"
+		   "10100 100 worker main\n"
+		   "10200 100 Queue::push\n"
+		   "10300 100 producer loop\n");
 }
 
 static int64_t vertex(const char *identity)
@@ -219,12 +149,9 @@ static int setup(void **state)
 	struct wperf_error err = {0};
 
 	(void)state;
-	snprintf(g.dir, sizeof(g.dir), "/tmp/wperf-test-report-XXXXXX");
-	if (!mkdtemp(g.dir))
-		return -1;
-	snprintf(g.trace, sizeof(g.trace), "%s/pingpong.trace", g.dir);
-	write_trace();
-	if (wperf_trace_open(g.trace, &g.t, &err) < 0 || wperf_analyze(g.t, NULL, &g.a, &err) < 0 ||
+	build_trace(&g.b);
+	g.t = tb_open(&g.b);
+	if (wperf_analyze(g.t, NULL, &g.a, &err) < 0 ||
 	    wperf_symbolizer_new(g.t, &g.sym, &err) < 0) {
 		fprintf(stderr, "setup: %s\n", err.msg);
 		return -1;
@@ -237,16 +164,12 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char p[256];
-
 	(void)state;
 	wperf_symbolizer_free(g.sym);
 	wperf_analysis_free(g.a);
 	wperf_trace_free(g.t);
-	unlink(g.trace);
-	snprintf(p, sizeof(p), "%s/graph.dot", g.dir);
-	unlink(p);
-	return rmdir(g.dir);
+	tb_release(&g.b);
+	return 0;
 }
 
 /* Runs a writer into a NUL-terminated string (the caller frees it). */
@@ -285,13 +208,13 @@ static void test_the_knot(void **state)
 /* Runs dot -Tsvg on text; fails unless it exits 0 with an SVG. */
 static void check_dot_parses(const char *text)
 {
-	char path[128], cmd[256], svg[4096];
+	char path[] = "/tmp/wperf-test-graph-XXXXXX.dot", cmd[256], svg[4096];
+	int fd = mkstemps(path, 4), status;
 	size_t got;
 	FILE *f;
-	int status;
 
-	snprintf(path, sizeof(path), "%s/graph.dot", g.dir);
-	f = fopen(path, "w");
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
@@ -303,6 +226,7 @@ static void check_dot_parses(const char *text)
 	while (fgetc(f) != EOF) /* the rest */
 		;
 	status = pclose(f);
+	unlink(path);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		fail_msg("dot failed: %s", svg);
 	assert_non_null(strstr(svg, "<svg"));

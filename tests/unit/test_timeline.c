@@ -1,15 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Unit tests of the timeline (core/timeline.h): hand-made event sequences are
- * written to a trace in a temporary directory, the timeline is built from it,
- * and its segments are checked exactly. Every timeline built here is also
+ * written to a trace (tests/lib/trace_builder.h), the timeline is built from
+ * it, and its segments are checked exactly. Every timeline built here is also
  * checked for the invariants every consumer relies on (check_invariants).
  *
  * The window is [1000, 10000) unless a test says otherwise. Threads 101
  * ("A"), 102 ("B"), 103 ("C") belong to process 100 ("app").
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,12 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "core/timeline.h"
 #include "core/trace.h"
+#include "tests/lib/trace_builder.h"
 
 #define A    101
 #define B    102
@@ -31,165 +29,50 @@
 #define DISK ((8u << 20) | 0) /* sda */
 #define LOCK 0x1000
 
-static char tmpdir[64];
-
 /* ---- the trace being made ---- */
 
-static struct wperf_event evs[61000];
-static size_t nevs;
-static const char *meta_keys[8], *meta_values[8];
-static size_t nmeta;
-static uint64_t win_start = 1000, win_end = 10000;
+/* An empty trace of the window [start, end): app's threads, 3 and 4 records lost on 2 CPUs. */
+static void new_trace(struct trace_builder *tr, uint64_t start, uint64_t end)
+{
+	tb_init(tr, start, end);
+	tb_cpus(tr, 2, (const uint64_t[]){3, 4});
+	tb_thread(tr, APP, APP, "app");
+	tb_thread(tr, A, APP, "A");
+	tb_thread(tr, B, APP, "B");
+	tb_thread(tr, C, APP, "C");
+}
 
+/* Each test's state: its trace builder. */
 static int setup(void **state)
 {
-	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/wperf-test-timeline-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	struct trace_builder *tr = malloc(sizeof(*tr));
+
+	if (!tr)
+		return -1;
+	new_trace(tr, 1000, 10000);
+	*state = tr;
+	return 0;
 }
 
 static int teardown(void **state)
 {
-	char p[128];
-
-	(void)state;
-	snprintf(p, sizeof(p), "%s/t.trace", tmpdir);
-	unlink(p);
-	return rmdir(tmpdir);
-}
-
-static int reset(void **state)
-{
-	(void)state;
-	nevs = 0;
-	nmeta = 0;
-	win_start = 1000;
-	win_end = 10000;
+	tb_release(*state);
+	free(*state);
 	return 0;
-}
-
-static struct wperf_event *add(uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid)
-{
-	struct wperf_event *e;
-
-	assert_true(nevs < sizeof(evs) / sizeof(*evs));
-	e = &evs[nevs++];
-	memset(e, 0, sizeof(*e));
-	e->hdr.kind = kind;
-	e->hdr.ts = ts;
-	e->hdr.cpu = cpu;
-	e->hdr.tid = tid;
-	e->hdr.tgid = tid >= 101 && tid <= 199 ? APP : tid;
-	return e;
-}
-
-/* prev leaves cpu (blocked unless preempted, with stacks ks/us), next enters. */
-static void sw(uint64_t ts, uint32_t cpu, uint32_t prev, uint32_t next, int preempted, int32_t ks,
-	       int32_t us)
-{
-	struct wperf_event *e = add(WPERF_EV_SWITCH, ts, cpu, prev);
-
-	e->hdr.flags = preempted ? WPERF_SWITCH_PREEMPTED : 0;
-	e->sw.next_tid = next;
-	e->sw.next_tgid = next >= 101 && next <= 199 ? APP : next;
-	e->sw.prev_state = preempted ? 0 : 1;
-	e->sw.kstack = ks;
-	e->sw.ustack = us;
-}
-
-/* A thread wakes tid (stacks ks/us). */
-static void wake(uint64_t ts, uint32_t cpu, uint32_t tid, uint32_t waker, int32_t ks, int32_t us)
-{
-	struct wperf_event *e = add(WPERF_EV_WAKEUP, ts, cpu, tid);
-
-	e->wake.waker_tid = waker;
-	e->wake.waker_tgid = waker >= 101 && waker <= 199 ? APP : waker;
-	e->wake.kstack = ks;
-	e->wake.ustack = us;
-}
-
-/* An interrupt (ctx, irq) wakes tid. */
-static void wake_irq(uint64_t ts, uint32_t cpu, uint32_t tid, uint8_t ctx, int32_t irq)
-{
-	struct wperf_event *e = add(WPERF_EV_WAKEUP, ts, cpu, tid);
-
-	e->hdr.flags = ctx;
-	e->wake.irq = irq;
-	e->wake.kstack = e->wake.ustack = WPERF_NO_STACK;
-}
-
-static void block(uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid, uint8_t ctx, int32_t irq,
-		  uint64_t sector, uint32_t bytes)
-{
-	struct wperf_event *e = add(kind, ts, cpu, tid);
-
-	e->hdr.flags = ctx;
-	e->block.dev = DISK;
-	e->block.sector = sector;
-	e->block.bytes = bytes;
-	e->block.irq = irq;
-}
-
-static void net(uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid, uint8_t ctx,
-		uint32_t ifindex, uint32_t bytes)
-{
-	struct wperf_event *e = add(kind, ts, cpu, tid);
-
-	e->hdr.flags = ctx;
-	e->net.ifindex = ifindex;
-	e->net.bytes = bytes;
-}
-
-static void usdt(uint8_t kind, uint64_t ts, uint32_t tid, uint64_t lock)
-{
-	add(kind, ts, 0, tid)->usdt.lock = lock;
-}
-
-static void irq(uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid, int32_t n)
-{
-	add(kind, ts, cpu, tid)->irq.irq = n;
-}
-
-static void meta(const char *k, const char *v)
-{
-	meta_keys[nmeta] = k;
-	meta_values[nmeta++] = v;
 }
 
 /* ---- building ---- */
 
 static void check_invariants(const struct wperf_timeline *tl);
 
-/* Writes the trace (events, threads, window), opens it and builds its timeline. */
-static struct wperf_timeline *build(const struct wperf_timeline_opts *opts, uint64_t *late)
+/* Writes the trace, opens it and builds its timeline; *late: the trace's late events. */
+static struct wperf_timeline *build(struct trace_builder *tr,
+				    const struct wperf_timeline_opts *opts, uint64_t *late)
 {
-	static const struct wperf_thread threads[] = {
-	    {APP, APP, 1, "app"}, {A, APP, 1, "A"}, {B, APP, 1, "B"}, {C, APP, 1, "C"}};
-	uint64_t lost[2] = {3, 4};
-	struct wperf_trace_stats st = {
-	    .start_ts = win_start, .end_ts = win_end, .ncpu = 2, .lost = lost};
-	struct wperf_trace_writer *w;
-	struct wperf_trace *t;
+	struct wperf_trace *t = tb_open(tr);
 	struct wperf_timeline *tl;
 	struct wperf_error err = {0};
-	char path[128];
-	int fd;
 
-	snprintf(path, sizeof(path), "%s/t.trace", tmpdir);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	assert_true(fd >= 0);
-	assert_int_equal(wperf_trace_writer_new(fd, NULL, &w, &err), 0);
-	if (nmeta)
-		assert_int_equal(wperf_trace_writer_meta(w, meta_keys, meta_values, nmeta, &err),
-				 0);
-	assert_int_equal(wperf_trace_writer_threads(w, threads, 4, &err), 0);
-	for (size_t i = 0; i < nevs; i++)
-		assert_int_equal(wperf_trace_writer_event(w, &evs[i], &err), 0);
-	assert_int_equal(wperf_trace_writer_finish(w, &st, &err), 0);
-	wperf_trace_writer_free(w);
-	close(fd);
-
-	assert_int_equal(wperf_trace_open(path, &t, &err), 0);
 	if (late)
 		*late = wperf_trace_stats(t)->late_events;
 	if (wperf_timeline_build(t, opts, &tl, &err) != 0)
@@ -316,16 +199,16 @@ static void check_invariants(const struct wperf_timeline *tl)
 /* A blocks; B, woken into a CPU, wakes A: the wait's start, end, waker and stacks. */
 static void test_block_and_wake(void **state)
 {
+	struct trace_builder *tr = *state;
 	struct wperf_timeline *tl;
 	uint32_t a, b;
 	const struct wperf_segment *w;
 
-	(void)state;
-	sw(2000, 0, A, 0, 0, 7, 8);
-	sw(3000, 1, 0, B, 1, -1, -1);
-	wake(5000, 1, A, B, 11, 12);
-	sw(5500, 0, 0, A, 1, -1, -1);
-	tl = build(NULL, NULL);
+	tb_switch(tr, 2000, 0, A, 0, 0, 7, 8);
+	tb_switch(tr, 3000, 1, 0, B, 1, -1, -1);
+	tb_wake(tr, 5000, 1, A, B, 11, 12);
+	tb_switch(tr, 5500, 0, 0, A, 1, -1, -1);
+	tl = build(tr, NULL, NULL);
 	a = by_tid(tl, A);
 	b = by_tid(tl, B);
 	assert_int_equal(tl->start, 1000);
@@ -360,13 +243,13 @@ static void test_block_and_wake(void **state)
 /* Preemption leaves a thread runnable, not waiting. */
 static void test_preemption(void **state)
 {
+	struct trace_builder *tr = *state;
 	struct wperf_timeline *tl;
 	uint32_t a, b;
 
-	(void)state;
-	sw(2000, 0, A, B, 1, -1, -1);
-	sw(4000, 0, B, A, 1, -1, -1);
-	tl = build(NULL, NULL);
+	tb_switch(tr, 2000, 0, A, B, 1, -1, -1);
+	tb_switch(tr, 4000, 0, B, A, 1, -1, -1);
+	tl = build(tr, NULL, NULL);
 	a = by_tid(tl, A);
 	b = by_tid(tl, B);
 	nsegs_is(tl, a, 3);
@@ -384,17 +267,17 @@ static void test_preemption(void **state)
 /* Wakeups of a running thread and of an exited one change nothing. */
 static void test_wakeup_ignored(void **state)
 {
+	struct trace_builder *tr = *state;
 	struct wperf_timeline *tl;
 	uint32_t a, b, c;
 
-	(void)state;
-	sw(2000, 0, 0, A, 1, -1, -1);
-	wake(3000, 1, A, B, -1, -1); /* A runs */
-	add(WPERF_EV_EXIT, 4000, 1, C);
-	add(WPERF_EV_EXIT, 4500, 1, C); /* a duplicate */
-	wake(5000, 1, C, B, -1, -1);	/* C is gone */
-	sw(5100, 1, C, B, 0, -1, -1);	/* its last switch-out */
-	tl = build(NULL, NULL);
+	tb_switch(tr, 2000, 0, 0, A, 1, -1, -1);
+	tb_wake(tr, 3000, 1, A, B, -1, -1); /* A runs */
+	tb_add(tr, WPERF_EV_EXIT, 4000, 1, C);
+	tb_add(tr, WPERF_EV_EXIT, 4500, 1, C);	 /* a duplicate */
+	tb_wake(tr, 5000, 1, C, B, -1, -1);	 /* C is gone */
+	tb_switch(tr, 5100, 1, C, B, 0, -1, -1); /* its last switch-out */
+	tl = build(tr, NULL, NULL);
 	a = by_tid(tl, A);
 	b = by_tid(tl, B);
 	c = by_tid(tl, C);
@@ -413,18 +296,19 @@ static void test_wakeup_ignored(void **state)
  * disk is the waker. Another CPU with no completion falls back on the disk. */
 static void test_softirq_block_wakes_from_disk(void **state)
 {
+	struct trace_builder *tr = *state;
 	struct wperf_timeline *tl;
 	uint32_t a, b, d;
 
-	(void)state;
-	block(WPERF_EV_BLOCK_ISSUE, 2000, 0, A, WPERF_CTX_THREAD, 0, 100, 4096);
-	sw(2100, 0, A, 0, 0, 5, 6);
-	block(WPERF_EV_BLOCK_COMPLETE, 6000, 1, 0, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_BLOCK, 100,
-	      4096);
-	wake_irq(6010, 1, A, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_BLOCK);
-	sw(7000, 0, B, 0, 0, -1, -1);
-	wake_irq(8000, 0, B, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_BLOCK); /* cpu 0 saw no completion */
-	tl = build(NULL, NULL);
+	tb_block(tr, WPERF_EV_BLOCK_ISSUE, 2000, 0, A, WPERF_CTX_THREAD, 0, DISK, 100, 4096);
+	tb_switch(tr, 2100, 0, A, 0, 0, 5, 6);
+	tb_block(tr, WPERF_EV_BLOCK_COMPLETE, 6000, 1, 0, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_BLOCK,
+		 DISK, 100, 4096);
+	tb_wake_irq(tr, 6010, 1, A, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_BLOCK);
+	tb_switch(tr, 7000, 0, B, 0, 0, -1, -1);
+	tb_wake_irq(tr, 8000, 0, B, WPERF_CTX_SOFTIRQ,
+		    WPERF_SOFTIRQ_BLOCK); /* cpu 0 saw no completion */
+	tl = build(tr, NULL, NULL);
 	a = by_tid(tl, A);
 	b = by_tid(tl, B);
 	d = by_name(tl, "disk:8:0");
@@ -450,17 +334,17 @@ static void test_softirq_block_wakes_from_disk(void **state)
  * disk's. Irq 99 completes nothing: it is an interrupt entity. */
 static void test_hardirq_number_mapped_to_disk(void **state)
 {
+	struct trace_builder *tr = *state;
 	struct wperf_timeline *tl;
 	uint32_t a, b, d;
 
-	(void)state;
-	block(WPERF_EV_BLOCK_ISSUE, 1500, 0, B, WPERF_CTX_THREAD, 0, 7, 512);
-	block(WPERF_EV_BLOCK_COMPLETE, 3000, 0, 0, WPERF_CTX_HARDIRQ, 45, 7, 512);
-	sw(4000, 1, A, 0, 0, -1, -1);
-	wake_irq(7000, 1, A, WPERF_CTX_HARDIRQ, 45);
-	sw(7100, 1, B, 0, 0, -1, -1);
-	wake_irq(8000, 1, B, WPERF_CTX_HARDIRQ, 99);
-	tl = build(NULL, NULL);
+	tb_block(tr, WPERF_EV_BLOCK_ISSUE, 1500, 0, B, WPERF_CTX_THREAD, 0, DISK, 7, 512);
+	tb_block(tr, WPERF_EV_BLOCK_COMPLETE, 3000, 0, 0, WPERF_CTX_HARDIRQ, 45, DISK, 7, 512);
+	tb_switch(tr, 4000, 1, A, 0, 0, -1, -1);
+	tb_wake_irq(tr, 7000, 1, A, WPERF_CTX_HARDIRQ, 45);
+	tb_switch(tr, 7100, 1, B, 0, 0, -1, -1);
+	tb_wake_irq(tr, 8000, 1, B, WPERF_CTX_HARDIRQ, 99);
+	tl = build(tr, NULL, NULL);
 	a = by_tid(tl, A);
 	b = by_tid(tl, B);
 	d = by_name(tl, "disk:8:0");
@@ -473,20 +357,20 @@ static void test_hardirq_number_mapped_to_disk(void **state)
 /* Timer interrupts, timer softirqs and other softirqs. */
 static void test_timer_and_softirq_wakers(void **state)
 {
+	struct trace_builder *tr = *state;
 	struct wperf_timeline *tl;
 	uint32_t a, b, c, timer;
 
-	(void)state;
-	sw(2000, 0, A, 0, 0, -1, -1);
-	wake_irq(3000, 0, A, WPERF_CTX_HARDIRQ, WPERF_IRQ_VECTOR);
-	sw(2000, 1, B, 0, 0, -1, -1);
-	wake_irq(4000, 1, B, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_HRTIMER);
-	sw(2500, 1, C, 0, 0, -1, -1);
-	wake_irq(4500, 1, C, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_RCU);
-	sw(5000, 0, 0, A, 1, -1, -1);
-	sw(6000, 0, A, 0, 0, -1, -1);
-	wake(7000, 0, A, 0, -1, -1); /* the idle task, in no traced interrupt */
-	tl = build(NULL, NULL);
+	tb_switch(tr, 2000, 0, A, 0, 0, -1, -1);
+	tb_wake_irq(tr, 3000, 0, A, WPERF_CTX_HARDIRQ, WPERF_IRQ_VECTOR);
+	tb_switch(tr, 2000, 1, B, 0, 0, -1, -1);
+	tb_wake_irq(tr, 4000, 1, B, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_HRTIMER);
+	tb_switch(tr, 2500, 1, C, 0, 0, -1, -1);
+	tb_wake_irq(tr, 4500, 1, C, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_RCU);
+	tb_switch(tr, 5000, 0, 0, A, 1, -1, -1);
+	tb_switch(tr, 6000, 0, A, 0, 0, -1, -1);
+	tb_wake(tr, 7000, 0, A, 0, -1, -1); /* the idle task, in no traced interrupt */
+	tl = build(tr, NULL, NULL);
 	a = by_tid(tl, A);
 	b = by_tid(tl, B);
 	c = by_tid(tl, C);
@@ -501,24 +385,24 @@ static void test_timer_and_softirq_wakers(void **state)
 }
 
 /* Two threads' requests: the disk's busy and idle time, and each one's bytes. */
-static void two_issuers(void)
+static void two_issuers(struct trace_builder *tr)
 {
-	block(WPERF_EV_BLOCK_ISSUE, 2000, 0, A, WPERF_CTX_THREAD, 0, 1, 4096);
-	block(WPERF_EV_BLOCK_ISSUE, 2500, 1, B, WPERF_CTX_THREAD, 0, 2, 8192);
-	block(WPERF_EV_BLOCK_COMPLETE, 3000, 0, 0, WPERF_CTX_HARDIRQ, 40, 1, 4096);
-	block(WPERF_EV_BLOCK_COMPLETE, 4000, 0, 0, WPERF_CTX_HARDIRQ, 40, 2, 8192);
-	block(WPERF_EV_BLOCK_ISSUE, 6000, 0, A, WPERF_CTX_THREAD, 0, 3, 4096);
-	block(WPERF_EV_BLOCK_COMPLETE, 7000, 0, 0, WPERF_CTX_HARDIRQ, 40, 3, 4096);
+	tb_block(tr, WPERF_EV_BLOCK_ISSUE, 2000, 0, A, WPERF_CTX_THREAD, 0, DISK, 1, 4096);
+	tb_block(tr, WPERF_EV_BLOCK_ISSUE, 2500, 1, B, WPERF_CTX_THREAD, 0, DISK, 2, 8192);
+	tb_block(tr, WPERF_EV_BLOCK_COMPLETE, 3000, 0, 0, WPERF_CTX_HARDIRQ, 40, DISK, 1, 4096);
+	tb_block(tr, WPERF_EV_BLOCK_COMPLETE, 4000, 0, 0, WPERF_CTX_HARDIRQ, 40, DISK, 2, 8192);
+	tb_block(tr, WPERF_EV_BLOCK_ISSUE, 6000, 0, A, WPERF_CTX_THREAD, 0, DISK, 3, 4096);
+	tb_block(tr, WPERF_EV_BLOCK_COMPLETE, 7000, 0, 0, WPERF_CTX_HARDIRQ, 40, DISK, 3, 4096);
 }
 
 static void test_disk_idle_and_shares(void **state)
 {
+	struct trace_builder *tr = *state;
 	struct wperf_timeline *tl;
 	uint32_t d;
 
-	(void)state;
-	two_issuers();
-	tl = build(NULL, NULL);
+	two_issuers(tr);
+	tl = build(tr, NULL, NULL);
 	d = by_name(tl, "disk:8:0");
 	nsegs_is(tl, d, 5);
 	seg_is(tl, d, 0, 1000, 2000, WPERF_SEG_WAITING, WPERF_WAKER_ISSUERS);
@@ -546,13 +430,13 @@ static void test_disk_idle_and_shares(void **state)
  * keeps its share at its start. More busy: each idle gap keeps its share. */
 static void test_disk_capacity_model(void **state)
 {
+	struct trace_builder *tr = *state;
 	struct wperf_timeline_opts opts = {.capacity.disk_iops = 2000000};
 	struct wperf_timeline *tl;
 	uint32_t d;
 
-	(void)state;
-	two_issuers();
-	tl = build(&opts, NULL); /* 3 requests / 2M IOPS = 1500 ns of 3000 measured */
+	two_issuers(tr);
+	tl = build(tr, &opts, NULL); /* 3 requests / 2M IOPS = 1500 ns of 3000 measured */
 	d = by_name(tl, "disk:8:0");
 	nsegs_is(tl, d, 5);
 	seg_is(tl, d, 0, 1000, 2000, WPERF_SEG_WAITING, WPERF_WAKER_ISSUERS);
@@ -567,7 +451,7 @@ static void test_disk_capacity_model(void **state)
 
 	opts.capacity.disk_iops = 500000;		 /* 6000 ns */
 	opts.capacity.disk_bytes_per_s = 16384000000ull; /* 1000 ns: the IOPS win */
-	tl = build(&opts, NULL);
+	tl = build(tr, &opts, NULL);
 	d = by_name(tl, "disk:8:0");
 	nsegs_is(tl, d, 6);
 	seg_is(tl, d, 0, 1000, 1500, WPERF_SEG_RUNNING, 0);
@@ -586,18 +470,21 @@ static void test_disk_capacity_model(void **state)
  * wakeup put on the NIC of the CPU's latest packet, shares by bytes sent. */
 static void test_nic(void **state)
 {
+	struct trace_builder *tr = *state;
 	struct wperf_timeline *tl;
 	uint32_t a, lo, eth;
 
-	(void)state;
-	meta("net.2.name", "eth0");
-	meta("net.2.speed_bps", "1000000000");
-	net(WPERF_EV_NET_XMIT, 2000, 0, B, WPERF_CTX_THREAD, 1, 1250); /* 1000 ns at 10 Gbit/s */
-	net(WPERF_EV_NET_XMIT, 2500, 0, B, WPERF_CTX_THREAD, 1, 1250); /* overlaps: [2000, 3500) */
-	sw(3000, 1, A, 0, 0, -1, -1);
-	net(WPERF_EV_NET_RECV, 5000, 1, 0, WPERF_CTX_SOFTIRQ, 2, 125); /* 1000 ns at 1 Gbit/s */
-	wake_irq(5050, 1, A, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_NET_RX);
-	tl = build(NULL, NULL);
+	tb_meta(tr, "net.2.name", "eth0");
+	tb_meta(tr, "net.2.speed_bps", "1000000000");
+	tb_net(tr, WPERF_EV_NET_XMIT, 2000, 0, B, WPERF_CTX_THREAD, 1,
+	       1250); /* 1000 ns at 10 Gbit/s */
+	tb_net(tr, WPERF_EV_NET_XMIT, 2500, 0, B, WPERF_CTX_THREAD, 1,
+	       1250); /* overlaps: [2000, 3500) */
+	tb_switch(tr, 3000, 1, A, 0, 0, -1, -1);
+	tb_net(tr, WPERF_EV_NET_RECV, 5000, 1, 0, WPERF_CTX_SOFTIRQ, 2,
+	       125); /* 1000 ns at 1 Gbit/s */
+	tb_wake_irq(tr, 5050, 1, A, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_NET_RX);
+	tl = build(tr, NULL, NULL);
 	a = by_tid(tl, A);
 	lo = by_name(tl, "nic:1");
 	eth = by_name(tl, "nic:eth0");
@@ -623,7 +510,7 @@ static void test_nic(void **state)
 	{
 		struct wperf_timeline_opts opts = {.capacity.nic_bits_per_s = 100000000};
 
-		tl = build(&opts, NULL);
+		tl = build(tr, &opts, NULL);
 		eth = by_name(tl, "nic:eth0");
 		seg_is(tl, eth, 1, 5000, 10000, WPERF_SEG_RUNNING, 0); /* 10 us: cut at the end */
 		assert_true(strstr(tl->capacity_note, "nic:eth0 at 100 Mbit/s (given)"));
@@ -634,22 +521,22 @@ static void test_nic(void **state)
 /* Interrupt time, nested or not, leaves the interrupted thread's running time. */
 static void test_interrupt_time(void **state)
 {
+	struct trace_builder *tr = *state;
 	struct wperf_timeline *tl;
 	uint32_t a;
 
-	(void)state;
-	irq(WPERF_EV_HARDIRQ_ENTRY, 2000, 0, A, 30);
-	irq(WPERF_EV_HARDIRQ_EXIT, 2300, 0, A, 30);
-	irq(WPERF_EV_SOFTIRQ_ENTRY, 2300, 0, A, WPERF_SOFTIRQ_NET_RX);
-	irq(WPERF_EV_SOFTIRQ_EXIT, 2500, 0, A, WPERF_SOFTIRQ_NET_RX);
-	irq(WPERF_EV_SOFTIRQ_ENTRY, 4000, 0, A, WPERF_SOFTIRQ_TIMER);
-	irq(WPERF_EV_HARDIRQ_ENTRY, 4100, 0, A, 31);
-	irq(WPERF_EV_HARDIRQ_EXIT, 4200, 0, A, 31);
-	irq(WPERF_EV_SOFTIRQ_EXIT, 4400, 0, A, WPERF_SOFTIRQ_TIMER);
-	irq(WPERF_EV_HARDIRQ_EXIT, 4500, 0, A, 31);  /* an exit without entry */
-	irq(WPERF_EV_HARDIRQ_ENTRY, 6000, 1, 0, 32); /* an idle CPU */
-	irq(WPERF_EV_HARDIRQ_EXIT, 6100, 1, 0, 32);
-	tl = build(NULL, NULL);
+	tb_irq(tr, WPERF_EV_HARDIRQ_ENTRY, 2000, 0, A, 30);
+	tb_irq(tr, WPERF_EV_HARDIRQ_EXIT, 2300, 0, A, 30);
+	tb_irq(tr, WPERF_EV_SOFTIRQ_ENTRY, 2300, 0, A, WPERF_SOFTIRQ_NET_RX);
+	tb_irq(tr, WPERF_EV_SOFTIRQ_EXIT, 2500, 0, A, WPERF_SOFTIRQ_NET_RX);
+	tb_irq(tr, WPERF_EV_SOFTIRQ_ENTRY, 4000, 0, A, WPERF_SOFTIRQ_TIMER);
+	tb_irq(tr, WPERF_EV_HARDIRQ_ENTRY, 4100, 0, A, 31);
+	tb_irq(tr, WPERF_EV_HARDIRQ_EXIT, 4200, 0, A, 31);
+	tb_irq(tr, WPERF_EV_SOFTIRQ_EXIT, 4400, 0, A, WPERF_SOFTIRQ_TIMER);
+	tb_irq(tr, WPERF_EV_HARDIRQ_EXIT, 4500, 0, A, 31);  /* an exit without entry */
+	tb_irq(tr, WPERF_EV_HARDIRQ_ENTRY, 6000, 1, 0, 32); /* an idle CPU */
+	tb_irq(tr, WPERF_EV_HARDIRQ_EXIT, 6100, 1, 0, 32);
+	tl = build(tr, NULL, NULL);
 	a = by_tid(tl, A);
 	nsegs_is(tl, a, 1);
 	seg_is(tl, a, 0, 1000, 10000, WPERF_SEG_RUNNING, 0);
@@ -663,19 +550,19 @@ static void test_interrupt_time(void **state)
  * wakes it: one wait on C, from where A first blocked. */
 static void test_false_wakeup(void **state)
 {
+	struct trace_builder *tr = *state;
 	struct wperf_timeline *tl;
 	uint32_t a;
 	const struct wperf_segment *w;
 
-	(void)state;
-	sw(2000, 0, A, 0, 0, 1, 2);
-	wake(3000, 1, A, B, 3, 4);
-	sw(3100, 0, 0, A, 1, -1, -1);
-	add(WPERF_EV_FALSE_WAKEUP, 3200, 0, A);
-	sw(3500, 0, A, 0, 0, 5, 6);
-	wake(6000, 1, A, C, 7, 8);
-	sw(6100, 0, 0, A, 1, -1, -1);
-	tl = build(NULL, NULL);
+	tb_switch(tr, 2000, 0, A, 0, 0, 1, 2);
+	tb_wake(tr, 3000, 1, A, B, 3, 4);
+	tb_switch(tr, 3100, 0, 0, A, 1, -1, -1);
+	tb_add(tr, WPERF_EV_FALSE_WAKEUP, 3200, 0, A);
+	tb_switch(tr, 3500, 0, A, 0, 0, 5, 6);
+	tb_wake(tr, 6000, 1, A, C, 7, 8);
+	tb_switch(tr, 6100, 0, 0, A, 1, -1, -1);
+	tl = build(tr, NULL, NULL);
 	a = by_tid(tl, A);
 	assert_int_equal(tl->false_wakeups_removed, 1);
 	nsegs_is(tl, a, 4);
@@ -696,21 +583,21 @@ static void test_false_wakeup(void **state)
  * release the lock before the spin ended (B, not A itself) is the waker. */
 static void test_spin(void **state)
 {
+	struct trace_builder *tr = *state;
 	struct wperf_timeline *tl;
 	uint32_t a, b;
 
-	(void)state;
-	usdt(WPERF_EV_SPIN_RELEASE, 2000, A, LOCK);
-	usdt(WPERF_EV_SPIN_RELEASE, 2500, C, LOCK);
-	usdt(WPERF_EV_SPIN_BEFORE, 3000, A, LOCK);
-	sw(3500, 0, A, 0, 1, -1, -1);
-	sw(3600, 0, 0, A, 1, -1, -1);
-	usdt(WPERF_EV_SPIN_RELEASE, 3800, B, LOCK);
-	usdt(WPERF_EV_SPIN_RELEASE, 3900, A, LOCK);
-	usdt(WPERF_EV_SPIN_RELEASE, 3950, B, LOCK + 8); /* another lock */
-	usdt(WPERF_EV_SPIN_AFTER, 4000, A, LOCK);
-	usdt(WPERF_EV_SPIN_AFTER, 5000, A, LOCK); /* no SPIN_BEFORE: ignored */
-	tl = build(NULL, NULL);
+	tb_usdt(tr, WPERF_EV_SPIN_RELEASE, 2000, A, LOCK);
+	tb_usdt(tr, WPERF_EV_SPIN_RELEASE, 2500, C, LOCK);
+	tb_usdt(tr, WPERF_EV_SPIN_BEFORE, 3000, A, LOCK);
+	tb_switch(tr, 3500, 0, A, 0, 1, -1, -1);
+	tb_switch(tr, 3600, 0, 0, A, 1, -1, -1);
+	tb_usdt(tr, WPERF_EV_SPIN_RELEASE, 3800, B, LOCK);
+	tb_usdt(tr, WPERF_EV_SPIN_RELEASE, 3900, A, LOCK);
+	tb_usdt(tr, WPERF_EV_SPIN_RELEASE, 3950, B, LOCK + 8); /* another lock */
+	tb_usdt(tr, WPERF_EV_SPIN_AFTER, 4000, A, LOCK);
+	tb_usdt(tr, WPERF_EV_SPIN_AFTER, 5000, A, LOCK); /* no SPIN_BEFORE: ignored */
+	tl = build(tr, NULL, NULL);
 	a = by_tid(tl, A);
 	b = by_tid(tl, B);
 	assert_int_equal(tl->spins_converted, 1);
@@ -730,23 +617,23 @@ static void test_spin(void **state)
  * a spin late in its life: counts and totals stay exact. */
 static void test_long_thread(void **state)
 {
+	struct trace_builder *tr = *state;
 	struct wperf_timeline *tl;
 	uint32_t a;
 	uint64_t t = 1000;
 
-	(void)state;
-	win_end = 1000 + 20000 * 10 + 1000;
+	tr->end = 1000 + 20000 * 10 + 1000;
 	for (int i = 0; i < 20000; i++, t += 10) {
-		sw(t + 2, 0, A, 0, 0, i, -1);	/* blocks: running [t, t + 2) */
-		wake(t + 6, 1, A, B, -1, -1);	/* waiting [t + 2, t + 6) */
-		sw(t + 10, 0, 0, A, 1, -1, -1); /* runnable [t + 6, t + 10) */
+		tb_switch(tr, t + 2, 0, A, 0, 0, i, -1);   /* blocks: running [t, t + 2) */
+		tb_wake(tr, t + 6, 1, A, B, -1, -1);	   /* waiting [t + 2, t + 6) */
+		tb_switch(tr, t + 10, 0, 0, A, 1, -1, -1); /* runnable [t + 6, t + 10) */
 		if (i == 19990)
-			add(WPERF_EV_FALSE_WAKEUP, t + 11, 0, A);
+			tb_add(tr, WPERF_EV_FALSE_WAKEUP, t + 11, 0, A);
 	}
-	usdt(WPERF_EV_SPIN_BEFORE, t + 100, A, LOCK);
-	usdt(WPERF_EV_SPIN_RELEASE, t + 150, B, LOCK);
-	usdt(WPERF_EV_SPIN_AFTER, t + 200, A, LOCK);
-	tl = build(NULL, NULL);
+	tb_usdt(tr, WPERF_EV_SPIN_BEFORE, t + 100, A, LOCK);
+	tb_usdt(tr, WPERF_EV_SPIN_RELEASE, t + 150, B, LOCK);
+	tb_usdt(tr, WPERF_EV_SPIN_AFTER, t + 200, A, LOCK);
+	tl = build(tr, NULL, NULL);
 	a = by_tid(tl, A);
 	assert_int_equal(tl->false_wakeups_removed, 1);
 	assert_int_equal(tl->spins_converted, 1);
@@ -762,7 +649,7 @@ static void test_long_thread(void **state)
 	       0);
 	seg_is(tl, a, 59997, t, t + 100, WPERF_SEG_RUNNING, 0);
 	seg_is(tl, a, 59998, t + 100, t + 200, WPERF_SEG_WAITING, by_tid(tl, B));
-	seg_is(tl, a, 59999, t + 200, win_end, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, a, 59999, t + 200, tr->end, WPERF_SEG_RUNNING, 0);
 	assert_int_equal(tl->entities[a].waiting_ns, 19999 * 4 + 10 + 100);
 	wperf_timeline_free(tl);
 }
@@ -771,22 +658,22 @@ static void test_long_thread(void **state)
  * was not seen is born at its WAKEUP_NEW. */
 static void test_wakeup_new(void **state)
 {
+	struct trace_builder *tr = *state;
 	struct wperf_timeline *tl;
 	struct wperf_event *f;
 	uint32_t d, e;
 
-	(void)state;
-	f = add(WPERF_EV_FORK, 2000, 0, A);
+	tb_tgid(tr, 104, APP);
+	tb_tgid(tr, 105, APP);
+	f = tb_add(tr, WPERF_EV_FORK, 2000, 0, A);
 	f->fork.child_tid = 104;
 	f->fork.child_tgid = APP;
 	strcpy(f->fork.comm, "worker");
-	wake(2100, 0, 104, A, -1, -1);
-	evs[nevs - 1].hdr.kind = WPERF_EV_WAKEUP_NEW;
-	sw(3000, 1, 0, 104, 1, -1, -1);
-	add(WPERF_EV_EXIT, 5000, 1, 104);
-	wake(4000, 0, 105, A, -1, -1);
-	evs[nevs - 1].hdr.kind = WPERF_EV_WAKEUP_NEW;
-	tl = build(NULL, NULL);
+	tb_wake(tr, 2100, 0, 104, A, -1, -1)->hdr.kind = WPERF_EV_WAKEUP_NEW;
+	tb_switch(tr, 3000, 1, 0, 104, 1, -1, -1);
+	tb_add(tr, WPERF_EV_EXIT, 5000, 1, 104);
+	tb_wake(tr, 4000, 0, 105, A, -1, -1)->hdr.kind = WPERF_EV_WAKEUP_NEW;
+	tl = build(tr, NULL, NULL);
 	d = by_tid(tl, 104);
 	e = by_tid(tl, 105);
 	assert_int_equal(tl->entities[d].born, 2000);
@@ -807,17 +694,17 @@ static void test_wakeup_new(void **state)
 /* A tid used again after its thread exited is a new thread. */
 static void test_tid_reuse(void **state)
 {
+	struct trace_builder *tr = *state;
 	struct wperf_timeline *tl;
 	struct wperf_event *f;
 	uint32_t n = 0, first = UINT32_MAX, second = 0;
 
-	(void)state;
-	add(WPERF_EV_EXIT, 3000, 0, C);
-	f = add(WPERF_EV_FORK, 4000, 0, A);
+	tb_add(tr, WPERF_EV_EXIT, 3000, 0, C);
+	f = tb_add(tr, WPERF_EV_FORK, 4000, 0, A);
 	f->fork.child_tid = C;
 	f->fork.child_tgid = APP;
 	strcpy(f->fork.comm, "C2");
-	tl = build(NULL, NULL);
+	tl = build(tr, NULL, NULL);
 	for (uint32_t i = 0; i < tl->nentities; i++)
 		if (tl->entities[i].tid == C) {
 			n++;
@@ -834,15 +721,15 @@ static void test_tid_reuse(void **state)
 /* Events before and after the window: segments are cut at its edges. */
 static void test_window_clipping(void **state)
 {
+	struct trace_builder *tr = *state;
 	struct wperf_timeline *tl;
 	uint32_t a;
 
-	(void)state;
-	sw(500, 0, A, 0, 0, -1, -1);
-	wake(1500, 1, A, B, -1, -1);
-	sw(2000, 0, 0, A, 1, -1, -1);
-	sw(12000, 0, A, 0, 1, -1, -1);
-	tl = build(NULL, NULL);
+	tb_switch(tr, 500, 0, A, 0, 0, -1, -1);
+	tb_wake(tr, 1500, 1, A, B, -1, -1);
+	tb_switch(tr, 2000, 0, 0, A, 1, -1, -1);
+	tb_switch(tr, 12000, 0, A, 0, 1, -1, -1);
+	tl = build(tr, NULL, NULL);
 	a = by_tid(tl, A);
 	nsegs_is(tl, a, 3);
 	seg_is(tl, a, 0, 1000, 1500, WPERF_SEG_WAITING, by_tid(tl, B));
@@ -855,22 +742,22 @@ static void test_window_clipping(void **state)
  * other threads' segments; a process it forks is born then. */
 static void test_exclude_tgid(void **state)
 {
+	struct trace_builder *tr = *state;
 	struct wperf_timeline_opts opts = {.exclude_tgid = 900};
 	struct wperf_timeline *tl;
 	struct wperf_event *f;
 	uint32_t a, b, p;
 
-	(void)state;
-	sw(2000, 0, A, 900, 0, -1, -1);
-	sw(3000, 0, 900, B, 0, -1, -1);
-	wake(4000, 1, A, 900, -1, -1);
-	block(WPERF_EV_BLOCK_ISSUE, 4500, 1, 900, WPERF_CTX_THREAD, 0, 9, 4096);
-	add(WPERF_EV_SPIN_BEFORE, 4600, 1, 900);
-	f = add(WPERF_EV_FORK, 5000, 1, 900);
+	tb_switch(tr, 2000, 0, A, 900, 0, -1, -1);
+	tb_switch(tr, 3000, 0, 900, B, 0, -1, -1);
+	tb_wake(tr, 4000, 1, A, 900, -1, -1);
+	tb_block(tr, WPERF_EV_BLOCK_ISSUE, 4500, 1, 900, WPERF_CTX_THREAD, 0, DISK, 9, 4096);
+	tb_add(tr, WPERF_EV_SPIN_BEFORE, 4600, 1, 900);
+	f = tb_add(tr, WPERF_EV_FORK, 5000, 1, 900);
 	f->fork.child_tid = 200;
 	f->fork.child_tgid = 200;
 	strcpy(f->fork.comm, "bench");
-	tl = build(&opts, NULL);
+	tl = build(tr, &opts, NULL);
 	for (uint32_t i = 0; i < tl->nentities; i++)
 		assert_int_not_equal(tl->entities[i].tid, 900);
 	a = by_tid(tl, A);
@@ -894,23 +781,19 @@ static void test_exclude_tgid(void **state)
  * file order (a switch-in then a switch-out at 5500 leave A runnable). */
 static void test_late_events_sorted(void **state)
 {
-	static const int order[] = {2, 0, 3, 4, 1, 5};
-	struct wperf_event sorted[6];
+	struct trace_builder *tr = *state;
 	struct wperf_timeline *tl;
 	uint64_t late = 0;
 	uint32_t a, b;
 
-	(void)state;
-	sw(2000, 0, A, 0, 0, 7, 8);
-	sw(3000, 1, 0, B, 1, -1, -1);
-	wake(5000, 1, A, B, 11, 12);
-	sw(5500, 0, 0, A, 1, -1, -1);
-	sw(5500, 0, A, 0, 1, -1, -1);
-	sw(6000, 0, 0, A, 1, -1, -1);
-	memcpy(sorted, evs, sizeof(sorted));
-	for (int i = 0; i < 6; i++)
-		evs[i] = sorted[order[i]];
-	tl = build(NULL, &late);
+	/* in file order: the switches at 2000 and 3000 come late */
+	tb_wake(tr, 5000, 1, A, B, 11, 12);
+	tb_switch(tr, 2000, 0, A, 0, 0, 7, 8);
+	tb_switch(tr, 5500, 0, 0, A, 1, -1, -1);
+	tb_switch(tr, 5500, 0, A, 0, 1, -1, -1);
+	tb_switch(tr, 3000, 1, 0, B, 1, -1, -1);
+	tb_switch(tr, 6000, 0, 0, A, 1, -1, -1);
+	tl = build(tr, NULL, &late);
 	assert_int_equal(late, 2);
 	a = by_tid(tl, A);
 	b = by_tid(tl, B);
@@ -937,7 +820,7 @@ static uint64_t rnd(uint64_t n)
 }
 
 /* Random events of every kind, with odd values: the build must hold up. */
-static void garbage(int sorted, const struct wperf_timeline_opts *opts)
+static void garbage(struct trace_builder *tr, int sorted, const struct wperf_timeline_opts *opts)
 {
 	uint64_t ts = 0;
 
@@ -946,11 +829,11 @@ static void garbage(int sorted, const struct wperf_timeline_opts *opts)
 		uint32_t tid = rnd(20) ? (uint32_t)(100 + rnd(12)) : (uint32_t)rnd(3);
 		struct wperf_event *e;
 
-		if (win_end == UINT64_MAX)
+		if (tr->end == UINT64_MAX)
 			ts = rng ^ (rng << 7); /* anywhere: sums and ends must not wrap */
 		else
 			ts = sorted ? ts + rnd(5) : rnd(12000);
-		e = add(kind, ts, rnd(50) ? (uint32_t)rnd(4) : 1u << 30, tid);
+		e = tb_add(tr, kind, ts, rnd(50) ? (uint32_t)rnd(4) : 1u << 30, tid);
 		e->hdr.tgid = rnd(10) ? APP : tid;
 		e->hdr.flags = (uint8_t)rnd(4);
 		switch (kind) {
@@ -999,34 +882,35 @@ static void garbage(int sorted, const struct wperf_timeline_opts *opts)
 			break;
 		}
 	}
-	wperf_timeline_free(build(opts, NULL));
+	wperf_timeline_free(build(tr, opts, NULL));
 }
 
 static void test_garbage(void **state)
 {
+	struct trace_builder *tr = *state;
 	struct wperf_timeline_opts opts = {.exclude_tgid = 105,
 					   .capacity = {1000000, 100, 1000000}};
 
 	for (int round = 0; round < 8; round++) {
-		reset(state);
-		if (round >= 6) { /* the widest window, timestamps all over it */
-			win_start = 0;
-			win_end = UINT64_MAX;
-		}
-		garbage(round % 2, round % 4 < 2 ? NULL : &opts);
+		tb_release(tr);
+		if (round >= 6) /* the widest window, timestamps all over it */
+			new_trace(tr, 0, UINT64_MAX);
+		else
+			new_trace(tr, 1000, 10000);
+		garbage(tr, round % 2, round % 4 < 2 ? NULL : &opts);
 	}
 }
 
 /* No STATS window: the events' own span is the window. */
 static void test_no_window(void **state)
 {
+	struct trace_builder *tr = *state;
 	struct wperf_timeline *tl;
 
-	(void)state;
-	win_start = win_end = 0;
-	sw(2000, 0, A, 0, 0, -1, -1);
-	wake(5000, 1, A, B, -1, -1);
-	tl = build(NULL, NULL);
+	tr->start = tr->end = 0;
+	tb_switch(tr, 2000, 0, A, 0, 0, -1, -1);
+	tb_wake(tr, 5000, 1, A, B, -1, -1);
+	tl = build(tr, NULL, NULL);
 	assert_int_equal(tl->start, 2000);
 	assert_int_equal(tl->end, 5000);
 	seg_is(tl, by_tid(tl, A), 0, 2000, 5000, WPERF_SEG_WAITING, by_tid(tl, B));
@@ -1036,27 +920,27 @@ static void test_no_window(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test_setup(test_block_and_wake, reset),
-	    cmocka_unit_test_setup(test_preemption, reset),
-	    cmocka_unit_test_setup(test_wakeup_ignored, reset),
-	    cmocka_unit_test_setup(test_softirq_block_wakes_from_disk, reset),
-	    cmocka_unit_test_setup(test_hardirq_number_mapped_to_disk, reset),
-	    cmocka_unit_test_setup(test_timer_and_softirq_wakers, reset),
-	    cmocka_unit_test_setup(test_disk_idle_and_shares, reset),
-	    cmocka_unit_test_setup(test_disk_capacity_model, reset),
-	    cmocka_unit_test_setup(test_nic, reset),
-	    cmocka_unit_test_setup(test_interrupt_time, reset),
-	    cmocka_unit_test_setup(test_false_wakeup, reset),
-	    cmocka_unit_test_setup(test_spin, reset),
-	    cmocka_unit_test_setup(test_long_thread, reset),
-	    cmocka_unit_test_setup(test_wakeup_new, reset),
-	    cmocka_unit_test_setup(test_tid_reuse, reset),
-	    cmocka_unit_test_setup(test_window_clipping, reset),
-	    cmocka_unit_test_setup(test_exclude_tgid, reset),
-	    cmocka_unit_test_setup(test_late_events_sorted, reset),
-	    cmocka_unit_test_setup(test_garbage, reset),
-	    cmocka_unit_test_setup(test_no_window, reset),
+	    cmocka_unit_test_setup_teardown(test_block_and_wake, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_preemption, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_wakeup_ignored, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_softirq_block_wakes_from_disk, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_hardirq_number_mapped_to_disk, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_timer_and_softirq_wakers, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_disk_idle_and_shares, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_disk_capacity_model, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_nic, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_interrupt_time, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_false_wakeup, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_spin, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_long_thread, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_wakeup_new, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_tid_reuse, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_window_clipping, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_exclude_tgid, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_late_events_sorted, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_garbage, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_no_window, setup, teardown),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }
