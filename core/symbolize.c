@@ -471,7 +471,8 @@ static void proc_load_jit(struct wperf_symbolizer *s, struct sym_proc *p)
 	}
 	p->jit = (struct jit_sym *)b.data; /* the buffer's memory now belongs to p */
 	p->njit = b.len / sizeof(*p->jit);
-	qsort(p->jit, p->njit, sizeof(*p->jit), cmp_jit);
+	if (p->njit) /* jit is NULL for an empty perf map */
+		qsort(p->jit, p->njit, sizeof(*p->jit), cmp_jit);
 }
 
 /* The perf map entry of p holding ip, or NULL. */

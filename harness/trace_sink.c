@@ -124,7 +124,8 @@ static int write_until(struct trace_sink *s, uint64_t watermark)
 		if (e)
 			break;
 	}
-	memmove(events, events + i, (n - i) * sizeof(*events));
+	if (n > i) /* events is NULL while nothing is pending */
+		memmove(events, events + i, (n - i) * sizeof(*events));
 	s->pending.len = (n - i) * sizeof(*events);
 	atomic_fetch_add(&s->written, i);
 	return e;
