@@ -3,6 +3,7 @@
  * What the sub-commands share for talking to the user.
  */
 #include <stdarg.h>
+#include <getopt.h>
 #include <stdio.h>
 
 #include "cli.h"
@@ -33,11 +34,16 @@ void cli_warn(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 }
 
-int cli_open_trace(const char *cmd, const char *path, struct wperf_trace **t)
+int cli_open_trace_operand(const char *cmd, int argc, char **argv, void (*usage)(FILE *),
+			   struct wperf_trace **t)
 {
 	struct wperf_error err = {0};
 
-	if (wperf_trace_open(path, t, &err) < 0)
+	if (optind != argc - 1) {
+		usage(stderr);
+		return EXIT_ERROR;
+	}
+	if (wperf_trace_open(argv[optind], t, &err) < 0)
 		return cli_error(cmd, "%s", err.msg);
 	return 0;
 }

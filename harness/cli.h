@@ -7,6 +7,8 @@
 #define WPERF_CLI_H
 
 /* Exit statuses of every sub-command. */
+#include <stdio.h>
+
 #include "core/trace.h"
 
 #define EXIT_OK	   0
@@ -24,7 +26,12 @@ int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(print
 /* "wperf-bench CMD: warning: MESSAGE" on stderr. */
 void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Opens a trace; on failure prints why and returns EXIT_ERROR. */
-int cli_open_trace(const char *cmd, const char *path, struct wperf_trace **t);
+/*
+ * Opens the one TRACE operand left after the options (argv[optind]). Without
+ * exactly one, prints usage to stderr; on failure prints why. Returns 0 or
+ * EXIT_ERROR.
+ */
+int cli_open_trace_operand(const char *cmd, int argc, char **argv, void (*usage)(FILE *),
+			   struct wperf_trace **t);
 
 #endif /* WPERF_CLI_H */

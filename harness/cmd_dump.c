@@ -146,11 +146,7 @@ int cmd_dump(int argc, char **argv)
 			return c == 'h' ? EXIT_OK : EXIT_ERROR;
 		}
 	}
-	if (optind != argc - 1) {
-		usage(stderr);
-		return EXIT_ERROR;
-	}
-	if (cli_open_trace(CMD, argv[optind], &t))
+	if (cli_open_trace_operand(CMD, argc, argv, usage, &t))
 		return EXIT_ERROR;
 	start = wperf_trace_stats(t)->start_ts;
 	if (wperf_thread_table_init(&tt, t) < 0 || wperf_event_iter_new(t, &it, &err) < 0) {

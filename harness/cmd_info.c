@@ -147,11 +147,7 @@ int cmd_info(int argc, char **argv)
 			return c == 'h' ? EXIT_OK : EXIT_ERROR;
 		}
 	}
-	if (optind != argc - 1) {
-		usage(stderr);
-		return EXIT_ERROR;
-	}
-	if (cli_open_trace(CMD, argv[optind], &t))
+	if (cli_open_trace_operand(CMD, argc, argv, usage, &t))
 		return EXIT_ERROR;
 	print_header(t);
 	status = print_threads(t, all);

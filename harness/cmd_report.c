@@ -215,15 +215,11 @@ int cmd_report(int argc, char **argv)
 			return EXIT_ERROR;
 		}
 	}
-	if (optind != argc - 1) {
-		usage(stderr);
+	if (cli_open_trace_operand(CMD, argc, argv, usage, &t))
 		return EXIT_ERROR;
-	}
 	ro.trace_name = argv[optind];
 	ro.aliases = aliases;
 	ro.naliases = naliases;
-	if (cli_open_trace(CMD, argv[optind], &t))
-		return EXIT_ERROR;
 	/* A trace of `record -- COMMAND` is about that command, unless told otherwise. */
 	if (!ro.target && !all) {
 		const char *pid = wperf_trace_meta(t, "command_pid");

@@ -253,7 +253,8 @@ size_t proc_net_meta(struct net_meta *out, size_t max)
 		n++;
 		/* Mbit/s; -1 or an error for links that do not know their speed. */
 		snprintf(path, sizeof(path), "/sys/class/net/%s/speed", de->d_name);
-		if (read_small(path, speed, sizeof(speed)) < 0 || (mbps = strtol(speed, NULL, 10)) <= 0)
+		if (read_small(path, speed, sizeof(speed)) < 0 ||
+		    (mbps = strtol(speed, NULL, 10)) <= 0)
 			continue;
 		snprintf(out[n].key, sizeof(out[n].key), "net.%.30s.speed_bps", ifindex);
 		snprintf(out[n].value, sizeof(out[n].value), "%lld", (long long)mbps * 1000000);

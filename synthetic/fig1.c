@@ -20,6 +20,7 @@
  *   --extra-wait-ms N  B also waits, per request, for thread D to do N ms of
  *                      CPU work: a new blocking wait, so a new bottleneck.
  *   --no-fsync         write without fsync: the fixed version.
+ *   --direct           write with O_DIRECT: B waits for the device without copying.
  */
 #include <fcntl.h>
 #include <getopt.h>
@@ -179,7 +180,7 @@ static void helper_stop(struct helper *h)
 struct fig1 {
 	/* options */
 	int64_t a_ns, b_ns;
-	bool device_thread, do_fsync;
+	bool device_thread, do_fsync, direct;
 	double extra_ms;
 	size_t write_bytes;
 	/* state */
@@ -205,11 +206,17 @@ __attribute__((noinline)) void funB(int64_t ns)
 	synth_work_ns(ns);
 }
 
-/* B's synchronous disk write: where B waits for the disk. */
-__attribute__((noinline)) void log_request(int fd, const char *buf, size_t len, bool do_fsync)
+/*
+ * B's synchronous disk write: where B waits for the disk. With --direct the
+ * data goes from buf to the device (no copy into the page cache, which is CPU
+ * work) and rewrites the start of the file, which so does not grow.
+ */
+__attribute__((noinline)) void log_request(int fd, const char *buf, size_t len, bool do_fsync,
+					   bool direct)
 {
 	for (size_t off = 0; off < len;) {
-		ssize_t n = write(fd, buf + off, len - off);
+		ssize_t n = direct ? pwrite(fd, buf + off, len - off, off)
+				   : write(fd, buf + off, len - off);
 
 		if (n < 0 && errno != EINTR)
 			synth_die(1, "write: %s", strerror(errno));
@@ -259,7 +266,8 @@ static void *thread_b(void *arg)
 			if (!ask_device_thread(&app->c))
 				break;
 		} else {
-			log_request(app->fd, app->buf, app->write_bytes, app->do_fsync);
+			log_request(app->fd, app->buf, app->write_bytes, app->do_fsync,
+				    app->direct);
 		}
 		if (app->extra_ms > 0 && !extra_wait(&app->d))
 			break;
@@ -291,6 +299,8 @@ static void usage(FILE *f)
 		"      --file PATH         the file B writes and fsyncs (default fig1.data)\n"
 		"      --keep-file         do not remove the file at exit\n"
 		"      --no-fsync          write without fsync (the fixed version)\n"
+		"      --direct            write with O_DIRECT: B waits for the device, and does\n"
+		"                          no copying (--write-bytes is rounded up to 4 KiB)\n"
 		"      --device=disk|thread  thread: B waits for thread C instead of the disk\n"
 		"      --c-ms MS           C's CPU work per request (default 5)\n"
 		"      --extra-wait-ms N   B also waits N ms per request for thread D's work\n"
@@ -309,6 +319,7 @@ int main(int argc, char **argv)
 		OPT_FILE,
 		OPT_KEEP_FILE,
 		OPT_NO_FSYNC,
+		OPT_DIRECT,
 		OPT_DEVICE,
 		OPT_EXTRA_WAIT_MS,
 	};
@@ -322,6 +333,7 @@ int main(int argc, char **argv)
 	    {"file", required_argument, NULL, OPT_FILE},
 	    {"keep-file", no_argument, NULL, OPT_KEEP_FILE},
 	    {"no-fsync", no_argument, NULL, OPT_NO_FSYNC},
+	    {"direct", no_argument, NULL, OPT_DIRECT},
 	    {"device", required_argument, NULL, OPT_DEVICE},
 	    {"extra-wait-ms", required_argument, NULL, OPT_EXTRA_WAIT_MS},
 	    {"help", no_argument, NULL, 'h'},
@@ -365,6 +377,9 @@ int main(int argc, char **argv)
 		case OPT_KEEP_FILE:
 			keep_file = true;
 			break;
+		case OPT_DIRECT:
+			app.direct = true;
+			break;
 		case OPT_NO_FSYNC:
 			app.do_fsync = false;
 			break;
@@ -397,12 +412,16 @@ int main(int argc, char **argv)
 	/* The file only exists when B writes to the disk. */
 	app.fd = -1;
 	if (!app.device_thread) {
-		app.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		app.fd = open(
+		    path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (app.direct ? O_DIRECT : 0),
+		    0644);
 		if (app.fd < 0)
 			synth_die(1, "%s: %s", path, strerror(errno));
 		warn_if_not_disk(path);
-		app.buf = malloc(app.write_bytes);
-		if (!app.buf)
+		/* O_DIRECT wants an aligned buffer and whole blocks. */
+		if (app.direct)
+			app.write_bytes = (app.write_bytes + 4095) / 4096 * 4096;
+		if (posix_memalign((void **)&app.buf, 4096, app.write_bytes))
 			synth_die(1, "out of memory");
 		memset(app.buf, 'w', app.write_bytes);
 	}
