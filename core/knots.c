@@ -240,7 +240,7 @@ static int refine(struct state *s, struct pending *p)
 	}
 	for (uint32_t i = 0; i < n; i++)
 		s->loc[p->verts[i]] = i;
-	ret = wperf_knot_split(n, s->loc, p->edges, m, s->comp, &ncomp, &cut);
+	ret = wperf_knot_split(n, s->loc, p->edges, m, s->opts->threshold, s->comp, &ncomp, &cut);
 	if (ret)
 		goto out;
 

@@ -189,8 +189,23 @@ static int strong_without(struct csr *c, struct tarjan_ws *ws, uint32_t *comp, u
  * edges is "lighter" would only depend on the vertex numbering. Returns 0 or
  * -ENOMEM.
  */
+/*
+ * Does refinement stop once the edges before cut are gone? When the knot falls
+ * apart, and also (checked after every removal, not only before the first)
+ * when what is left is a simple cycle or its lightest edge reaches the
+ * threshold: trimming a cycle's chord must not go on to break the cycle.
+ */
+static int stops(struct csr *c, struct tarjan_ws *ws, uint32_t *comp,
+		 const struct wperf_edge *edges, size_t m, uint32_t n, size_t cut,
+		 uint64_t threshold)
+{
+	if (m - cut <= n || (cut < m && edges[cut].weight >= threshold))
+		return 1;
+	return !strong_without(c, ws, comp, cut);
+}
+
 int wperf_knot_split(uint32_t n, const uint32_t *loc, const struct wperf_edge *edges, size_t m,
-		     uint32_t *comp, uint32_t *ncomp, size_t *cut)
+		     uint64_t threshold, uint32_t *comp, uint32_t *ncomp, size_t *cut)
 {
 	size_t *first = calloc((size_t)n + 1, sizeof(*first));
 	uint32_t *to = malloc(m * sizeof(*to)), *rank = malloc(m * sizeof(*rank));
@@ -219,9 +234,9 @@ int wperf_knot_split(uint32_t n, const uint32_t *loc, const struct wperf_edge *e
 
 	/*
 	 * The cuts are the level ends in the weight order; the last, all m
-	 * edges, always breaks a knot of several vertices. Strong connectivity
-	 * only gets lost as edges go, so search for the first cut that breaks
-	 * it, in [lo, hi] (cut hi is known to): gallop from the lightest (a knot
+	 * edges, always stops. Whether a cut stops only goes from no to yes as
+	 * edges go, so search for the first that does, in [lo, hi] (cut hi is
+	 * known to): gallop from the lightest (a knot
 	 * refined from a parent usually breaks after a few more levels), then
 	 * bisect. O(log levels) Tarjan runs, not one per edge.
 	 */
@@ -231,7 +246,7 @@ int wperf_knot_split(uint32_t n, const uint32_t *loc, const struct wperf_edge *e
 	lo = 0;
 	hi = ncuts - 1;
 	for (step = 1; lo + step - 1 < hi; step *= 2) {
-		if (!strong_without(&c, &ws, comp, cuts[lo + step - 1])) {
+		if (stops(&c, &ws, comp, edges, m, n, cuts[lo + step - 1], threshold)) {
 			hi = lo + step - 1;
 			break;
 		}
@@ -240,7 +255,7 @@ int wperf_knot_split(uint32_t n, const uint32_t *loc, const struct wperf_edge *e
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (strong_without(&c, &ws, comp, cuts[mid]))
+		if (!stops(&c, &ws, comp, edges, m, n, cuts[mid], threshold))
 			lo = mid + 1;
 		else
 			hi = mid;

@@ -830,6 +830,33 @@ static void test_random_graphs(void **state)
 }
 
 /*
+ * A cycle A -> B -> C -> A with a light chord A -> C below the threshold:
+ * refinement trims the chord and stops at the simple cycle that is left,
+ * rather than going on to break the cycle (the stopping rules hold after every
+ * removal, not only before the first).
+ */
+static void test_chord_trimmed_cycle_kept(void **state)
+{
+	enum { A, B, C };
+	static const struct e3 edges[] = {{A, B, 10}, {B, C, 10}, {C, A, 10}, {A, C, 1}};
+	struct wperf_knot_opts o = {.threshold = 5};
+	struct wperf_graph g;
+	struct wperf_knot_set s;
+
+	(void)state;
+	build(&g, 3, edges, sizeof(edges) / sizeof(*edges));
+	find(&g, &o, &s);
+	assert_int_equal(s.nfinal, 1);
+	assert_int_equal(s.knots[0].kind, WPERF_KNOT);
+	assert_int_equal(s.knots[0].nvertices, 3);
+	assert_true(s.knots[0].simple_cycle);
+	assert_int_equal(s.knots[0].removed_edges, 1);
+	assert_int_equal(s.knots[0].min_weight, 10);
+	wperf_knot_set_release(&s);
+	wperf_graph_release(&g);
+}
+
+/*
  * Inside a knot {B, D, M}, M (a thread that mostly sleeps) waits for B only
  * lightly. Refinement trims M -> B; M, left waiting for nobody and hardly
  * running, is set aside as background, and {B, D}, which only waited for M
@@ -887,6 +914,7 @@ int main(void)
 	    cmocka_unit_test(test_background),
 	    cmocka_unit_test(test_background_reveals),
 	    cmocka_unit_test(test_idle_sink_in_refinement),
+	    cmocka_unit_test(test_chord_trimmed_cycle_kept),
 	    cmocka_unit_test(test_ignore),
 	    cmocka_unit_test(test_determinism),
 	    cmocka_unit_test(test_random_graphs),
