@@ -42,6 +42,8 @@ VMLINUX_H := $(BUILD)/bpf/vmlinux.h
 
 HARNESS_SRCS := $(wildcard harness/*.c)
 HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(BUILD)/%.o)
+# Everything of the program but main, for the harness's unit tests.
+LIBHARNESS := $(BUILD)/libharness.a
 WPERF_BENCH := $(BUILD)/wperf-bench
 
 SYNTH_SRCS := $(wildcard synthetic/*.c)
@@ -97,6 +99,9 @@ $(BUILD)/harness/%.o: harness/%.c harness/*.h core/*.h bpf/wperf_event.h $(BPF_S
 $(WPERF_BENCH): $(HARNESS_OBJS) $(LIBWPERF)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
+$(LIBHARNESS): $(filter-out $(BUILD)/harness/main.o,$(HARNESS_OBJS))
+	$(AR) rcs $@ $^
+
 # ---- synthetic programs: one file each; no tail calls, so that stacks show every function ----
 $(BUILD)/synthetic/%: synthetic/%.c synthetic/*.h include/*.h
 	@mkdir -p $(@D)
@@ -107,9 +112,9 @@ $(BUILD)/tests/lib/%.o: tests/lib/%.c tests/lib/*.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/tests/%: tests/%.c $(LIBWPERF) $(TEST_HELPER_OBJS)
+$(BUILD)/tests/%: tests/%.c $(LIBHARNESS) $(LIBWPERF) $(TEST_HELPER_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) $< $(TEST_HELPER_OBJS) $(LIBWPERF) $(TEST_LDLIBS) $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) $(LDFLAGS) $< $(TEST_HELPER_OBJS) $(LIBHARNESS) $(LIBWPERF) $(TEST_LDLIBS) $(LDLIBS) -o $@
 
 test-unit: $(UNIT_BINS)
 	@bash tests/run.sh $(UNIT_BINS)
