@@ -10,12 +10,24 @@
 
 #include "core/error.h"
 
+struct spawn_opts {
+	char *const *argv;	 /* NULL-terminated; argv[0] searched in PATH */
+	const sigset_t *sigmask; /* the child's signal mask; NULL: nothing blocked */
+	int new_group;		 /* lead a process group of its own */
+	const char *cwd;	 /* or NULL */
+	char *const *env;	 /* KEY=VALUE set in the child's environment, or NULL */
+	int out_fd;		 /* standard output and error go there; -1: inherited */
+};
+
 /*
- * Runs argv[0] (searched in PATH) with the signal mask of sigmask_to_restore;
- * it gets SIGTERM if wperf-bench dies first.
- * Returns 0 with *pid once the program has been executed, or an error naming
- * the program when it could not be (not found, not executable, ...).
+ * Runs a program; it gets SIGTERM if wperf-bench dies first, and its standard
+ * input is /dev/null when out_fd is given. Returns 0 with *pid once the program
+ * has been executed, or an error naming the program when it could not be (not
+ * found, not executable, a bad cwd, ...).
  */
+int spawn_process(const struct spawn_opts *o, pid_t *pid, struct wperf_error *err);
+
+/* spawn_process of argv with the signal mask sigmask_to_restore, nothing else. */
 int spawn_command(char *const argv[], const sigset_t *sigmask_to_restore, pid_t *pid,
 		  struct wperf_error *err);
 

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+#include "service.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/buf.h"
+#include "harness/spawn.h"
+
+#define POLL_MS	 50
+#define LOG_TAIL 400 /* bytes of a log quoted when a service fails */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void nap(void)
+{
+	struct timespec tick = {0, POLL_MS * 1000 * 1000};
+
+	nanosleep(&tick, NULL);
+}
+
+int service_start(const struct service_spec *spec, struct service *out, struct wperf_error *err)
+{
+	struct spawn_opts o = {
+	    .argv = spec->argv, .new_group = 1, .cwd = spec->cwd, .env = spec->env, .out_fd = -1};
+	int e;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->name, sizeof(out->name), "%s", spec->name);
+	snprintf(out->log_path, sizeof(out->log_path), "%s", spec->log_path);
+	o.out_fd = open(spec->log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (o.out_fd < 0)
+		return wperf_error_set(err, -errno, "%s: cannot create its log %s: %s", spec->name,
+				       spec->log_path, strerror(errno));
+	e = spawn_process(&o, &out->pgid, err);
+	close(o.out_fd);
+	if (e) {
+		char msg[WPERF_ERROR_MSG_LEN];
+
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		return wperf_error_set(err, e, "%s: %s", spec->name, msg);
+	}
+	return 0;
+}
+
+bool service_running(struct service *s)
+{
+	if (!s->pgid || s->exited)
+		return false;
+	if (waitpid(s->pgid, &s->status, WNOHANG) == s->pgid)
+		s->exited = true;
+	return !s->exited;
+}
+
+bool service_wait(struct service *s, double timeout)
+{
+	double end = now_s() + timeout;
+
+	while (service_running(s) && now_s() < end)
+		nap();
+	return !service_running(s);
+}
+
+/* Is any process of the group left? Reaps the leader and any child of ours. */
+static bool group_alive(struct service *s)
+{
+	service_running(s);
+	while (waitpid(-s->pgid, NULL, WNOHANG) > 0)
+		;
+	return kill(-s->pgid, 0) == 0 || errno != ESRCH;
+}
+
+void service_stop(struct service *s, int sig, double timeout)
+{
+	double end = now_s() + timeout;
+
+	if (!s->pgid)
+		return;
+	kill(-s->pgid, sig);
+	while (group_alive(s) && now_s() < end)
+		nap();
+	if (group_alive(s)) {
+		kill(-s->pgid, SIGKILL);
+		for (end = now_s() + 5; group_alive(s) && now_s() < end;)
+			nap();
+	}
+	s->pgid = 0;
+}
+
+/* The end of a service's log, to quote when it failed. */
+static void log_tail(const struct service *s, char *buf, size_t size)
+{
+	int fd = open(s->log_path, O_RDONLY | O_CLOEXEC);
+	off_t len = fd < 0 ? 0 : lseek(fd, 0, SEEK_END);
+	ssize_t n = 0;
+
+	buf[0] = '\0';
+	if (fd < 0)
+		return;
+	if (len > 0) {
+		size_t want = len < (off_t)size - 1 ? (size_t)len : size - 1;
+
+		n = pread(fd, buf, want, len - (off_t)want);
+	}
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+}
+
+/* The error for a service that exited, or for a timeout. */
+static int not_ready(struct service *s, const char *what, double timeout, struct wperf_error *err)
+{
+	char tail[LOG_TAIL + 1];
+
+	log_tail(s, tail, sizeof(tail));
+	if (s->exited)
+		return wperf_error_set(
+		    err, -ECHILD, "%s exited (%s %d) before it was ready (%s); the end of %s:\n%s",
+		    s->name, WIFEXITED(s->status) ? "status" : "signal",
+		    WIFEXITED(s->status) ? WEXITSTATUS(s->status) : WTERMSIG(s->status), what,
+		    s->log_path, tail);
+	return wperf_error_set(err, -ETIMEDOUT,
+			       "%s was not ready after %g s (%s); the end of %s:\n%s", s->name,
+			       timeout, what, s->log_path, tail);
+}
+
+static bool tcp_open(const char *host, int port)
+{
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *res = NULL;
+	char service[16];
+	bool ok = false;
+
+	snprintf(service, sizeof(service), "%d", port);
+	if (getaddrinfo(host, service, &hints, &res) != 0)
+		return false;
+	for (struct addrinfo *ai = res; ai && !ok; ai = ai->ai_next) {
+		int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+
+		ok = fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) == 0;
+		if (fd >= 0)
+			close(fd);
+	}
+	freeaddrinfo(res);
+	return ok;
+}
+
+int service_ready_tcp(struct service *s, const char *host, int port, double timeout,
+		      struct wperf_error *err)
+{
+	char what[300];
+	double end = now_s() + timeout;
+
+	snprintf(what, sizeof(what), "waiting for %s:%d to accept connections", host, port);
+	for (;;) {
+		if (tcp_open(host, port))
+			return 0;
+		if (!service_running(s) || now_s() >= end)
+			return not_ready(s, what, timeout, err);
+		nap();
+	}
+}
+
+int service_ready_file(struct service *s, const char *path, double timeout, struct wperf_error *err)
+{
+	char what[4200];
+	double end = now_s() + timeout;
+
+	snprintf(what, sizeof(what), "waiting for %s to exist", path);
+	for (;;) {
+		if (access(path, F_OK) == 0)
+			return 0;
+		if (!service_running(s) || now_s() >= end)
+			return not_ready(s, what, timeout, err);
+		nap();
+	}
+}
+
+/* Reads what the log gained since *offset into text (which keeps growing). */
+static void read_more(const struct service *s, off_t *offset, struct wperf_buf *text)
+{
+	int fd = open(s->log_path, O_RDONLY | O_CLOEXEC);
+	char chunk[65536];
+	ssize_t n;
+
+	if (fd < 0)
+		return;
+	while ((n = pread(fd, chunk, sizeof(chunk), *offset)) > 0) {
+		if (wperf_buf_append(text, chunk, n) < 0)
+			break;
+		*offset += n;
+	}
+	close(fd);
+}
+
+int service_ready_log(struct service *s, const char *regex, double timeout, struct wperf_error *err)
+{
+	struct wperf_buf text = {0};
+	char what[600];
+	double end = now_s() + timeout;
+	off_t offset = 0;
+	regex_t re;
+	int e;
+
+	e = regcomp(&re, regex, REG_EXTENDED | REG_NOSUB | REG_NEWLINE);
+	if (e) {
+		char why[200];
+
+		regerror(e, &re, why, sizeof(why));
+		return wperf_error_set(err, -EINVAL, "%s: bad readiness regex '%s': %s", s->name,
+				       regex, why);
+	}
+	snprintf(what, sizeof(what), "waiting for /%s/ in its output", regex);
+	for (;;) {
+		bool running = service_running(s); /* before reading: a last line is not missed */
+
+		read_more(s, &offset, &text);
+		if (wperf_buf_append(&text, "", 1) == 0) {
+			text.len--; /* a NUL for regexec, not part of the text */
+			if (regexec(&re, (const char *)text.data, 0, NULL, 0) == 0) {
+				e = 0;
+				break;
+			}
+		}
+		if (!running || now_s() >= end) {
+			e = not_ready(s, what, timeout, err);
+			break;
+		}
+		nap();
+	}
+	regfree(&re);
+	wperf_buf_release(&text);
+	return e;
+}
+
+int service_ready_delay(struct service *s, double seconds, struct wperf_error *err)
+{
+	double end = now_s() + seconds;
+
+	while (now_s() < end) {
+		if (!service_running(s))
+			return not_ready(s, "during its start-up delay", seconds, err);
+		nap();
+	}
+	return 0;
+}
