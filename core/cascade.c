@@ -29,6 +29,7 @@ struct worker {
 	struct wperf_graph graph;
 	struct wperf_callsites sites;
 	uint32_t *path; /* the entities on the current chain of waits */
+	uint32_t *hint; /* per entity: where the last search of its segments ended */
 	unsigned depth;
 	int err;
 	pthread_t thread;
@@ -83,16 +84,27 @@ static int recurse_into(struct worker *w, uint32_t entity, uint64_t start, uint6
 	if (w->depth >= w->c->max_depth || on_path(w, entity))
 		return 0; /* a cycle on this chain, or nesting too deep to matter */
 	segs = wperf_timeline_segments(tl, entity, &n);
-	/* The first segment that ends after start (segments are sorted, disjoint). */
-	hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	/*
+	 * The first segment that ends after start (segments are sorted, disjoint).
+	 * Waits are cascaded in time order, so it is usually where the last search
+	 * in this entity ended, or just past it: check there before bisecting.
+	 */
+	lo = w->hint[entity];
+	while (lo < n && segs[lo].end <= start && lo < (size_t)w->hint[entity] + 4)
+		lo++;
+	if (!(lo < n && segs[lo].end > start && (lo == 0 || segs[lo - 1].end <= start))) {
+		lo = 0;
+		hi = n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
 
-		if (segs[mid].end <= start)
-			lo = mid + 1;
-		else
-			hi = mid;
+			if (segs[mid].end <= start)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
 	}
+	w->hint[entity] = (uint32_t)lo;
 	w->path[w->depth++] = entity;
 	for (size_t i = lo; i < n && segs[i].start < end && !e; i++) {
 		if (segs[i].state != WPERF_SEG_WAITING)
@@ -202,7 +214,8 @@ int wperf_cascade(const struct wperf_timeline *tl, const struct wperf_cascade_op
 		w->first = c.nwaits * j / jobs;
 		w->last = c.nwaits * (j + 1) / jobs;
 		w->path = malloc((c.max_depth + 1) * sizeof(*w->path));
-		if (!w->path || wperf_graph_init(&w->graph, tl->nentities) < 0)
+		w->hint = calloc(tl->nentities + 1, sizeof(*w->hint));
+		if (!w->path || !w->hint || wperf_graph_init(&w->graph, tl->nentities) < 0)
 			e = -ENOMEM;
 	}
 	/* Worker 0 runs on the calling thread; the others get their own. */
@@ -225,6 +238,7 @@ int wperf_cascade(const struct wperf_timeline *tl, const struct wperf_cascade_op
 		wperf_graph_release(&workers[j].graph);
 		wperf_callsites_release(&workers[j].sites);
 		free(workers[j].path);
+		free(workers[j].hint);
 	}
 	free(workers);
 	free(c.shares);
