@@ -21,6 +21,7 @@ static const struct command commands[] = {
     {"info", cmd_info, "describe a trace: header, window, counts, drops, threads"},
     {"dump", cmd_dump, "print a trace's events as text, one a line"},
     {"report", cmd_report, "analyze a trace: the knots that bound the throughput"},
+    {"check", cmd_check, "check scenario files without running them"},
 };
 
 static void usage(FILE *out)
