@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Runs and run sets (see runset.h): what the gate keeps of an analysis.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "report.h"
+#include "runset.h"
+
+/*
+ * Appends one element of size bytes to the array *arr of *n elements. The
+ * array is reallocated through a struct wperf_buf whose capacity is its length,
+ * so every call may copy it: fine for the few knots and runs it is used for.
+ */
+static int push(void *arr, size_t *n, const void *elem, size_t size)
+{
+	struct wperf_buf b = {.len = *n * size, .cap = *n * size};
+	int ret;
+
+	/* arr points to a pointer of some element type: read and write it with
+	 * memcpy rather than through a void ** (strict aliasing). */
+	memcpy(&b.data, arr, sizeof(b.data));
+	ret = wperf_buf_append(&b, elem, size);
+	if (ret)
+		return ret;
+	memcpy(arr, &b.data, sizeof(b.data));
+	(*n)++;
+	return 0;
+}
+
+/* ---- identities ---- */
+
+size_t wperf_utf8_seq(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t len;
+	uint32_t cp, min;
+
+	if (s[0] < 0x80)
+		return s[0] ? 1 : 0;
+	if ((s[0] & 0xe0) == 0xc0)
+		len = 2, cp = s[0] & 0x1f, min = 0x80;
+	else if ((s[0] & 0xf0) == 0xe0)
+		len = 3, cp = s[0] & 0x0f, min = 0x800;
+	else if ((s[0] & 0xf8) == 0xf0)
+		len = 4, cp = s[0] & 0x07, min = 0x10000;
+	else
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80) /* also stops at the NUL */
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* No overlong forms, no surrogates, nothing past U+10FFFF. */
+	if (cp < min || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return len;
+}
+
+char *wperf_identity_dup(const char *s)
+{
+	size_t n = strlen(s);
+	char *out = malloc(n + 1);
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n;) {
+		size_t len = wperf_utf8_seq(s + i);
+
+		if (len == 0) {
+			out[i++] = '?';
+			continue;
+		}
+		memcpy(out + i, s + i, len);
+		i += len;
+	}
+	out[n] = '\0';
+	return out;
+}
+
+/* ---- identity sets ---- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int wperf_idset_from(const char *const *ids, size_t n, struct wperf_idset *out)
+{
+	size_t kept = 0;
+
+	out->ids = NULL;
+	out->n = 0;
+	if (n == 0)
+		return 0;
+	out->ids = calloc(n, sizeof(*out->ids));
+	if (!out->ids)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		out->ids[i] = wperf_identity_dup(ids[i]);
+		if (!out->ids[i]) {
+			out->n = i;
+			wperf_idset_release(out);
+			return -ENOMEM;
+		}
+	}
+	qsort(out->ids, n, sizeof(*out->ids), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		if (kept && !strcmp(out->ids[kept - 1], out->ids[i]))
+			free(out->ids[i]); /* a duplicate */
+		else
+			out->ids[kept++] = out->ids[i];
+	}
+	out->n = kept;
+	return 0;
+}
+
+int wperf_idset_copy(const struct wperf_idset *s, struct wperf_idset *out)
+{
+	return wperf_idset_from((const char *const *)s->ids, s->n, out);
+}
+
+int wperf_idset_cmp(const struct wperf_idset *a, const struct wperf_idset *b)
+{
+	for (size_t i = 0; i < a->n && i < b->n; i++) {
+		int c = strcmp(a->ids[i], b->ids[i]);
+
+		if (c)
+			return c;
+	}
+	return (a->n > b->n) - (a->n < b->n);
+}
+
+void wperf_idset_release(struct wperf_idset *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->ids[i]);
+	free(s->ids);
+	s->ids = NULL;
+	s->n = 0;
+}
+
+/* ---- one run ---- */
+
+void wperf_run_init(struct wperf_run *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->throughput = NAN;
+}
+
+int wperf_run_add_knot(struct wperf_run *r, const char *const *ids, size_t n)
+{
+	struct wperf_idset s;
+	int ret = wperf_idset_from(ids, n, &s);
+
+	if (ret)
+		return ret;
+	ret = push(&r->knots, &r->nknots, &s, sizeof(s));
+	if (ret)
+		wperf_idset_release(&s);
+	return ret;
+}
+
+/* Where edge from -> to is in r->edges, or where it would go (*found 0). */
+static size_t find_edge(const struct wperf_run *r, const char *from, const char *to, int *found)
+{
+	size_t lo = 0, hi = r->nedges;
+
+	*found = 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(r->edges[mid].from, from);
+
+		if (!c)
+			c = strcmp(r->edges[mid].to, to);
+		if (!c) {
+			*found = 1;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int wperf_run_add_edge(struct wperf_run *r, const char *from, const char *to, double share)
+{
+	struct wperf_run_edge e = {.share = share};
+	int found, ret = -ENOMEM;
+	size_t at;
+
+	if (!isfinite(share) || share < 0)
+		return -EINVAL;
+	/* The identities as they are kept, before looking for their place. */
+	e.from = wperf_identity_dup(from);
+	e.to = wperf_identity_dup(to);
+	if (e.from && e.to) {
+		at = find_edge(r, e.from, e.to, &found);
+		if (found)
+			r->edges[at].share += share;
+		else if (!(ret = push(&r->edges, &r->nedges, &e, sizeof(e)))) {
+			/* push put it last: move it to its place. */
+			memmove(&r->edges[at + 1], &r->edges[at], (r->nedges - 1 - at) * sizeof(e));
+			r->edges[at] = e;
+			return 0;
+		}
+		ret = found ? 0 : ret;
+	}
+	free(e.from);
+	free(e.to);
+	return ret;
+}
+
+double wperf_run_edge_share(const struct wperf_run *r, const char *from, const char *to)
+{
+	int found;
+	size_t at = find_edge(r, from, to, &found);
+
+	return found ? r->edges[at].share : 0;
+}
+
+int wperf_run_has_knot(const struct wperf_run *r, const struct wperf_idset *s)
+{
+	for (size_t i = 0; i < r->nknots; i++)
+		if (!wperf_idset_cmp(&r->knots[i], s))
+			return 1;
+	return 0;
+}
+
+void wperf_run_release(struct wperf_run *r)
+{
+	for (size_t i = 0; i < r->nknots; i++)
+		wperf_idset_release(&r->knots[i]);
+	free(r->knots);
+	for (size_t i = 0; i < r->nedges; i++) {
+		free(r->edges[i].from);
+		free(r->edges[i].to);
+	}
+	free(r->edges);
+	wperf_run_init(r);
+}
+
+/* ---- from an analysis ---- */
+
+/* The knots of a that the target waits for, as identity sets. */
+static int take_knots(const struct wperf_analysis *a, const char *target, struct wperf_run *out)
+{
+	const struct wperf_vertex *v = a->merged.vertices;
+	struct wperf_buf ids = {0}; /* const char *, one knot's identities */
+	int ret = 0;
+
+	for (size_t i = 0; i < a->knots.nfinal && !ret; i++) {
+		const struct wperf_knot *k = &a->knots.knots[i];
+
+		if (k->kind != WPERF_KNOT || !wperf_report_knot_wanted(a, k, target))
+			continue;
+		wperf_buf_clear(&ids);
+		for (size_t j = 0; j < k->nvertices && !ret; j++) {
+			const char *id = v[k->vertices[j]].identity;
+
+			ret = wperf_buf_append(&ids, &id, sizeof(id));
+		}
+		if (!ret)
+			ret = wperf_run_add_knot(out, (const char *const *)ids.data, k->nvertices);
+	}
+	wperf_buf_release(&ids);
+	return ret;
+}
+
+static int cmp_edge(const void *pa, const void *pb)
+{
+	const struct wperf_run_edge *a = pa, *b = pb;
+	int c = strcmp(a->from, b->from);
+
+	return c ? c : strcmp(a->to, b->to);
+}
+
+/* The edges of the merged graph at or above WPERF_RUN_MIN_SHARE of the window. */
+static int take_edges(const struct wperf_analysis *a, struct wperf_run *out)
+{
+	const struct wperf_graph *g = &a->merged.graph;
+	const struct wperf_vertex *v = a->merged.vertices;
+	struct wperf_buf b = {0}; /* struct wperf_run_edge */
+	struct wperf_run_edge *e;
+	size_t n = 0, total;
+	int ret = 0;
+
+	for (size_t i = 0; i < g->nedges && !ret; i++) {
+		const struct wperf_edge *ge = &g->edges[i];
+		struct wperf_run_edge re;
+
+		if (a->ignored && (a->ignored[ge->from] || a->ignored[ge->to]))
+			continue;
+		re.share = (double)ge->weight / (double)a->window;
+		if (re.share < WPERF_RUN_MIN_SHARE)
+			continue;
+		re.from = wperf_identity_dup(v[ge->from].identity);
+		re.to = wperf_identity_dup(v[ge->to].identity);
+		ret = re.from && re.to ? wperf_buf_append(&b, &re, sizeof(re)) : -ENOMEM;
+		if (ret) {
+			free(re.from);
+			free(re.to);
+		}
+	}
+	e = (struct wperf_run_edge *)b.data;
+	total = b.len / sizeof(*e);
+	if (!ret && total)
+		qsort(e, total, sizeof(*e), cmp_edge);
+	/* Vertices that share an identity (kept apart by merge options) make edges
+	 * with the same ends: they add up. */
+	for (size_t i = 0; i < total; i++) {
+		if (!ret && n && !cmp_edge(&e[n - 1], &e[i])) {
+			e[n - 1].share += e[i].share;
+		} else if (!ret) {
+			e[n++] = e[i];
+			continue;
+		}
+		free(e[i].from);
+		free(e[i].to);
+	}
+	if (ret) {
+		n = 0;
+		wperf_buf_release(&b);
+	}
+	/* The run takes the buffer's memory. */
+	out->edges = (struct wperf_run_edge *)b.data;
+	out->nedges = n;
+	return ret;
+}
+
+int wperf_run_from_analysis(const struct wperf_analysis *a, const char *target, double throughput,
+			    struct wperf_run *out, struct wperf_error *err)
+{
+	int ret;
+
+	wperf_run_init(out);
+	if (a->window == 0)
+		return wperf_error_set(
+		    err, -EINVAL, "the analysis has an empty recording window: no run to compare");
+	out->throughput = throughput;
+	out->window_ns = a->window;
+	out->lost_events = a->timeline ? a->timeline->lost_events : 0;
+	ret = take_knots(a, target, out);
+	if (!ret)
+		ret = take_edges(a, out);
+	if (ret) {
+		wperf_run_release(out);
+		return wperf_error_set(err, ret, "out of memory while keeping a run for the gate");
+	}
+	return 0;
+}
+
+/* ---- the run set ---- */
+
+int wperf_runset_add(struct wperf_runset *rs, struct wperf_run *r)
+{
+	int ret = push(&rs->runs, &rs->nruns, r, sizeof(*r));
+
+	if (!ret)
+		wperf_run_init(r); /* the set owns what r pointed to */
+	return ret;
+}
+
+void wperf_runset_release(struct wperf_runset *rs)
+{
+	for (size_t i = 0; i < rs->nruns; i++)
+		wperf_run_release(&rs->runs[i]);
+	free(rs->runs);
+	rs->runs = NULL;
+	rs->nruns = 0;
+	rs->unit[0] = '\0';
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What one run of a scenario contributes to the gate, and the set of repeated
+ * runs that the gate compares with a baseline.
+ *
+ * A run keeps only what can be compared across runs and machines: stable
+ * vertex identities (core/merge.h), never tids. From an analysis it takes
+ * - the final knots (kind WPERF_KNOT, and only those the target waits for when
+ *   a target is given), each as the sorted set of its members' identities;
+ * - the edges of the merged graph that weigh at least WPERF_RUN_MIN_SHARE of
+ *   the recording window, as (from, to, share of the window), leaving out the
+ *   ignored (interrupt) vertices;
+ * - the throughput the harness measured, the window and the lost events.
+ *
+ * Ownership: a struct wperf_run owns its strings and arrays and a struct
+ * wperf_runset owns its runs; wperf_run_release and wperf_runset_release free
+ * them and leave empty, reusable structs. A zeroed struct is empty (but see
+ * wperf_run_init for the throughput).
+ */
+#ifndef WPERF_RUNSET_H
+#define WPERF_RUNSET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis.h"
+#include "error.h"
+
+/* Edges lighter than this share of the window are left out of a run. */
+#define WPERF_RUN_MIN_SHARE 0.01
+
+/* A set of vertex identities: sorted by strcmp, no duplicates. */
+struct wperf_idset {
+	char **ids;
+	size_t n;
+};
+
+struct wperf_run_edge {
+	char *from, *to; /* identities */
+	double share;	 /* weight / window; may pass 1 for a merged vertex */
+};
+
+struct wperf_run {
+	double throughput; /* as the scenario measures it; NaN when there is none */
+	uint64_t window_ns, lost_events;
+	struct wperf_idset *knots; /* final knots, heaviest first */
+	size_t nknots;
+	struct wperf_run_edge *edges; /* sorted by (from, to), unique */
+	size_t nedges;
+};
+
+/* The repeated runs of one scenario on one machine. */
+struct wperf_runset {
+	struct wperf_run *runs;
+	size_t nruns;
+	char unit[32]; /* of the throughput, e.g. "requests/s"; may be empty */
+};
+
+/* ---- identities, shared with the baseline and the verdict ---- */
+
+/*
+ * A copy of identity s with every byte that is not part of valid UTF-8
+ * replaced by '?' (thread names are bytes; baselines and reports are UTF-8);
+ * NULL when out of memory. Every identity a run or a baseline keeps is made so.
+ */
+char *wperf_identity_dup(const char *s);
+
+/* The length of the valid UTF-8 sequence that starts at s, 0 when s starts with
+ * an invalid one or the NUL. */
+size_t wperf_utf8_seq(const char *s);
+
+/* Copies n identities into out, sorted and without duplicates; 0 or -ENOMEM. */
+int wperf_idset_from(const char *const *ids, size_t n, struct wperf_idset *out);
+int wperf_idset_copy(const struct wperf_idset *s, struct wperf_idset *out);
+/* Orders sets by their members, then by size; 0 when they are the same set. */
+int wperf_idset_cmp(const struct wperf_idset *a, const struct wperf_idset *b);
+void wperf_idset_release(struct wperf_idset *s);
+
+/* ---- one run ---- */
+
+/* An empty run: no throughput (NaN), no knots, no edges. */
+void wperf_run_init(struct wperf_run *r);
+
+/*
+ * Extracts a run from an analysis. target (a process name or pid, as in
+ * wperf_report_knot_wanted; NULL: every knot) selects the knots; throughput is
+ * the measured one or NaN. -EINVAL when the analysis has an empty window,
+ * -ENOMEM; on error out is left empty.
+ */
+int wperf_run_from_analysis(const struct wperf_analysis *a, const char *target, double throughput,
+			    struct wperf_run *out, struct wperf_error *err);
+
+/* Adds a knot of n identities (copied, sorted, duplicates dropped); 0 or -ENOMEM. */
+int wperf_run_add_knot(struct wperf_run *r, const char *const *ids, size_t n);
+
+/* Adds share to edge from -> to, keeping the edges sorted; 0, -EINVAL (share
+ * negative or not finite) or -ENOMEM. */
+int wperf_run_add_edge(struct wperf_run *r, const char *from, const char *to, double share);
+
+/* The share of edge from -> to in r, 0 when r does not have it. */
+double wperf_run_edge_share(const struct wperf_run *r, const char *from, const char *to);
+
+/* Does r have a knot of exactly the identities of s? */
+int wperf_run_has_knot(const struct wperf_run *r, const struct wperf_idset *s);
+
+void wperf_run_release(struct wperf_run *r);
+
+/* ---- the run set ---- */
+
+/* Moves *r into the set (r is left empty, as by wperf_run_init); 0 or -ENOMEM
+ * (r is left as it was). */
+int wperf_runset_add(struct wperf_runset *rs, struct wperf_run *r);
+
+void wperf_runset_release(struct wperf_runset *rs);
+
+#endif /* WPERF_RUNSET_H */
