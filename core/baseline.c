@@ -848,6 +848,53 @@ static int read_throughput(struct reader *r, const yaml_node_t *n, struct wperf_
 	return ret;
 }
 
+/* A knot or an edge as read, with its place in the file's list, for sorting. */
+struct placed {
+	const void *item; /* a struct wperf_baseline_knot or edge */
+	size_t index;
+};
+
+static int cmp_placed_knot(const void *pa, const void *pb)
+{
+	const struct placed *a = pa, *b = pb;
+	const struct wperf_baseline_knot *ka = a->item, *kb = b->item;
+	int c = wperf_idset_cmp(&ka->vertices, &kb->vertices);
+
+	return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+/* The node of item i of list n. */
+static const yaml_node_t *item_node(struct reader *r, const yaml_node_t *n, size_t i)
+{
+	return yaml_document_get_node(&r->doc, n->data.sequence.items.start[i]);
+}
+
+/* No knot twice (the second one in the file is named); the order is kept. */
+static int check_knots(struct reader *r, const yaml_node_t *n, const struct wperf_baseline *b)
+{
+	struct placed *p;
+	int ret = 0;
+
+	if (b->nknots < 2)
+		return 0;
+	p = calloc(b->nknots, sizeof(*p));
+	if (!p)
+		return wperf_error_set(r->err, -ENOMEM, "out of memory reading %s", r->path);
+	for (size_t i = 0; i < b->nknots; i++)
+		p[i] = (struct placed){&b->knots[i], i};
+	qsort(p, b->nknots, sizeof(*p), cmp_placed_knot);
+	for (size_t i = 1; i < b->nknots && !ret; i++) {
+		const struct wperf_baseline_knot *prev = p[i - 1].item, *k = p[i].item;
+
+		if (!wperf_idset_cmp(&prev->vertices, &k->vertices))
+			ret = fail(r, item_node(r, n, p[i].index), "",
+				   "knots[%zu]: the same knot as knots[%zu]", p[i].index,
+				   p[i - 1].index);
+	}
+	free(p);
+	return ret;
+}
+
 static int read_knots(struct reader *r, const yaml_node_t *n, struct wperf_baseline *b)
 {
 	static const char *const keys[] = {"vertices", "seen"};
@@ -871,23 +918,18 @@ static int read_knots(struct reader *r, const yaml_node_t *n, struct wperf_basel
 		ret = ret ? ret : get_strings(r, v[0], sub, &ids, &nids);
 		snprintf(sub, sizeof(sub), "%s.seen", where);
 		ret = ret ? ret : get_count(r, v[1], sub, b->runs, &seen);
-		if (!ret &&
-		    !(ret = wperf_idset_from((const char *const *)ids, nids, &k.vertices))) {
-			k.seen = seen;
-			for (size_t j = 0; j < b->nknots && !ret; j++)
-				if (!wperf_idset_cmp(&b->knots[j].vertices, &k.vertices))
-					ret =
-					    fail(r, item, where, "the same knot as knots[%zu]", j);
-			if (!ret)
-				ret = grow(&r->knots, &b->knots, &b->nknots, &k, sizeof(k));
-			if (ret)
-				wperf_idset_release(&k.vertices);
-		} else if (ret == -ENOMEM) {
+		if (!ret)
+			ret = wperf_idset_from((const char *const *)ids, nids, &k.vertices);
+		k.seen = seen;
+		if (!ret)
+			ret = grow(&r->knots, &b->knots, &b->nknots, &k, sizeof(k));
+		if (ret == -ENOMEM)
 			wperf_error_set(r->err, ret, "out of memory reading %s", r->path);
-		}
+		if (ret)
+			wperf_idset_release(&k.vertices);
 		free_strings(ids, nids);
 	}
-	return ret;
+	return ret ? ret : check_knots(r, n, b);
 }
 
 static int read_edges(struct reader *r, const yaml_node_t *n, struct wperf_baseline *b)
@@ -927,17 +969,10 @@ static int read_edges(struct reader *r, const yaml_node_t *n, struct wperf_basel
 	return ret;
 }
 
-/* An edge as read, with the node it came from, for sorting. */
-struct read_edge {
-	struct wperf_baseline_edge e;
-	const yaml_node_t *node;
-	size_t index; /* in the file */
-};
-
-static int cmp_read_edge(const void *pa, const void *pb)
+static int cmp_placed_edge(const void *pa, const void *pb)
 {
-	const struct read_edge *a = pa, *b = pb;
-	int c = cmp_edge(&a->e, &b->e);
+	const struct placed *a = pa, *b = pb;
+	int c = cmp_edge(a->item, b->item);
 
 	return c ? c : (a->index > b->index) - (a->index < b->index);
 }
@@ -945,28 +980,32 @@ static int cmp_read_edge(const void *pa, const void *pb)
 /* The edges sorted, and no edge twice (the second one in the file is named). */
 static int check_edges(struct reader *r, const yaml_node_t *n, struct wperf_baseline *b)
 {
-	yaml_node_item_t *items = n->data.sequence.items.start;
-	struct read_edge *re;
+	struct wperf_baseline_edge *sorted;
+	struct placed *p;
 	int ret = 0;
 
 	if (b->nedges < 2)
 		return 0;
-	re = calloc(b->nedges, sizeof(*re));
-	if (!re)
+	p = calloc(b->nedges, sizeof(*p));
+	sorted = calloc(b->nedges, sizeof(*sorted));
+	if (!p || !sorted) {
+		free(p);
+		free(sorted);
 		return wperf_error_set(r->err, -ENOMEM, "out of memory reading %s", r->path);
-	for (size_t i = 0; i < b->nedges; i++) {
-		re[i].e = b->edges[i];
-		re[i].node = yaml_document_get_node(&r->doc, items[i]);
-		re[i].index = i;
 	}
-	qsort(re, b->nedges, sizeof(*re), cmp_read_edge);
+	for (size_t i = 0; i < b->nedges; i++)
+		p[i] = (struct placed){&b->edges[i], i};
+	qsort(p, b->nedges, sizeof(*p), cmp_placed_edge);
 	for (size_t i = 0; i < b->nedges; i++) {
-		b->edges[i] = re[i].e;
-		if (i && !ret && !cmp_edge(&re[i - 1].e, &re[i].e))
-			ret = fail(r, re[i].node, "", "edges[%zu]: edge %s -> %s, listed twice",
-				   re[i].index, re[i].e.from, re[i].e.to);
+		sorted[i] = b->edges[p[i].index];
+		if (i && !ret && !cmp_edge(&sorted[i - 1], &sorted[i]))
+			ret = fail(r, item_node(r, n, p[i].index), "",
+				   "edges[%zu]: edge %s -> %s, listed twice", p[i].index,
+				   sorted[i].from, sorted[i].to);
 	}
-	free(re);
+	memcpy(b->edges, sorted, b->nedges * sizeof(*sorted));
+	free(sorted);
+	free(p);
 	return ret;
 }
 
@@ -1097,6 +1136,45 @@ static int parse_error(struct reader *r, const yaml_parser_t *p, const char *tex
 			       p->problem_mark.column + 1, p->problem ? p->problem : "not YAML");
 }
 
+/* A baseline nests 4 levels deep (accepted, an entry, its edge, from); deeper
+ * is a mistake, and libyaml's scanner slows down quadratically with depth. */
+#define MAX_DEPTH 16
+
+/* A first pass over the events, which stops at the first level too deep before
+ * the slow part can start; it also reports syntax errors. */
+static int check_depth(struct reader *r, const char *text, size_t len)
+{
+	yaml_parser_t p;
+	yaml_event_t ev;
+	int depth = 0, ret = 0;
+
+	if (!yaml_parser_initialize(&p))
+		return wperf_error_set(r->err, -ENOMEM, "out of memory reading %s", r->path);
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	while (!ret) {
+		yaml_event_type_t type;
+
+		if (!yaml_parser_parse(&p, &ev)) {
+			ret = parse_error(r, &p, text, len);
+			break;
+		}
+		type = ev.type;
+		if (type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT)
+			depth++;
+		else if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT)
+			depth--;
+		if (depth > MAX_DEPTH)
+			ret = wperf_error_set(
+			    r->err, -EINVAL, "%s:%zu:%zu: nested deeper than %d levels", r->path,
+			    ev.start_mark.line + 1, ev.start_mark.column + 1, MAX_DEPTH);
+		yaml_event_delete(&ev);
+		if (type == YAML_STREAM_END_EVENT)
+			break;
+	}
+	yaml_parser_delete(&p);
+	return ret;
+}
+
 int wperf_baseline_read(const char *path_for_messages, const char *text, size_t len,
 			struct wperf_baseline *out, struct wperf_error *err)
 {
@@ -1107,6 +1185,8 @@ int wperf_baseline_read(const char *path_for_messages, const char *text, size_t 
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	if ((ret = check_depth(&r, text, len)))
+		return ret;
 	if (!yaml_parser_initialize(&p))
 		return wperf_error_set(err, -ENOMEM, "out of memory reading %s", r.path);
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);

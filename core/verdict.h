@@ -114,9 +114,9 @@ struct wperf_finding {
 	double before, after;	 /* medians: share of the window, or throughput; knots: NaN */
 	double before_lo, before_hi, after_lo, after_hi; /* the ranges of the samples */
 	double change;	    /* (after - before) / reference; NaN for knots */
-	double p;	    /* Mann-Whitney p; NaN when not tested */
+	double p;	    /* Mann-Whitney p (decides only with min_runs a side); NaN: knots */
 	size_t runs_needed; /* inconclusive: runs per side that could settle it */
-	size_t seen, runs;  /* knots: in how many runs of how many (baseline runs for GONE) */
+	size_t seen, runs;  /* knots: in how many of the set's runs, of how many */
 	char *note;	    /* why, for people: the accepted reason, "within noise", ... */
 };
 
