@@ -5,7 +5,11 @@
  *
  *   format: wperf-baseline/1
  *   scenario: synthetic-fig1
- *   environment: {kernel: 6.1.0-18-amd64, cpus: 2, tool: wperf-bench 0.1.0}
+ *   environment:
+ *     kernel: 6.1.0-18-amd64
+ *     cpus: 2
+ *     tool: wperf-bench 0.1.0
+ *     cpu: Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz
  *   runs: 5
  *   throughput: {samples: [1012, 998, 1003, 1010, 995], unit: requests/s}
  *   knots:
@@ -21,8 +25,10 @@
  *   - edge: {from: fig1/A, to: fig1/B}
  *     reason: A waits for B, as it should
  *
- * runs: how many runs made it. throughput.samples: one per run that measured a
- * throughput (at most runs). knots: every knot (set of vertex identities) seen
+ * environment: the machine, every key optional (cpu: the CPU model); on one
+ * line, {kernel: ..., cpus: 2, tool: ...}, when it has no cpu. runs: how many
+ * runs made it. throughput.samples: one per run that measured a throughput
+ * (at most runs). knots: every knot (set of vertex identities) seen
  * in any run, and in how many. edges: every edge kept in any run (share of the
  * window at least WPERF_RUN_MIN_SHARE), with its share in each run, 0 in a run
  * that did not have it: exactly runs samples. accepted: known bottlenecks,
@@ -53,7 +59,8 @@
 struct wperf_env {
 	char kernel[128]; /* uname -r */
 	uint32_t cpus;
-	char tool[64]; /* "wperf-bench 0.1.0" */
+	char tool[64];	     /* "wperf-bench 0.1.0" */
+	char cpu_model[128]; /* "model name" of /proc/cpuinfo; empty: unknown */
 };
 
 struct wperf_baseline_knot {

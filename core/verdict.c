@@ -153,6 +153,11 @@ static int warn_context(struct gate *s)
 		ret = add_warning(s, format("environment: the runs had %u CPUs, the baseline %u: "
 					    "compare with care",
 					    now->cpus, then->cpus));
+	if (!ret && now && now->cpu_model[0] && then->cpu_model[0] &&
+	    strcmp(now->cpu_model, then->cpu_model))
+		ret = add_warning(s, format("environment: the runs' CPU is %s, the baseline's "
+					    "%s: compare with care",
+					    now->cpu_model, then->cpu_model));
 	if (!ret && now && now->tool[0] && then->tool[0] && strcmp(now->tool, then->tool))
 		ret = add_warning(s, format("environment: the runs were analyzed by %s, the "
 					    "baseline by %s",

@@ -50,7 +50,8 @@ static void add_run(struct wperf_runset *rs, double tp, const char *knots, const
 	assert_int_equal(wperf_runset_add(rs, &r), 0);
 }
 
-static const struct wperf_env env = {"6.1.0-18-amd64", 2, "wperf-bench 0.1.0"};
+static const struct wperf_env env = {
+    .kernel = "6.1.0-18-amd64", .cpus = 2, .tool = "wperf-bench 0.1.0"};
 
 /* Three runs: the knot {disk, B} in all, {B, C} in one; B->disk in all three,
  * A->B in two, C->B in one; one run without a throughput. */
@@ -210,6 +211,24 @@ static void assert_same(const struct wperf_baseline *a, const struct wperf_basel
 	}
 }
 
+/* Writes b, reads the text back into *back (which must equal b) and writes
+ * that again: the same text. */
+static void round_trip(const struct wperf_baseline *b, struct wperf_baseline *back)
+{
+	struct wperf_buf out = {0}, again = {0};
+	struct wperf_error err = {0};
+
+	assert_int_equal(wperf_baseline_write(b, &out, &err), 0);
+	if (wperf_baseline_read("rt.yaml", (const char *)out.data, out.len, back, &err))
+		fail_msg("%s\n%.*s", err.msg, (int)out.len, (const char *)out.data);
+	assert_same(b, back);
+	assert_int_equal(wperf_baseline_write(back, &again, &err), 0);
+	assert_int_equal(again.len, out.len);
+	assert_memory_equal(again.data, out.data, out.len);
+	wperf_buf_release(&out);
+	wperf_buf_release(&again);
+}
+
 /* Names that YAML would read as something else, or that need escapes. */
 static const char *const awkward[] = {
     "true",    "No",	 "null",      "~",	     "123",	 "0x1f",	"1e3",	  ".inf",
@@ -226,7 +245,6 @@ static void test_round_trip(void **state)
 	const size_t nodd = sizeof(odd) / sizeof(*odd), naw = sizeof(awkward) / sizeof(*awkward);
 	struct wperf_runset rs = {0};
 	struct wperf_baseline b, back;
-	struct wperf_buf out = {0}, again = {0};
 	struct wperf_error err = {0};
 
 	(void)state;
@@ -253,16 +271,7 @@ static void test_round_trip(void **state)
 		assert_int_equal(
 		    wperf_baseline_accept(&b, i % 4 == 0, &awkward[i], 2, awkward[i + 1]), 0);
 	}
-	assert_int_equal(wperf_baseline_write(&b, &out, &err), 0);
-	if (wperf_baseline_read("rt.yaml", (const char *)out.data, out.len, &back, &err))
-		fail_msg("%s\n%.*s", err.msg, (int)out.len, (const char *)out.data);
-	assert_same(&b, &back);
-	/* Written again, the same text. */
-	assert_int_equal(wperf_baseline_write(&back, &again, &err), 0);
-	assert_int_equal(again.len, out.len);
-	assert_memory_equal(again.data, out.data, out.len);
-	wperf_buf_release(&out);
-	wperf_buf_release(&again);
+	round_trip(&b, &back);
 	wperf_baseline_release(&b);
 	wperf_baseline_release(&back);
 	wperf_runset_release(&rs);
@@ -301,6 +310,7 @@ static void test_read_handwritten(void **state)
 	assert_int_equal(b.runs, 2);
 	assert_int_equal(b.env.cpus, 4);
 	assert_string_equal(b.env.kernel, "");
+	assert_string_equal(b.env.cpu_model, ""); /* an environment without cpu */
 	assert_int_equal(b.nthroughput, 0);
 	assert_null(b.unit);
 	assert_int_equal(b.nknots, 1);
@@ -316,6 +326,71 @@ static void test_read_handwritten(void **state)
 	assert_int_equal(b.accepted[0].nglobs, 3);
 	assert_string_equal(b.accepted[0].globs[2], "disk:*");
 	wperf_baseline_release(&b);
+}
+
+/* The CPU model: written as environment.cpu when known, read back exactly; a
+ * baseline without it (written before it was recorded) reads with it empty. */
+static void test_cpu_model(void **state)
+{
+	static const char env_lines[] = "environment:\n"
+					"  kernel: 6.1.0-18-amd64\n"
+					"  cpus: 2\n"
+					"  tool: wperf-bench 0.1.0\n"
+					"  cpu: Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz\n"
+					"runs: 3\n";
+	static const char old_text[] = "format: wperf-baseline/1\n"
+				       "scenario: s\n"
+				       "environment: {kernel: 6.1.0-18-amd64, cpus: 2, tool: x}\n"
+				       "runs: 1\n";
+	struct wperf_env with_cpu = env;
+	struct wperf_runset rs;
+	struct wperf_baseline b, back;
+	struct wperf_buf out = {0};
+	struct wperf_error err = {0};
+
+	(void)state;
+	snprintf(with_cpu.cpu_model, sizeof(with_cpu.cpu_model),
+		 "Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz");
+	three_runs(&rs);
+	assert_int_equal(wperf_baseline_from_runs(&rs, "synthetic-fig1", &with_cpu, &b, &err), 0);
+	assert_string_equal(b.env.cpu_model, with_cpu.cpu_model);
+	assert_int_equal(wperf_baseline_write(&b, &out, &err), 0);
+	if (!strstr(text_of(&out), env_lines))
+		fail_msg("no\n%s\nin\n%s", env_lines, text_of(&out));
+	round_trip(&b, &back);
+	assert_string_equal(back.env.cpu_model, "Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz");
+	wperf_baseline_release(&back);
+
+	/* Models that YAML would read as something else, and one at the limit. */
+	for (size_t i = 0; i <= sizeof(awkward) / sizeof(*awkward); i++) {
+		memset(b.env.cpu_model, 0, sizeof(b.env.cpu_model));
+		if (i < sizeof(awkward) / sizeof(*awkward))
+			snprintf(b.env.cpu_model, sizeof(b.env.cpu_model), "%s", awkward[i]);
+		else
+			memset(b.env.cpu_model, 'x', sizeof(b.env.cpu_model) - 1);
+		round_trip(&b, &back);
+		wperf_baseline_release(&back);
+	}
+
+	/* Unknown: no cpu key at all. */
+	b.env.cpu_model[0] = '\0';
+	out.len = 0;
+	assert_int_equal(wperf_baseline_write(&b, &out, &err), 0);
+	assert_null(strstr(text_of(&out), "cpu:"));
+	assert_non_null(strstr(text_of(&out),
+			       "environment: {kernel: 6.1.0-18-amd64, cpus: 2, tool: "
+			       "wperf-bench 0.1.0}\n"));
+
+	/* An older baseline, without cpu. */
+	if (wperf_baseline_read("old.yaml", old_text, strlen(old_text), &back, &err))
+		fail_msg("%s", err.msg);
+	assert_string_equal(back.env.kernel, "6.1.0-18-amd64");
+	assert_string_equal(back.env.tool, "x");
+	assert_string_equal(back.env.cpu_model, "");
+	wperf_baseline_release(&back);
+	wperf_buf_release(&out);
+	wperf_baseline_release(&b);
+	wperf_runset_release(&rs);
 }
 
 struct bad {
@@ -352,6 +427,15 @@ static const struct bad bad[] = {
      "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
      "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx}\n",
      "b.yaml:4:23: environment.kernel: longer than 127 bytes"},
+    {HEAD "environment: {cpu: [x86]}\n",
+     "b.yaml:4:20: environment.cpu: expected a string, found a list"},
+    {HEAD "environment: {cpu: \"Xeon\", cpu: Epyc}\n",
+     "b.yaml:4:28: environment.cpu: duplicate key"},
+    {HEAD
+     "environment: {cpu: "
+     "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+     "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx}\n",
+     "b.yaml:4:20: environment.cpu: longer than 127 bytes"},
     {HEAD "throughput: [1, 2]\n", "b.yaml:4:13: throughput: expected a mapping, found a list"},
     {HEAD "throughput: {samples: [1, 2, 3]}\n",
      "b.yaml:4:23: throughput.samples: 3 samples for 2 runs"},
@@ -505,6 +589,7 @@ static void test_fuzz(void **state)
 	(void)state;
 	three_runs(&rs);
 	assert_int_equal(wperf_baseline_from_runs(&rs, "s", &env, &b, &err), 0);
+	snprintf(b.env.cpu_model, sizeof(b.env.cpu_model), "Xeon @ 2.40GHz"); /* a block */
 	assert_int_equal(wperf_baseline_accept(&b, 0, knots, 2, "why"), 0);
 	assert_int_equal(wperf_baseline_write(&b, &good, &err), 0);
 	for (size_t n = 0; n <= good.len; n++)
@@ -594,10 +679,11 @@ static void test_deep(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_from_runs),	cmocka_unit_test(test_write_text),
-	    cmocka_unit_test(test_round_trip),	cmocka_unit_test(test_read_handwritten),
-	    cmocka_unit_test(test_read_errors), cmocka_unit_test(test_merge_accepted),
-	    cmocka_unit_test(test_fuzz),	cmocka_unit_test(test_deep),
+	    cmocka_unit_test(test_from_runs),	   cmocka_unit_test(test_write_text),
+	    cmocka_unit_test(test_round_trip),	   cmocka_unit_test(test_read_handwritten),
+	    cmocka_unit_test(test_cpu_model),	   cmocka_unit_test(test_read_errors),
+	    cmocka_unit_test(test_merge_accepted), cmocka_unit_test(test_fuzz),
+	    cmocka_unit_test(test_deep),
 	};
 
 	return cmocka_run_group_tests_name("baselines", tests, NULL, NULL);

@@ -83,7 +83,8 @@ static void make_runs(struct wperf_runset *rs, size_t n, const double *tp, const
 	}
 }
 
-static const struct wperf_env base_env = {"6.1.0-18-amd64", 2, "wperf-bench 0.1.0"};
+static const struct wperf_env base_env = {
+    .kernel = "6.1.0-18-amd64", .cpus = 2, .tool = "wperf-bench 0.1.0"};
 
 static void make_baseline(struct wperf_baseline *b)
 {
@@ -486,7 +487,8 @@ static void test_knot_gone(void **state)
 
 static void test_environment_and_lost_events(void **state)
 {
-	struct wperf_env other = {"6.5.0-1-amd64", 4, "wperf-bench 0.1.0"};
+	struct wperf_env other = {
+	    .kernel = "6.5.0-1-amd64", .cpus = 4, .tool = "wperf-bench 0.1.0"};
 	struct wperf_gate_opts g = {.env = &other};
 	struct wperf_runset rs;
 	struct wperf_verdict v;
@@ -507,6 +509,68 @@ static void test_environment_and_lost_events(void **state)
 	assert_int_equal(v.lost_events, 123);
 	wperf_verdict_release(&v);
 	wperf_runset_release(&rs);
+}
+
+/* The CPU model is compared only when both sides know it. */
+static void test_environment_cpu_model(void **state)
+{
+	static const char xeon[] = "Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz";
+	static const char epyc[] = "AMD EPYC 7763 64-Core Processor";
+	struct wperf_env now = base_env;
+	struct wperf_gate_opts g = {.env = &now};
+	struct wperf_baseline b;
+	struct wperf_runset rs;
+	struct wperf_verdict v;
+
+	(void)state;
+	make_baseline(&b);
+	make_runs(&rs, N, NULL, NULL, NULL);
+
+	/* Both known, different: a warning, like the kernel's. */
+	snprintf(b.env.cpu_model, sizeof(b.env.cpu_model), "%s", xeon);
+	snprintf(now.cpu_model, sizeof(now.cpu_model), "%s", epyc);
+	judge(&rs, &b, &g, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_PASS);
+	assert_int_equal(v.nwarnings, 1);
+	assert_string_equal(
+	    v.warnings[0],
+	    "environment: the runs' CPU is AMD EPYC 7763 64-Core Processor, the "
+	    "baseline's Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz: compare with care");
+	wperf_verdict_release(&v);
+
+	/* The same model: nothing. */
+	snprintf(now.cpu_model, sizeof(now.cpu_model), "%s", xeon);
+	judge(&rs, &b, &g, &v);
+	assert_int_equal(v.nwarnings, 0);
+	wperf_verdict_release(&v);
+
+	/* The runs do not know it. */
+	now.cpu_model[0] = '\0';
+	judge(&rs, &b, &g, &v);
+	assert_int_equal(v.nwarnings, 0);
+	wperf_verdict_release(&v);
+
+	/* The baseline does not know it (one made before it was recorded). */
+	b.env.cpu_model[0] = '\0';
+	snprintf(now.cpu_model, sizeof(now.cpu_model), "%s", epyc);
+	judge(&rs, &b, &g, &v);
+	assert_int_equal(v.nwarnings, 0);
+	assert_false(has_warning(&v, "CPU is"));
+	wperf_verdict_release(&v);
+
+	/* With the kernel and the CPU count: all three, in that order. */
+	snprintf(b.env.cpu_model, sizeof(b.env.cpu_model), "%s", xeon);
+	snprintf(now.kernel, sizeof(now.kernel), "6.5.0-1-amd64");
+	now.cpus = 4;
+	judge(&rs, &b, &g, &v);
+	assert_int_equal(v.nwarnings, 3);
+	assert_true(strstr(v.warnings[0], "kernel") != NULL);
+	assert_true(strstr(v.warnings[1], "4 CPUs") != NULL);
+	assert_true(strstr(v.warnings[2], "the runs' CPU is AMD EPYC") != NULL);
+	wperf_verdict_release(&v);
+
+	wperf_runset_release(&rs);
+	wperf_baseline_release(&b);
 }
 
 static void test_names_and_errors(void **state)
@@ -794,6 +858,7 @@ int main(void)
 	    cmocka_unit_test(test_throughput_improved),
 	    cmocka_unit_test(test_knot_gone),
 	    cmocka_unit_test(test_environment_and_lost_events),
+	    cmocka_unit_test(test_environment_cpu_model),
 	    cmocka_unit_test(test_names_and_errors),
 	    cmocka_unit_test(test_markdown),
 	    cmocka_unit_test(test_markdown_truncated),
