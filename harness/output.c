@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -50,5 +51,42 @@ int output_write(const char *path, const void *data, size_t len, struct wperf_er
 		unlink(tmp);
 		return wperf_error_set(err, e, "writing %s: %s", path, strerror(-e));
 	}
+	return 0;
+}
+
+int output_make_dirs(const char *dir, struct wperf_error *err)
+{
+	char part[PATH_MAX];
+	size_t len = strlen(dir);
+	struct stat st;
+
+	if (!len || len >= sizeof(part))
+		return wperf_error_set(err, -EINVAL, "cannot make the folder '%s': bad name", dir);
+	memcpy(part, dir, len + 1);
+	/* Each prefix that ends before a '/', then the whole name. */
+	for (char *p = part + 1;; p++) {
+		char c = *p;
+
+		if (c != '/' && c != '\0')
+			continue;
+		*p = '\0';
+		if (mkdir(part, 0755) < 0 && errno != EEXIST) {
+			int e = errno;
+			int whole = !strcmp(part, dir);
+
+			return wperf_error_set(err, -e, "cannot make the folder %s: %s%s%s", dir,
+					       whole ? "" : part, whole ? "" : ": ", strerror(e));
+		}
+		*p = c;
+		if (!c)
+			break;
+	}
+	/* EEXIST also comes for a file of that name. */
+	if (stat(dir, &st) < 0)
+		return wperf_error_set(err, -errno, "cannot make the folder %s: %s", dir,
+				       strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return wperf_error_set(err, -ENOTDIR, "cannot make the folder %s: %s", dir,
+				       "a file of that name is in the way");
 	return 0;
 }

@@ -17,4 +17,8 @@
  */
 int output_write(const char *path, const void *data, size_t len, struct wperf_error *err);
 
+/* Makes the folder dir and its missing parents, like mkdir -p; 0, or a
+ * negative errno with err naming the folder (-ENOTDIR: a file is in the way). */
+int output_make_dirs(const char *dir, struct wperf_error *err);
+
 #endif /* WPERF_OUTPUT_H */
