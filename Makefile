@@ -2,7 +2,8 @@
 #
 #   make deps     install the Debian packages needed to build and run (idempotent)
 #   make          build everything into $(BUILD)/
-#   make demo     record the paper's Figure 1 program and report its bottleneck
+#   make demo     run the paper's Figure 1 scenario, start to verdict
+#   make check-perf  the performance gate: scenarios tagged ci against baselines/
 #   make test     run the unit and end-to-end tests (cmocka)
 #   make asan     the same tests built with AddressSanitizer and UBSan
 #   make valgrind the analyzer under valgrind on a recorded trace
@@ -59,7 +60,7 @@ TEST_HELPER_OBJS := $(TEST_HELPERS:%.c=$(BUILD)/%.o)
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:%.c=$(BUILD)/%)
 
-.PHONY: all deps demo test test-unit test-e2e asan valgrind bench install clean
+.PHONY: all deps demo check-perf test test-unit test-e2e asan valgrind bench install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -136,16 +137,18 @@ valgrind: $(WPERF_BENCH)
 	done; echo "valgrind: the analyzer is clean on tests/data/fig1.trace (text json dot folded perfetto)"
 
 # ---- the main job on its embedded default: the paper's Figure 1 ----
-# B does 5 ms of work, then writes 4 MiB (O_DIRECT: waiting for the device, not
-# copying) and syncs it, as in the paper's example.
+# scenarios/synthetic-fig1.yaml: B does 5 ms of work, then writes 4 MiB
+# (O_DIRECT: waiting for the device, not copying) and syncs it. Five runs are
+# recorded and analyzed, then judged against baselines/synthetic-fig1.yaml.
 DEMO_DIR ?= results/demo
 demo: all
-	@mkdir -p $(DEMO_DIR)
-	$(WPERF_BENCH) record -o $(DEMO_DIR)/fig1.trace -- \
-		$(BUILD)/synthetic/fig1 --duration 5 --direct --write-bytes 4194304 --file $(DEMO_DIR)/fig1.data
-	$(WPERF_BENCH) report -f svg -o $(DEMO_DIR)/graph.svg $(DEMO_DIR)/fig1.trace
-	$(WPERF_BENCH) report -f json -o $(DEMO_DIR)/report.json $(DEMO_DIR)/fig1.trace
-	$(WPERF_BENCH) report $(DEMO_DIR)/fig1.trace
+	@rm -rf $(DEMO_DIR)
+	$(WPERF_BENCH) run --gate --results $(DEMO_DIR) scenarios/synthetic-fig1.yaml
+
+# ---- the performance gate: every scenario tagged ci against baselines/ ----
+CHECK_PERF_DIR ?= $(BUILD)/check-perf
+check-perf: all
+	@bash ci/check-perf.sh $(WPERF_BENCH) $(CHECK_PERF_DIR)
 
 # ---- benchmarks ----
 $(BUILD)/bench/%: bench/%.c $(LIBWPERF) $(BPF_SKELS)

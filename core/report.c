@@ -4,6 +4,7 @@
  */
 #include "report.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,18 +44,38 @@ void wperf_report_edge_sites(const struct wperf_analysis *a, uint32_t from, uint
 		(*n)++;
 }
 
-/* Marks the vertices that have a thread of the target process (a pid or a name). */
+/* Is tgid one of the pids of the list "PID[,PID...]"? */
+static int pid_listed(const char *list, unsigned long tgid)
+{
+	for (const char *p = list; *p;) {
+		char *end;
+		unsigned long pid = strtoul(p, &end, 10);
+
+		if (pid == tgid)
+			return 1;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* Is target a list of pids rather than a process name? */
+static int is_pid_list(const char *target)
+{
+	return strspn(target, "0123456789,") == strlen(target) && isdigit((unsigned char)*target);
+}
+
+/* Marks the vertices that have a thread of the target processes (a name, or
+ * pids "PID[,PID...]"). */
 static void mark_target(const struct wperf_analysis *a, const char *target, uint8_t *mark)
 {
 	const struct wperf_timeline *tl = a->timeline;
-	char *end;
-	unsigned long pid = strtoul(target, &end, 10);
+	int by_pid = is_pid_list(target);
 
 	for (uint32_t e = 0; e < tl->nentities; e++) {
 		const struct wperf_entity *en = &tl->entities[e];
 
 		if (en->kind == WPERF_ENTITY_THREAD &&
-		    (*end ? !strcmp(en->process, target) : en->tgid == pid))
+		    (by_pid ? pid_listed(target, en->tgid) : !strcmp(en->process, target)))
 			mark[a->merged.vertex_of[e]] = 1;
 	}
 }

@@ -17,13 +17,13 @@
 #define WPERF_REPORT_SCHEMA "wperf-report/1"
 
 struct wperf_report_opts {
-	const char *trace_name;	    /* shown in the report */
-	unsigned top_sites;	    /* call sites per edge; 0: 3 */
-	unsigned frames;	    /* frames per stack in the text; 0: 6 */
-	unsigned top_edges;	    /* dot, svg: the heaviest edges drawn, with every knot edge;
-				       0: all up to 60 */
-	unsigned outside_edges;	    /* text: long waits outside the knots listed; 0: 5 */
-	const char *target;	    /* only the knots this process (name or pid) waits for */
+	const char *trace_name; /* shown in the report */
+	unsigned top_sites;	/* call sites per edge; 0: 3 */
+	unsigned frames;	/* frames per stack in the text; 0: 6 */
+	unsigned top_edges;	/* dot, svg: the heaviest edges drawn, with every knot edge;
+				   0: all up to 60 */
+	unsigned outside_edges; /* text: long waits outside the knots listed; 0: 5 */
+	const char *target; /* only the knots these processes wait for: a name or "PID[,PID...]" */
 	const char *const *aliases; /* "IDENTITY=NAME": what people see for a vertex */
 	size_t naliases;
 };
@@ -75,8 +75,8 @@ const char *wperf_vertex_kind_name(uint8_t kind);
 void wperf_report_edge_sites(const struct wperf_analysis *a, uint32_t from, uint32_t to,
 			     size_t *first, size_t *n);
 
-/* Does the target process (a pid or a name) wait for knot k, directly or through
- * others? NULL target: every knot is wanted. */
+/* Does the target (a process name, or pids "PID[,PID...]") wait for knot k,
+ * directly or through others? NULL target: every knot is wanted. */
 int wperf_report_knot_wanted(const struct wperf_analysis *a, const struct wperf_knot *k,
 			     const char *target);
 

@@ -3,7 +3,9 @@
  * Runs and run sets (see runset.h): what the gate keeps of an analysis.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -231,6 +233,66 @@ int wperf_run_has_knot(const struct wperf_run *r, const struct wperf_idset *s)
 		if (!wperf_idset_cmp(&r->knots[i], s))
 			return 1;
 	return 0;
+}
+
+/* The first member of s that glob matches, or NULL. */
+static const char *idset_match(const struct wperf_idset *s, const char *glob)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!fnmatch(glob, s->ids[i], 0))
+			return s->ids[i];
+	return NULL;
+}
+
+/* Appends "{a, b}" for s to why (truncating quietly: it is a message). */
+static void append_idset(char *why, size_t size, const struct wperf_idset *s)
+{
+	size_t len = strlen(why);
+
+	for (size_t i = 0; i < s->n && len < size; i++, len = strlen(why))
+		snprintf(why + len, size - len, "%s%s", i ? ", " : "{", s->ids[i]);
+	len = strlen(why);
+	if (len < size)
+		snprintf(why + len, size - len, "}");
+}
+
+int wperf_run_expect(const struct wperf_run *r, const char *const *knot, size_t nknot,
+		     const char *const *not_in, size_t nnot_in, char *why, size_t size)
+{
+	const char *missing = nknot ? knot[0] : "";
+	const char *intruder = NULL;
+	size_t len;
+
+	for (size_t k = 0; k < r->nknots; k++) {
+		const struct wperf_idset *s = &r->knots[k];
+		size_t i, j;
+
+		for (i = 0; i < nknot && idset_match(s, knot[i]); i++)
+			;
+		if (i < nknot) {
+			if (i > 0) /* the closest miss is the more useful message */
+				missing = knot[i];
+			continue;
+		}
+		for (j = 0; j < nnot_in && !idset_match(s, not_in[j]); j++)
+			;
+		if (j == nnot_in)
+			return (int)k;
+		intruder = idset_match(s, not_in[j]);
+	}
+	if (intruder)
+		snprintf(why, size, "the knot has %s, which it should not", intruder);
+	else if (r->nknots)
+		snprintf(why, size, "no knot has %s", missing);
+	else
+		snprintf(why, size, "no knot was found");
+	for (size_t k = 0; k < r->nknots; k++) {
+		len = strlen(why);
+		if (len < size)
+			snprintf(why + len, size - len, k ? ", " : "; knots: ");
+		append_idset(why, size, &r->knots[k]);
+	}
+	return -1;
 }
 
 void wperf_run_release(struct wperf_run *r)

@@ -82,7 +82,7 @@ void wperf_idset_release(struct wperf_idset *s);
 void wperf_run_init(struct wperf_run *r);
 
 /*
- * Extracts a run from an analysis. target (a process name or pid, as in
+ * Extracts a run from an analysis. target (a process name or pids, as in
  * wperf_report_knot_wanted; NULL: every knot) selects the knots; throughput is
  * the measured one or NaN. -EINVAL when the analysis has an empty window,
  * -ENOMEM; on error out is left empty.
@@ -102,6 +102,15 @@ double wperf_run_edge_share(const struct wperf_run *r, const char *from, const c
 
 /* Does r have a knot of exactly the identities of s? */
 int wperf_run_has_knot(const struct wperf_run *r, const struct wperf_idset *s);
+
+/*
+ * A synthetic scenario's expectation: one knot of r has, for each glob of
+ * knot, a member it matches (fnmatch(3)), and no member that a glob of not_in
+ * matches. Returns the index of the first such knot, or -1 with why set to a
+ * sentence saying what was missing ("no knot has fig1/B; knots: {...}").
+ */
+int wperf_run_expect(const struct wperf_run *r, const char *const *knot, size_t nknot,
+		     const char *const *not_in, size_t nnot_in, char *why, size_t size);
 
 void wperf_run_release(struct wperf_run *r);
 

@@ -46,8 +46,8 @@
  * for pass, improved and inconclusive (which is not a failure: the report says
  * to add runs), 1 for new-bottleneck and regression; 2 is left to errors.
  *
- * Warnings (not findings): the environment differs (kernel, CPUs, tool), runs
- * lost events, fewer runs than min_runs on either side.
+ * Warnings (not findings): the environment differs (kernel, CPUs, CPU model,
+ * tool), runs lost events, fewer runs than min_runs on either side.
  *
  * Ownership: a struct wperf_verdict owns its findings and warnings;
  * wperf_verdict_release frees them.
@@ -161,6 +161,10 @@ int wperf_accepted_matches_knot(const struct wperf_accepted *a, const struct wpe
  * left out. 0 or -ENOMEM.
  */
 int wperf_verdict_markdown(const struct wperf_verdict *v, size_t max_chars, struct wperf_buf *out);
+
+/* Appends the identities of s as Markdown code spans, ", " between them, safe
+ * in a table cell; 0 or -ENOMEM. */
+int wperf_markdown_ids(struct wperf_buf *b, const struct wperf_idset *s);
 
 /*
  * Appends a JUnit XML report of the verdicts of n scenarios to out: one

@@ -83,7 +83,7 @@ static int md_text(struct wperf_buf *b, const char *s)
 	return append_clean(b, s, md_text_escapes);
 }
 
-static int md_ids(struct wperf_buf *b, const struct wperf_idset *s)
+int wperf_markdown_ids(struct wperf_buf *b, const struct wperf_idset *s)
 {
 	int ret = 0;
 
@@ -204,7 +204,7 @@ static void md_knots(struct md *m, const struct wperf_verdict *v)
 		else
 			continue;
 		if (!m->ret)
-			m->ret = md_ids(&m->line, &f->knot);
+			m->ret = wperf_markdown_ids(&m->line, &f->knot);
 		md_printf(m, " — ");
 		md_text_(m, f->note);
 		md_end(m);

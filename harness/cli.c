@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli.h"
 
@@ -45,5 +46,18 @@ int cli_open_trace_operand(const char *cmd, int argc, char **argv, void (*usage)
 	}
 	if (wperf_trace_open(argv[optind], t, &err) < 0)
 		return cli_error(cmd, "%s", err.msg);
+	return 0;
+}
+
+int cli_parse_count(const char *cmd, const char *opt, const char *arg, unsigned min, unsigned max,
+		    unsigned *out)
+{
+	char *end;
+	long long n = strtoll(arg, &end, 10);
+
+	if (*end || end == arg || n < min || n > max)
+		return cli_error(cmd, "%s wants a number from %u to %u, not '%s'", opt, min, max,
+				 arg);
+	*out = (unsigned)n;
 	return 0;
 }

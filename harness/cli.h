@@ -6,6 +6,8 @@
 #ifndef WPERF_CLI_H
 #define WPERF_CLI_H
 
+#define WPERF_VERSION "0.1.0"
+
 /* Exit statuses of every sub-command. */
 #include <stdio.h>
 
@@ -20,12 +22,20 @@ int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_baseline(int argc, char **argv);
 
 /* "wperf-bench CMD: error: MESSAGE" on stderr; returns EXIT_ERROR. */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* "wperf-bench CMD: warning: MESSAGE" on stderr. */
 void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Parses option opt's arg as a whole number from min to max into *out; 0, or
+ * EXIT_ERROR after saying what was wanted. */
+int cli_parse_count(const char *cmd, const char *opt, const char *arg, unsigned min, unsigned max,
+		    unsigned *out);
 
 /*
  * Opens the one TRACE operand left after the options (argv[optind]). Without

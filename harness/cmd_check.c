@@ -5,6 +5,7 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "scenario.h"
@@ -13,11 +14,16 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: wperf-bench check SCENARIO...\n"
+	fprintf(out, "usage: wperf-bench check [--tag TAG] SCENARIO...\n"
 		     "\n"
 		     "Reads each SCENARIO (docs/scenarios.md) and checks its keys, types, values,\n"
 		     "regexes and variables, without running anything. ${RESULTS_DIR} stands for\n"
 		     "\"<results>\" and ${BUILD_DIR} for \"build\".\n"
+		     "\n"
+		     "options:\n"
+		     "  -t, --tag TAG   print only the paths of the good scenarios tagged TAG,\n"
+		     "                  one a line (for scripts: make check-perf uses 'ci')\n"
+		     "  -h, --help      this text\n"
 		     "\n"
 		     "Exit status: 0 all are good, 2 one is not.\n");
 }
@@ -32,15 +38,29 @@ static void print_ok(const char *path, const struct scenario *s)
 	printf(")\n");
 }
 
+static int has_tag(const struct scenario *s, const char *tag)
+{
+	for (size_t i = 0; i < s->ntags; i++)
+		if (!strcmp(s->tags[i], tag))
+			return 1;
+	return 0;
+}
+
 int cmd_check(int argc, char **argv)
 {
-	static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
+	static const struct option longopts[] = {{"tag", required_argument, NULL, 't'},
+						 {"help", no_argument, NULL, 'h'},
 						 {NULL, 0, NULL, 0}};
+	const char *tag = NULL;
 	/* Placeholders: check runs nothing, so no results folder exists yet. */
 	const struct scenario_vars vars = {.results_dir = "<results>", .build_dir = "build"};
 	int c, status = EXIT_OK;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:h", longopts, NULL)) != -1) {
+		if (c == 't') {
+			tag = optarg;
+			continue;
+		}
 		usage(c == 'h' ? stdout : stderr);
 		return c == 'h' ? EXIT_OK : EXIT_ERROR;
 	}
@@ -56,7 +76,10 @@ int cmd_check(int argc, char **argv)
 			status = cli_error(CMD, "%s", err.msg);
 			continue;
 		}
-		print_ok(argv[i], s);
+		if (!tag)
+			print_ok(argv[i], s);
+		else if (has_tag(s, tag))
+			printf("%s\n", argv[i]);
 		scenario_free(s);
 	}
 	fflush(stdout);

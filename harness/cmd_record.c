@@ -50,7 +50,8 @@ struct record_opts {
 	uint32_t stack_entries;
 	int compress;
 	int quiet;
-	char **command; /* NULL: record until stopped */
+	const char *ready_file; /* exists while the probes are attached; NULL: none */
+	char **command;		/* NULL: record until stopped */
 };
 
 /* Everything a recording holds, released in one place. */
@@ -67,6 +68,7 @@ struct recording {
 	int child_done;
 	uint64_t start_ts, end_ts;
 	size_t ncpu;
+	int ready_file_made;
 };
 
 static void usage(FILE *out)
@@ -91,6 +93,8 @@ static void usage(FILE *out)
 		"      --buffer-mb N       BPF ring buffer size, a power of two (default: 32)\n"
 		"      --stack-entries N   stack map entries (default: 16384)\n"
 		"      --no-compress       store event sections without zstd\n"
+		"      --ready-file FILE   create FILE once recording has started and remove\n"
+		"                          it when it stops (for scripts that wait on it)\n"
 		"  -q, --quiet             no progress or summary\n"
 		"  -h, --help              this text\n"
 		"\n"
@@ -145,7 +149,14 @@ static const char *stacks_name(unsigned mode)
 /* Returns -1 to go on, or the exit status to return now. */
 static int parse_args(int argc, char **argv, struct record_opts *o)
 {
-	enum { OPT_STACKS = 256, OPT_USDT, OPT_BUFFER, OPT_STACK_ENTRIES, OPT_NO_COMPRESS };
+	enum {
+		OPT_STACKS = 256,
+		OPT_USDT,
+		OPT_BUFFER,
+		OPT_STACK_ENTRIES,
+		OPT_NO_COMPRESS,
+		OPT_READY_FILE
+	};
 	static const struct option longopts[] = {
 	    {"output", required_argument, NULL, 'o'},
 	    {"duration", required_argument, NULL, 'd'},
@@ -155,6 +166,7 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 	    {"buffer-mb", required_argument, NULL, OPT_BUFFER},
 	    {"stack-entries", required_argument, NULL, OPT_STACK_ENTRIES},
 	    {"no-compress", no_argument, NULL, OPT_NO_COMPRESS},
+	    {"ready-file", required_argument, NULL, OPT_READY_FILE},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -216,6 +228,9 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 			break;
 		case OPT_NO_COMPRESS:
 			o->compress = 0;
+			break;
+		case OPT_READY_FILE:
+			o->ready_file = optarg;
 			break;
 		case 'q':
 			o->quiet = 1;
@@ -476,6 +491,20 @@ static void release(struct recording *rec)
 		unlink(rec->part); /* renamed away when the trace is complete */
 	}
 	bpf_recorder_free(rec->bpf);
+	if (rec->ready_file_made)
+		unlink(rec->opts->ready_file);
+}
+
+static int create_ready_file(struct recording *rec, struct wperf_error *err)
+{
+	int fd = open(rec->opts->ready_file, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return wperf_error_set(err, -errno, "cannot create the ready file %s: %s",
+				       rec->opts->ready_file, strerror(errno));
+	close(fd);
+	rec->ready_file_made = 1;
+	return 0;
 }
 
 int cmd_record(int argc, char **argv)
@@ -560,6 +589,8 @@ int cmd_record(int argc, char **argv)
 	while (so.stack_ids < o.stack_entries)
 		so.stack_ids <<= 1;
 	e = trace_sink_start(&so, &rec.sink, &err);
+	if (!e && o.ready_file)
+		e = create_ready_file(&rec, &err);
 	if (e)
 		goto out;
 	if (!o.quiet)

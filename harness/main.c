@@ -8,8 +8,6 @@
 
 #include "cli.h"
 
-#define WPERF_VERSION "0.1.0"
-
 struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -22,6 +20,9 @@ static const struct command commands[] = {
     {"dump", cmd_dump, "print a trace's events as text, one a line"},
     {"report", cmd_report, "analyze a trace: the knots that bound the throughput"},
     {"check", cmd_check, "check scenario files without running them"},
+    {"run", cmd_run, "run a scenario: services, load, recording, analysis, gate"},
+    {"compare", cmd_compare, "judge results against their baseline: the verdict"},
+    {"baseline", cmd_baseline, "baseline update: make a scenario's baseline"},
 };
 
 static void usage(FILE *out)

@@ -21,6 +21,20 @@
 #define POLL_MS	 50
 #define LOG_TAIL 400 /* bytes of a log quoted when a service fails */
 
+/* The caller's interrupt flag (service_cancel_on): the harness has one set of
+ * signal handlers, so one flag for the process. */
+static const volatile sig_atomic_t *cancel_flag;
+
+void service_cancel_on(const volatile sig_atomic_t *flag)
+{
+	cancel_flag = flag;
+}
+
+static bool cancelled(void)
+{
+	return cancel_flag && *cancel_flag;
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -73,7 +87,7 @@ bool service_wait(struct service *s, double timeout)
 {
 	double end = now_s() + timeout;
 
-	while (service_running(s) && now_s() < end)
+	while (service_running(s) && now_s() < end && !cancelled())
 		nap();
 	return !service_running(s);
 }
@@ -104,8 +118,7 @@ void service_stop(struct service *s, int sig, double timeout)
 	s->pgid = 0;
 }
 
-/* The end of a service's log, to quote when it failed. */
-static void log_tail(const struct service *s, char *buf, size_t size)
+void service_log_tail(const struct service *s, char *buf, size_t size)
 {
 	int fd = open(s->log_path, O_RDONLY | O_CLOEXEC);
 	off_t len = fd < 0 ? 0 : lseek(fd, 0, SEEK_END);
@@ -128,7 +141,10 @@ static int not_ready(struct service *s, const char *what, double timeout, struct
 {
 	char tail[LOG_TAIL + 1];
 
-	log_tail(s, tail, sizeof(tail));
+	if (cancelled())
+		return wperf_error_set(err, -EINTR, "interrupted while %s was starting (%s)",
+				       s->name, what);
+	service_log_tail(s, tail, sizeof(tail));
 	if (s->exited)
 		return wperf_error_set(
 		    err, -ECHILD, "%s exited (%s %d) before it was ready (%s); the end of %s:\n%s",
@@ -170,7 +186,7 @@ int service_ready_tcp(struct service *s, const char *host, int port, double time
 	for (;;) {
 		if (tcp_open(host, port))
 			return 0;
-		if (!service_running(s) || now_s() >= end)
+		if (!service_running(s) || now_s() >= end || cancelled())
 			return not_ready(s, what, timeout, err);
 		nap();
 	}
@@ -185,7 +201,7 @@ int service_ready_file(struct service *s, const char *path, double timeout, stru
 	for (;;) {
 		if (access(path, F_OK) == 0)
 			return 0;
-		if (!service_running(s) || now_s() >= end)
+		if (!service_running(s) || now_s() >= end || cancelled())
 			return not_ready(s, what, timeout, err);
 		nap();
 	}
@@ -237,7 +253,7 @@ int service_ready_log(struct service *s, const char *regex, double timeout, stru
 				break;
 			}
 		}
-		if (!running || now_s() >= end) {
+		if (!running || now_s() >= end || cancelled()) {
 			e = not_ready(s, what, timeout, err);
 			break;
 		}
@@ -253,7 +269,7 @@ int service_ready_delay(struct service *s, double seconds, struct wperf_error *e
 	double end = now_s() + seconds;
 
 	while (now_s() < end) {
-		if (!service_running(s))
+		if (!service_running(s) || cancelled())
 			return not_ready(s, "during its start-up delay", seconds, err);
 		nap();
 	}

@@ -8,6 +8,7 @@
 #ifndef WPERF_SERVICE_H
 #define WPERF_SERVICE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -29,8 +30,18 @@ struct service {
 	char log_path[4096];
 };
 
+/*
+ * Waits in progress (readiness, service_wait) give up with -EINTR once *flag
+ * is non-zero: the caller's signal handler sets it. service_stop never gives
+ * up, so that stopping still works after an interrupt. NULL: never.
+ */
+void service_cancel_on(const volatile sig_atomic_t *flag);
+
 /* Starts spec in a new process group. Errors name the service and the program. */
 int service_start(const struct service_spec *spec, struct service *out, struct wperf_error *err);
+
+/* The last size - 1 bytes of the service's log, to quote when it failed. */
+void service_log_tail(const struct service *s, char *buf, size_t size);
 
 /* Reaps the leader if it exited; true while it runs. */
 bool service_running(struct service *s);
@@ -41,12 +52,14 @@ bool service_running(struct service *s);
  */
 void service_stop(struct service *s, int sig, double timeout);
 
-/* Waits up to timeout seconds for the leader to exit; true if it did. */
+/* Waits up to timeout seconds for the leader to exit (or an interrupt, see
+ * service_cancel_on); true if it exited. */
 bool service_wait(struct service *s, double timeout);
 
 /*
  * Readiness: each polls until the condition holds, the service exits (an error
- * that quotes the end of its log), or timeout seconds pass (an error).
+ * that quotes the end of its log), timeout seconds pass (an error) or an
+ * interrupt comes (-EINTR).
  */
 int service_ready_tcp(struct service *s, const char *host, int port, double timeout,
 		      struct wperf_error *err);

@@ -27,41 +27,6 @@
 
 #define NOBODY 65534
 
-/* Are any of the recorder's programs still loaded in the kernel? They are named
- * after their hooks: tp_btf_sched_switch, cut by the kernel to 15 characters. */
-static int recorder_programs_loaded(void)
-{
-	__u32 id = 0;
-	int found = 0;
-
-	while (!found && bpf_prog_get_next_id(id, &id) == 0) {
-		struct bpf_prog_info info = {0};
-		__u32 len = sizeof(info);
-		int fd = bpf_prog_get_fd_by_id(id);
-
-		if (fd < 0)
-			continue;
-		if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
-			found = !strncmp(info.name, "tp_btf_sched_", 13) ||
-				!strncmp(info.name, "raw_tp_sched_", 13);
-		close(fd);
-	}
-	return found;
-}
-
-/* The kernel frees programs after an RCU grace period: give it a few seconds. */
-static int recorder_programs_linger(void)
-{
-	struct timespec tick = {0, 50 * 1000 * 1000};
-
-	for (int i = 0; i < 100; i++) {
-		if (!recorder_programs_loaded())
-			return 0;
-		nanosleep(&tick, NULL);
-	}
-	return 1;
-}
-
 static const char *tmp_path(const char *name)
 {
 	static char path[8][512];
@@ -105,7 +70,7 @@ static void test_unwritable_output(void **state)
 	assert_int_equal(o->status, 2);
 	assert_non_null(strstr(o->err, "cannot create the trace /nonexistent/x.trace.part: No such "
 				       "file or directory"));
-	assert_false(recorder_programs_linger());
+	assert_false(e2e_recorder_programs_linger());
 	free(o);
 }
 
@@ -179,7 +144,7 @@ static void test_disk_full(void **state)
 	assert_int_equal(o->status, 2);
 	assert_non_null(strstr(o->err, "No space left on device"));
 	assert_false(left);
-	assert_false(recorder_programs_linger());
+	assert_false(e2e_recorder_programs_linger());
 	free(o);
 }
 
@@ -204,13 +169,13 @@ static void test_sigint_stops_cleanly(void **state)
 		_exit(127);
 	}
 	nanosleep(&wait, NULL);
-	loaded = recorder_programs_loaded();
+	loaded = e2e_recorder_programs_loaded();
 	kill(pid, SIGINT); /* before any assertion: a failed one must not leave it running */
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(loaded);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
-	assert_false(recorder_programs_linger());
+	assert_false(e2e_recorder_programs_linger());
 	assert_int_equal(access(tmp_path("sigint.trace.part"), F_OK), -1);
 	if (wperf_trace_open(trace, &t, &err) < 0)
 		fail_msg("%s", err.msg);

@@ -11,8 +11,10 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <bpf/bpf.h>
 #include <cmocka.h>
 
 #include "core/buf.h"
@@ -149,4 +151,39 @@ int e2e_kstack_has(const struct wperf_trace *t, int32_t id, const char *needle)
 			if (k[i].addr == s->ips[f] && strstr(k[i].name, needle))
 				return 1;
 	return 0;
+}
+
+/* Are any of the recorder's programs still loaded in the kernel? They are named
+ * after their hooks: tp_btf_sched_switch, cut by the kernel to 15 characters. */
+int e2e_recorder_programs_loaded(void)
+{
+	__u32 id = 0;
+	int found = 0;
+
+	while (!found && bpf_prog_get_next_id(id, &id) == 0) {
+		struct bpf_prog_info info = {0};
+		__u32 len = sizeof(info);
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
+			found = !strncmp(info.name, "tp_btf_sched_", 13) ||
+				!strncmp(info.name, "raw_tp_sched_", 13);
+		close(fd);
+	}
+	return found;
+}
+
+/* The kernel frees programs after an RCU grace period: give it a few seconds. */
+int e2e_recorder_programs_linger(void)
+{
+	struct timespec tick = {0, 50 * 1000 * 1000};
+
+	for (int i = 0; i < 100; i++) {
+		if (!e2e_recorder_programs_loaded())
+			return 0;
+		nanosleep(&tick, NULL);
+	}
+	return 1;
 }

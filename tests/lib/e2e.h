@@ -42,4 +42,12 @@ struct wperf_event *e2e_events(const struct wperf_trace *t, size_t *n);
 /* Does a kernel stack of the trace contain a frame whose name contains needle? */
 int e2e_kstack_has(const struct wperf_trace *t, int32_t id, const char *needle);
 
+/* Are any of the recorder's BPF programs loaded in the kernel (ours or
+ * another recorder's)? */
+int e2e_recorder_programs_loaded(void);
+
+/* The same, after giving the kernel a few seconds to free programs that were
+ * just released (an RCU grace period): 1 when they are still there. */
+int e2e_recorder_programs_linger(void);
+
 #endif /* WPERF_TESTS_E2E_H */

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+#include "gate.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "harness/output.h"
+
+void gate_baseline_path(const char *path, const char *scenario, char *out, size_t size)
+{
+	if (path)
+		snprintf(out, size, "%s", path);
+	else
+		snprintf(out, size, "baselines/%s.yaml", scenario);
+}
+
+int gate_read_baseline(const char *path, struct wperf_baseline *b, struct wperf_error *err)
+{
+	struct wperf_buf text = {0};
+	FILE *f = fopen(path, "re");
+	char chunk[65536];
+	size_t n;
+	int e = 0;
+
+	memset(b, 0, sizeof(*b));
+	if (!f && errno == ENOENT)
+		return wperf_error_set(err, -ENOENT,
+				       "no baseline at %s; make one from a good run set with "
+				       "'wperf-bench baseline update RESULTS'",
+				       path);
+	if (!f)
+		return wperf_error_set(err, -errno, "%s: %s", path, strerror(errno));
+	while (!e && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		e = wperf_buf_append(&text, chunk, n);
+	if (!e && ferror(f))
+		e = wperf_error_set(err, -EIO, "%s: read error", path);
+	else if (e)
+		e = wperf_error_set(err, e, "%s: out of memory", path);
+	fclose(f);
+	if (!e)
+		e = wperf_baseline_read(path, (const char *)text.data, text.len, b, err);
+	wperf_buf_release(&text);
+	return e;
+}
+
+static int write_in(const struct results *r, const char *name, const struct wperf_buf *b,
+		    struct wperf_error *err)
+{
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
+	return output_write(path, b->data, b->len, err);
+}
+
+int gate_judge(const struct results *r, const struct wperf_baseline *b, struct wperf_verdict *v,
+	       struct wperf_error *err)
+{
+	struct wperf_gate_opts g = r->gate;
+	struct wperf_buf md = {0}, junit = {0};
+	const struct wperf_verdict *one = v;
+	int e;
+
+	if (!r->complete)
+		return wperf_error_set(err, -EINVAL, "%s is incomplete (%s): no verdict on it",
+				       r->dir, r->reason);
+	g.env = &r->env;
+	e = wperf_verdict(&r->runs, b, &g, v, err);
+	if (e)
+		return e;
+	if (wperf_verdict_markdown(v, 0, &md) < 0 || wperf_verdict_junit(&one, 1, &junit) < 0)
+		e = wperf_error_set(err, -ENOMEM, "writing the verdict: out of memory");
+	if (!e)
+		e = write_in(r, "verdict.md", &md, err);
+	if (!e)
+		e = write_in(r, "junit.xml", &junit, err);
+	if (!e && wperf_buf_append(&md, "", 1) == 0)
+		e = results_write(r, (const char *)md.data, err);
+	wperf_buf_release(&md);
+	wperf_buf_release(&junit);
+	if (e)
+		wperf_verdict_release(v);
+	return e;
+}
+
+/* The folder of path, made if missing (baselines/ in a repository). */
+static int make_parent(const char *path, struct wperf_error *err)
+{
+	char dir[PATH_MAX], *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return 0;
+	*slash = '\0';
+	return output_make_dirs(dir, err);
+}
+
+int gate_update_baseline(const struct results *r, const char *path, struct wperf_error *err)
+{
+	struct wperf_baseline fresh = {0}, old = {0};
+	struct wperf_buf text = {0};
+	int e;
+
+	if (!r->complete)
+		return wperf_error_set(err, -EINVAL, "%s is incomplete (%s): not a baseline",
+				       r->dir, r->reason);
+	if (!r->runs.nruns)
+		return wperf_error_set(err, -EINVAL, "%s has no run", r->dir);
+	e = wperf_baseline_from_runs(&r->runs, r->scenario, &r->env, &fresh, err);
+	if (!e) {
+		e = gate_read_baseline(path, &old, err);
+		if (e == -ENOENT) /* a first baseline: nothing to keep */
+			e = 0;
+		else if (!e && wperf_baseline_merge_accepted(&fresh, &old) < 0)
+			e = wperf_error_set(err, -ENOMEM, "out of memory");
+	}
+	if (!e)
+		e = wperf_baseline_write(&fresh, &text, err);
+	if (!e)
+		e = make_parent(path, err);
+	if (!e)
+		e = output_write(path, text.data, text.len, err);
+	wperf_buf_release(&text);
+	wperf_baseline_release(&fresh);
+	wperf_baseline_release(&old);
+	return e;
+}

@@ -1,0 +1,465 @@
+/* SPDX-License-Identifier: MIT */
+#include "runner.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/service.h"
+#include "harness/spawn.h"
+
+#define COMMAND_TIMEOUT	     3600.0 /* seconds a setup or teardown command may take */
+#define TEARDOWN_HURRY	     60.0   /* ... and a teardown command after an interrupt */
+#define RECORD_READY_TIMEOUT 30.0   /* from starting the recorder to its probes attached */
+#define RECORD_STOP_TIMEOUT  60.0   /* for the recorder to write out the trace */
+#define LOAD_STOP_TIMEOUT    10.0
+#define LOAD_DEFAULT_LIMIT   3600.0 /* how long a load without a duration may run */
+#define TICK_S		     0.1
+#define LOG_TAIL	     400
+
+/* Everything one run has started, so that one function can stop it all. */
+struct run_state {
+	const struct runner_opts *o;
+	struct service *services; /* started, in the file's order */
+	size_t nstarted;
+	struct service load, recorder;
+	double load_start; /* CLOCK_MONOTONIC seconds */
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void nap(void)
+{
+	struct timespec tick = {0, (long)(TICK_S * 1e9)};
+
+	nanosleep(&tick, NULL);
+}
+
+/* RUN_DIR/name into buf. */
+static const char *run_path(const struct run_state *st, const char *name, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/%s", st->o->run_dir, name);
+	return buf;
+}
+
+static int interrupted(const struct run_state *st, struct wperf_error *err)
+{
+	int sig = *st->o->interrupted;
+
+	if (!sig)
+		return 0;
+	return wperf_error_set(err, -EINTR, "interrupted by SIG%s",
+			       sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
+}
+
+/* "exited with status 1; the end of its output (FILE):\nTAIL" */
+static int failed(const struct service *s, const char *what, struct wperf_error *err)
+{
+	char status[128], tail[LOG_TAIL + 1];
+
+	service_log_tail(s, tail, sizeof(tail));
+	return wperf_error_set(err, -ECHILD, "%s %s; the end of %s:\n%s", what,
+			       spawn_describe_status(s->status, status, sizeof(status)),
+			       s->log_path, tail);
+}
+
+/* Runs one setup or teardown command to its end. */
+static int run_command(struct run_state *st, const char *phase, size_t i,
+		       const struct scenario_command *c, struct wperf_error *err)
+{
+	char name[64], log[PATH_MAX], what[128];
+	struct service_spec spec = {.name = name, .argv = c->argv, .log_path = log};
+	struct service cmd;
+	int teardown = !strcmp(phase, "teardown"), e;
+	double t0 = now_s();
+
+	snprintf(name, sizeof(name), "%s[%zu]", phase, i);
+	snprintf(log, sizeof(log), "%s/%s.log", st->o->run_dir, phase);
+	e = service_start(&spec, &cmd, err);
+	if (e)
+		return e;
+	/* The teardown undoes the setup: an interrupt hurries it, never skips it. */
+	for (double end = now_s() + (*st->o->interrupted ? TEARDOWN_HURRY : COMMAND_TIMEOUT);
+	     service_running(&cmd) && now_s() < end; nap())
+		if (!teardown && (e = interrupted(st, err)))
+			break;
+	if (!cmd.exited) {
+		if (!e)
+			e = wperf_error_set(err, -ETIMEDOUT,
+					    "%s (line %d) was still running after %g s", name,
+					    c->line, now_s() - t0);
+		service_stop(&cmd, SIGTERM, LOAD_STOP_TIMEOUT);
+		return e;
+	}
+	service_stop(&cmd, SIGTERM, LOAD_STOP_TIMEOUT); /* anything it left in its group */
+	if (WIFEXITED(cmd.status) && WEXITSTATUS(cmd.status) == 0)
+		return 0;
+	snprintf(what, sizeof(what), "%s (line %d)", name, c->line);
+	return failed(&cmd, what, err);
+}
+
+static int run_commands(struct run_state *st, const char *phase,
+			const struct scenario_command *cmds, size_t n, struct wperf_error *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		int e = run_command(st, phase, i, &cmds[i], err);
+
+		if (e)
+			return e;
+	}
+	if (n)
+		progress_say(st->o->progress, "%s: %s done (%zu command%s)", st->o->label, phase, n,
+			     n == 1 ? "" : "s");
+	return 0;
+}
+
+static int wait_ready(struct service *svc, const struct scenario_ready *r, struct wperf_error *err)
+{
+	switch (r->kind) {
+	case SCENARIO_READY_TCP:
+		return service_ready_tcp(svc, r->host, r->port, r->timeout, err);
+	case SCENARIO_READY_FILE:
+		return service_ready_file(svc, r->file, r->timeout, err);
+	case SCENARIO_READY_LOG:
+		return service_ready_log(svc, r->log, r->timeout, err);
+	case SCENARIO_READY_DELAY:
+		return service_ready_delay(svc, r->delay, err);
+	case SCENARIO_READY_NONE:
+		break;
+	}
+	return 0;
+}
+
+static int start_services(struct run_state *st, struct wperf_error *err)
+{
+	const struct scenario *s = st->o->s;
+
+	for (size_t i = 0; i < s->nservices; i++) {
+		const struct scenario_service *sv = &s->services[i];
+		char log[PATH_MAX], file[128];
+		struct service_spec spec = {.name = sv->name,
+					    .argv = sv->command.argv,
+					    .env = sv->env,
+					    .cwd = sv->cwd,
+					    .log_path = log};
+		double t0 = now_s();
+		int e;
+
+		snprintf(file, sizeof(file), "service-%s.log", sv->name);
+		run_path(st, file, log, sizeof(log));
+		e = service_start(&spec, &st->services[st->nstarted], err);
+		if (e)
+			return e;
+		st->nstarted++;
+		e = wait_ready(&st->services[i], &sv->ready, err);
+		if (e)
+			return e == -EINTR ? interrupted(st, err) : e;
+		progress_say(st->o->progress, "%s: service %s is ready (%.1f s)", st->o->label,
+			     sv->name, now_s() - t0);
+	}
+	return 0;
+}
+
+/* Any service that died while the load ran is a failed run. */
+static int check_services(struct run_state *st, struct wperf_error *err)
+{
+	for (size_t i = 0; i < st->nstarted; i++) {
+		struct service *svc = &st->services[i];
+		char what[128];
+
+		if (!service_running(svc)) {
+			snprintf(what, sizeof(what), "service %s stopped during the run: it",
+				 svc->name);
+			return failed(svc, what, err);
+		}
+	}
+	return 0;
+}
+
+/* Waits seconds while the load runs; an error if it ends or an interrupt comes. */
+static int wait_with_load(struct run_state *st, double seconds, const char *what,
+			  struct wperf_error *err)
+{
+	for (double end = now_s() + seconds; now_s() < end; nap()) {
+		int e = interrupted(st, err);
+
+		if (e)
+			return e;
+		if (!service_running(&st->load))
+			return failed(&st->load, "the load ended during the warm-up: it", err);
+		progress_status(st->o->progress, "%s: %s, %.0f s left ", st->o->label, what,
+				end - now_s());
+	}
+	return 0;
+}
+
+static const char *stacks_name(enum scenario_stacks s)
+{
+	static const char *const names[] = {"none", "kernel", "user", "all"};
+
+	return names[s];
+}
+
+/* The pids of every recording target, "PID,PID,...", into pids. */
+static int record_pids(struct run_state *st, struct wperf_buf *pids, struct wperf_error *err)
+{
+	const struct scenario_record *r = &st->o->s->record;
+
+	for (size_t i = 0; i < r->ntargets; i++) {
+		const struct scenario_target *t = &r->targets[i];
+		pid_t pgid = t->kind == SCENARIO_TARGET_LOAD ? st->load.pgid : 0;
+		int e;
+
+		if (t->kind == SCENARIO_TARGET_SERVICE)
+			pgid = st->services[t->service - st->o->s->services].pgid;
+		e = runner_target_pids(t, pgid, pids, err);
+		if (e)
+			return e;
+	}
+	return wperf_buf_append(pids, "", 1) < 0 ? -ENOMEM : 0;
+}
+
+/* The analysis target, as wperf_run_from_analysis wants it. */
+static int analysis_target(struct run_state *st, struct run_outcome *out, struct wperf_error *err)
+{
+	const struct scenario *s = st->o->s;
+	struct scenario_target t = s->analysis.target;
+	struct wperf_buf pids = {0};
+	pid_t pgid = st->load.pgid;
+	int e;
+
+	if (t.kind == SCENARIO_TARGET_NONE)
+		t.kind = SCENARIO_TARGET_LOAD, t.name = "load";
+	if (t.kind == SCENARIO_TARGET_PROCESS) {
+		snprintf(out->target, sizeof(out->target), "%s", t.name);
+		return 0;
+	}
+	if (t.kind == SCENARIO_TARGET_SERVICE)
+		pgid = st->services[t.service - s->services].pgid;
+	e = runner_target_pids(&t, pgid, &pids, err);
+	if (!e && pids.len >= sizeof(out->target))
+		e = wperf_error_set(err, -E2BIG, "analysis.target %s has too many processes",
+				    t.name);
+	if (!e)
+		snprintf(out->target, sizeof(out->target), "%.*s", (int)pids.len,
+			 (const char *)pids.data);
+	wperf_buf_release(&pids);
+	return e;
+}
+
+static int start_recorder(struct run_state *st, struct run_outcome *out, struct wperf_error *err)
+{
+	const struct scenario *s = st->o->s;
+	char log[PATH_MAX], ready[PATH_MAX], window[32];
+	char *argv[16];
+	struct wperf_buf pids = {0};
+	struct service_spec spec = {.name = "recorder", .argv = argv, .log_path = log};
+	size_t n = 0;
+	int e = record_pids(st, &pids, err);
+
+	run_path(st, "record.log", log, sizeof(log));
+	run_path(st, "recording", ready, sizeof(ready));
+	run_path(st, "wperf.trace", out->trace, sizeof(out->trace));
+	argv[n++] = (char *)st->o->self;
+	argv[n++] = "record";
+	argv[n++] = "-q";
+	argv[n++] = "-o";
+	argv[n++] = out->trace;
+	argv[n++] = "--stacks";
+	argv[n++] = (char *)stacks_name(s->record.stacks);
+	argv[n++] = "--ready-file";
+	argv[n++] = ready;
+	if (s->record.window > 0) {
+		snprintf(window, sizeof(window), "%g", s->record.window);
+		argv[n++] = "-d";
+		argv[n++] = window;
+	}
+	if (pids.len > 1) {
+		argv[n++] = "-p";
+		argv[n++] = (char *)pids.data;
+	}
+	argv[n] = NULL;
+	if (!e)
+		e = service_start(&spec, &st->recorder, err);
+	if (!e)
+		e = service_ready_file(&st->recorder, ready, RECORD_READY_TIMEOUT, err);
+	wperf_buf_release(&pids);
+	if (e == -EINTR)
+		e = interrupted(st, err);
+	return e;
+}
+
+/*
+ * Records while the load runs: for the window when there is one (the recorder
+ * stops itself), else until the load ends. A load that ends before the window
+ * does cuts the recording short: that is said, not an error.
+ */
+static int record_load(struct run_state *st, struct wperf_error *err)
+{
+	const struct scenario_record *r = &st->o->s->record;
+	double start = now_s(),
+	       limit = r->window > 0 ? r->window + RECORD_STOP_TIMEOUT : LOAD_DEFAULT_LIMIT;
+	int e;
+
+	while (service_running(&st->recorder)) {
+		if ((e = interrupted(st, err)))
+			return e;
+		if (!service_running(&st->load)) {
+			if (r->window > 0)
+				progress_warn(st->o->progress,
+					      "%s: the load ended %.1f s into the %g s window",
+					      st->o->label, now_s() - start, r->window);
+			service_stop(&st->recorder, SIGINT, RECORD_STOP_TIMEOUT);
+			break;
+		}
+		if (now_s() - start > limit)
+			return wperf_error_set(err, -ETIMEDOUT,
+					       "the recording did not end after %g s", limit);
+		if (r->window > 0)
+			progress_status(st->o->progress, "%s: recording, %.0f s left ",
+					st->o->label, r->window - (now_s() - start));
+		else
+			progress_status(st->o->progress,
+					"%s: recording until the load ends, %.0f s ", st->o->label,
+					now_s() - start);
+		nap();
+	}
+	if (!WIFEXITED(st->recorder.status) || WEXITSTATUS(st->recorder.status) != 0)
+		return failed(&st->recorder, "the recorder", err);
+	progress_say(st->o->progress, "%s: recorded %.1f s", st->o->label, now_s() - start);
+	return 0;
+}
+
+/* Waits for the load to end by itself, within its duration and some slack. */
+static int finish_load(struct run_state *st, struct wperf_error *err)
+{
+	double d = st->o->s->load.duration;
+	double limit = d > 0 ? d + (d > 30 ? d : 30) : LOAD_DEFAULT_LIMIT;
+	int e;
+
+	while (service_running(&st->load)) {
+		if ((e = interrupted(st, err)))
+			return e;
+		if (now_s() - st->load_start > limit)
+			return wperf_error_set(err, -ETIMEDOUT,
+					       "the load was still running %g s after it started "
+					       "(load.duration: %g s); see %s",
+					       limit, d, st->load.log_path);
+		progress_status(st->o->progress, "%s: waiting for the load to end ", st->o->label);
+		nap();
+	}
+	if (!WIFEXITED(st->load.status) || WEXITSTATUS(st->load.status) != 0)
+		return failed(&st->load, "the load", err);
+	return 0;
+}
+
+static int read_throughput(struct run_state *st, struct run_outcome *out, struct wperf_error *err)
+{
+	const struct scenario_throughput *t = &st->o->s->load.throughput;
+	const char *source = t->file ? t->file : st->load.log_path;
+	struct wperf_buf text = {0};
+	FILE *f;
+	char chunk[65536];
+	size_t n;
+	int e = 0;
+
+	out->throughput = NAN;
+	if (!t->regex)
+		return 0;
+	f = fopen(source, "re");
+	if (!f)
+		return wperf_error_set(err, -errno, "cannot read the throughput from %s: %s",
+				       source, strerror(errno));
+	while (!e && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		e = wperf_buf_append(&text, chunk, n);
+	fclose(f);
+	if (!e)
+		e = runner_parse_throughput(t->regex, (const char *)text.data, text.len, source,
+					    &out->throughput, err);
+	else
+		e = wperf_error_set(err, e, "out of memory");
+	wperf_buf_release(&text);
+	return e;
+}
+
+/* Stops whatever still runs, newest first. */
+static void stop_everything(struct run_state *st)
+{
+	service_stop(&st->recorder, SIGINT, RECORD_STOP_TIMEOUT);
+	service_stop(&st->load, SIGTERM, LOAD_STOP_TIMEOUT);
+	while (st->nstarted > 0) {
+		const struct scenario_service *sv = &st->o->s->services[--st->nstarted];
+
+		service_stop(&st->services[st->nstarted], sv->stop_signal, sv->stop_timeout);
+	}
+}
+
+static int run_load(struct run_state *st, struct run_outcome *out, struct wperf_error *err)
+{
+	const struct scenario *s = st->o->s;
+	char log[PATH_MAX];
+	struct service_spec spec = {.name = "the load",
+				    .argv = s->load.command.argv,
+				    .log_path = run_path(st, "load.log", log, sizeof(log))};
+	int e;
+
+	st->load_start = now_s();
+	e = service_start(&spec, &st->load, err);
+	if (e)
+		return e;
+	progress_say(st->o->progress, "%s: load started%s", st->o->label,
+		     s->record.warmup > 0 ? ", warming up" : "");
+	if (s->record.warmup > 0 && (e = wait_with_load(st, s->record.warmup, "warm-up", err)))
+		return e;
+	if ((e = analysis_target(st, out, err)) || (e = start_recorder(st, out, err)))
+		return e;
+	progress_say(st->o->progress, "%s: recording", st->o->label);
+	if ((e = record_load(st, err)) || (e = finish_load(st, err)))
+		return e;
+	if ((e = check_services(st, err)) || (e = read_throughput(st, out, err)))
+		return e;
+	return 0;
+}
+
+int runner_run(const struct runner_opts *o, struct run_outcome *out, struct wperf_error *err)
+{
+	const struct scenario *s = o->s;
+	struct run_state st = {.o = o};
+	struct wperf_error teardown_err = {0};
+	int e, te;
+
+	memset(out, 0, sizeof(*out));
+	out->throughput = NAN;
+	st.services = calloc(s->nservices + 1, sizeof(*st.services));
+	if (!st.services)
+		return wperf_error_set(err, -ENOMEM, "out of memory");
+	e = run_commands(&st, "setup", s->setup, s->nsetup, err);
+	if (!e)
+		e = start_services(&st, err);
+	if (!e)
+		e = run_load(&st, out, err);
+	stop_everything(&st);
+	if (e == -EINTR || (!e && (e = interrupted(&st, err))))
+		progress_warn(o->progress, "%s: %s; everything it started is stopped", o->label,
+			      err->msg);
+	/* The teardown runs after a failure too: it undoes what the setup did. */
+	te = run_commands(&st, "teardown", s->teardown, s->nteardown, &teardown_err);
+	if (te && !e)
+		e = wperf_error_set(err, te, "%s", teardown_err.msg);
+	else if (te)
+		progress_warn(o->progress, "%s: %s", o->label, teardown_err.msg);
+	free(st.services);
+	return e;
+}

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the runner reads from the machine: which processes a target is (from
+ * /proc and pid files) and the throughput a load printed.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner.h"
+
+/* Reads /proc/PID/FILE into buf (NUL-terminated, trailing newline cut); 0 or -1. */
+static int read_proc(const char *pid, const char *file, char *buf, size_t size)
+{
+	char path[64];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%s/%s", pid, file);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, size - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	if (n && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+	return 0;
+}
+
+/* The process group of a process, from /proc/PID/stat (after the comm, which
+ * may hold spaces and parentheses: hence the last ')'). -1 when it is gone. */
+static long proc_pgrp(const char *pid)
+{
+	char stat[1024], state;
+	const char *p;
+	long ppid, pgrp;
+
+	if (read_proc(pid, "stat", stat, sizeof(stat)) < 0 || !(p = strrchr(stat, ')')))
+		return -1;
+	if (sscanf(p + 1, " %c %ld %ld", &state, &ppid, &pgrp) != 3)
+		return -1;
+	return pgrp;
+}
+
+static int append_pid(struct wperf_buf *out, long pid)
+{
+	char num[24];
+	int n = snprintf(num, sizeof(num), "%s%ld", out->len ? "," : "", pid);
+
+	return wperf_buf_append(out, num, n);
+}
+
+/* Appends every process of group pgid, or named name (comm), to out. */
+static int scan_processes(pid_t pgid, const char *name, struct wperf_buf *out)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int e = 0;
+
+	if (!d)
+		return -errno;
+	while (!e && (de = readdir(d))) {
+		char comm[64];
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		if (name ? read_proc(de->d_name, "comm", comm, sizeof(comm)) == 0 &&
+			       !strcmp(comm, name)
+			 : proc_pgrp(de->d_name) == pgid)
+			e = append_pid(out, strtol(de->d_name, NULL, 10));
+	}
+	closedir(d);
+	return e;
+}
+
+static int read_pidfile(const char *path, struct wperf_buf *out, struct wperf_error *err)
+{
+	char text[32], *end;
+	FILE *f = fopen(path, "re");
+	size_t n;
+	long pid;
+
+	if (!f)
+		return wperf_error_set(err, -errno, "pid file %s: %s", path, strerror(errno));
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	pid = strtol(text, &end, 10);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (end == text || *end || pid <= 0)
+		return wperf_error_set(err, -EINVAL, "pid file %s: expected a pid, got \"%.20s\"",
+				       path, text);
+	return append_pid(out, pid);
+}
+
+int runner_target_pids(const struct scenario_target *t, pid_t pgid, struct wperf_buf *out,
+		       struct wperf_error *err)
+{
+	size_t before = out->len;
+	int e;
+
+	switch (t->kind) {
+	case SCENARIO_TARGET_PIDFILE:
+		return read_pidfile(t->name, out, err);
+	case SCENARIO_TARGET_PROCESS:
+		e = scan_processes(0, t->name, out);
+		break;
+	case SCENARIO_TARGET_LOAD:
+	case SCENARIO_TARGET_SERVICE:
+		e = pgid > 0 ? scan_processes(pgid, NULL, out) : 0;
+		break;
+	default:
+		return 0;
+	}
+	if (e)
+		return wperf_error_set(err, e, "listing the processes of %s: %s", t->name,
+				       strerror(-e));
+	if (out->len == before)
+		return wperf_error_set(err, -ESRCH, "%s %s has no process running",
+				       t->kind == SCENARIO_TARGET_PROCESS ? "process" : "target",
+				       t->name);
+	return 0;
+}
+
+int runner_parse_throughput(const char *regex, const char *text, size_t len, const char *source,
+			    double *value, struct wperf_error *err)
+{
+	regmatch_t m[2];
+	regex_t re;
+	char *copy = strndup(text, len), *last = NULL, *end;
+	int e;
+
+	if (!copy)
+		return wperf_error_set(err, -ENOMEM, "out of memory");
+	if (regcomp(&re, regex, REG_EXTENDED | REG_NEWLINE)) {
+		free(copy);
+		return wperf_error_set(err, -EINVAL, "bad throughput regex /%s/", regex);
+	}
+	/* Line by line: the last match is the figure for the whole load. */
+	for (char *line = copy, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (regexec(&re, line, 2, m, 0) == 0 && m[1].rm_so >= 0) {
+			line[m[1].rm_eo] = '\0';
+			last = line + m[1].rm_so;
+		}
+	}
+	regfree(&re);
+	if (!last) {
+		e = wperf_error_set(err, -ENOENT, "no line of %s matches the throughput regex /%s/",
+				    source, regex);
+	} else {
+		*value = strtod(last, &end);
+		e = end == last || *end || !isfinite(*value)
+			? wperf_error_set(err, -EINVAL,
+					  "%s: the throughput regex /%s/ caught \"%.40s\", "
+					  "which is not a number",
+					  source, regex, last)
+			: 0;
+	}
+	free(copy);
+	return e;
+}

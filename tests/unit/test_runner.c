@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the runner reads (harness/runner_read.c): the throughput a load
+ * printed, the processes of a target; and what it checks of a run
+ * (wperf_run_expect): the expected knot, by globs.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/runset.h"
+#include "harness/runner.h"
+
+static double parse(const char *regex, const char *text, int *ret, char *msg)
+{
+	struct wperf_error err = {0};
+	double v = NAN;
+
+	*ret = runner_parse_throughput(regex, text, strlen(text), "load.log", &v, &err);
+	strcpy(msg, err.msg);
+	return v;
+}
+
+static void throughput_is_the_last_match(void **state)
+{
+	char msg[WPERF_ERROR_MSG_LEN];
+	int ret;
+	double v;
+
+	(void)state;
+	v = parse("throughput: ([0-9.]+)",
+		  "starting\nthroughput: 10\nwarming\nthroughput: 12.5 req/s\nbye\n", &ret, msg);
+	assert_int_equal(ret, 0);
+	assert_true(v == 12.5);
+	/* the last line without a newline counts too */
+	v = parse("ops=([0-9]+)", "ops=1\nops=77", &ret, msg);
+	assert_int_equal(ret, 0);
+	assert_true(v == 77);
+	/* several groups: the first one is the figure */
+	v = parse("([0-9]+) ops in ([0-9]+) s", "500 ops in 5 s\n", &ret, msg);
+	assert_int_equal(ret, 0);
+	assert_true(v == 500);
+}
+
+static void throughput_errors_say_why(void **state)
+{
+	char msg[WPERF_ERROR_MSG_LEN];
+	int ret;
+
+	(void)state;
+	parse("throughput: ([0-9.]+)", "nothing here\n", &ret, msg);
+	assert_int_equal(ret, -ENOENT);
+	assert_non_null(strstr(msg, "no line of load.log matches the throughput regex"));
+	parse("rate: (.*)", "rate: fast\n", &ret, msg);
+	assert_int_equal(ret, -EINVAL);
+	assert_non_null(strstr(msg, "caught \"fast\", which is not a number"));
+	parse("rate: ([0-9.]*)", "rate: \n", &ret, msg);
+	assert_int_equal(ret, -EINVAL);
+	parse("x: ([0-9e]+)", "x: 1e999\n", &ret, msg); /* infinite */
+	assert_int_equal(ret, -EINVAL);
+	parse("x: ([0-9.]+)", "", &ret, msg);
+	assert_int_equal(ret, -ENOENT);
+}
+
+static void target_pids_of_a_group_a_name_and_a_pid_file(void **state)
+{
+	struct scenario_target t = {0};
+	struct wperf_buf pids = {0};
+	struct wperf_error err = {0};
+	char me[32], file[] = "/tmp/wperf-test-pidfile-XXXXXX", comm[64] = "";
+	int fd = mkstemp(file);
+	FILE *f;
+	pid_t child;
+	int status;
+
+	(void)state;
+	snprintf(me, sizeof(me), "%d", getpid());
+	/* a pid file */
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, me, strlen(me)), (ssize_t)strlen(me));
+	assert_int_equal(write(fd, "\n", 1), 1);
+	close(fd);
+	t.kind = SCENARIO_TARGET_PIDFILE;
+	t.name = file;
+	assert_int_equal(runner_target_pids(&t, 0, &pids, &err), 0);
+	assert_int_equal(pids.len, strlen(me));
+	assert_memory_equal(pids.data, me, strlen(me));
+	/* garbage in the pid file */
+	fd = open(file, O_WRONLY | O_TRUNC);
+	assert_int_equal(write(fd, "12abc", 5), 5);
+	close(fd);
+	assert_int_equal(runner_target_pids(&t, 0, &pids, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "expected a pid"));
+	unlink(file);
+	assert_int_equal(runner_target_pids(&t, 0, &pids, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, file));
+
+	/* a process group: a child leading its own group, and its child */
+	child = fork();
+	if (child == 0) {
+		setpgid(0, 0);
+		if (fork() == 0)
+			pause();
+		pause();
+		_exit(0);
+	}
+	setpgid(child, child);
+	usleep(200 * 1000);
+	pids.len = 0;
+	t.kind = SCENARIO_TARGET_LOAD;
+	t.name = "load";
+	assert_int_equal(runner_target_pids(&t, child, &pids, &err), 0);
+	assert_int_equal(wperf_buf_append(&pids, "", 1), 0);
+	assert_non_null(strchr((char *)pids.data, ',')); /* two processes */
+	snprintf(me, sizeof(me), "%d", child);
+	assert_non_null(strstr((char *)pids.data, me));
+	kill(-child, SIGKILL);
+	waitpid(child, &status, 0);
+
+	/* a process name: this test's own */
+	f = fopen("/proc/self/comm", "r");
+	assert_non_null(fgets(comm, sizeof(comm), f));
+	fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
+	pids.len = 0;
+	t.kind = SCENARIO_TARGET_PROCESS;
+	t.name = comm;
+	assert_int_equal(runner_target_pids(&t, 0, &pids, &err), 0);
+	assert_int_equal(wperf_buf_append(&pids, "", 1), 0);
+	snprintf(me, sizeof(me), "%d", getpid());
+	assert_non_null(strstr((char *)pids.data, me));
+	/* a name nothing has */
+	pids.len = 0;
+	t.name = "no-such-process-xyz";
+	assert_int_equal(runner_target_pids(&t, 0, &pids, &err), -ESRCH);
+	assert_non_null(strstr(err.msg, "process no-such-process-xyz has no process running"));
+	wperf_buf_release(&pids);
+}
+
+static void add_knot(struct wperf_run *r, const char *a, const char *b, const char *c)
+{
+	const char *ids[3] = {a, b, c};
+
+	assert_int_equal(wperf_run_add_knot(r, ids, c ? 3 : 2), 0);
+}
+
+static void expect_finds_the_knot_by_globs(void **state)
+{
+	static const char *const want[] = {"fig1/B", "disk:*"};
+	static const char *const not_in[] = {"fig1/A"};
+	struct wperf_run r;
+	char why[512] = "";
+
+	(void)state;
+	wperf_run_init(&r);
+	assert_int_equal(wperf_run_expect(&r, want, 2, not_in, 1, why, sizeof(why)), -1);
+	assert_string_equal(why, "no knot was found");
+
+	add_knot(&r, "kworker/#:#H", "fig1/C", NULL);
+	add_knot(&r, "disk:254:0", "fig1/B", NULL);
+	assert_int_equal(wperf_run_expect(&r, want, 2, not_in, 1, why, sizeof(why)), 1);
+	wperf_run_release(&r);
+
+	/* B with the disk, but A in the knot too: named */
+	wperf_run_init(&r);
+	add_knot(&r, "disk:254:0", "fig1/B", "fig1/A");
+	assert_int_equal(wperf_run_expect(&r, want, 2, not_in, 1, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "the knot has fig1/A, which it should not"));
+	assert_non_null(strstr(why, "knots: {disk:254:0, fig1/A, fig1/B}"));
+	wperf_run_release(&r);
+
+	/* B alone with another thread: the glob that missed is named */
+	wperf_run_init(&r);
+	add_knot(&r, "fig1/B", "fig1/D", NULL);
+	assert_int_equal(wperf_run_expect(&r, want, 2, not_in, 1, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "no knot has disk:*"));
+	/* a tiny buffer is cut, not overrun */
+	assert_int_equal(wperf_run_expect(&r, want, 2, not_in, 1, why, 8), -1);
+	assert_int_equal(strlen(why), 7);
+	wperf_run_release(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(throughput_is_the_last_match),
+	    cmocka_unit_test(throughput_errors_say_why),
+	    cmocka_unit_test(target_pids_of_a_group_a_name_and_a_pid_file),
+	    cmocka_unit_test(expect_finds_the_knot_by_globs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
