@@ -15,7 +15,9 @@
  * member and each member is matched by a glob. A new knot is a failure; an
  * accepted one is reported (level info) with its reason. A baseline knot that
  * most baseline runs had (2 * seen > m) is GONE when more than half of the runs
- * do not have it (2 * seen < n): an improvement.
+ * have neither it nor a knot nested with it (one that contains it or that it
+ * contains): an improvement. (A member that joins a knot in some runs only,
+ * such as a kernel worker near the threshold, is noise, not an improvement.)
  *
  * Edges and throughput. The samples are the edge's share of the window in
  * each run (0 in a run without the edge) or the measured throughputs. Before

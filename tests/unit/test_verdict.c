@@ -485,6 +485,27 @@ static void test_knot_gone(void **state)
 	wperf_verdict_release(&v);
 }
 
+/* A member that joins the knot in some runs only is noise: the baseline knot
+ * is not gone while a knot nested with it (inside or around) is there. */
+static void test_knot_with_a_flickering_member_is_not_gone(void **state)
+{
+	const char *const smaller[N] = {KNOT, KNOT, KNOT, KNOT, KNOT};
+	const char *const bigger[N] = {KNOT " kworker/#:#H", KNOT " kworker/#:#H", "", "",
+				       KNOT " kworker/#:#H"};
+	struct wperf_verdict v;
+
+	(void)state;
+	/* the baseline's knot is {disk, B}: runs with {disk, B, kworker} keep it */
+	verdict_of(N, NULL, NULL, bigger, &v);
+	for (size_t i = 0; i < v.nfindings; i++)
+		assert_int_not_equal(v.findings[i].kind, WPERF_FINDING_KNOT_GONE);
+	wperf_verdict_release(&v);
+	/* runs with exactly the baseline's knot: nothing gone, nothing new */
+	verdict_of(N, NULL, NULL, smaller, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_PASS);
+	wperf_verdict_release(&v);
+}
+
 static void test_environment_and_lost_events(void **state)
 {
 	struct wperf_env other = {
@@ -857,6 +878,7 @@ int main(void)
 	    cmocka_unit_test(test_throughput_regression),
 	    cmocka_unit_test(test_throughput_improved),
 	    cmocka_unit_test(test_knot_gone),
+	    cmocka_unit_test(test_knot_with_a_flickering_member_is_not_gone),
 	    cmocka_unit_test(test_environment_and_lost_events),
 	    cmocka_unit_test(test_environment_cpu_model),
 	    cmocka_unit_test(test_names_and_errors),
