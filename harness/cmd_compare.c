@@ -122,7 +122,8 @@ int cmd_compare(int argc, char **argv)
 			status = cli_error(CMD, "out of memory");
 		n++;
 	}
-	fwrite(md.data, 1, md.len, stdout);
+	if (md.len) /* fwrite wants a buffer even for nothing */
+		fwrite(md.data, 1, md.len, stdout);
 	if (markdown && output_write(markdown, md.data, md.len, &err) < 0)
 		status = cli_error(CMD, "%s", err.msg);
 	if (junit && (wperf_verdict_junit(judged, n, &xml) < 0 ||

@@ -68,7 +68,7 @@ static int judge(const struct results *r, const char *baseline)
 		wperf_baseline_release(&b);
 		return cli_error(CMD, "%s", err.msg);
 	}
-	if (wperf_verdict_markdown(&v, 0, &md) == 0)
+	if (wperf_verdict_markdown(&v, 0, &md) == 0 && md.len)
 		fwrite(md.data, 1, md.len, stdout);
 	status = wperf_verdict_exit_code(v.kind) ? EXIT_FAIL : EXIT_OK;
 	wperf_buf_release(&md);
