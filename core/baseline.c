@@ -178,10 +178,12 @@ static int edges_from_runs(const struct wperf_runset *rs, struct wperf_baseline 
 	for (size_t r = 0; r < rs->nruns; r++) {
 		/* Edges of the runs before this one are sorted and can be searched;
 		 * a run's own edges are unique, so only those need looking up. */
-		struct wperf_baseline sorted = {.edges = out->edges, .nedges = out->nedges};
+		size_t nsorted = out->nedges;
 
 		for (size_t i = 0; i < rs->runs[r].nedges; i++) {
 			const struct wperf_run_edge *e = &rs->runs[r].edges[i];
+			/* out->edges moves as it grows: take it afresh each time */
+			struct wperf_baseline sorted = {.edges = out->edges, .nedges = nsorted};
 			struct wperf_baseline_edge be = {0};
 			int ret = -ENOMEM;
 

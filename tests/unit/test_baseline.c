@@ -72,6 +72,43 @@ static char *text_of(struct wperf_buf *b)
 	return (char *)b->data;
 }
 
+/* Many runs, each with edges the runs before it did not have: the baseline's
+ * edge array grows (and moves) while the edges of earlier runs are searched. */
+static void test_from_runs_many_new_edges(void **state)
+{
+	struct wperf_runset rs = {0};
+	struct wperf_baseline b;
+	struct wperf_error err = {0};
+
+	(void)state;
+	for (int r = 0; r < 6; r++) {
+		struct wperf_run run;
+
+		wperf_run_init(&run);
+		run.window_ns = 1000000000ull;
+		for (int i = 0; i < 40; i++) {
+			char from[32], to[32];
+
+			snprintf(from, sizeof(from), "p/t%02d", (r * 7 + i) % 90);
+			snprintf(to, sizeof(to), "p/u%02d", i % 9);
+			assert_int_equal(wperf_run_add_edge(&run, from, to, 0.01 * (i + 1)), 0);
+		}
+		assert_int_equal(wperf_runset_add(&rs, &run), 0);
+	}
+	assert_int_equal(wperf_baseline_from_runs(&rs, "many", NULL, &b, &err), 0);
+	for (size_t i = 1; i < b.nedges; i++) /* sorted, unique */
+		assert_true(strcmp(b.edges[i - 1].from, b.edges[i].from) < 0 ||
+			    (!strcmp(b.edges[i - 1].from, b.edges[i].from) &&
+			     strcmp(b.edges[i - 1].to, b.edges[i].to) < 0));
+	for (size_t i = 0; i < b.nedges; i++)
+		for (size_t r = 0; r < rs.nruns; r++)
+			assert_true(b.edges[i].samples[r] == wperf_run_edge_share(&rs.runs[r],
+										  b.edges[i].from,
+										  b.edges[i].to));
+	wperf_baseline_release(&b);
+	wperf_runset_release(&rs);
+}
+
 static void test_from_runs(void **state)
 {
 	struct wperf_runset rs;
@@ -683,7 +720,7 @@ int main(void)
 	    cmocka_unit_test(test_round_trip),	   cmocka_unit_test(test_read_handwritten),
 	    cmocka_unit_test(test_cpu_model),	   cmocka_unit_test(test_read_errors),
 	    cmocka_unit_test(test_merge_accepted), cmocka_unit_test(test_fuzz),
-	    cmocka_unit_test(test_deep),
+	    cmocka_unit_test(test_deep),	   cmocka_unit_test(test_from_runs_many_new_edges),
 	};
 
 	return cmocka_run_group_tests_name("baselines", tests, NULL, NULL);
