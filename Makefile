@@ -129,12 +129,20 @@ test: all $(UNIT_BINS) $(E2E_BINS)
 asan:
 	$(MAKE) BUILD=build/asan SANITIZE=1 test
 
-# The analyzer under valgrind, on the recorded trace in tests/data, every format.
+# The analyzer under valgrind, on the recorded trace in tests/data, every
+# format; then the gate (compare, baseline update) on the recorded run sets.
+VALGRIND := valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite
 valgrind: $(WPERF_BENCH)
 	@for f in text json dot folded perfetto; do \
-		valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
-			$(WPERF_BENCH) report -j 2 -f $$f -o /dev/null tests/data/fig1.trace || exit 1; \
+		$(VALGRIND) $(WPERF_BENCH) report -j 2 -f $$f -o /dev/null tests/data/fig1.trace || exit 1; \
 	done; echo "valgrind: the analyzer is clean on tests/data/fig1.trace (text json dot folded perfetto)"
+	@tmp=$$(mktemp -d) && cp -r tests/data/results/fig1-worse $$tmp/ && \
+		$(VALGRIND) $(WPERF_BENCH) compare --baseline baselines/synthetic-fig1.yaml \
+			--junit $$tmp/junit.xml $$tmp/fig1-worse >/dev/null; rc=$$?; \
+		[ $$rc -eq 1 ] && $(VALGRIND) $(WPERF_BENCH) baseline update \
+			--baseline $$tmp/b.yaml $$tmp/fig1-worse >/dev/null; rc2=$$?; \
+		rm -rf $$tmp; [ $$rc -eq 1 ] && [ $$rc2 -eq 0 ] || { echo "valgrind: compare exit $$rc, baseline update exit $$rc2" >&2; exit 1; }; \
+		echo "valgrind: compare and baseline update are clean on tests/data/results/fig1-worse"
 
 # ---- the main job on its embedded default: the paper's Figure 1 ----
 # scenarios/synthetic-fig1.yaml: B does 5 ms of work, then writes 4 MiB

@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Results folders and the gate's files (harness/results.c, harness/gate.c) on
+ * data: the summary.json of real run sets of scenarios/synthetic-fig1.yaml,
+ * committed under tests/data/results/ (fig1-base made the committed
+ * baselines/synthetic-fig1.yaml; fig1-head is the same program again; fig1-worse
+ * has fig1 --extra-wait-ms 8: B also waits for a thread D).
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "harness/gate.h"
+#include "harness/results.h"
+
+static char tmp[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmp, sizeof(tmp), "/tmp/wperf-test-results-XXXXXX");
+	return mkdtemp(tmp) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void read_results(const char *dir, struct results *r)
+{
+	struct wperf_error err = {0};
+
+	if (results_read(dir, r, &err) < 0)
+		fail_msg("%s", err.msg);
+}
+
+/* A copy of tests/data/results/NAME in the temporary folder (the gate writes
+ * its verdict into the folder it judges). */
+static const char *copy_results(const char *name)
+{
+	static char dir[256];
+	char cmd[600];
+
+	snprintf(dir, sizeof(dir), "%s/%s", tmp, name);
+	snprintf(cmd, sizeof(cmd), "cp -r tests/data/results/%s %s", name, dir);
+	assert_int_equal(system(cmd), 0);
+	return dir;
+}
+
+static int run_has(const struct wperf_run *run, const char *a, const char *b)
+{
+	for (size_t k = 0; k < run->nknots; k++) {
+		int has_a = 0, has_b = 0;
+
+		for (size_t i = 0; i < run->knots[k].n; i++) {
+			has_a |= !strcmp(run->knots[k].ids[i], a);
+			has_b |= !strcmp(run->knots[k].ids[i], b);
+		}
+		if (has_a && has_b)
+			return 1;
+	}
+	return 0;
+}
+
+static void reads_real_run_sets(void **state)
+{
+	struct results r;
+
+	(void)state;
+	read_results("tests/data/results/fig1-base", &r);
+	assert_true(r.complete);
+	assert_string_equal(r.scenario, "synthetic-fig1");
+	assert_string_equal(r.runs.unit, "requests/s");
+	assert_int_equal(r.runs.nruns, 5);
+	assert_int_equal(r.env.cpus, 2);
+	assert_true(r.env.kernel[0] && r.env.tool[0]);
+	assert_float_equal(r.gate.edge_tolerance, 0.10, 1e-12);
+	assert_int_equal(r.gate.min_runs, 5);
+	for (size_t i = 0; i < r.runs.nruns; i++) {
+		assert_true(r.expect[i].checked && r.expect[i].met);
+		assert_true(run_has(&r.runs.runs[i], "disk:254:0", "fig1/B"));
+		assert_true(r.runs.runs[i].throughput > 100);
+		assert_true(r.runs.runs[i].window_ns > 4000000000ull);
+	}
+	results_release(&r);
+}
+
+/* The committed baseline is what baseline update makes of fig1-base, and an
+ * update keeps the accepted entries people wrote. */
+static void baseline_update_keeps_accepted(void **state)
+{
+	struct results r;
+	struct wperf_baseline committed, fresh;
+	struct wperf_error err = {0};
+	char path[256], cmd[600];
+
+	(void)state;
+	read_results("tests/data/results/fig1-base", &r);
+	assert_int_equal(gate_read_baseline("baselines/synthetic-fig1.yaml", &committed, &err), 0);
+	snprintf(path, sizeof(path), "%s/baselines/synthetic-fig1.yaml", tmp);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/baselines && cp baselines/synthetic-fig1.yaml %s",
+		 tmp, path);
+	assert_int_equal(system(cmd), 0);
+	if (gate_update_baseline(&r, path, &err) < 0)
+		fail_msg("%s", err.msg);
+	if (gate_read_baseline(path, &fresh, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(fresh.runs, 5);
+	assert_int_equal(fresh.nthroughput, committed.nthroughput);
+	for (size_t i = 0; i < fresh.nthroughput; i++)
+		assert_true(fresh.throughput[i] == committed.throughput[i]);
+	assert_int_equal(fresh.nknots, committed.nknots);
+	assert_int_equal(fresh.nedges, committed.nedges);
+	assert_int_equal(fresh.naccepted, 1);
+	assert_non_null(strstr(fresh.accepted[0].reason, "completion worker"));
+	wperf_baseline_release(&fresh);
+	/* a first baseline, in a folder that does not exist yet */
+	snprintf(path, sizeof(path), "%s/new/base.yaml", tmp);
+	assert_int_equal(gate_update_baseline(&r, path, &err), 0);
+	assert_int_equal(gate_read_baseline(path, &fresh, &err), 0);
+	assert_int_equal(fresh.naccepted, 0);
+	wperf_baseline_release(&fresh);
+	wperf_baseline_release(&committed);
+	results_release(&r);
+}
+
+static void judge(const char *name, struct wperf_verdict *v)
+{
+	struct results r;
+	struct wperf_baseline b;
+	struct wperf_error err = {0};
+
+	read_results(copy_results(name), &r);
+	assert_int_equal(gate_read_baseline("baselines/synthetic-fig1.yaml", &b, &err), 0);
+	if (gate_judge(&r, &b, v, &err) < 0)
+		fail_msg("%s", err.msg);
+	wperf_baseline_release(&b);
+	results_release(&r);
+}
+
+static int file_has(const char *dir, const char *file, const char *needle)
+{
+	char path[512], text[65536];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	return strstr(text, needle) != NULL;
+}
+
+static void the_same_program_passes(void **state)
+{
+	struct wperf_verdict v;
+
+	(void)state;
+	judge("fig1-head", &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_PASS);
+	assert_int_equal(wperf_verdict_exit_code(v.kind), 0);
+	for (size_t i = 0; i < v.nfindings; i++)
+		assert_int_not_equal(v.findings[i].level, WPERF_LEVEL_FAIL);
+	wperf_verdict_release(&v);
+}
+
+static void a_new_wait_is_a_new_bottleneck(void **state)
+{
+	struct wperf_verdict v;
+	char dir[256];
+	int found = 0;
+
+	(void)state;
+	judge("fig1-worse", &v);
+	snprintf(dir, sizeof(dir), "%s/fig1-worse", tmp);
+	assert_int_equal(v.kind, WPERF_VERDICT_NEW_BOTTLENECK);
+	assert_int_equal(wperf_verdict_exit_code(v.kind), 1);
+	for (size_t i = 0; i < v.nfindings; i++) {
+		const struct wperf_finding *f = &v.findings[i];
+
+		if (f->kind != WPERF_FINDING_NEW_KNOT || f->level != WPERF_LEVEL_FAIL)
+			continue;
+		for (size_t j = 0; j < f->knot.n; j++)
+			found |= !strcmp(f->knot.ids[j], "fig1/D");
+	}
+	assert_true(found);
+	/* B waits for D now: the throughput fell far beyond the tolerance */
+	assert_true(v.throughput_after < 0.7 * v.throughput_before);
+	wperf_verdict_release(&v);
+	/* the verdict, next to the results, for people and for CI */
+	assert_true(file_has(dir, "verdict.md", "new-bottleneck"));
+	assert_true(file_has(dir, "verdict.md", "`fig1/D`"));
+	assert_true(file_has(dir, "junit.xml", "<failure"));
+	assert_true(file_has(dir, "summary.md", "new-bottleneck"));
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void bad_summaries_are_refused_with_the_place(void **state)
+{
+	struct results r;
+	struct wperf_baseline b;
+	struct wperf_verdict v;
+	struct wperf_error err = {0};
+	char dir[256], path[300];
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/bad", tmp);
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	assert_int_equal(results_read(dir, &r, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "a results folder of 'wperf-bench run'"));
+
+	write_file(path, "{\"format\": \"wperf-results/1\", \"scenario\": ");
+	assert_int_equal(results_read(dir, &r, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "summary.json: byte"));
+	write_file(path, "{\"format\": \"wperf-results/9\"}");
+	assert_int_equal(results_read(dir, &r, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "format: wperf-results/9, not wperf-results/1"));
+	write_file(path, "{\"format\": \"wperf-results/1\", \"scenario\": 3}");
+	assert_int_equal(results_read(dir, &r, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "summary.json: scenario: expected string"));
+	write_file(path, "[1, 2]");
+	assert_int_equal(results_read(dir, &r, &err), -EINVAL);
+	/* NaN is not JSON */
+	write_file(path, "{\"format\": NaN}");
+	assert_int_equal(results_read(dir, &r, &err), -EINVAL);
+
+	/* an incomplete run set is read, but neither judged nor made a baseline */
+	read_results("tests/data/results/fig1-head", &r);
+	r.complete = 0;
+	snprintf(r.reason, sizeof(r.reason), "interrupted by SIGINT");
+	snprintf(r.dir, sizeof(r.dir), "%s", dir);
+	assert_int_equal(results_write(&r, NULL, &err), 0);
+	snprintf(path, sizeof(path), "%s/INCOMPLETE", dir);
+	assert_int_equal(access(path, F_OK), 0);
+	results_release(&r);
+	read_results(dir, &r);
+	assert_false(r.complete);
+	assert_string_equal(r.reason, "interrupted by SIGINT");
+	assert_int_equal(r.runs.nruns, 5);
+	assert_int_equal(gate_read_baseline("baselines/synthetic-fig1.yaml", &b, &err), 0);
+	assert_int_equal(gate_judge(&r, &b, &v, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "is incomplete (interrupted by SIGINT)"));
+	assert_int_equal(gate_update_baseline(&r, "/nonexistent/x.yaml", &err), -EINVAL);
+	/* complete again: INCOMPLETE goes */
+	r.complete = 1;
+	assert_int_equal(results_write(&r, NULL, &err), 0);
+	assert_int_equal(access(path, F_OK), -1);
+	wperf_baseline_release(&b);
+	results_release(&r);
+	/* no baseline: say how to make one */
+	assert_int_equal(gate_read_baseline("baselines/none.yaml", &b, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "wperf-bench baseline update RESULTS"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(reads_real_run_sets),
+	    cmocka_unit_test(baseline_update_keeps_accepted),
+	    cmocka_unit_test(the_same_program_passes),
+	    cmocka_unit_test(a_new_wait_is_a_new_bottleneck),
+	    cmocka_unit_test(bad_summaries_are_refused_with_the_place),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
