@@ -330,10 +330,15 @@ static int record_load(struct run_state *st, struct wperf_error *err)
 		if (r->window > 0)
 			progress_status(st->o->progress, "%s: recording, %.0f s left ",
 					st->o->label, r->window - (now_s() - start));
+		else if (st->o->s->load.duration > 0)
+			progress_status(
+			    st->o->progress, "%s: recording until the load ends, %.0f s left ",
+			    st->o->label,
+			    fmax(0, st->o->s->load.duration - (now_s() - st->load_start)));
 		else
 			progress_status(st->o->progress,
-					"%s: recording until the load ends, %.0f s ", st->o->label,
-					now_s() - start);
+					"%s: recording until the load ends, %.0f s so far ",
+					st->o->label, now_s() - start);
 		nap();
 	}
 	if (!WIFEXITED(st->recorder.status) || WEXITSTATUS(st->recorder.status) != 0)
