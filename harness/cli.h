@@ -37,6 +37,13 @@ void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(print
 int cli_parse_count(const char *cmd, const char *opt, const char *arg, unsigned min, unsigned max,
 		    unsigned *out);
 
+/* The options of a run set that run and baseline update share: -n/--runs,
+ * -r/--results, -q/--quiet and --build-dir (CLI_OPT_BUILD_DIR). Sets c's
+ * option in o; 0, or EXIT_ERROR after saying why. */
+#define CLI_OPT_BUILD_DIR 1000
+struct run_set_opts;
+int cli_run_set_option(const char *cmd, int c, const char *arg, struct run_set_opts *o);
+
 /*
  * Opens the one TRACE operand left after the options (argv[optind]). Without
  * exactly one, prints usage to stderr; on failure prints why. Returns 0 or

@@ -51,12 +51,11 @@ static int update(const struct results *r, const char *baseline)
 
 int cmd_baseline(int argc, char **argv)
 {
-	enum { OPT_BUILD_DIR = 256 };
 	static const struct option longopts[] = {
 	    {"baseline", required_argument, NULL, 'b'},
 	    {"runs", required_argument, NULL, 'n'},
 	    {"results", required_argument, NULL, 'r'},
-	    {"build-dir", required_argument, NULL, OPT_BUILD_DIR},
+	    {"build-dir", required_argument, NULL, CLI_OPT_BUILD_DIR},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -84,17 +83,11 @@ int cmd_baseline(int argc, char **argv)
 			baseline = optarg;
 			break;
 		case 'n':
-			if (cli_parse_count(CMD, "--runs", optarg, 1, 1000, &o.runs))
-				return EXIT_ERROR;
-			break;
 		case 'r':
-			o.results_dir = optarg;
-			break;
-		case OPT_BUILD_DIR:
-			o.build_dir = optarg;
-			break;
 		case 'q':
-			o.quiet = 1;
+		case CLI_OPT_BUILD_DIR:
+			if (cli_run_set_option(CMD, c, optarg, &o))
+				return EXIT_ERROR;
 			break;
 		case 'h':
 			usage(stdout);

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "harness/gate.h"
+#include "harness/output.h"
 #include "harness/run_set.h"
 
 #define CMD "run"
@@ -80,17 +81,16 @@ static int judge(const struct results *r, const char *baseline)
 /* summary.md on standard output: the table of the runs. */
 static void print_summary(const struct results *r)
 {
+	struct wperf_buf md = {0};
+	struct wperf_error err = {0};
 	char path[PATH_MAX];
-	char chunk[4096];
-	size_t n;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/summary.md", r->dir);
-	f = fopen(path, "re");
-	while (f && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		fwrite(chunk, 1, n, stdout);
-	if (f)
-		fclose(f);
+	if (output_read_all(path, &md, &err) == 0 && md.len)
+		fwrite(md.data, 1, md.len, stdout);
+	else if (md.len == 0)
+		cli_warn(CMD, "%s", err.msg[0] ? err.msg : "summary.md is empty");
+	wperf_buf_release(&md);
 }
 
 /* How many runs missed the scenario's expected knot. */
@@ -103,15 +103,32 @@ static size_t expectations_missed(const struct results *r)
 	return missed;
 }
 
+int cli_run_set_option(const char *cmd, int c, const char *arg, struct run_set_opts *o)
+{
+	switch (c) {
+	case 'n':
+		return cli_parse_count(cmd, "--runs", arg, 1, 1000, &o->runs);
+	case 'r':
+		o->results_dir = arg;
+		return 0;
+	case 'q':
+		o->quiet = 1;
+		return 0;
+	case CLI_OPT_BUILD_DIR:
+		o->build_dir = arg;
+		return 0;
+	}
+	return cli_error(cmd, "option %d is not a run set's", c);
+}
+
 int cmd_run(int argc, char **argv)
 {
-	enum { OPT_BUILD_DIR = 256 };
 	static const struct option longopts[] = {
 	    {"runs", required_argument, NULL, 'n'},
 	    {"results", required_argument, NULL, 'r'},
 	    {"gate", no_argument, NULL, 'g'},
 	    {"baseline", required_argument, NULL, 'b'},
-	    {"build-dir", required_argument, NULL, OPT_BUILD_DIR},
+	    {"build-dir", required_argument, NULL, CLI_OPT_BUILD_DIR},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -126,24 +143,18 @@ int cmd_run(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "n:r:gb:qh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'n':
-			if (cli_parse_count(CMD, "--runs", optarg, 1, 1000, &o.runs))
-				return EXIT_ERROR;
-			break;
-		case 'r':
-			o.results_dir = optarg;
-			break;
 		case 'g':
 			gate = 1;
 			break;
 		case 'b':
 			baseline = optarg;
 			break;
-		case OPT_BUILD_DIR:
-			o.build_dir = optarg;
-			break;
+		case 'n':
+		case 'r':
 		case 'q':
-			o.quiet = 1;
+		case CLI_OPT_BUILD_DIR:
+			if (cli_run_set_option(CMD, c, optarg, &o))
+				return EXIT_ERROR;
 			break;
 		case 'h':
 			usage(stdout);

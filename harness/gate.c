@@ -19,39 +19,18 @@ void gate_baseline_path(const char *path, const char *scenario, char *out, size_
 int gate_read_baseline(const char *path, struct wperf_baseline *b, struct wperf_error *err)
 {
 	struct wperf_buf text = {0};
-	FILE *f = fopen(path, "re");
-	char chunk[65536];
-	size_t n;
-	int e = 0;
+	int e = output_read_all(path, &text, err);
 
 	memset(b, 0, sizeof(*b));
-	if (!f && errno == ENOENT)
-		return wperf_error_set(err, -ENOENT,
-				       "no baseline at %s; make one from a good run set with "
-				       "'wperf-bench baseline update RESULTS'",
-				       path);
-	if (!f)
-		return wperf_error_set(err, -errno, "%s: %s", path, strerror(errno));
-	while (!e && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		e = wperf_buf_append(&text, chunk, n);
-	if (!e && ferror(f))
-		e = wperf_error_set(err, -EIO, "%s: read error", path);
-	else if (e)
-		e = wperf_error_set(err, e, "%s: out of memory", path);
-	fclose(f);
+	if (e == -ENOENT)
+		e = wperf_error_set(err, -ENOENT,
+				    "no baseline at %s; make one from a good run set with "
+				    "'wperf-bench baseline update RESULTS'",
+				    path);
 	if (!e)
 		e = wperf_baseline_read(path, (const char *)text.data, text.len, b, err);
 	wperf_buf_release(&text);
 	return e;
-}
-
-static int write_in(const struct results *r, const char *name, const struct wperf_buf *b,
-		    struct wperf_error *err)
-{
-	char path[PATH_MAX + 64];
-
-	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
-	return output_write(path, b->data, b->len, err);
 }
 
 int gate_judge(const struct results *r, const struct wperf_baseline *b, struct wperf_verdict *v,
@@ -72,9 +51,9 @@ int gate_judge(const struct results *r, const struct wperf_baseline *b, struct w
 	if (wperf_verdict_markdown(v, 0, &md) < 0 || wperf_verdict_junit(&one, 1, &junit) < 0)
 		e = wperf_error_set(err, -ENOMEM, "writing the verdict: out of memory");
 	if (!e)
-		e = write_in(r, "verdict.md", &md, err);
+		e = results_write_file(r, "verdict.md", &md, err);
 	if (!e)
-		e = write_in(r, "junit.xml", &junit, err);
+		e = results_write_file(r, "junit.xml", &junit, err);
 	if (!e && wperf_buf_append(&md, "", 1) == 0)
 		e = results_write(r, (const char *)md.data, err);
 	wperf_buf_release(&md);

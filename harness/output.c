@@ -54,6 +54,25 @@ int output_write(const char *path, const void *data, size_t len, struct wperf_er
 	return 0;
 }
 
+int output_read_all(const char *path, struct wperf_buf *out, struct wperf_error *err)
+{
+	FILE *f = fopen(path, "re");
+	char chunk[65536];
+	size_t n;
+	int e = 0;
+
+	if (!f)
+		return wperf_error_set(err, -errno, "%s: %s", path, strerror(errno));
+	while (!e && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		e = wperf_buf_append(out, chunk, n);
+	if (!e && ferror(f))
+		e = wperf_error_set(err, -EIO, "%s: read error", path);
+	else if (e)
+		e = wperf_error_set(err, e, "%s: out of memory", path);
+	fclose(f);
+	return e;
+}
+
 int output_make_dirs(const char *dir, struct wperf_error *err)
 {
 	char part[PATH_MAX];

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "core/buf.h"
 #include "core/error.h"
 
 /*
@@ -16,6 +17,10 @@
  * naming the file.
  */
 int output_write(const char *path, const void *data, size_t len, struct wperf_error *err);
+
+/* Appends the whole file at path to out; 0, or a negative errno with err
+ * naming the file (-ENOENT when it does not exist). */
+int output_read_all(const char *path, struct wperf_buf *out, struct wperf_error *err);
 
 /* Makes the folder dir and its missing parents, like mkdir -p; 0, or a
  * negative errno with err naming the folder (-ENOTDIR: a file is in the way). */

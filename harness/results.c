@@ -224,8 +224,8 @@ static int summary_md(const struct results *r, const char *verdict_md, struct wp
 	return e;
 }
 
-static int write_file(const struct results *r, const char *name, const struct wperf_buf *b,
-		      struct wperf_error *err)
+int results_write_file(const struct results *r, const char *name, const struct wperf_buf *b,
+		       struct wperf_error *err)
 {
 	char path[PATH_MAX + 64];
 
@@ -244,14 +244,14 @@ int results_write(const struct results *r, const char *verdict_md, struct wperf_
 	if (e)
 		e = wperf_error_set(err, e, "writing the summary: out of memory");
 	if (!e)
-		e = write_file(r, "summary.json", &json, err);
+		e = results_write_file(r, "summary.json", &json, err);
 	if (!e)
-		e = write_file(r, "summary.md", &md, err);
+		e = results_write_file(r, "summary.md", &md, err);
 	snprintf(path, sizeof(path), "%s/INCOMPLETE", r->dir);
 	if (!e && r->complete)
 		unlink(path);
 	else if (!e && !(e = wperf_buf_printf(&reason, "%s\n", r->reason)))
-		e = write_file(r, "INCOMPLETE", &reason, err);
+		e = results_write_file(r, "INCOMPLETE", &reason, err);
 	wperf_buf_release(&json);
 	wperf_buf_release(&md);
 	wperf_buf_release(&reason);
@@ -393,38 +393,32 @@ int results_read(const char *dir, struct results *out, struct wperf_error *err)
 	struct json_tokener *tok = json_tokener_new();
 	struct wperf_buf text = {0};
 	json_object *o = NULL;
-	FILE *f;
 	int e = 0;
 
 	memset(out, 0, sizeof(*out));
 	snprintf(out->dir, sizeof(out->dir), "%s", dir);
 	snprintf(file, sizeof(file), "%s/summary.json", dir);
-	f = fopen(file, "re");
-	if (!f || !tok) {
-		e = wperf_error_set(err, f ? -ENOMEM : -errno,
-				    "%s: %s (is %s a results folder of 'wperf-bench run'?)", file,
-				    f ? "out of memory" : strerror(errno), dir);
+	if (!tok) {
+		e = wperf_error_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
+	e = output_read_all(file, &text, err);
+	if (e == -ENOENT)
+		e = wperf_error_set(err, e,
+				    "%s: no such file (is %s a results folder of "
+				    "'wperf-bench run'?)",
+				    file, dir);
+	if (e)
+		goto out;
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT); /* no NaN, no trailing garbage */
-	for (char chunk[65536]; !e;) {
-		size_t n = fread(chunk, 1, sizeof(chunk), f);
-
-		if (!n)
-			break;
-		e = wperf_buf_append(&text, chunk, n);
-	}
-	if (!e)
-		o = json_tokener_parse_ex(tok, (const char *)text.data, (int)text.len);
-	if (!e && !o)
+	o = json_tokener_parse_ex(tok, (const char *)text.data, (int)text.len);
+	if (!o)
 		e = wperf_error_set(err, -EINVAL, "%s: byte %zu: not JSON: %s", file,
 				    json_tokener_get_parse_end(tok),
 				    json_tokener_error_desc(json_tokener_get_error(tok)));
 	if (!e)
 		e = read_summary(out, o, file, err);
 out:
-	if (f)
-		fclose(f);
 	json_object_put(o);
 	json_tokener_free(tok);
 	wperf_buf_release(&text);

@@ -73,6 +73,10 @@ int results_add_run(struct results *r, struct wperf_run *run, const struct resul
  */
 int results_write(const struct results *r, const char *verdict_md, struct wperf_error *err);
 
+/* Writes b to r->dir/name atomically; 0 or a negative errno. */
+int results_write_file(const struct results *r, const char *name, const struct wperf_buf *b,
+		       struct wperf_error *err);
+
 /* Reads dir/summary.json back; errors name the file and the key. */
 int results_read(const char *dir, struct results *out, struct wperf_error *err);
 

@@ -66,25 +66,10 @@ static int absolute(const char *path, char *out, size_t size, struct wperf_error
 	return 0;
 }
 
-static int read_file(const char *path, struct wperf_buf *out, struct wperf_error *err)
-{
-	FILE *f = fopen(path, "re");
-	char chunk[65536];
-	size_t n;
-	int e = 0;
-
-	if (!f)
-		return wperf_error_set(err, -errno, "%s: %s", path, strerror(errno));
-	while (!e && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		e = wperf_buf_append(out, chunk, n);
-	fclose(f);
-	return e ? wperf_error_set(err, e, "%s: out of memory", path) : 0;
-}
-
 static int copy_file(const char *from, const char *to, struct wperf_error *err)
 {
 	struct wperf_buf b = {0};
-	int e = read_file(from, &b, err);
+	int e = output_read_all(from, &b, err);
 
 	if (!e)
 		e = output_write(to, b.data, b.len, err);

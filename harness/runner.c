@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/output.h"
 #include "harness/service.h"
 #include "harness/spawn.h"
 
@@ -375,26 +376,15 @@ static int read_throughput(struct run_state *st, struct run_outcome *out, struct
 	const struct scenario_throughput *t = &st->o->s->load.throughput;
 	const char *source = t->file ? t->file : st->load.log_path;
 	struct wperf_buf text = {0};
-	FILE *f;
-	char chunk[65536];
-	size_t n;
-	int e = 0;
+	int e;
 
 	out->throughput = NAN;
 	if (!t->regex)
 		return 0;
-	f = fopen(source, "re");
-	if (!f)
-		return wperf_error_set(err, -errno, "cannot read the throughput from %s: %s",
-				       source, strerror(errno));
-	while (!e && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		e = wperf_buf_append(&text, chunk, n);
-	fclose(f);
+	e = output_read_all(source, &text, err);
 	if (!e)
 		e = runner_parse_throughput(t->regex, (const char *)text.data, text.len, source,
 					    &out->throughput, err);
-	else
-		e = wperf_error_set(err, e, "out of memory");
 	wperf_buf_release(&text);
 	return e;
 }
