@@ -4,6 +4,7 @@
 #   make          build everything into $(BUILD)/
 #   make demo     run the paper's Figure 1 scenario, start to verdict
 #   make check-perf  the performance gate: scenarios tagged ci against baselines/
+#   make validation  run the synthetic suite and its fixes; writes docs/validation.md
 #   make test     run the unit and end-to-end tests (cmocka)
 #   make asan     the same tests built with AddressSanitizer and UBSan
 #   make valgrind the analyzer under valgrind on a recorded trace
@@ -60,7 +61,7 @@ TEST_HELPER_OBJS := $(TEST_HELPERS:%.c=$(BUILD)/%.o)
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:%.c=$(BUILD)/%)
 
-.PHONY: all deps demo check-perf test test-unit test-e2e asan valgrind bench install clean
+.PHONY: all deps demo check-perf validation test test-unit test-e2e asan valgrind bench install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -157,6 +158,10 @@ demo: all
 CHECK_PERF_DIR ?= $(BUILD)/check-perf
 check-perf: all
 	@bash ci/check-perf.sh $(WPERF_BENCH) $(CHECK_PERF_DIR)
+
+# ---- the synthetic suite, run and written up in docs/validation.md ----
+validation: all
+	@WPERF_BENCH=$(WPERF_BENCH) bash bench/validation.sh $(BUILD)/validation
 
 # ---- benchmarks ----
 $(BUILD)/bench/%: bench/%.c $(LIBWPERF) $(BPF_SKELS)
