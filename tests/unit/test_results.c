@@ -6,6 +6,7 @@
  * baselines/synthetic-fig1.yaml; fig1-head is the same program again; fig1-worse
  * has fig1 --extra-wait-ms 8: B also waits for a thread D).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -14,7 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -278,6 +282,76 @@ static void bad_summaries_are_refused_with_the_place(void **state)
 	assert_non_null(strstr(err.msg, "wperf-bench baseline update RESULTS"));
 }
 
+/* How many entries of dir start with prefix. */
+static int entries_starting(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		n += !strncmp(de->d_name, prefix, strlen(prefix));
+	closedir(d);
+	return n;
+}
+
+/* A baseline update that cannot be written whole (the file size limit cuts
+ * the write short, a real EFBIG from the kernel) leaves the old baseline as it
+ * was and no temporary file beside it. */
+static void a_failed_baseline_write_keeps_the_old_one(void **state)
+{
+	struct results r;
+	struct wperf_error err = {0};
+	char dir[256], path[300], cmd[700], before[65536], after[65536];
+	size_t nbefore, nafter;
+	FILE *f;
+	pid_t pid;
+	int status;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/atomic", tmp);
+	snprintf(path, sizeof(path), "%s/synthetic-fig1.yaml", dir);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s && cp baselines/synthetic-fig1.yaml %s", dir, path);
+	assert_int_equal(system(cmd), 0);
+	f = fopen(path, "r");
+	nbefore = fread(before, 1, sizeof(before), f);
+	fclose(f);
+	read_results("tests/data/results/fig1-base", &r);
+
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit small = {.rlim_cur = 512, .rlim_max = 512};
+
+		signal(SIGXFSZ, SIG_IGN); /* a short write, not a kill */
+		setrlimit(RLIMIT_FSIZE, &small);
+		if (gate_update_baseline(&r, path, &err) != -EFBIG)
+			_exit(1);
+		_exit(strstr(err.msg, "synthetic-fig1.yaml") && strstr(err.msg, "File too large")
+			  ? 0
+			  : 2);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+
+	f = fopen(path, "r");
+	nafter = fread(after, 1, sizeof(after), f);
+	fclose(f);
+	assert_int_equal(nafter, nbefore);
+	assert_memory_equal(after, before, nbefore);
+	assert_int_equal(entries_starting(dir, "synthetic-fig1.yaml.tmp"), 0);
+
+	/* without the limit the same update goes through, and leaves no temporary file */
+	if (gate_update_baseline(&r, path, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(entries_starting(dir, "synthetic-fig1.yaml.tmp"), 0);
+	assert_int_equal(entries_starting(dir, "synthetic-fig1.yaml"), 1);
+	results_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -286,6 +360,7 @@ int main(void)
 	    cmocka_unit_test(the_same_program_passes),
 	    cmocka_unit_test(a_new_wait_is_a_new_bottleneck),
 	    cmocka_unit_test(bad_summaries_are_refused_with_the_place),
+	    cmocka_unit_test(a_failed_baseline_write_keeps_the_old_one),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
