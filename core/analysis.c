@@ -20,7 +20,10 @@ static int vertex_tables(struct wperf_analysis *a)
 
 		a->is_io[v] = kind == WPERF_ENTITY_DISK || kind == WPERF_ENTITY_NIC;
 		a->ignored[v] = kind == WPERF_ENTITY_IRQ;
-		a->cpu[v] = m->vertices[v].cpu;
+		/* CPU used or wanted: a runnable thread is not asleep (knots.h) */
+		a->cpu[v] =
+		    m->vertices[v].cpu +
+		    (a->window ? (double)m->vertices[v].runnable_ns / (double)a->window : 0);
 	}
 	for (uint32_t e = 0; e < a->timeline->nentities; e++)
 		a->vertex_cmetric[m->vertex_of[e]] += a->cmetric.per_entity[e];

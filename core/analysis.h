@@ -49,7 +49,7 @@ struct wperf_analysis {
 	uint64_t *vertex_cmetric;     /* per vertex: its members' CMetric, ns */
 	uint8_t *is_io;		      /* per vertex: a disk or NIC */
 	uint8_t *ignored;	      /* per vertex: timers and other interrupts, not analyzed */
-	double *cpu;		      /* per vertex: CPUs used */
+	double *cpu;		      /* per vertex: CPUs used or wanted (running + runnable) */
 	unsigned jobs;
 };
 

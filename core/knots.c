@@ -9,7 +9,7 @@
  *
  *  1. top_level(): the whole graph without the edges of ignored vertices. One
  *     SCC run; the components with no edge to another component are the knots
- *     and sinks. A background knot (no I/O vertex, less than one CPU in all)
+ *     and sinks. A background knot (no I/O vertex, under WPERF_BACKGROUND_CPU)
  *     is reported and taken away, which may close the components whose only
  *     leaving edges went into it; those are examined in turn. Taking a closed
  *     component away changes no other component (no cycle goes through it),
@@ -143,13 +143,15 @@ struct cinfo {
 
 #define DEFAULT_SINK_CPU 0.5
 
-/* A knot without I/O that uses less than one CPU in all (section 3.3), or a sink
- * without I/O that is mostly idle. */
+/* A knot without I/O that uses less than one CPU in all (section 3.3, with the
+ * margin of WPERF_BACKGROUND_CPU), or a sink without I/O that is mostly idle. */
 static int is_background(const struct state *s, const struct cinfo *ci, int sink)
 {
-	double sink_cpu = s->opts->sink_cpu > 0 ? s->opts->sink_cpu : DEFAULT_SINK_CPU;
+	const struct wperf_knot_opts *o = s->opts;
+	double sink_cpu = o->sink_cpu > 0 ? o->sink_cpu : DEFAULT_SINK_CPU;
+	double knot_cpu = o->background_cpu > 0 ? o->background_cpu : WPERF_BACKGROUND_CPU;
 
-	return s->opts->cpu && !ci->io && ci->cpu < (sink ? sink_cpu : 1.0);
+	return o->cpu && !ci->io && ci->cpu < (sink ? sink_cpu : knot_cpu);
 }
 
 /*

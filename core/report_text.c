@@ -238,7 +238,8 @@ static void others(struct text *t)
 		idle += k->kind == WPERF_BACKGROUND_SINK;
 		if (k->kind != WPERF_BACKGROUND_KNOT)
 			continue;
-		put(t, "background knot (set aside: no I/O, under one CPU in all):");
+		put(t, "background knot (set aside: no I/O, under 0.9 CPU in all, runnable time "
+		       "counted):");
 		for (size_t j = 0; j < k->nvertices; j++)
 			put(t, "%s %s", j ? "," : "", vname(t, k->vertices[j]));
 		put(t, "\n");

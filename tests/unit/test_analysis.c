@@ -189,6 +189,44 @@ static void test_merged_self_loop(void **state)
 }
 
 /*
+ * B and C take turns (fig1 --device=thread): each runs 4.2 ms of every 10 and
+ * wakes the other, who waits 1 ms for a CPU before it runs. They use 0.84 CPU
+ * and want 1.04: they are not asleep while runnable, so they are the knot, not
+ * a background knot.
+ */
+static void test_turns_count_runnable_time(void **state)
+{
+	struct trace_builder b;
+	struct wperf_trace *t;
+	char knots[256];
+	const uint32_t c_tid = 103;
+
+	(void)state;
+	tb_init(&b, 0, 100 * 10 * MS);
+	tb_thread(&b, APP, APP, "fig1");
+	tb_thread(&b, B, APP, "B");
+	tb_thread(&b, c_tid, APP, "C");
+	for (int c = 0; c < 100; c++) {
+		uint64_t t0 = c * 10 * MS;
+
+		tb_switch(&b, t0, 0, 0, B, 1, -1, -1);
+		tb_wake(&b, t0 + 4 * MS, 0, c_tid, B, 1, 2);
+		tb_switch(&b, t0 + 4200000, 0, B, 0, 0, 3, 4);
+		tb_switch(&b, t0 + 5 * MS, 1, 0, c_tid, 1, -1, -1);
+		tb_wake(&b, t0 + 9 * MS, 1, B, c_tid, 5, 6);
+		tb_switch(&b, t0 + 9200000, 1, c_tid, 0, 0, 7, 8);
+	}
+	struct wperf_analysis *a = analyze(&b, 1, &t);
+
+	final_knots(a, knots, sizeof(knots));
+	assert_string_equal(knots, "{fig1/B,fig1/C}");
+	assert_true(a->merged.vertices[vertex(a, "fig1/B")].cpu < 0.43);
+	wperf_analysis_free(a);
+	wperf_trace_free(t);
+	tb_release(&b);
+}
+
+/*
  * A dispatcher starts a thread per task; each task runs 1 ms and ends. The tasks
  * merge into one virtual thread that waits for its creator between tasks.
  */
@@ -234,6 +272,7 @@ int main(void)
 	    cmocka_unit_test(test_figure1_knot),
 	    cmocka_unit_test(test_jobs_do_not_matter),
 	    cmocka_unit_test(test_merged_self_loop),
+	    cmocka_unit_test(test_turns_count_runnable_time),
 	    cmocka_unit_test(test_short_lived_tasks),
 	};
 

@@ -506,6 +506,33 @@ static void test_background(void **state)
 	wperf_graph_release(&g);
 }
 
+/* Two threads that take turns add up to just under one CPU (every hand-over
+ * costs a wakeup): a knot, not background; the margin is an option. */
+static void test_background_margin(void **state)
+{
+	enum { B, C };
+	static const struct e3 edges[] = {{B, C, 50}, {C, B, 50}};
+	static const double cpu[] = {0.50, 0.46};
+	struct wperf_knot_opts o = {.threshold = 1000, .cpu = cpu};
+	struct wperf_graph g;
+	struct wperf_knot_set s;
+
+	(void)state;
+	BUILD(&g, 2, edges);
+	find(&g, &o, &s);
+	assert_int_equal(s.nfinal, 1);
+	VERTS(&s.knots[0], B, C);
+	assert_int_equal(s.knots[0].kind, WPERF_KNOT);
+	wperf_knot_set_release(&s);
+
+	o.background_cpu = 1.0; /* the paper's 100%, to the letter */
+	find(&g, &o, &s);
+	assert_int_equal(s.nfinal, 0);
+	assert_int_equal(s.knots[0].kind, WPERF_BACKGROUND_KNOT);
+	wperf_knot_set_release(&s);
+	wperf_graph_release(&g);
+}
+
 /* Taking background knots away closes what only waited for them, in cascade. */
 static void test_background_reveals(void **state)
 {
@@ -912,6 +939,7 @@ int main(void)
 	    cmocka_unit_test(test_refine_sink),
 	    cmocka_unit_test(test_order),
 	    cmocka_unit_test(test_background),
+	    cmocka_unit_test(test_background_margin),
 	    cmocka_unit_test(test_background_reveals),
 	    cmocka_unit_test(test_idle_sink_in_refinement),
 	    cmocka_unit_test(test_chord_trimmed_cycle_kept),
