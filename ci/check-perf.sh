@@ -7,7 +7,7 @@
 #   ci/check-perf.sh [WPERF_BENCH [OUT]]     (defaults: build/wperf-bench, build/check-perf)
 #
 # Exit status: 0 every gate passed, 1 one failed (a new bottleneck, a
-# regression, a missed expected knot), 2 an error (a run that could not finish).
+# regression, a missed expected answer), 2 an error (a run that could not finish).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bench=${1:-build/wperf-bench}

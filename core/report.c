@@ -64,18 +64,17 @@ static int is_pid_list(const char *target)
 	return strspn(target, "0123456789,") == strlen(target) && isdigit((unsigned char)*target);
 }
 
-/* Marks the vertices that have a thread of the target processes (a name, or
- * pids "PID[,PID...]"). */
-static void mark_target(const struct wperf_analysis *a, const char *target, uint8_t *mark)
+void wperf_report_mark_target(const struct wperf_analysis *a, const char *target, uint8_t *mark)
 {
 	const struct wperf_timeline *tl = a->timeline;
-	int by_pid = is_pid_list(target);
+	int by_pid = target && is_pid_list(target);
 
 	for (uint32_t e = 0; e < tl->nentities; e++) {
 		const struct wperf_entity *en = &tl->entities[e];
 
 		if (en->kind == WPERF_ENTITY_THREAD &&
-		    (by_pid ? pid_listed(target, en->tgid) : !strcmp(en->process, target)))
+		    (!target || !*target ||
+		     (by_pid ? pid_listed(target, en->tgid) : !strcmp(en->process, target))))
 			mark[a->merged.vertex_of[e]] = 1;
 	}
 }
@@ -100,7 +99,7 @@ int wperf_report_knot_wanted(const struct wperf_analysis *a, const struct wperf_
 		free(queue);
 		return 1; /* out of memory: better show too much than hide a knot */
 	}
-	mark_target(a, target, reached);
+	wperf_report_mark_target(a, target, reached);
 	for (uint32_t v = 0; v < n; v++)
 		if (reached[v])
 			queue[tail++] = v;

@@ -215,6 +215,39 @@ static int waited_for(const struct wperf_analysis *a, uint32_t v)
 	return 0;
 }
 
+/* A thread that runs this much and waits for nobody, when nothing else
+ * explains the throughput, may be busy waiting. */
+#define BUSY_CPU 0.75
+
+/*
+ * With no knot, the target's threads that run all the time and that nobody
+ * waits for are suspects: a spin lock or a polling loop waits without
+ * blocking, and the kernel never sees that wait (wPerf section 4.1).
+ */
+static void busy_hint(struct text *t)
+{
+	const struct wperf_analysis *a = t->a;
+	size_t busy = 0;
+
+	for (size_t i = 0; i < a->knots.nfinal; i++) {
+		const struct wperf_knot *k = &a->knots.knots[i];
+		uint32_t v = k->vertices[0];
+
+		if (k->kind != WPERF_SINK || waited_for(a, v) ||
+		    a->merged.vertices[v].cpu < BUSY_CPU ||
+		    !wperf_report_knot_wanted(a, k, t->o.target))
+			continue;
+		put(t, "busy: %s, %.2f CPUs, never waits, and nobody waits for it\n", vname(t, v),
+		    a->merged.vertices[v].cpu);
+		busy++;
+	}
+	if (busy)
+		put(t,
+		    "note: busy waiting (a spin lock, a polling loop) hides waits from the kernel: "
+		    "if these threads spin, annotate the spins (wperf_annotate.h) and record "
+		    "again\n\n");
+}
+
 static void others(struct text *t)
 {
 	const struct wperf_analysis *a = t->a;
@@ -335,6 +368,8 @@ int wperf_report_text(const struct wperf_analysis *a, struct wperf_symbolizer *s
 		if (a->knots.knots[i].kind == WPERF_KNOT &&
 		    wperf_report_knot_wanted(a, &a->knots.knots[i], t.o.target))
 			knot_section(&t, &a->knots.knots[i], ++n);
+	if (!knots)
+		busy_hint(&t);
 	others(&t);
 	cmetric(&t);
 	return t.err ? -ENOMEM : 0;

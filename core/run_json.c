@@ -63,19 +63,27 @@ static int append(struct json_object *a, struct json_object *v)
 	return 0;
 }
 
+static struct json_object *idset_to_json(const struct wperf_idset *s)
+{
+	struct json_object *ids = json_object_new_array();
+	int ret = ids ? 0 : -ENOMEM;
+
+	for (size_t j = 0; j < s->n && !ret; j++)
+		ret = append(ids, json_object_new_string(s->ids[j]));
+	if (ret) {
+		json_object_put(ids);
+		return NULL;
+	}
+	return ids;
+}
+
 static struct json_object *knots_to_json(const struct wperf_run *r)
 {
 	struct json_object *arr = json_object_new_array();
 	int ret = arr ? 0 : -ENOMEM;
 
-	for (size_t i = 0; i < r->nknots && !ret; i++) {
-		const struct wperf_idset *s = &r->knots[i];
-		struct json_object *ids = json_object_new_array();
-
-		ret = append(arr, ids);
-		for (size_t j = 0; j < s->n && !ret; j++)
-			ret = append(ids, json_object_new_string(s->ids[j]));
-	}
+	for (size_t i = 0; i < r->nknots && !ret; i++)
+		ret = append(arr, idset_to_json(&r->knots[i]));
 	if (ret) {
 		json_object_put(arr);
 		return NULL;
@@ -131,6 +139,10 @@ int wperf_run_to_json(const struct wperf_run *r, struct json_object **out)
 		ret = put(o, "lost_events", json_object_new_uint64(r->lost_events));
 	if (!ret)
 		ret = put(o, "knots", knots_to_json(r));
+	if (!ret && r->sinks.n)
+		ret = put(o, "sinks", idset_to_json(&r->sinks));
+	if (!ret && r->cmetric_first)
+		ret = put(o, "cmetric_first", json_object_new_string(r->cmetric_first));
 	if (!ret) {
 		struct json_object *edges = edges_to_json(r, &ret);
 
@@ -380,9 +392,10 @@ static int cmp_placed_id(const void *pa, const void *pb)
 	return c ? c : (a->index > b->index) - (a->index < b->index);
 }
 
-/* Knot o (path its name) added to r. */
-static int read_knot(struct json_object *o, const char *path, struct wperf_run *r,
-		     struct wperf_error *err)
+/* The identities of array o (path its name; what: "knot" or "sinks"), each
+ * listed once, into *out (left as it was on error). */
+static int read_idset(struct json_object *o, const char *path, const char *what,
+		      struct wperf_idset *out, struct wperf_error *err)
 {
 	char sub[PATH_LEN], text[40];
 	struct placed_id *p;
@@ -394,10 +407,8 @@ static int read_knot(struct json_object *o, const char *path, struct wperf_run *
 		return fail(err, path, "expected an array of identities, found %s",
 			    found(o, text, sizeof(text)));
 	n = json_object_array_length(o);
-	if (n == 0)
-		return fail(err, path, "an empty knot: a knot has at least one identity");
-	p = calloc(n, sizeof(*p));
-	ids = calloc(n, sizeof(*ids));
+	p = calloc(n + 1, sizeof(*p));
+	ids = calloc(n + 1, sizeof(*ids));
 	if (!p || !ids)
 		ret = no_memory(err, path);
 	for (; done < n && !ret; done++) {
@@ -423,19 +434,34 @@ static int read_knot(struct json_object *o, const char *path, struct wperf_run *
 		}
 		if (twice != SIZE_MAX) {
 			index_path(sub, path, twice);
-			ret = fail(err, sub, "\"%s\", listed twice in the knot", dup);
+			ret = fail(err, sub, "\"%s\", listed twice in the %s", dup, what);
 		}
 	}
 	if (!ret) {
 		for (size_t i = 0; i < n; i++)
 			ids[i] = p[i].id;
-		if (wperf_run_add_knot(r, ids, n))
+		if (wperf_idset_from(ids, n, out))
 			ret = no_memory(err, path);
 	}
 	for (size_t i = 0; p && i < done; i++)
 		free(p[i].id);
 	free(p);
 	free(ids);
+	return ret;
+}
+
+/* Knot o (path its name) added to r. */
+static int read_knot(struct json_object *o, const char *path, struct wperf_run *r,
+		     struct wperf_error *err)
+{
+	struct wperf_idset knot = {0};
+	int ret = read_idset(o, path, "knot", &knot, err);
+
+	if (!ret && knot.n == 0)
+		ret = fail(err, path, "an empty knot: a knot has at least one identity");
+	if (!ret && wperf_run_add_knot(r, (const char *const *)knot.ids, knot.n))
+		ret = no_memory(err, path);
+	wperf_idset_release(&knot);
 	return ret;
 }
 
@@ -505,9 +531,10 @@ static int read_array(struct json_object *o, const char *path, struct wperf_run 
 int wperf_run_from_json(const struct json_object *o, const char *where, struct wperf_run *out,
 			struct wperf_error *err)
 {
-	static const char *const keys[] = {"throughput", "window_ns", "lost_events", "knots",
-					   "edges"};
-	struct json_object *v[5];
+	/* sinks and cmetric_first came later: optional */
+	static const char *const keys[] = {"throughput", "window_ns", "lost_events",  "knots",
+					   "edges",	 "sinks",     "cmetric_first"};
+	struct json_object *v[7];
 	char sub[PATH_LEN], text[40];
 	struct wperf_run r;
 	int ret;
@@ -515,7 +542,7 @@ int wperf_run_from_json(const struct json_object *o, const char *where, struct w
 	where = where ? where : "";
 	wperf_run_init(out);
 	wperf_run_init(&r);
-	ret = get_keys(o, where, keys, 5, 5, v, err);
+	ret = get_keys(o, where, keys, 7, 5, v, err);
 	if (ret)
 		return ret;
 	key_path(sub, where, "throughput");
@@ -534,6 +561,17 @@ int wperf_run_from_json(const struct json_object *o, const char *where, struct w
 	key_path(sub, where, "edges");
 	if (!ret)
 		ret = read_array(v[4], sub, &r, read_edge, "edges", err);
+	key_path(sub, where, "sinks");
+	if (!ret && v[5])
+		ret = read_idset(v[5], sub, "sinks", &r.sinks, err);
+	key_path(sub, where, "cmetric_first");
+	if (!ret && v[6]) {
+		const char *id;
+
+		ret = get_identity(v[6], sub, &id, err);
+		if (!ret && !(r.cmetric_first = wperf_identity_dup(id)))
+			ret = no_memory(err, sub);
+	}
 	if (ret) {
 		wperf_run_release(&r);
 		return ret;

@@ -251,34 +251,33 @@ static void append_idset(char *why, size_t size, const struct wperf_idset *s)
 
 	for (size_t i = 0; i < s->n && len < size; i++, len = strlen(why))
 		snprintf(why + len, size - len, "%s%s", i ? ", " : "{", s->ids[i]);
-	len = strlen(why);
 	if (len < size)
-		snprintf(why + len, size - len, "}");
+		snprintf(why + len, size - len, "%s}", s->n ? "" : "{");
 }
 
-int wperf_run_expect(const struct wperf_run *r, const char *const *knot, size_t nknot,
-		     const char *const *not_in, size_t nnot_in, char *why, size_t size)
+/* The index of the first knot of r that matches x's knot, or -1 with why set. */
+static int expect_knot(const struct wperf_run *r, const struct wperf_expect *x, char *why,
+		       size_t size)
 {
-	const char *missing = nknot ? knot[0] : "";
+	const char *missing = x->knot[0];
 	const char *intruder = NULL;
-	size_t len;
 
 	for (size_t k = 0; k < r->nknots; k++) {
 		const struct wperf_idset *s = &r->knots[k];
 		size_t i, j;
 
-		for (i = 0; i < nknot && idset_match(s, knot[i]); i++)
+		for (i = 0; i < x->nknot && idset_match(s, x->knot[i]); i++)
 			;
-		if (i < nknot) {
+		if (i < x->nknot) {
 			if (i > 0) /* the closest miss is the more useful message */
-				missing = knot[i];
+				missing = x->knot[i];
 			continue;
 		}
-		for (j = 0; j < nnot_in && !idset_match(s, not_in[j]); j++)
+		for (j = 0; j < x->nnot_in_knot && !idset_match(s, x->not_in_knot[j]); j++)
 			;
-		if (j == nnot_in)
+		if (j == x->nnot_in_knot)
 			return (int)k;
-		intruder = idset_match(s, not_in[j]);
+		intruder = idset_match(s, x->not_in_knot[j]);
 	}
 	if (intruder)
 		snprintf(why, size, "the knot has %s, which it should not", intruder);
@@ -286,13 +285,38 @@ int wperf_run_expect(const struct wperf_run *r, const char *const *knot, size_t 
 		snprintf(why, size, "no knot has %s", missing);
 	else
 		snprintf(why, size, "no knot was found");
-	for (size_t k = 0; k < r->nknots; k++) {
+	return -1;
+}
+
+int wperf_run_expect(const struct wperf_run *r, const struct wperf_expect *x, char *why,
+		     size_t size)
+{
+	int found = 0;
+	size_t len;
+
+	if (x->nknot)
+		found = expect_knot(r, x, why, size);
+	else if (x->no_knot && r->nknots)
+		snprintf(why, size, "a knot was found"), found = -1;
+	for (size_t i = 0; found >= 0 && i < x->nsink; i++)
+		if (!idset_match(&r->sinks, x->sink[i])) {
+			snprintf(why, size, "no sink is %s; sinks: ", x->sink[i]);
+			append_idset(why, size, &r->sinks);
+			return -1;
+		}
+	if (found >= 0 && x->cmetric_first &&
+	    (!r->cmetric_first || fnmatch(x->cmetric_first, r->cmetric_first, 0))) {
+		snprintf(why, size, "the CMetric ranks %s first, not %s",
+			 r->cmetric_first ? r->cmetric_first : "nothing", x->cmetric_first);
+		return -1;
+	}
+	for (size_t k = 0; found < 0 && k < r->nknots; k++) {
 		len = strlen(why);
 		if (len < size)
 			snprintf(why + len, size - len, k ? ", " : "; knots: ");
 		append_idset(why, size, &r->knots[k]);
 	}
-	return -1;
+	return found;
 }
 
 void wperf_run_release(struct wperf_run *r)
@@ -305,22 +329,32 @@ void wperf_run_release(struct wperf_run *r)
 		free(r->edges[i].to);
 	}
 	free(r->edges);
+	wperf_idset_release(&r->sinks);
+	free(r->cmetric_first);
 	wperf_run_init(r);
 }
 
 /* ---- from an analysis ---- */
 
-/* The knots of a that the target waits for, as identity sets. */
+/* The knots and sinks of a that the target waits for, as identity sets. */
 static int take_knots(const struct wperf_analysis *a, const char *target, struct wperf_run *out)
 {
 	const struct wperf_vertex *v = a->merged.vertices;
-	struct wperf_buf ids = {0}; /* const char *, one knot's identities */
+	struct wperf_buf ids = {0}, sinks = {0}; /* const char *: one knot's identities; sinks */
 	int ret = 0;
 
 	for (size_t i = 0; i < a->knots.nfinal && !ret; i++) {
 		const struct wperf_knot *k = &a->knots.knots[i];
 
-		if (k->kind != WPERF_KNOT || !wperf_report_knot_wanted(a, k, target))
+		if (!wperf_report_knot_wanted(a, k, target))
+			continue;
+		if (k->kind == WPERF_SINK) {
+			const char *id = v[k->vertices[0]].identity;
+
+			ret = wperf_buf_append(&sinks, &id, sizeof(id));
+			continue;
+		}
+		if (k->kind != WPERF_KNOT)
 			continue;
 		wperf_buf_clear(&ids);
 		for (size_t j = 0; j < k->nvertices && !ret; j++) {
@@ -331,8 +365,34 @@ static int take_knots(const struct wperf_analysis *a, const char *target, struct
 		if (!ret)
 			ret = wperf_run_add_knot(out, (const char *const *)ids.data, k->nvertices);
 	}
+	if (!ret)
+		ret = wperf_idset_from((const char *const *)sinks.data,
+				       sinks.len / sizeof(const char *), &out->sinks);
 	wperf_buf_release(&ids);
+	wperf_buf_release(&sinks);
 	return ret;
+}
+
+/* The identity of the target's vertex (every thread without a target) with
+ * the largest CMetric, into out->cmetric_first. */
+static int take_cmetric_first(const struct wperf_analysis *a, const char *target,
+			      struct wperf_run *out)
+{
+	uint32_t n = a->merged.nvertices, best = UINT32_MAX;
+	uint8_t *mine = calloc(n + 1, 1);
+
+	if (!mine)
+		return -ENOMEM;
+	wperf_report_mark_target(a, target, mine);
+	for (uint32_t v = 0; v < n; v++)
+		if (mine[v] && a->vertex_cmetric[v] &&
+		    (best == UINT32_MAX || a->vertex_cmetric[v] > a->vertex_cmetric[best]))
+			best = v;
+	free(mine);
+	if (best == UINT32_MAX)
+		return 0;
+	out->cmetric_first = wperf_identity_dup(a->merged.vertices[best].identity);
+	return out->cmetric_first ? 0 : -ENOMEM;
 }
 
 static int cmp_edge(const void *pa, const void *pb)
@@ -411,6 +471,8 @@ int wperf_run_from_analysis(const struct wperf_analysis *a, const char *target, 
 	ret = take_knots(a, target, out);
 	if (!ret)
 		ret = take_edges(a, out);
+	if (!ret)
+		ret = take_cmetric_first(a, target, out);
 	if (ret) {
 		wperf_run_release(out);
 		return wperf_error_set(err, ret, "out of memory while keeping a run for the gate");

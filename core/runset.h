@@ -7,6 +7,9 @@
  * vertex identities (core/merge.h), never tids. From an analysis it takes
  * - the final knots (kind WPERF_KNOT, and only those the target waits for when
  *   a target is given), each as the sorted set of its members' identities;
+ * - the final sinks likewise (on-CPU bottlenecks), and the target's thread that
+ *   GAPP's CMetric ranks first: what a synthetic scenario's expectation may
+ *   name, kept out of the verdict;
  * - the edges of the merged graph that weigh at least WPERF_RUN_MIN_SHARE of
  *   the recording window, as (from, to, share of the window), leaving out the
  *   ignored (interrupt) vertices;
@@ -47,6 +50,20 @@ struct wperf_run {
 	size_t nknots;
 	struct wperf_run_edge *edges; /* sorted by (from, to), unique */
 	size_t nedges;
+	struct wperf_idset sinks; /* the final sinks' identities */
+	char *cmetric_first;	  /* the target's vertex with the largest CMetric; NULL: none */
+};
+
+/* A synthetic scenario's expected answer. Each part is optional (0 or NULL). */
+struct wperf_expect {
+	const char *const *knot; /* globs (fnmatch) that one final knot all matches */
+	size_t nknot;
+	const char *const *not_in_knot; /* globs that knot must not match */
+	size_t nnot_in_knot;
+	const char *const *sink; /* globs each matching a final sink */
+	size_t nsink;
+	int no_knot;		   /* no final knot at all */
+	const char *cmetric_first; /* a glob that the CMetric's first vertex matches */
 };
 
 /* The repeated runs of one scenario on one machine. */
@@ -104,13 +121,16 @@ double wperf_run_edge_share(const struct wperf_run *r, const char *from, const c
 int wperf_run_has_knot(const struct wperf_run *r, const struct wperf_idset *s);
 
 /*
- * A synthetic scenario's expectation: one knot of r has, for each glob of
- * knot, a member it matches (fnmatch(3)), and no member that a glob of not_in
- * matches. Returns the index of the first such knot, or -1 with why set to a
- * sentence saying what was missing ("no knot has fig1/B; knots: {...}").
+ * Checks a synthetic scenario's expectation x against r: when x names a knot,
+ * one knot of r has, for each glob of x->knot, a member it matches
+ * (fnmatch(3)) and no member that a glob of x->not_in_knot matches; each glob
+ * of x->sink matches a sink of r; no knot at all when x->no_knot; the CMetric's
+ * first vertex matches x->cmetric_first. Returns the index of the knot found
+ * (0 when x names none), or -1 with why set to a sentence saying what was
+ * missing ("no knot has fig1/B; knots: {...}").
  */
-int wperf_run_expect(const struct wperf_run *r, const char *const *knot, size_t nknot,
-		     const char *const *not_in, size_t nnot_in, char *why, size_t size);
+int wperf_run_expect(const struct wperf_run *r, const struct wperf_expect *x, char *why,
+		     size_t size);
 
 void wperf_run_release(struct wperf_run *r);
 

@@ -25,7 +25,7 @@ static void usage(FILE *out)
 		"Runs SCENARIO: its setup, its services (each in a process group of its own,\n"
 		"waited for until ready), the load while the machine is recorded, then stops\n"
 		"everything and runs the teardown; as many times as the scenario's runs.\n"
-		"Each run is analyzed at once; a synthetic scenario's expected knot is\n"
+		"Each run is analyzed at once; a synthetic scenario's expected answer is\n"
 		"checked in every run. Whatever happens (a service that dies, Ctrl-C,\n"
 		"SIGTERM) every process started is stopped and the results folder says\n"
 		"why it is incomplete.\n"
@@ -48,7 +48,7 @@ static void usage(FILE *out)
 		"  -h, --help              this text\n"
 		"\n"
 		"Exit status: 0 every run done (and the gate passed, or found an improvement\n"
-		"or could not decide), 1 the gate failed or a run missed the expected knot,\n"
+		"or could not decide), 1 the gate failed or a run missed the expected answer,\n"
 		"2 error or interrupted.\n");
 }
 
@@ -93,7 +93,7 @@ static void print_summary(const struct results *r)
 	wperf_buf_release(&md);
 }
 
-/* How many runs missed the scenario's expected knot. */
+/* How many runs missed the scenario's expected answer. */
 static size_t expectations_missed(const struct results *r)
 {
 	size_t missed = 0;
@@ -179,7 +179,7 @@ int cmd_run(int argc, char **argv)
 	status = gate ? judge(&r, baseline) : EXIT_OK;
 	missed = expectations_missed(&r);
 	if (missed) {
-		cli_warn(CMD, "%zu of %zu runs missed the expected knot (see %s/summary.md)",
+		cli_warn(CMD, "%zu of %zu runs missed the expected answer (see %s/summary.md)",
 			 missed, r.runs.nruns, r.dir);
 		if (status == EXIT_OK)
 			status = EXIT_FAIL;

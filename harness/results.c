@@ -199,7 +199,7 @@ static int summary_md(const struct results *r, const char *verdict_md, struct wp
 		    env->cpu_model[0] ? env->cpu_model : "CPU unknown", env->cpus, env->tool);
 	if (!e && r->runs.nruns)
 		e = wperf_buf_printf(out,
-				     "| run | throughput%s%s%s | knots | expected knot |\n"
+				     "| run | throughput%s%s%s | knots | expected answer |\n"
 				     "|---:|---:|---|---|\n",
 				     r->runs.unit[0] ? " (" : "", r->runs.unit,
 				     r->runs.unit[0] ? ")" : "");

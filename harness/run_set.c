@@ -178,7 +178,7 @@ static void say_run(struct set *set, const char *label, const struct wperf_run *
 	if (!e && !run->nknots)
 		e = wperf_buf_printf(&line, "no knot");
 	if (!e && x->checked)
-		e = wperf_buf_printf(&line, "; expected knot %s", x->met ? "found" : "MISSING");
+		e = wperf_buf_printf(&line, "; expected answer %s", x->met ? "found" : "MISSING");
 	if (!e && wperf_buf_append(&line, "", 1) == 0)
 		progress_say(&set->progress, "%s", (const char *)line.data);
 	if (x->checked && !x->met)
@@ -198,7 +198,18 @@ static int one_run(struct set *set, unsigned i, struct wperf_error *err)
 				 .interrupted = &stop_signal};
 	struct run_outcome out;
 	struct wperf_run run;
-	struct results_expect x = {.checked = s->expect.nknot > 0};
+	const struct scenario_expect *se = &s->expect;
+	const struct wperf_expect want = {
+	    .knot = (const char *const *)se->knot,
+	    .nknot = se->nknot,
+	    .not_in_knot = (const char *const *)se->not_in_knot,
+	    .nnot_in_knot = se->nnot_in_knot,
+	    .sink = (const char *const *)se->sink,
+	    .nsink = se->nsink,
+	    .no_knot = se->no_knot,
+	    .cmetric_first = se->cmetric_first,
+	};
+	struct results_expect x = {.checked = se->given};
 	int e;
 
 	snprintf(label, sizeof(label), "run %u/%u", i, set->runs);
@@ -217,9 +228,7 @@ static int one_run(struct set *set, unsigned i, struct wperf_error *err)
 		return wperf_error_set(err, e, "%s: %s", out.trace, msg);
 	}
 	if (x.checked)
-		x.met = wperf_run_expect(&run, (const char *const *)s->expect.knot, s->expect.nknot,
-					 (const char *const *)s->expect.not_in_knot,
-					 s->expect.nnot_in_knot, x.why, sizeof(x.why)) >= 0;
+		x.met = wperf_run_expect(&run, &want, x.why, sizeof(x.why)) >= 0;
 	say_run(set, label, &run, &x);
 	if (results_add_run(set->r, &run, &x) < 0) {
 		wperf_run_release(&run);

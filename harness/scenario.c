@@ -269,18 +269,31 @@ static int analysis(struct loader *L, const yaml_node_t *map)
 
 static int expect(struct loader *L, const yaml_node_t *map)
 {
-	static const char *const keys[] = {"knot", "not_in_knot", NULL};
-	static const char *const required[] = {"knot", NULL};
+	static const char *const keys[] = {"knot",    "not_in_knot",   "sink",
+					   "no_knot", "cmetric_first", NULL};
 	struct scenario_expect *e = &L->s->expect;
 
 	if (sc_mapping(L, map) < 0 || sc_check_keys(L, map, keys) < 0 ||
-	    sc_require(L, map, required) < 0)
+	    sc_get_strings(L, map, "knot", SC_NONEMPTY, 1, &e->knot, &e->nknot) < 0 ||
+	    sc_get_strings(L, map, "not_in_knot", SC_NONEMPTY, 0, &e->not_in_knot,
+			   &e->nnot_in_knot) < 0 ||
+	    sc_get_strings(L, map, "sink", SC_NONEMPTY, 1, &e->sink, &e->nsink) < 0 ||
+	    sc_get_bool(L, map, "no_knot", &e->no_knot) < 0 ||
+	    sc_get_string(L, map, "cmetric_first", SC_NONEMPTY, &e->cmetric_first) < 0)
 		return -1;
-	return sc_get_strings(L, map, "knot", SC_NONEMPTY, 1, &e->knot, &e->nknot) < 0 ||
-		       sc_get_strings(L, map, "not_in_knot", SC_NONEMPTY, 0, &e->not_in_knot,
-				      &e->nnot_in_knot) < 0
-		   ? -1
-		   : 0;
+	if (e->no_knot && e->nknot)
+		AT_KEY(L, "no_knot",
+		       sc_fail(L, sc_lookup(L, map, "no_knot"), "true contradicts expect.knot") <
+			   0);
+	if (e->nnot_in_knot && !e->nknot)
+		AT_KEY(L, "not_in_knot",
+		       sc_fail(L, sc_lookup(L, map, "not_in_knot"),
+			       "needs the knot it speaks of (expect.knot)") < 0);
+	if (!e->nknot && !e->nsink && !e->no_knot && !e->cmetric_first)
+		return sc_fail(
+		    L, map, "expected at least one of knot, sink, no_knot: true or cmetric_first");
+	e->given = 1;
+	return 0;
 }
 
 static int gate(struct loader *L, const yaml_node_t *map)
@@ -336,7 +349,8 @@ static int scenario(struct loader *L, const yaml_node_t *root)
 	if (!(L->empty = sc_alloc(L, root, sizeof(char *))))
 		return -1;
 	L->empty[0] = NULL;
-	s->tags = s->analysis.aliases = s->expect.knot = s->expect.not_in_knot = L->empty;
+	s->tags = s->analysis.aliases = s->expect.knot = s->expect.not_in_knot = s->expect.sink =
+	    L->empty;
 
 	if (sc_get_string(L, root, "name", SC_NONEMPTY, &s->name) < 0)
 		return -1;

@@ -134,13 +134,18 @@ struct scenario_analysis {
 	size_t naliases;
 };
 
+/* A synthetic scenario's known answer; given is 0 when it has none. */
 struct scenario_expect {
-	/* Identity globs (fnmatch) that must all be in one final knot; nknot == 0:
-	 * no expectation. */
+	int given;
+	/* Identity globs (fnmatch) that must all be in one final knot. */
 	char **knot;
 	size_t nknot;
 	char **not_in_knot; /* globs that must not be in that knot */
 	size_t nnot_in_knot;
+	char **sink; /* globs that each match a final sink (an on-CPU bottleneck) */
+	size_t nsink;
+	int no_knot;	     /* no knot may be found */
+	char *cmetric_first; /* a glob for the target's vertex the CMetric ranks first */
 };
 
 /* Never 0, so that they can go to struct wperf_gate_opts as they are. */

@@ -221,8 +221,8 @@ static void gate_cycle_on_figure_1(void **state)
 
 	/* the fix (no fsync): B and the disk no longer bound it, and it is faster */
 	bench(o, "run", "-q", "--results", fixed, better, NULL);
-	assert_int_equal(o->status, 1); /* its runs miss the expected knot */
-	assert_non_null(strstr(o->err, "5 of 5 runs missed the expected knot"));
+	assert_int_equal(o->status, 1); /* its runs miss the expected answer */
+	assert_non_null(strstr(o->err, "5 of 5 runs missed the expected answer"));
 	bench(o, "compare", "--baseline", baseline, fixed, NULL, NULL);
 	if (o->status != 0 || !strstr(o->out, "improved"))
 		fail_msg("compare: %d\n%s\n%s", o->status, o->out, o->err);

@@ -5,7 +5,12 @@
  *
  * tests/data/fig1.trace: `wperf-bench record -- synthetic/fig1 -d 2
  * --write-bytes 4194304` on a 2-CPU VM (ext4 on virtio-blk, no journal).
+ * tests/data/fig1-thread.trace: `wperf-bench record -- synthetic/fig1
+ * --duration 2 --device=thread`, the same VM.
+ * tests/data/spin-plain.trace: `wperf-bench record -- synthetic/spin
+ * --duration 1 --no-annotate`, the same VM.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +22,33 @@
 
 #include "core/analysis.h"
 #include "core/report.h"
+#include "core/runset.h"
+
+/* A committed trace, analyzed; its run as the gate keeps it (target: the
+ * recorded command), and its text report into text (NUL-terminated). */
+static void analyze_file(const char *path, struct wperf_run *run, struct wperf_buf *text)
+{
+	struct wperf_trace *t = NULL;
+	struct wperf_analysis *a = NULL;
+	struct wperf_symbolizer *sym = NULL;
+	struct wperf_error err = {0};
+	const char *pid;
+
+	if (wperf_trace_open(path, &t, &err) < 0 || wperf_analyze(t, NULL, &a, &err) < 0 ||
+	    wperf_symbolizer_new(t, &sym, &err) < 0)
+		fail_msg("%s: %s", path, err.msg);
+	pid = wperf_trace_meta(t, "command_pid");
+	assert_non_null(pid);
+	struct wperf_report_opts o = {.target = pid};
+
+	if (wperf_run_from_analysis(a, pid, NAN, run, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(wperf_report_text(a, sym, &o, text), 0);
+	assert_int_equal(wperf_buf_append(text, "", 1), 0);
+	wperf_symbolizer_free(sym);
+	wperf_analysis_free(a);
+	wperf_trace_free(t);
+}
 
 static int knot_has(const struct wperf_analysis *a, const struct wperf_knot *k, const char *prefix)
 {
@@ -66,10 +98,57 @@ static void test_fig1_trace(void **state)
 	wperf_trace_free(t);
 }
 
+/* B and C take turns, and their CPU adds up to just under one: they are the
+ * knot, not a background knot set aside (knots.h, WPERF_BACKGROUND_CPU). */
+static void test_fig1_thread_trace(void **state)
+{
+	static const char *const knot[] = {"fig1/B", "fig1/C"}, *const out[] = {"fig1/A"};
+	const struct wperf_expect x = {
+	    .knot = knot, .nknot = 2, .not_in_knot = out, .nnot_in_knot = 1};
+	struct wperf_buf text = {0};
+	struct wperf_run run;
+	char why[256];
+
+	(void)state;
+	analyze_file("tests/data/fig1-thread.trace", &run, &text);
+	if (wperf_run_expect(&run, &x, why, sizeof(why)) < 0)
+		fail_msg("%s", why);
+	assert_int_equal(run.nknots, 1);
+	assert_non_null(strstr((char *)text.data, "knot 1: fig1/B, fig1/C"));
+	assert_null(strstr((char *)text.data, "runnable time counted): fig1/"));
+	wperf_run_release(&run);
+	wperf_buf_release(&text);
+}
+
+/* A spin lock without annotations: the kernel sees no wait, so no knot; the
+ * two spinning threads are busy sinks, and the report says what may hide. */
+static void test_spin_plain_trace(void **state)
+{
+	static const char *const sinks[] = {"spin/holder", "spin/spinner"};
+	const struct wperf_expect x = {.sink = sinks, .nsink = 2, .no_knot = 1};
+	struct wperf_buf text = {0};
+	struct wperf_run run;
+	char why[256];
+
+	(void)state;
+	analyze_file("tests/data/spin-plain.trace", &run, &text);
+	if (wperf_run_expect(&run, &x, why, sizeof(why)) < 0)
+		fail_msg("%s", why);
+	assert_non_null(strstr((char *)text.data, "verdict: 0 knots bound the throughput"));
+	assert_non_null(strstr((char *)text.data, "busy: spin/holder"));
+	assert_non_null(strstr((char *)text.data, "busy: spin/spinner"));
+	assert_non_null(strstr((char *)text.data, "busy waiting (a spin lock, a polling loop) "
+						  "hides waits from the kernel"));
+	wperf_run_release(&run);
+	wperf_buf_release(&text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_fig1_trace),
+	    cmocka_unit_test(test_fig1_thread_trace),
+	    cmocka_unit_test(test_spin_plain_trace),
 	};
 
 	return cmocka_run_group_tests_name("recorded traces", tests, NULL, NULL);

@@ -50,6 +50,12 @@ static void assert_same_run(const struct wperf_run *a, const struct wperf_run *b
 			fail_msg("edge %zu: share %.17g, expected %.17g", i, b->edges[i].share,
 				 a->edges[i].share);
 	}
+	assert_int_equal(a->sinks.n, b->sinks.n);
+	for (size_t i = 0; i < a->sinks.n; i++)
+		assert_string_equal(a->sinks.ids[i], b->sinks.ids[i]);
+	assert_true(!a->cmetric_first == !b->cmetric_first);
+	if (a->cmetric_first)
+		assert_string_equal(a->cmetric_first, b->cmetric_first);
 }
 
 static void assert_empty_run(const struct wperf_run *r)
@@ -156,6 +162,8 @@ static void awkward_run(struct wperf_run *r)
 	assert_int_equal(wperf_run_add_edge(r, "a", "f", 0.1 + 0.2), 0);
 	assert_int_equal(wperf_run_add_edge(r, "a", "g", 9007199254740993.0), 0); /* 2^53 + 1 */
 	assert_int_equal(wperf_run_add_edge(r, "a", "h", 1e16), 0);
+	assert_int_equal(wperf_idset_from(k1, 4, &r->sinks), 0);
+	r->cmetric_first = strdup("caf\xc3\xa9");
 }
 
 /* ---- round trips ---- */
@@ -307,6 +315,12 @@ static const struct {
      ".lost_events: expected a whole number, found true"},
     {RUN(GOOD_HEAD, "\"knots\":{}", GOOD_EDGES),
      ".knots: expected an array of knots, found an object"},
+    {RUN(GOOD_HEAD ",\"sinks\":[\"a\",1]", GOOD_KNOTS, GOOD_EDGES),
+     ".sinks[1]: expected an identity (a non-empty string), found 1"},
+    {RUN(GOOD_HEAD ",\"sinks\":[\"a\",\"b\",\"a\"]", GOOD_KNOTS, GOOD_EDGES),
+     ".sinks[2]: \"a\", listed twice in the sinks"},
+    {RUN(GOOD_HEAD ",\"cmetric_first\":\"\"", GOOD_KNOTS, GOOD_EDGES),
+     ".cmetric_first: expected an identity (a non-empty string), found \"\""},
     {RUN(GOOD_HEAD, "\"knots\":[[\"a\"],\"b\"]", GOOD_EDGES),
      ".knots[1]: expected an array of identities, found a string"},
     {RUN(GOOD_HEAD, "\"knots\":[null]", GOOD_EDGES),

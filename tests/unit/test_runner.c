@@ -2,7 +2,7 @@
 /*
  * What the runner reads (harness/runner_read.c): the throughput a load
  * printed, the processes of a target; and what it checks of a run
- * (wperf_run_expect): the expected knot, by globs.
+ * (wperf_run_expect): the expected knot, sinks and CMetric ranking, by globs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -158,23 +158,25 @@ static void expect_finds_the_knot_by_globs(void **state)
 {
 	static const char *const want[] = {"fig1/B", "disk:*"};
 	static const char *const not_in[] = {"fig1/A"};
+	const struct wperf_expect x = {
+	    .knot = want, .nknot = 2, .not_in_knot = not_in, .nnot_in_knot = 1};
 	struct wperf_run r;
 	char why[512] = "";
 
 	(void)state;
 	wperf_run_init(&r);
-	assert_int_equal(wperf_run_expect(&r, want, 2, not_in, 1, why, sizeof(why)), -1);
+	assert_int_equal(wperf_run_expect(&r, &x, why, sizeof(why)), -1);
 	assert_string_equal(why, "no knot was found");
 
 	add_knot(&r, "kworker/#:#H", "fig1/C", NULL);
 	add_knot(&r, "disk:254:0", "fig1/B", NULL);
-	assert_int_equal(wperf_run_expect(&r, want, 2, not_in, 1, why, sizeof(why)), 1);
+	assert_int_equal(wperf_run_expect(&r, &x, why, sizeof(why)), 1);
 	wperf_run_release(&r);
 
 	/* B with the disk, but A in the knot too: named */
 	wperf_run_init(&r);
 	add_knot(&r, "disk:254:0", "fig1/B", "fig1/A");
-	assert_int_equal(wperf_run_expect(&r, want, 2, not_in, 1, why, sizeof(why)), -1);
+	assert_int_equal(wperf_run_expect(&r, &x, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "the knot has fig1/A, which it should not"));
 	assert_non_null(strstr(why, "knots: {disk:254:0, fig1/A, fig1/B}"));
 	wperf_run_release(&r);
@@ -182,11 +184,45 @@ static void expect_finds_the_knot_by_globs(void **state)
 	/* B alone with another thread: the glob that missed is named */
 	wperf_run_init(&r);
 	add_knot(&r, "fig1/B", "fig1/D", NULL);
-	assert_int_equal(wperf_run_expect(&r, want, 2, not_in, 1, why, sizeof(why)), -1);
+	assert_int_equal(wperf_run_expect(&r, &x, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "no knot has disk:*"));
 	/* a tiny buffer is cut, not overrun */
-	assert_int_equal(wperf_run_expect(&r, want, 2, not_in, 1, why, 8), -1);
+	assert_int_equal(wperf_run_expect(&r, &x, why, 8), -1);
 	assert_int_equal(strlen(why), 7);
+	wperf_run_release(&r);
+}
+
+/* The other answers a synthetic scenario can expect: sinks, no knot at all,
+ * and the thread the CMetric ranks first. */
+static void expect_sinks_no_knot_and_cmetric(void **state)
+{
+	static const char *const sinks[] = {"pipeline/transform"};
+	static const char *const found[] = {"pipeline/transform", "other/x"};
+	struct wperf_expect x = {.sink = sinks, .nsink = 1, .no_knot = 1};
+	struct wperf_run r;
+	char why[512] = "";
+
+	(void)state;
+	wperf_run_init(&r);
+	assert_int_equal(wperf_run_expect(&r, &x, why, sizeof(why)), -1);
+	assert_string_equal(why, "no sink is pipeline/transform; sinks: {}");
+	assert_int_equal(wperf_idset_from(found, 2, &r.sinks), 0);
+	assert_int_equal(wperf_run_expect(&r, &x, why, sizeof(why)), 0);
+
+	/* a knot where none should be */
+	add_knot(&r, "pipeline/parse", "pipeline/emit", NULL);
+	assert_int_equal(wperf_run_expect(&r, &x, why, sizeof(why)), -1);
+	assert_string_equal(why, "a knot was found; knots: {pipeline/emit, pipeline/parse}");
+
+	/* the CMetric's first */
+	x = (struct wperf_expect){.cmetric_first = "sink/producer"};
+	assert_int_equal(wperf_run_expect(&r, &x, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "the CMetric ranks nothing first, not sink/producer"));
+	r.cmetric_first = strdup("sink/consumer-#");
+	assert_int_equal(wperf_run_expect(&r, &x, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "the CMetric ranks sink/consumer-# first, not sink/producer"));
+	x.cmetric_first = "sink/*";
+	assert_int_equal(wperf_run_expect(&r, &x, why, sizeof(why)), 0);
 	wperf_run_release(&r);
 }
 
@@ -197,6 +233,7 @@ int main(void)
 	    cmocka_unit_test(throughput_errors_say_why),
 	    cmocka_unit_test(target_pids_of_a_group_a_name_and_a_pid_file),
 	    cmocka_unit_test(expect_finds_the_knot_by_globs),
+	    cmocka_unit_test(expect_sinks_no_knot_and_cmetric),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -614,6 +614,12 @@ int main(void)
 		       "4:3: services[\"zk.1\"]: expected a service name of "
 		       "letters, digits, '_' and '-'"),
 	    ERROR_CASE("bad-null.yaml", "3:13: description: expected a string, got null"),
+	    ERROR_CASE("bad-expect-not-in.yaml", "4:16: expect.not_in_knot: needs the knot it "
+						 "speaks of (expect.knot)"),
+	    ERROR_CASE("bad-expect-contradiction.yaml",
+		       "5:12: expect.no_knot: true contradicts expect.knot"),
+	    ERROR_CASE("bad-expect-nothing.yaml", "3:9: expect: expected at least one of knot, "
+						  "sink, no_knot: true or cmetric_first"),
 	    ERROR_CASE("bad-command.yaml", "4:12: load.command: expected a command (a string or a "
 					   "list of strings), got a mapping"),
 	    ERROR_CASE("bad-bool.yaml", "5:49: load.throughput.higher_is_better: expected true or "
