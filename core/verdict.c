@@ -29,6 +29,9 @@ struct gate {
 	struct wperf_buf findings, warnings; /* the arrays of out, growing */
 	double *after;			     /* scratch: one sample per run */
 	double *zeros;			     /* the baseline samples of an edge it lacks */
+	/* The baseline was measured on another CPU model or CPU count: a change in
+	 * a measure may be the machine's, not the code's. */
+	int other_machine;
 };
 
 static void defaults(const struct wperf_gate_opts *g, struct wperf_gate_opts *o)
@@ -149,15 +152,19 @@ static int warn_context(struct gate *s)
 		ret = add_warning(s, format("environment: the runs' kernel is %s, the baseline's "
 					    "%s: compare with care",
 					    now->kernel, then->kernel));
-	if (!ret && now && now->cpus && then->cpus && now->cpus != then->cpus)
+	if (!ret && now && now->cpus && then->cpus && now->cpus != then->cpus) {
+		s->other_machine = 1;
 		ret = add_warning(s, format("environment: the runs had %u CPUs, the baseline %u: "
 					    "compare with care",
 					    now->cpus, then->cpus));
+	}
 	if (!ret && now && now->cpu_model[0] && then->cpu_model[0] &&
-	    strcmp(now->cpu_model, then->cpu_model))
+	    strcmp(now->cpu_model, then->cpu_model)) {
+		s->other_machine = 1;
 		ret = add_warning(s, format("environment: the runs' CPU is %s, the baseline's "
 					    "%s: compare with care",
 					    now->cpu_model, then->cpu_model));
+	}
 	if (!ret && now && now->tool[0] && then->tool[0] && strcmp(now->tool, then->tool))
 		ret = add_warning(s, format("environment: the runs were analyzed by %s, the "
 					    "baseline by %s",
@@ -427,7 +434,16 @@ static int classify(struct gate *s, struct wperf_finding *f, enum noise noise, d
 		f->note = format("better beyond the tolerance (%.0f%%) and the noise", tol * 100);
 		return 1;
 	}
-	if (beyond_tol && noise == NOISE_BEYOND) {
+	if (beyond_tol && noise == NOISE_BEYOND && s->other_machine) {
+		/* A measure is the machine's as much as the code's: only a new knot
+		 * (a change of shape) may fail against another machine's baseline. */
+		f->level = WPERF_LEVEL_WARN;
+		f->inconclusive = 1;
+		f->note = format("worse beyond the tolerance (%.0f%%) and the noise, but the "
+				 "baseline is from another machine: compare on one machine "
+				 "(or update the baseline here)",
+				 tol * 100);
+	} else if (beyond_tol && noise == NOISE_BEYOND) {
 		f->level = WPERF_LEVEL_FAIL;
 		f->note = format("worse beyond the tolerance (%.0f%%) and the noise", tol * 100);
 	} else if (beyond_tol && noise == NOISE_UNKNOWN) {

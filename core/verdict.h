@@ -32,7 +32,9 @@
  *   - fewer runs: unknown when a side has a single sample or the ranges
  *     [min, max] of the two sides overlap; beyond noise otherwise.
  * Then, for a change for the worse:
- *   - |change| > tol, beyond noise: REGRESSION (fail);
+ *   - |change| > tol, beyond noise: REGRESSION (fail), or INCONCLUSIVE when
+ *     the baseline's environment names another CPU model or CPU count (the
+ *     machine may be the cause);
  *   - |change| > tol, unknown: INCONCLUSIVE, with the runs per side that would
  *     settle it (at least min_runs);
  *   - |change| > tol, within noise: warn ("within run-to-run noise");

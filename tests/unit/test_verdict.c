@@ -594,6 +594,50 @@ static void test_environment_cpu_model(void **state)
 	wperf_baseline_release(&b);
 }
 
+/* Against a baseline from another CPU, a measure that got worse beyond the
+ * tolerance and the noise cannot be told from the machine: inconclusive, not a
+ * failure. A new knot still fails: it is the program's shape, not its speed. */
+static void test_other_machine(void **state)
+{
+	const double down20[N] = {800, 808, 792, 804, 796};
+	const char *const knots[N] = {KNOT ";lock:x fig1/C", KNOT ";fig1/C lock:x",
+				      KNOT ";fig1/C lock:x", KNOT ";fig1/C lock:x", KNOT};
+	struct wperf_env now = base_env;
+	struct wperf_gate_opts g = {.env = &now};
+	struct wperf_baseline b;
+	struct wperf_runset rs;
+	struct wperf_verdict v;
+
+	(void)state;
+	make_baseline(&b);
+	snprintf(now.cpu_model, sizeof(now.cpu_model), "AMD EPYC");
+	snprintf(b.env.cpu_model, sizeof(b.env.cpu_model), "Intel(R) Xeon(R) Processor");
+	make_runs(&rs, N, down20, NULL, NULL);
+	judge(&rs, &b, &g, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_INCONCLUSIVE);
+	assert_int_equal(wperf_verdict_exit_code(v.kind), 0);
+	assert_int_equal(v.nfindings, 1);
+	assert_int_equal(v.findings[0].level, WPERF_LEVEL_WARN);
+	assert_non_null(strstr(v.findings[0].note, "the baseline is from another machine"));
+	wperf_verdict_release(&v);
+	wperf_runset_release(&rs);
+
+	make_runs(&rs, N, NULL, NULL, knots);
+	judge(&rs, &b, &g, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_NEW_BOTTLENECK);
+	wperf_verdict_release(&v);
+	wperf_runset_release(&rs);
+
+	/* the same CPU: the slowdown fails */
+	snprintf(now.cpu_model, sizeof(now.cpu_model), "%s", b.env.cpu_model);
+	make_runs(&rs, N, down20, NULL, NULL);
+	judge(&rs, &b, &g, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_REGRESSION);
+	wperf_verdict_release(&v);
+	wperf_runset_release(&rs);
+	wperf_baseline_release(&b);
+}
+
 static void test_names_and_errors(void **state)
 {
 	struct wperf_runset empty = {0};
@@ -881,6 +925,7 @@ int main(void)
 	    cmocka_unit_test(test_knot_with_a_flickering_member_is_not_gone),
 	    cmocka_unit_test(test_environment_and_lost_events),
 	    cmocka_unit_test(test_environment_cpu_model),
+	    cmocka_unit_test(test_other_machine),
 	    cmocka_unit_test(test_names_and_errors),
 	    cmocka_unit_test(test_markdown),
 	    cmocka_unit_test(test_markdown_truncated),
