@@ -29,15 +29,6 @@ static atomic_ulong n_spins, n_releases, n_false_wakeups;
 
 /* ---- a test-and-set spin lock, annotated ---- */
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
-}
-
 /* Not inlined: one probe site each, whatever the optimization level. */
 __attribute__((noinline)) static void spin_lock(atomic_bool *lock)
 {
@@ -45,11 +36,7 @@ __attribute__((noinline)) static void spin_lock(atomic_bool *lock)
 	if (!atomic_exchange_explicit(lock, true, memory_order_acquire))
 		return;
 	WPERF_BEFORE_SPIN(lock);
-	do {
-		/* Spin on a plain load: the exchange would bounce the cache line. */
-		while (atomic_load_explicit(lock, memory_order_relaxed))
-			cpu_relax();
-	} while (atomic_exchange_explicit(lock, true, memory_order_acquire));
+	synth_spin_until_taken(lock);
 	WPERF_AFTER_SPIN(lock);
 	atomic_fetch_add(&n_spins, 1);
 }
@@ -210,15 +197,11 @@ static void run_ticket_part(int count)
 	pthread_mutex_destroy(&t.m);
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: %s [options]\n"
-		"  -n, --count N      rounds of each part (default 200)\n"
-		"      --hold-us U    CPU work while the holder has the spin lock (default 2000)\n"
-		"  -h, --help\n",
-		program_invocation_short_name);
-}
+/* The options' lines of the usage (see synth_usage). */
+static const char usage[] =
+    "  -n, --count N      rounds of each part (default 200)\n"
+    "      --hold-us U    CPU work while the holder has the spin lock (default 2000)\n"
+    "  -h, --help\n";
 
 int main(int argc, char **argv)
 {
@@ -233,7 +216,7 @@ int main(int argc, char **argv)
 	double hold_us = 2000;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
+	while ((c = synth_getopt(argc, argv, "n:h", opts, usage)) != -1) {
 		switch (c) {
 		case 'n':
 			count = synth_opt_long("--count", optarg, 1, INT_MAX);
@@ -241,17 +224,7 @@ int main(int argc, char **argv)
 		case OPT_HOLD_US:
 			hold_us = synth_opt_double("--hold-us", optarg, 0, 1e9);
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
 		}
-	}
-	if (optind < argc) {
-		usage(stderr);
-		return 2;
 	}
 
 	run_spin_part(count, hold_us * SYNTH_NSEC_PER_USEC);

@@ -22,82 +22,12 @@
  *   --no-fsync         write without fsync: the fixed version.
  *   --direct           write with O_DIRECT: B waits for the device without copying.
  */
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdatomic.h>
-#include <sys/vfs.h>
-#include <linux/magic.h>
 
 #include "synth.h"
-
-/* ---- the bounded producer/consumer queue between A and B ---- */
-
-struct queue {
-	pthread_mutex_t lock;
-	pthread_cond_t not_empty, not_full;
-	uint64_t *slots;
-	size_t cap, head, len;
-	bool stop;
-};
-
-static void queue_init(struct queue *q, size_t cap)
-{
-	q->slots = calloc(cap, sizeof(*q->slots));
-	if (!q->slots)
-		synth_die(1, "out of memory");
-	q->cap = cap;
-	q->head = q->len = 0;
-	q->stop = false;
-	pthread_mutex_init(&q->lock, NULL);
-	pthread_cond_init(&q->not_empty, NULL);
-	pthread_cond_init(&q->not_full, NULL);
-}
-
-/* Blocks while the queue is full. False once the queue is stopped. */
-static bool queue_push(struct queue *q, uint64_t req)
-{
-	bool ok;
-
-	pthread_mutex_lock(&q->lock);
-	while (q->len == q->cap && !q->stop)
-		pthread_cond_wait(&q->not_full, &q->lock);
-	ok = !q->stop;
-	if (ok) {
-		q->slots[(q->head + q->len) % q->cap] = req;
-		q->len++;
-		pthread_cond_signal(&q->not_empty);
-	}
-	pthread_mutex_unlock(&q->lock);
-	return ok;
-}
-
-/* Blocks while the queue is empty. False once the queue is stopped. */
-static bool queue_pop(struct queue *q, uint64_t *req)
-{
-	bool ok;
-
-	pthread_mutex_lock(&q->lock);
-	while (q->len == 0 && !q->stop)
-		pthread_cond_wait(&q->not_empty, &q->lock);
-	ok = !q->stop;
-	if (ok) {
-		*req = q->slots[q->head];
-		q->head = (q->head + 1) % q->cap;
-		q->len--;
-		pthread_cond_signal(&q->not_full);
-	}
-	pthread_mutex_unlock(&q->lock);
-	return ok;
-}
-
-static void queue_stop(struct queue *q)
-{
-	pthread_mutex_lock(&q->lock);
-	q->stop = true;
-	pthread_cond_broadcast(&q->not_empty);
-	pthread_cond_broadcast(&q->not_full);
-	pthread_mutex_unlock(&q->lock);
-}
+#include "synth_file.h"
+#include "synth_queue.h"
 
 /*
  * ---- a helper thread (C or D) ----
@@ -120,8 +50,7 @@ static void *helper_main(void *arg)
 {
 	struct helper *h = arg;
 
-	synth_name_thread(h->name);
-	pthread_barrier_wait(h->start);
+	synth_thread_begin(h->name, h->start);
 	pthread_mutex_lock(&h->lock);
 	for (;;) {
 		while (h->done == h->asked && !h->stop)
@@ -214,17 +143,7 @@ __attribute__((noinline)) void funB(int64_t ns)
 __attribute__((noinline)) void log_request(int fd, const char *buf, size_t len, bool do_fsync,
 					   bool direct)
 {
-	for (size_t off = 0; off < len;) {
-		ssize_t n = direct ? pwrite(fd, buf + off, len - off, off)
-				   : write(fd, buf + off, len - off);
-
-		if (n < 0 && errno != EINTR)
-			synth_die(1, "write: %s", strerror(errno));
-		if (n > 0)
-			off += n;
-	}
-	if (do_fsync && fsync(fd) < 0)
-		synth_die(1, "fsync: %s", strerror(errno));
+	synth_file_write(fd, buf, len, direct, do_fsync);
 }
 
 /* --device=thread: where B waits for C instead of the disk. */
@@ -243,8 +162,7 @@ static void *thread_a(void *arg)
 {
 	struct fig1 *app = arg;
 
-	synth_name_thread("A");
-	pthread_barrier_wait(&app->start);
+	synth_thread_begin("A", &app->start);
 	for (uint64_t req = 0;; req++) {
 		funA(app->a_ns);
 		if (!queue_push(&app->queue, req))
@@ -258,8 +176,7 @@ static void *thread_b(void *arg)
 	struct fig1 *app = arg;
 	uint64_t req;
 
-	synth_name_thread("B");
-	pthread_barrier_wait(&app->start);
+	synth_thread_begin("B", &app->start);
 	while (queue_pop(&app->queue, &req)) {
 		funB(app->b_ns);
 		if (app->device_thread) {
@@ -276,37 +193,22 @@ static void *thread_b(void *arg)
 	return NULL;
 }
 
-/* fsync on a memory file system returns at once: the disk would not show up. */
-static void warn_if_not_disk(const char *path)
-{
-	struct statfs sfs;
-
-	if (statfs(path, &sfs) == 0 && (sfs.f_type == TMPFS_MAGIC || sfs.f_type == RAMFS_MAGIC))
-		fprintf(stderr,
-			"%s: warning: %s is on a memory file system: fsync does not reach a disk\n",
-			program_invocation_short_name, path);
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: %s [options]\n"
-		"  -d, --duration S        run for S seconds (default 5)\n"
-		"      --a-ms MS           funA's CPU work per request (default 2)\n"
-		"      --b-ms MS           funB's CPU work per request (default 5)\n"
-		"      --queue K           queue slots between A and B (default 4)\n"
-		"      --write-bytes N     bytes B writes per request (default 4096)\n"
-		"      --file PATH         the file B writes and fsyncs (default fig1.data)\n"
-		"      --keep-file         do not remove the file at exit\n"
-		"      --no-fsync          write without fsync (the fixed version)\n"
-		"      --direct            write with O_DIRECT: B waits for the device, and does\n"
-		"                          no copying (--write-bytes is rounded up to 4 KiB)\n"
-		"      --device=disk|thread  thread: B waits for thread C instead of the disk\n"
-		"      --c-ms MS           C's CPU work per request (default 5)\n"
-		"      --extra-wait-ms N   B also waits N ms per request for thread D's work\n"
-		"  -h, --help\n",
-		program_invocation_short_name);
-}
+/* The options' lines of the usage (see synth_usage). */
+static const char usage[] =
+    "  -d, --duration S        run for S seconds (default 5)\n"
+    "      --a-ms MS           funA's CPU work per request (default 2)\n"
+    "      --b-ms MS           funB's CPU work per request (default 5)\n"
+    "      --queue K           queue slots between A and B (default 4)\n"
+    "      --write-bytes N     bytes B writes per request (default 4096)\n"
+    "      --file PATH         the file B writes and fsyncs (default fig1.data)\n"
+    "      --keep-file         do not remove the file at exit\n"
+    "      --no-fsync          write without fsync (the fixed version)\n"
+    "      --direct            write with O_DIRECT: B waits for the device, and does\n"
+    "                          no copying (--write-bytes is rounded up to 4 KiB)\n"
+    "      --device=disk|thread  thread: B waits for thread C instead of the disk\n"
+    "      --c-ms MS           C's CPU work per request (default 5)\n"
+    "      --extra-wait-ms N   B also waits N ms per request for thread D's work\n"
+    "  -h, --help\n";
 
 int main(int argc, char **argv)
 {
@@ -345,13 +247,12 @@ int main(int argc, char **argv)
 	const char *path = "fig1.data";
 	bool keep_file = false;
 	pthread_t a, b;
-	int64_t t_start, t_end;
-	uint64_t done;
-	int c, sig;
+	struct synth_window w;
+	int c;
 
 	app.do_fsync = true;
 	app.write_bytes = 4096;
-	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+	while ((c = synth_getopt(argc, argv, "d:h", opts, usage)) != -1) {
 		switch (c) {
 		case 'd':
 			duration = synth_opt_double("--duration", optarg, 0.001, 1e6);
@@ -394,17 +295,7 @@ int main(int argc, char **argv)
 		case OPT_EXTRA_WAIT_MS:
 			app.extra_ms = synth_opt_double("--extra-wait-ms", optarg, 0, 1e6);
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
 		}
-	}
-	if (optind < argc) {
-		usage(stderr);
-		return 2;
 	}
 	app.a_ns = a_ms * SYNTH_NSEC_PER_MSEC;
 	app.b_ns = b_ms * SYNTH_NSEC_PER_MSEC;
@@ -412,18 +303,11 @@ int main(int argc, char **argv)
 	/* The file only exists when B writes to the disk. */
 	app.fd = -1;
 	if (!app.device_thread) {
-		app.fd = open(
-		    path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (app.direct ? O_DIRECT : 0),
-		    0644);
-		if (app.fd < 0)
-			synth_die(1, "%s: %s", path, strerror(errno));
-		warn_if_not_disk(path);
-		/* O_DIRECT wants an aligned buffer and whole blocks. */
+		app.fd = synth_file_open(path, app.direct);
+		/* O_DIRECT wants whole blocks. */
 		if (app.direct)
 			app.write_bytes = (app.write_bytes + 4095) / 4096 * 4096;
-		if (posix_memalign((void **)&app.buf, 4096, app.write_bytes))
-			synth_die(1, "out of memory");
-		memset(app.buf, 'w', app.write_bytes);
+		app.buf = synth_file_buffer(app.write_bytes);
 	}
 
 	synth_signals_init();
@@ -436,13 +320,8 @@ int main(int argc, char **argv)
 		helper_start(&app.c, "C", c_ms, &app.start);
 	if (app.extra_ms > 0)
 		helper_start(&app.d, "D", app.extra_ms, &app.start);
-	pthread_barrier_wait(&app.start);
-	t_start = synth_now_ns();
 
-	sig = synth_wait(duration);
-	/* Count what was done in the window, not what finishes while stopping. */
-	done = atomic_load(&app.requests);
-	t_end = synth_now_ns();
+	w = synth_measure(&app.start, duration, &app.requests);
 	queue_stop(&app.queue);
 	if (app.device_thread)
 		helper_stop(&app.c);
@@ -454,18 +333,12 @@ int main(int argc, char **argv)
 		pthread_join(app.c.thread, NULL);
 	if (app.extra_ms > 0)
 		pthread_join(app.d.thread, NULL);
-	if (sig == SIGINT || sig == SIGTERM)
-		fprintf(stderr, "%s: stopped by %s\n", program_invocation_short_name,
-			strsignal(sig));
+	synth_say_stopped(w.sig);
 
-	if (app.fd >= 0) {
-		close(app.fd);
-		if (!keep_file && unlink(path) < 0)
-			fprintf(stderr, "%s: removing %s: %s\n", program_invocation_short_name,
-				path, strerror(errno));
-	}
+	if (app.fd >= 0)
+		synth_file_close(app.fd, path, keep_file);
 	free(app.buf);
-	free(app.queue.slots);
-	synth_report("requests", done, t_end - t_start, "requests/s");
+	queue_destroy(&app.queue);
+	synth_report("requests", w.count, w.elapsed_ns, "requests/s");
 	return 0;
 }

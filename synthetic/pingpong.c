@@ -81,18 +81,13 @@ static void *play(void *arg)
 	return NULL;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(
-	    f,
-	    "usage: %s [options]\n"
-	    "  -n, --count N        round trips (default 1000; no limit when only -d is given)\n"
-	    "  -d, --duration S     run for S seconds (with -n: whichever ends first)\n"
-	    "      --pin CPU        pin both threads to CPU: a context-switch storm\n"
-	    "      --work-us U      CPU work per turn in microseconds (default 0)\n"
-	    "  -h, --help\n",
-	    program_invocation_short_name);
-}
+/* The options' lines of the usage (see synth_usage). */
+static const char usage[] =
+    "  -n, --count N        round trips (default 1000; no limit when only -d is given)\n"
+    "  -d, --duration S     run for S seconds (with -n: whichever ends first)\n"
+    "      --pin CPU        pin both threads to CPU: a context-switch storm\n"
+    "      --work-us U      CPU work per turn in microseconds (default 0)\n"
+    "  -h, --help\n";
 
 int main(int argc, char **argv)
 {
@@ -112,7 +107,7 @@ int main(int argc, char **argv)
 	double duration = 0;
 	int c, sig;
 
-	while ((c = getopt_long(argc, argv, "n:d:h", opts, NULL)) != -1) {
+	while ((c = synth_getopt(argc, argv, "n:d:h", opts, usage)) != -1) {
 		switch (c) {
 		case 'n':
 			g.max_trips = synth_opt_long("--count", optarg, 1, LLONG_MAX);
@@ -128,17 +123,7 @@ int main(int argc, char **argv)
 			g.work_ns =
 			    synth_opt_double("--work-us", optarg, 0, 1e9) * SYNTH_NSEC_PER_USEC;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
 		}
-	}
-	if (optind < argc) {
-		usage(stderr);
-		return 2;
 	}
 	if (duration > 0 && !count_given)
 		g.max_trips = 0;
@@ -158,9 +143,7 @@ int main(int argc, char **argv)
 	pthread_mutex_unlock(&g.lock);
 	for (int i = 0; i < 2; i++)
 		pthread_join(threads[i], NULL);
-	if (sig == SIGINT || sig == SIGTERM)
-		fprintf(stderr, "%s: stopped by %s\n", program_invocation_short_name,
-			strsignal(sig));
+	synth_say_stopped(sig);
 
 	synth_report("round trips", g.trips, g.t_end - g.t_start, "round_trips/s");
 	pthread_barrier_destroy(&g.start);

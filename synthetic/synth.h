@@ -8,10 +8,11 @@
  *   throughput: VALUE UNIT    once, at the end (see synth_report)
  *
  * Stopping: synth_signals_init() blocks SIGINT, SIGTERM and SIGUSR1 in every
- * thread; the main thread then sleeps in synth_wait() until the run time is
- * over, a signal comes or a worker calls synth_done(), and tells the workers
- * to stop through their own mutex and condition variables. No signal handler,
- * so no async-signal-safety concerns and no EINTR in the workers.
+ * thread; the main thread then sleeps in synth_wait() (usually through
+ * synth_measure()) until the run time is over, a signal comes or a worker
+ * calls synth_done(), and tells the workers to stop through their own mutex
+ * and condition variables. No signal handler, so no async-signal-safety
+ * concerns and no EINTR in the workers.
  *
  * Everything is static inline so that a program pays (and warns) only for
  * what it uses.
@@ -20,12 +21,14 @@
 #define SYNTH_H
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sys/resource.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -60,6 +63,16 @@ static inline void synth_check(int err, const char *what)
 {
 	if (err)
 		synth_die(1, "%s: %s", what, strerror(err));
+}
+
+/* calloc, or die: a program cannot do its work without the memory. */
+static inline void *synth_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p)
+		synth_die(1, "out of memory");
+	return p;
 }
 
 /* ---- time ---- */
@@ -126,6 +139,16 @@ static inline void synth_name_thread(const char *name)
 }
 
 /*
+ * The start of a worker thread: name it (see synth_name_thread), then wait at
+ * the start barrier until every thread, main included, is ready to go.
+ */
+static inline void synth_thread_begin(const char *name, pthread_barrier_t *start)
+{
+	synth_name_thread(name);
+	pthread_barrier_wait(start);
+}
+
+/*
  * Print the kernel's own count of the calling thread's context switches:
  * voluntary ones are the times it blocked, a ground truth independent of any
  * tracing that a test can compare a recording with.
@@ -154,6 +177,72 @@ static inline void synth_pin_cpu(int cpu)
 static inline void synth_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg)
 {
 	synth_check(pthread_create(thread, NULL, fn, arg), "pthread_create");
+}
+
+/*
+ * One of a group of threads that run the same function, and that function's
+ * argument: what the group shares, the thread's place in the group and its
+ * name (for synth_name_thread, which the thread calls itself).
+ */
+struct synth_worker {
+	void *app;
+	int index;     /* 0 .. n - 1 */
+	char name[16]; /* the kernel's comm: at most 15 bytes */
+	pthread_t thread;
+};
+
+/*
+ * Start the n threads of w[], each running fn(&w[i]) with app. Thread i is
+ * named base followed by the number first + i ("worker-" and 0: worker-0,
+ * worker-1, ...), or base alone when first < 0, for threads that share one
+ * name (and so one vertex of the graph).
+ */
+static inline void synth_start_workers(struct synth_worker *w, int n, void *(*fn)(void *),
+				       void *app, const char *base, int first)
+{
+	for (int i = 0; i < n; i++) {
+		int len = first < 0
+			      ? snprintf(w[i].name, sizeof(w[i].name), "%s", base)
+			      : snprintf(w[i].name, sizeof(w[i].name), "%s%d", base, first + i);
+
+		/* The kernel would cut the name short: a program's mistake. */
+		if (len >= (int)sizeof(w[i].name))
+			synth_die(1, "thread name %s... is over 15 bytes", w[i].name);
+		w[i].app = app;
+		w[i].index = i;
+		synth_thread_create(&w[i].thread, fn, &w[i]);
+	}
+}
+
+static inline void synth_join_workers(struct synth_worker *w, int n)
+{
+	for (int i = 0; i < n; i++)
+		pthread_join(w[i].thread, NULL);
+}
+
+/* ---- spinning ---- */
+
+/* In a spin loop: let the other hyperthread run, and save power. */
+static inline void synth_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+/*
+ * The contended path of a test-and-set spin lock: spin until the lock is free,
+ * then take it (or spin again if another thread was quicker). The spin is on
+ * a plain load: the exchange would bounce the cache line between the CPUs.
+ */
+static inline void synth_spin_until_taken(atomic_bool *lock)
+{
+	do {
+		while (atomic_load_explicit(lock, memory_order_relaxed))
+			synth_cpu_relax();
+	} while (atomic_exchange_explicit(lock, true, memory_order_acquire));
 }
 
 /* ---- stopping ---- */
@@ -220,7 +309,79 @@ static inline void synth_done(void)
 	pthread_kill(synth_main_thread, SIGUSR1);
 }
 
+/* After the workers have stopped: say so on stderr if a signal ended the run. */
+static inline void synth_say_stopped(int sig)
+{
+	if (sig == SIGINT || sig == SIGTERM)
+		fprintf(stderr, "%s: stopped by %s\n", program_invocation_short_name,
+			strsignal(sig));
+}
+
+/* ---- measuring ---- */
+
+/* The window in which a run is measured: see synth_measure. */
+struct synth_window {
+	uint64_t count;	    /* the work done in it */
+	int64_t elapsed_ns; /* how long it lasted */
+	int sig;	    /* what ended it, as synth_wait returns it */
+};
+
+/*
+ * In main, once it has created the workers: meet them at the start barrier,
+ * let them work until synth_wait(seconds) returns, and read *done, the
+ * workers' count of the work they completed. It is read at the end of the
+ * window, before the workers are told to stop: what finishes while they stop
+ * is not counted.
+ */
+static inline struct synth_window synth_measure(pthread_barrier_t *start, double seconds,
+						atomic_uint_fast64_t *done)
+{
+	struct synth_window w;
+	int64_t t_start;
+
+	pthread_barrier_wait(start);
+	t_start = synth_now_ns();
+	w.sig = synth_wait(seconds);
+	w.count = atomic_load(done);
+	w.elapsed_ns = synth_now_ns() - t_start;
+	return w;
+}
+
 /* ---- options ---- */
+
+/*
+ * Print "usage: PROGRAM [options]" and then text, the options' lines, and
+ * exit with status: on stdout for --help (status 0), on stderr for a usage
+ * error (status 2).
+ */
+static inline void synth_usage(const char *text, int status) __attribute__((noreturn));
+
+static inline void synth_usage(const char *text, int status)
+{
+	FILE *f = status ? stderr : stdout;
+
+	fprintf(f, "usage: %s [options]\n%s", program_invocation_short_name, text);
+	exit(status);
+}
+
+/*
+ * getopt_long, with what every program does alike with its answers: -h
+ * (--help) prints the usage on stdout and exits 0; an unknown option, a
+ * missing argument or an argument left after the options prints the usage on
+ * stderr and exits 2. Returns the next of the program's own options, or -1
+ * after the last. usage: the options' lines, as synth_usage prints them.
+ */
+static inline int synth_getopt(int argc, char **argv, const char *shortopts,
+			       const struct option *longopts, const char *usage)
+{
+	int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+
+	if (c == 'h')
+		synth_usage(usage, 0);
+	if (c == '?' || (c == -1 && optind < argc))
+		synth_usage(usage, 2);
+	return c;
+}
 
 /* A number option: the whole argument must parse and lie in [min, max]. */
 static inline double synth_opt_double(const char *opt, const char *arg, double min, double max)
