@@ -157,8 +157,9 @@ static const char *verdict_sentence(enum wperf_verdict_kind k)
 		return "Worse than the baseline beyond the tolerance and the run-to-run noise: the "
 		       "gate fails";
 	case WPERF_VERDICT_INCONCLUSIVE:
-		return "A change passes the tolerance, but the runs are too few to tell it from "
-		       "noise; add runs (this does not fail the gate)";
+		return "A change passes the tolerance, but the runs cannot tell it from noise "
+		       "(too few runs, or a baseline from another machine: see the findings); this "
+		       "does not fail the gate";
 	}
 	return "";
 }
