@@ -51,6 +51,13 @@ WPERF_BENCH := $(BUILD)/wperf-bench
 SYNTH_SRCS := $(wildcard synthetic/*.c)
 SYNTH_BINS := $(SYNTH_SRCS:%.c=$(BUILD)/%)
 
+# The load generators of the real-workload scenarios: scenarios/NAME/*.c, each
+# built into $(BUILD)/loads/NAME/ with the client library of its service.
+LOAD_SRCS := $(wildcard scenarios/*/*.c)
+LOAD_BINS := $(patsubst scenarios/%.c,$(BUILD)/loads/%,$(LOAD_SRCS))
+LOAD_LIBS_zookeeper := -lzookeeper_mt
+LOAD_LIBS_memcached := $(shell pkg-config --libs libmemcached 2>/dev/null)
+
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 E2E_SRCS := $(wildcard tests/e2e/test_*.c)
@@ -65,7 +72,7 @@ BENCH_BINS := $(BENCH_SRCS:%.c=$(BUILD)/%)
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-all: $(LIBWPERF) $(WPERF_BENCH) $(SYNTH_BINS)
+all: $(LIBWPERF) $(WPERF_BENCH) $(SYNTH_BINS) $(LOAD_BINS)
 
 # ---- packages ----
 deps:
@@ -108,6 +115,12 @@ $(LIBHARNESS): $(filter-out $(BUILD)/harness/main.o,$(HARNESS_OBJS))
 $(BUILD)/synthetic/%: synthetic/%.c synthetic/*.h include/*.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -O1 -fno-omit-frame-pointer -fno-optimize-sibling-calls -Iinclude $< -lpthread -lm -o $@
+
+# ---- load generators: scenarios/NAME/X.c -> $(BUILD)/loads/NAME/X ----
+.SECONDEXPANSION:
+$(BUILD)/loads/%: scenarios/%.c $$(wildcard scenarios/$$(*D)/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iscenarios/$(*D) $< $(LOAD_LIBS_$(*D)) -lpthread -lm -o $@
 
 # ---- tests ----
 $(BUILD)/tests/lib/%.o: tests/lib/%.c tests/lib/*.h

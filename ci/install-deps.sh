@@ -11,6 +11,8 @@ pkgs=(
 	systemtap-sdt-dev                               # <sys/sdt.h> for wperf_annotate.h
 	gnuplot-nox graphviz librsvg2-bin               # plots and graph pictures
 	libclang-rt-14-dev                              # sanitizer runtimes for make asan
+	zookeeper libzookeeper-mt-dev                   # scenarios/zookeeper.yaml: server, C client
+	memcached libmemcached-dev                      # scenarios/memcached.yaml: server, C client
 )
 missing=()
 for p in "${pkgs[@]}"; do
