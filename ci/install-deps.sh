@@ -12,6 +12,7 @@ pkgs=(
 	gnuplot-nox graphviz librsvg2-bin               # plots and graph pictures
 	libclang-rt-14-dev                              # sanitizer runtimes for make asan
 	zookeeper libzookeeper-mt-dev                   # scenarios/zookeeper.yaml: server, C client
+	openjdk-17-jdk-headless                         # jcmd: the JVM writes its perf map on demand
 	memcached libmemcached-dev                      # scenarios/memcached.yaml: server, C client
 )
 missing=()
