@@ -8,7 +8,7 @@
 #   make test     run the unit and end-to-end tests (cmocka)
 #   make asan     the same tests built with AddressSanitizer and UBSan
 #   make valgrind the analyzer under valgrind on a recorded trace
-#   make bench    print the recorder's overhead and the analyzer's speed
+#   make bench    print the recorder's overhead (storm, ZooKeeper, memcached) and the analyzer's speed
 #   make install  PREFIX=/usr/local DESTDIR=
 #   make clean
 
@@ -118,9 +118,9 @@ $(BUILD)/synthetic/%: synthetic/%.c synthetic/*.h include/*.h
 
 # ---- load generators: scenarios/NAME/X.c -> $(BUILD)/loads/NAME/X ----
 .SECONDEXPANSION:
-$(BUILD)/loads/%: scenarios/%.c $$(wildcard scenarios/$$(*D)/*.h)
+$(BUILD)/loads/%: scenarios/%.c scenarios/loadgen.h $$(wildcard scenarios/$$(*D)/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iscenarios/$(*D) $< $(LOAD_LIBS_$(*D)) -lpthread -lm -o $@
+	$(CC) $(CFLAGS) -fno-omit-frame-pointer -Iscenarios -Iscenarios/$(*D) $< $(LOAD_LIBS_$(*D)) -lpthread -lm -o $@
 
 # ---- tests ----
 $(BUILD)/tests/lib/%.o: tests/lib/%.c tests/lib/*.h
@@ -168,9 +168,11 @@ demo: all
 	$(WPERF_BENCH) run --gate --results $(DEMO_DIR) scenarios/synthetic-fig1.yaml
 
 # ---- the performance gate: every scenario tagged ci against baselines/ ----
+# CHECK_PERF_TAG=nightly: the real workloads (ZooKeeper, memcached) instead.
 CHECK_PERF_DIR ?= $(BUILD)/check-perf
+CHECK_PERF_TAG ?= ci
 check-perf: all
-	@bash ci/check-perf.sh $(WPERF_BENCH) $(CHECK_PERF_DIR)
+	@bash ci/check-perf.sh $(WPERF_BENCH) $(CHECK_PERF_DIR) $(CHECK_PERF_TAG)
 
 # ---- the synthetic suite, run and written up in docs/validation.md ----
 validation: all
@@ -183,6 +185,7 @@ $(BUILD)/bench/%: bench/%.c $(LIBWPERF) $(BPF_SKELS)
 
 bench: all $(BENCH_BINS)
 	@WPERF_BUILD=$(BUILD) bash bench/run.sh
+	@WPERF_BUILD=$(BUILD) bash bench/workloads.sh
 	@WPERF_BUILD=$(BUILD) bash bench/analysis.sh
 
 # ---- install ----

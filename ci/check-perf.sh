@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# The performance gate for any CI: runs every scenario tagged `ci` under
-# scenarios/, judges each against its baseline in baselines/, and leaves
+# The performance gate for any CI: runs every scenario tagged `ci` (or TAG)
+# under scenarios/, judges each against its baseline in baselines/, and leaves
 # OUT/summary.md (every verdict, in Markdown) and OUT/junit.xml (for the CI's
 # test report), next to each scenario's results folder OUT/NAME/.
 #
-#   ci/check-perf.sh [WPERF_BENCH [OUT]]     (defaults: build/wperf-bench, build/check-perf)
+#   ci/check-perf.sh [WPERF_BENCH [OUT [TAG]]]
+#       (defaults: build/wperf-bench, build/check-perf, ci; `nightly` runs the
+#       real workloads, ZooKeeper and memcached)
 #
 # Exit status: 0 every gate passed, 1 one failed (a new bottleneck, a
 # regression, a missed expected answer), 2 an error (a run that could not finish).
@@ -12,8 +14,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 bench=${1:-build/wperf-bench}
 out=${2:-build/check-perf}
+tag=${3:-ci}
 
-scenarios=$("$bench" check --tag ci scenarios/*.yaml) || exit 2
+scenarios=$("$bench" check --tag "$tag" scenarios/*.yaml) || exit 2
 rm -rf "$out"
 mkdir -p "$out"
 status=0
@@ -27,7 +30,7 @@ for s in $scenarios; do
 	dirs+=("$out/$name")
 done
 if [ ${#dirs[@]} -eq 0 ]; then
-	echo "check-perf: no scenario is tagged ci" >&2
+	echo "check-perf: no scenario is tagged $tag" >&2
 	exit 2
 fi
 "$bench" compare --markdown "$out/summary.md" --junit "$out/junit.xml" "${dirs[@]}"
