@@ -7,7 +7,7 @@ pkgs=(
 	libbpf-dev libelf-dev zlib1g-dev libzstd-dev libdw-dev   # recorder, trace, symbols
 	libyaml-dev libcurl4-openssl-dev libgit2-dev   # scenarios, pull requests, git
 	libjson-c-dev                                  # JSON reports
-	libcmocka-dev valgrind jq                      # tests
+	libcmocka-dev valgrind jq python3 git          # tests (python3: the forge stand-in; git: test repositories)
 	systemtap-sdt-dev                               # <sys/sdt.h> for wperf_annotate.h
 	gnuplot-nox graphviz librsvg2-bin               # plots and graph pictures
 	libclang-rt-14-dev                              # sanitizer runtimes for make asan

@@ -6,8 +6,10 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
+#include "harness/gate.h"
 
 static void report(const char *cmd, const char *kind, const char *fmt, va_list ap)
 {
@@ -47,6 +49,23 @@ int cli_open_trace_operand(const char *cmd, int argc, char **argv, void (*usage)
 	if (wperf_trace_open(argv[optind], t, &err) < 0)
 		return cli_error(cmd, "%s", err.msg);
 	return 0;
+}
+
+int cli_baseline_option(const char *cmd, int c, const char *arg, struct gate_baseline_src *src)
+{
+	switch (c) {
+	case 'b':
+		src->path = arg;
+		return 0;
+	case CLI_OPT_BASELINE_REF:
+		src->at_commit = 1;
+		src->ref = strcmp(arg, "merge-base") ? arg : NULL;
+		return 0;
+	case CLI_OPT_TARGET:
+		src->target = arg;
+		return 0;
+	}
+	return cli_error(cmd, "option %d is not a baseline's", c);
 }
 
 int cli_parse_count(const char *cmd, const char *opt, const char *arg, unsigned min, unsigned max,

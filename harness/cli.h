@@ -25,6 +25,8 @@ int cmd_check(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);
+int cmd_ab(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 
 /* "wperf-bench CMD: error: MESSAGE" on stderr; returns EXIT_ERROR. */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -43,6 +45,31 @@ int cli_parse_count(const char *cmd, const char *opt, const char *arg, unsigned 
 #define CLI_OPT_BUILD_DIR 1000
 struct run_set_opts;
 int cli_run_set_option(const char *cmd, int c, const char *arg, struct run_set_opts *o);
+
+/*
+ * Where the gate reads the baseline: -b/--baseline FILE, --baseline-ref REF
+ * and --target BRANCH, shared by run and compare. REF "merge-base" (or
+ * empty) is the merge base of HEAD with the target branch.
+ */
+#define CLI_OPT_BASELINE_REF 1001
+#define CLI_OPT_TARGET	     1002
+#define CLI_BASELINE_LONGOPTS                                                                      \
+	{"baseline", required_argument, NULL, 'b'},                                                \
+	    {"baseline-ref", required_argument, NULL, CLI_OPT_BASELINE_REF},                       \
+	{                                                                                          \
+		"target", required_argument, NULL, CLI_OPT_TARGET                                  \
+	}
+#define CLI_BASELINE_HELP                                                                          \
+	"  -b, --baseline FILE     the baseline (default: baselines/NAME.yaml)\n"                  \
+	"      --baseline-ref REF  read the baseline as it is at commit REF, from git's\n"         \
+	"                          objects (no checkout); REF 'merge-base': the merge\n"           \
+	"                          base of HEAD with the target branch\n"                          \
+	"      --target BRANCH     the target branch of merge-base (default:\n"                    \
+	"                          $GITHUB_BASE_REF, $CI_MERGE_REQUEST_TARGET_BRANCH_NAME,\n"      \
+	"                          origin's default branch, main, master)\n"
+struct gate_baseline_src;
+/* Sets c's option in src; 0, or EXIT_ERROR after saying why. */
+int cli_baseline_option(const char *cmd, int c, const char *arg, struct gate_baseline_src *src);
 
 /*
  * Opens the one TRACE operand left after the options (argv[optind]). Without

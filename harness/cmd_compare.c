@@ -24,9 +24,8 @@ static void usage(FILE *out)
 		     "few runs to tell a change from noise). Prints the verdicts as Markdown and\n"
 		     "writes verdict.md and junit.xml into each folder.\n"
 		     "\n"
-		     "options:\n"
-		     "  -b, --baseline FILE     the baseline (one RESULTS only; default:\n"
-		     "                          baselines/NAME.yaml)\n"
+		     "options:\n" CLI_BASELINE_HELP
+		     "                          (--baseline goes with one RESULTS only)\n"
 		     "      --markdown FILE     also write the Markdown of every verdict there\n"
 		     "      --junit FILE        write one JUnit XML report of every verdict there\n"
 		     "  -h, --help              this text\n"
@@ -37,23 +36,17 @@ static void usage(FILE *out)
 }
 
 /* The verdict on one results folder; an exit status. */
-static int compare_one(const char *dir, const char *baseline, struct wperf_verdict *v)
+static int compare_one(const char *dir, const struct gate_baseline_src *src,
+		       struct wperf_verdict *v)
 {
 	struct results r;
-	struct wperf_baseline b = {0};
 	struct wperf_error err = {0};
-	char path[PATH_MAX];
 	int e = results_read(dir, &r, &err);
 
 	if (!e && !r.complete)
 		e = wperf_error_set(&err, -EINVAL, "%s is incomplete: %s", dir, r.reason);
-	if (!e) {
-		gate_baseline_path(baseline, r.scenario, path, sizeof(path));
-		e = gate_read_baseline(path, &b, &err);
-	}
 	if (!e)
-		e = gate_judge(&r, &b, v, &err);
-	wperf_baseline_release(&b);
+		e = gate_judge_from(&r, src, v, &err);
 	results_release(&r);
 	return e ? cli_error(CMD, "%s", err.msg) : EXIT_OK;
 }
@@ -62,13 +55,14 @@ int cmd_compare(int argc, char **argv)
 {
 	enum { OPT_MARKDOWN = 256, OPT_JUNIT };
 	static const struct option longopts[] = {
-	    {"baseline", required_argument, NULL, 'b'},
+	    CLI_BASELINE_LONGOPTS,
 	    {"markdown", required_argument, NULL, OPT_MARKDOWN},
 	    {"junit", required_argument, NULL, OPT_JUNIT},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	const char *baseline = NULL, *markdown = NULL, *junit = NULL;
+	struct gate_baseline_src baseline = {0};
+	const char *markdown = NULL, *junit = NULL;
 	struct wperf_verdict *verdicts;
 	const struct wperf_verdict **judged;
 	struct wperf_buf md = {0}, xml = {0};
@@ -79,7 +73,10 @@ int cmd_compare(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "b:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
-			baseline = optarg;
+		case CLI_OPT_BASELINE_REF:
+		case CLI_OPT_TARGET:
+			if (cli_baseline_option(CMD, c, optarg, &baseline))
+				return EXIT_ERROR;
 			break;
 		case OPT_MARKDOWN:
 			markdown = optarg;
@@ -99,7 +96,7 @@ int cmd_compare(int argc, char **argv)
 		usage(stderr);
 		return EXIT_ERROR;
 	}
-	if (baseline && argc - optind > 1)
+	if (baseline.path && argc - optind > 1)
 		return cli_error(CMD, "--baseline goes with one RESULTS folder only");
 	verdicts = calloc(argc - optind, sizeof(*verdicts));
 	judged = calloc(argc - optind, sizeof(*judged));
@@ -108,7 +105,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	for (int i = optind; i < argc; i++) {
-		int one = compare_one(argv[i], baseline, &verdicts[n]);
+		int one = compare_one(argv[i], &baseline, &verdicts[n]);
 
 		if (one != EXIT_OK) {
 			status = EXIT_ERROR;

@@ -40,8 +40,7 @@ static void usage(FILE *out)
 		"                          results/NAME-YYYYmmdd-HHMMSS)\n"
 		"  -g, --gate              judge the runs against the baseline and print the\n"
 		"                          verdict (also written as verdict.md and junit.xml)\n"
-		"  -b, --baseline FILE     the baseline for --gate (default:\n"
-		"                          baselines/NAME.yaml)\n"
+		"with --gate:\n" CLI_BASELINE_HELP "other options:\n"
 		"      --build-dir DIR     ${BUILD_DIR} of the scenario (default: the folder\n"
 		"                          of this wperf-bench)\n"
 		"  -q, --quiet             only warnings, errors and the verdict\n"
@@ -53,28 +52,20 @@ static void usage(FILE *out)
 }
 
 /* The gate's verdict on r, printed; the exit status it gives. */
-static int judge(const struct results *r, const char *baseline)
+static int judge(struct results *r, const struct gate_baseline_src *src)
 {
-	struct wperf_baseline b;
 	struct wperf_verdict v;
 	struct wperf_error err = {0};
 	struct wperf_buf md = {0};
-	char path[PATH_MAX];
 	int status;
 
-	gate_baseline_path(baseline, r->scenario, path, sizeof(path));
-	if (gate_read_baseline(path, &b, &err) < 0)
+	if (gate_judge_from(r, src, &v, &err) < 0)
 		return cli_error(CMD, "%s", err.msg);
-	if (gate_judge(r, &b, &v, &err) < 0) {
-		wperf_baseline_release(&b);
-		return cli_error(CMD, "%s", err.msg);
-	}
 	if (wperf_verdict_markdown(&v, 0, &md) == 0 && md.len)
 		fwrite(md.data, 1, md.len, stdout);
 	status = wperf_verdict_exit_code(v.kind) ? EXIT_FAIL : EXIT_OK;
 	wperf_buf_release(&md);
 	wperf_verdict_release(&v);
-	wperf_baseline_release(&b);
 	return status;
 }
 
@@ -127,18 +118,18 @@ int cmd_run(int argc, char **argv)
 	    {"runs", required_argument, NULL, 'n'},
 	    {"results", required_argument, NULL, 'r'},
 	    {"gate", no_argument, NULL, 'g'},
-	    {"baseline", required_argument, NULL, 'b'},
+	    CLI_BASELINE_LONGOPTS,
 	    {"build-dir", required_argument, NULL, CLI_OPT_BUILD_DIR},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct run_set_opts o = {0};
-	const char *baseline = NULL;
+	struct gate_baseline_src baseline = {0};
 	struct results r;
 	struct scenario *s;
 	struct wperf_error err = {0};
-	int c, gate = 0, status;
+	int c, gate = 0, gate_options = 0, status;
 	size_t missed;
 
 	while ((c = getopt_long(argc, argv, "n:r:gb:qh", longopts, NULL)) != -1) {
@@ -147,7 +138,11 @@ int cmd_run(int argc, char **argv)
 			gate = 1;
 			break;
 		case 'b':
-			baseline = optarg;
+		case CLI_OPT_BASELINE_REF:
+		case CLI_OPT_TARGET:
+			if (cli_baseline_option(CMD, c, optarg, &baseline))
+				return EXIT_ERROR;
+			gate_options = 1;
 			break;
 		case 'n':
 		case 'r':
@@ -168,15 +163,15 @@ int cmd_run(int argc, char **argv)
 		usage(stderr);
 		return EXIT_ERROR;
 	}
-	if (baseline && !gate)
-		return cli_error(CMD, "--baseline is for --gate");
+	if (gate_options && !gate)
+		return cli_error(CMD, "--baseline, --baseline-ref and --target are for --gate");
 	o.scenario_path = argv[optind];
 	if (run_set(&o, &r, &s, &err) < 0) {
 		status = r.dir[0] ? cli_error(CMD, "%s is incomplete: %s", r.dir, err.msg)
 				  : cli_error(CMD, "%s", err.msg);
 		goto out;
 	}
-	status = gate ? judge(&r, baseline) : EXIT_OK;
+	status = gate ? judge(&r, &baseline) : EXIT_OK;
 	missed = expectations_missed(&r);
 	if (missed) {
 		cli_warn(CMD, "%zu of %zu runs missed the expected answer (see %s/summary.md)",

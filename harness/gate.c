@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "harness/git_repo.h"
 #include "harness/output.h"
 
 void gate_baseline_path(const char *path, const char *scenario, char *out, size_t size)
@@ -33,8 +34,68 @@ int gate_read_baseline(const char *path, struct wperf_baseline *b, struct wperf_
 	return e;
 }
 
-int gate_judge(const struct results *r, const struct wperf_baseline *b, struct wperf_verdict *v,
-	       struct wperf_error *err)
+/* The baseline file as it is at commit src->ref (or the merge base). */
+static int read_at_commit(const struct gate_baseline_src *src, const char *path,
+			  struct wperf_baseline *b, char *from, size_t size,
+			  struct wperf_error *err)
+{
+	struct git_repo *repo = NULL;
+	struct wperf_buf text = {0};
+	char rel[PATH_MAX] = "", oid[GIT_REPO_OID_HEX] = "", name[PATH_MAX + 64];
+	int e = git_repo_open(".", &repo, err);
+
+	memset(b, 0, sizeof(*b));
+	if (!e)
+		e = git_repo_relative(repo, path, rel, sizeof(rel), err);
+	if (!e)
+		e = git_repo_resolve(repo, src->ref, src->target, oid, err);
+	if (!e)
+		e = git_repo_read_file(repo, oid, rel, &text, err);
+	if (e == -ENOENT && rel[0] && oid[0])
+		e = wperf_error_set(err, -ENOENT,
+				    "no baseline %s at commit %.12s; make one there, or read "
+				    "the work tree's without --baseline-ref",
+				    rel, oid);
+	if (!e) {
+		snprintf(name, sizeof(name), "%s@%.12s", rel, oid);
+		e = wperf_baseline_read(name, (const char *)text.data, text.len, b, err);
+	}
+	if (!e && src->ref && *src->ref)
+		snprintf(from, size, "%s at %.12s (%s)", rel, oid, src->ref);
+	else if (!e)
+		snprintf(from, size, "%s at %.12s (the merge base)", rel, oid);
+	wperf_buf_release(&text);
+	git_repo_free(repo);
+	return e;
+}
+
+int gate_load_baseline(const struct gate_baseline_src *src, const char *scenario,
+		       struct wperf_baseline *b, char *from, size_t size, struct wperf_error *err)
+{
+	char path[PATH_MAX];
+
+	gate_baseline_path(src->path, scenario, path, sizeof(path));
+	if (src->at_commit)
+		return read_at_commit(src, path, b, from, size, err);
+	snprintf(from, size, "%s", path);
+	return gate_read_baseline(path, b, err);
+}
+
+int gate_judge_from(struct results *r, const struct gate_baseline_src *src, struct wperf_verdict *v,
+		    struct wperf_error *err)
+{
+	struct wperf_baseline b;
+	char from[PATH_MAX];
+	int e = gate_load_baseline(src, r->scenario, &b, from, sizeof(from), err);
+
+	if (!e)
+		e = gate_judge(r, &b, from, v, err);
+	wperf_baseline_release(&b);
+	return e;
+}
+
+int gate_judge(struct results *r, const struct wperf_baseline *b, const char *from,
+	       struct wperf_verdict *v, struct wperf_error *err)
 {
 	struct wperf_gate_opts g = r->gate;
 	struct wperf_buf md = {0}, junit = {0};
@@ -54,6 +115,10 @@ int gate_judge(const struct results *r, const struct wperf_baseline *b, struct w
 		e = results_write_file(r, "verdict.md", &md, err);
 	if (!e)
 		e = results_write_file(r, "junit.xml", &junit, err);
+	if (!e) {
+		snprintf(r->verdict, sizeof(r->verdict), "%s", wperf_verdict_name(v->kind));
+		snprintf(r->baseline_from, sizeof(r->baseline_from), "%s", from);
+	}
 	if (!e && wperf_buf_append(&md, "", 1) == 0)
 		e = results_write(r, (const char *)md.data, err);
 	wperf_buf_release(&md);

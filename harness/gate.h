@@ -18,6 +18,15 @@
 #include "core/verdict.h"
 #include "harness/results.h"
 
+/* Where a scenario's baseline is read from. A zeroed struct: the file in the
+ * work tree, baselines/SCENARIO.yaml. */
+struct gate_baseline_src {
+	const char *path;   /* NULL: baselines/SCENARIO.yaml */
+	int at_commit;	    /* read the file as it is in a commit (harness/git_repo.h) */
+	const char *ref;    /* at_commit: the revision; NULL or "": the merge base */
+	const char *target; /* the merge base's target branch; NULL: the default */
+};
+
 /* path, or baselines/SCENARIO.yaml when path is NULL, into out. */
 void gate_baseline_path(const char *path, const char *scenario, char *out, size_t size);
 
@@ -26,12 +35,26 @@ void gate_baseline_path(const char *path, const char *scenario, char *out, size_
 int gate_read_baseline(const char *path, struct wperf_baseline *b, struct wperf_error *err);
 
 /*
- * Judges the runs of r against b: *v (release it with wperf_verdict_release),
- * verdict.md and junit.xml written into r->dir, and the verdict added to its
- * summary.md. -EINVAL when r is not complete.
+ * Reads the baseline of scenario from src into *b. from gets where it came
+ * from, for people: "baselines/x.yaml", or "baselines/x.yaml at 1a2b3c4d5e6f
+ * (merge base with main)". Errors as gate_read_baseline's, and the
+ * repository's (no repository, no such commit, no such file at it).
  */
-int gate_judge(const struct results *r, const struct wperf_baseline *b, struct wperf_verdict *v,
-	       struct wperf_error *err);
+int gate_load_baseline(const struct gate_baseline_src *src, const char *scenario,
+		       struct wperf_baseline *b, char *from, size_t size, struct wperf_error *err);
+
+/*
+ * Judges the runs of r against b (read from from): *v (release it with
+ * wperf_verdict_release), verdict.md and junit.xml written into r->dir, and
+ * the verdict added to summary.md and summary.json (r->verdict and
+ * r->baseline_from set). -EINVAL when r is not complete.
+ */
+int gate_judge(struct results *r, const struct wperf_baseline *b, const char *from,
+	       struct wperf_verdict *v, struct wperf_error *err);
+
+/* gate_load_baseline of r's scenario, then gate_judge. */
+int gate_judge_from(struct results *r, const struct gate_baseline_src *src, struct wperf_verdict *v,
+		    struct wperf_error *err);
 
 /*
  * Makes the baseline of r's runs and writes it to path atomically, keeping the

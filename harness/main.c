@@ -23,6 +23,8 @@ static const struct command commands[] = {
     {"run", cmd_run, "run a scenario: services, load, recording, analysis, gate"},
     {"compare", cmd_compare, "judge results against their baseline: the verdict"},
     {"baseline", cmd_baseline, "baseline update: make a scenario's baseline"},
+    {"ab", cmd_ab, "the base commit against the work tree, run in turns: the verdict"},
+    {"history", cmd_history, "a baseline across the commits that changed it, plotted"},
 };
 
 static void usage(FILE *out)

@@ -78,13 +78,32 @@ static int append_text(struct wperf_buf *b, const char *s, int for_gp)
 	return e;
 }
 
-/* The start of the script of plot name: the SVG terminal, the title (the
- * scenario's, then what), the key and the x axis: runs 1..nruns, integer tics. */
-static int script_head(struct wperf_buf *gp, const char *name, const char *title, const char *what,
-		       size_t nruns)
+/* The x axis's tics: x's labels, or whole runs (at most about 20 labelled). */
+static int script_xtics(struct wperf_buf *gp, const struct plots_axis *x, size_t nruns)
 {
-	/* At most about 20 labelled tics, always on whole runs starting at 1. */
 	size_t step = nruns <= 20 ? 1 : (nruns + 19) / 20;
+	int e;
+
+	if (!x)
+		return wperf_buf_printf(gp, "set xtics 1,%zu format '%%.0f'\n", step);
+	e = wperf_buf_printf(gp, "set xtics rotate by -30 (");
+	for (size_t i = 0; !e && i < nruns; i++) {
+		e = wperf_buf_printf(gp, "%s'", i ? ", " : "");
+		if (!e)
+			e = append_text(gp, x->labels[i], 1);
+		if (!e)
+			e = wperf_buf_printf(gp, "' %zu", i + 1);
+	}
+	return e ? e : wperf_buf_printf(gp, ")\n");
+}
+
+/* The start of the script of plot name: the SVG terminal, the title (the
+ * scenario's, then what, then "per run" or per x's name), the key and the x
+ * axis: points 1..nruns. */
+static int script_head(struct wperf_buf *gp, const char *name, const char *title, const char *what,
+		       const struct plots_axis *x, size_t nruns)
+{
+	const char *axis = x ? x->name : "run";
 	int e = wperf_buf_printf(gp,
 				 "# Drawn by wperf-bench from %s.dat. To redraw: gnuplot %s.gp\n"
 				 "set encoding utf8\n"
@@ -99,14 +118,13 @@ static int script_head(struct wperf_buf *gp, const char *name, const char *title
 		e = append_text(gp, title, 1);
 	if (!e)
 		e = wperf_buf_printf(gp,
-				     ": %s' noenhanced\n"
+				     ": %s per %s' noenhanced\n"
 				     "set key below noenhanced\n"
 				     "set grid ytics\n"
-				     "set xlabel 'run' noenhanced\n"
-				     "set xrange [0.5:%zu.5]\n"
-				     "set xtics 1,%zu format '%%.0f'\n",
-				     what, nruns, step);
-	return e;
+				     "set xlabel '%s' noenhanced\n"
+				     "set xrange [0.5:%zu.5]\n",
+				     what, axis, axis, nruns);
+	return e ? e : script_xtics(gp, x, nruns);
 }
 
 /* The end of a script: the same plot again as a PNG. */
@@ -220,8 +238,8 @@ static int out_of_memory(struct wperf_error *err)
 }
 
 /* throughput.*: a point per run that measured one, and the median as a line. */
-static int plot_throughput(const struct wperf_runset *rs, const char *title, const char *dir,
-			   struct wperf_error *err)
+static int plot_throughput(const struct wperf_runset *rs, const char *title,
+			   const struct plots_axis *x, const char *dir, struct wperf_error *err)
 {
 	struct wperf_buf dat = {0}, gp = {0};
 	double *tp = malloc((rs->nruns ? rs->nruns : 1) * sizeof(*tp)), median;
@@ -259,7 +277,7 @@ static int plot_throughput(const struct wperf_runset *rs, const char *title, con
 	}
 
 	if (!e)
-		e = script_head(&gp, "throughput", title, "throughput per run", rs->nruns);
+		e = script_head(&gp, "throughput", title, "throughput", x, rs->nruns);
 	if (!e)
 		e = wperf_buf_printf(&gp, "set ylabel '%s", unit[0] ? "" : "throughput");
 	if (!e)
@@ -340,8 +358,8 @@ static int rank_edges(const struct wperf_runset *rs, struct top_edge **out, size
 }
 
 /* edges.*: the share of the window of each of the top edges, a line each. */
-static int plot_edges(const struct wperf_runset *rs, const char *title, const char *dir,
-		      struct wperf_error *err)
+static int plot_edges(const struct wperf_runset *rs, const char *title, const struct plots_axis *x,
+		      const char *dir, struct wperf_error *err)
 {
 	struct wperf_buf dat = {0}, gp = {0};
 	struct top_edge *top;
@@ -383,7 +401,7 @@ static int plot_edges(const struct wperf_runset *rs, const char *title, const ch
 	}
 
 	if (!e)
-		e = script_head(&gp, "edges", title, "heaviest edges per run", rs->nruns);
+		e = script_head(&gp, "edges", title, "heaviest edges", x, rs->nruns);
 	if (!e)
 		e = wperf_buf_printf(&gp, "set ylabel 'share of the window' noenhanced\n"
 					  "set yrange [0:*]\n"
@@ -412,16 +430,22 @@ static int plot_edges(const struct wperf_runset *rs, const char *title, const ch
 	return e;
 }
 
-int plots_write(const struct wperf_runset *rs, const char *title, const char *dir,
-		struct wperf_error *err)
+int plots_write_axis(const struct wperf_runset *rs, const char *title, const struct plots_axis *x,
+		     const char *dir, struct wperf_error *err)
 {
 	int e = output_make_dirs(dir, err);
 
 	if (!title)
 		title = "";
 	if (!e)
-		e = plot_throughput(rs, title, dir, err);
+		e = plot_throughput(rs, title, x, dir, err);
 	if (!e)
-		e = plot_edges(rs, title, dir, err);
+		e = plot_edges(rs, title, x, dir, err);
 	return e;
+}
+
+int plots_write(const struct wperf_runset *rs, const char *title, const char *dir,
+		struct wperf_error *err)
+{
+	return plots_write_axis(rs, title, NULL, dir, err);
 }

@@ -35,4 +35,15 @@
 int plots_write(const struct wperf_runset *rs, const char *title, const char *dir,
 		struct wperf_error *err);
 
+/* The x axis when the points are not runs: its name ("commit"), and a label
+ * for each point (rs->nruns of them) written under its tic. */
+struct plots_axis {
+	const char *name;
+	const char *const *labels;
+};
+
+/* plots_write with another x axis (NULL: runs 1..n, as plots_write). */
+int plots_write_axis(const struct wperf_runset *rs, const char *title, const struct plots_axis *x,
+		     const char *dir, struct wperf_error *err);
+
 #endif /* WPERF_PLOTS_H */

@@ -113,6 +113,36 @@ static json_object *gate_json(const struct wperf_gate_opts *g)
 	return o;
 }
 
+/* null outside a repository */
+static json_object *git_json(const struct git_info *g)
+{
+	json_object *o;
+
+	if (!g->commit[0])
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "repository", json_object_new_string(g->repository));
+	json_object_object_add(o, "commit", json_object_new_string(g->commit));
+	json_object_object_add(o, "branch", json_object_new_string(g->branch));
+	json_object_object_add(o, "dirty", json_object_new_boolean(g->dirty));
+	json_object_object_add(o, "target", json_object_new_string(g->target));
+	json_object_object_add(o, "merge_base", json_object_new_string(g->merge_base));
+	return o;
+}
+
+/* null until judged */
+static json_object *verdict_json(const struct results *r)
+{
+	json_object *o;
+
+	if (!r->verdict[0])
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "kind", json_object_new_string(r->verdict));
+	json_object_object_add(o, "baseline", json_object_new_string(r->baseline_from));
+	return o;
+}
+
 static json_object *run_json(const struct results *r, size_t i)
 {
 	const struct results_expect *x = &r->expect[i];
@@ -151,7 +181,9 @@ static int summary_json(const struct results *r, struct wperf_buf *out)
 		e = -ENOMEM;
 	json_object_object_add(o, "environment", env);
 	json_object_object_add(o, "unit", json_object_new_string(r->runs.unit));
+	json_object_object_add(o, "git", git_json(&r->git));
 	json_object_object_add(o, "gate", gate_json(&r->gate));
+	json_object_object_add(o, "verdict", verdict_json(r));
 	for (size_t i = 0; !e && i < r->runs.nruns; i++) {
 		json_object *run = run_json(r, i);
 
@@ -197,6 +229,15 @@ static int summary_md(const struct results *r, const char *verdict_md, struct wp
 		e = wperf_buf_printf(
 		    out, "Environment: kernel %s, %s, %u CPUs, %s.\n\n", env->kernel,
 		    env->cpu_model[0] ? env->cpu_model : "CPU unknown", env->cpus, env->tool);
+	if (!e && r->git.commit[0])
+		e = wperf_buf_printf(out, "Commit: %.12s%s%s%s", r->git.commit,
+				     r->git.branch[0] ? " on " : "", r->git.branch,
+				     r->git.dirty ? ", with uncommitted changes" : "");
+	if (!e && r->git.merge_base[0])
+		e = wperf_buf_printf(out, ", forked from %s at %.12s", r->git.target,
+				     r->git.merge_base);
+	if (!e && r->git.commit[0])
+		e = wperf_buf_printf(out, ".\n\n");
 	if (!e && r->runs.nruns)
 		e = wperf_buf_printf(out,
 				     "| run | throughput%s%s%s | knots | expected answer |\n"
@@ -317,6 +358,38 @@ static int read_gate(json_object *o, const char *file, struct wperf_gate_opts *g
 	return 0;
 }
 
+/* "git" and "verdict": optional, since summaries before them lack them */
+static int read_git_and_verdict(struct results *r, json_object *o, const char *file,
+				struct wperf_error *err)
+{
+	char where[PATH_MAX + 16];
+	json_object *git, *verdict, *dirty;
+
+	if (json_object_object_get_ex(o, "git", &git) && git) {
+		struct git_info *g = &r->git;
+
+		snprintf(where, sizeof(where), "%s: git", file);
+		if (read_string(git, where, "repository", g->repository, sizeof(g->repository),
+				err) ||
+		    read_string(git, where, "commit", g->commit, sizeof(g->commit), err) ||
+		    read_string(git, where, "branch", g->branch, sizeof(g->branch), err) ||
+		    read_string(git, where, "target", g->target, sizeof(g->target), err) ||
+		    read_string(git, where, "merge_base", g->merge_base, sizeof(g->merge_base),
+				err) ||
+		    !(dirty = member(git, where, "dirty", json_type_boolean, err)))
+			return -EINVAL;
+		g->dirty = json_object_get_boolean(dirty);
+	}
+	if (json_object_object_get_ex(o, "verdict", &verdict) && verdict) {
+		snprintf(where, sizeof(where), "%s: verdict", file);
+		if (read_string(verdict, where, "kind", r->verdict, sizeof(r->verdict), err) ||
+		    read_string(verdict, where, "baseline", r->baseline_from,
+				sizeof(r->baseline_from), err))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 static int read_run(struct results *r, json_object *o, const char *file, size_t i,
 		    struct wperf_error *err)
 {
@@ -369,7 +442,7 @@ static int read_summary(struct results *r, json_object *o, const char *file,
 	if ((e = read_string(o, file, "scenario", r->scenario, sizeof(r->scenario), err)) ||
 	    (e = read_string(o, file, "status", status, sizeof(status), err)) ||
 	    (e = read_string(o, file, "unit", r->runs.unit, sizeof(r->runs.unit), err)) ||
-	    (e = read_gate(o, file, &r->gate, err)))
+	    (e = read_gate(o, file, &r->gate, err)) || (e = read_git_and_verdict(r, o, file, err)))
 		return e;
 	r->complete = !strcmp(status, "complete");
 	if (json_object_object_get_ex(o, "reason", &reason) && reason)

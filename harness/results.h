@@ -4,9 +4,11 @@
  * for `compare` and for `baseline update`.
  *
  *   RESULTS/summary.json   status (complete or incomplete, with the reason),
- *                          scenario, environment, gate options, and per run:
- *                          throughput, knots, edges, expectation met or not
+ *                          scenario, environment, git commit, gate options,
+ *                          the verdict and its baseline (once judged), and
+ *                          per run: throughput, knots, edges, expectation met
  *   RESULTS/summary.md     the same for people (and the verdict, when gated)
+ *   RESULTS/verdict.md     the verdict for people, junit.xml for CI (once judged)
  *   RESULTS/INCOMPLETE     the reason, while the run set is not complete
  *   RESULTS/scenario.yaml  the scenario file as it was run
  *   RESULTS/log            every step, with times
@@ -30,6 +32,7 @@
 #include "core/error.h"
 #include "core/runset.h"
 #include "core/verdict.h"
+#include "harness/git_repo.h"
 
 #define RESULTS_FORMAT "wperf-results/1"
 
@@ -53,6 +56,10 @@ struct results {
 	struct wperf_gate_opts gate;   /* the scenario's (env left NULL) */
 	struct wperf_runset runs;      /* in order: run i is runs/i+1 */
 	struct results_expect *expect; /* per run */
+	struct git_info git;	       /* the commit run; empty outside a repository */
+	/* Set by the gate (gate_judge); empty when the runs were not judged. */
+	char verdict[32];	      /* wperf_verdict_name */
+	char baseline_from[PATH_MAX]; /* the baseline's file, and its commit when read from one */
 };
 
 /*

@@ -2,6 +2,7 @@
 #include "run_set.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "harness/analyze_run.h"
+#include "harness/git_repo.h"
 #include "harness/output.h"
 #include "harness/plots.h"
 #include "harness/progress.h"
@@ -78,16 +80,18 @@ static int copy_file(const char *from, const char *to, struct wperf_error *err)
 }
 
 /* Everything a run set works with. */
-struct set {
-	const struct run_set_opts *o;
+struct run_set {
+	struct run_set_opts o;
 	struct scenario *s;
 	struct results *r;
 	struct progress progress;
 	char self[PATH_MAX], build_dir[PATH_MAX];
-	unsigned runs;
+	unsigned runs, done;
+	struct sigaction old[NSTOP];
+	int catching;
 };
 
-static int find_self(struct set *set, struct wperf_error *err)
+static int find_self(struct run_set *set, struct wperf_error *err)
 {
 	ssize_t n = readlink("/proc/self/exe", set->self, sizeof(set->self) - 1);
 	char *slash;
@@ -95,8 +99,8 @@ static int find_self(struct set *set, struct wperf_error *err)
 	if (n < 0)
 		return wperf_error_set(err, -errno, "/proc/self/exe: %s", strerror(errno));
 	set->self[n] = '\0';
-	if (set->o->build_dir)
-		return absolute(set->o->build_dir, set->build_dir, sizeof(set->build_dir), err);
+	if (set->o.build_dir)
+		return absolute(set->o.build_dir, set->build_dir, sizeof(set->build_dir), err);
 	snprintf(set->build_dir, sizeof(set->build_dir), "%s", set->self);
 	slash = strrchr(set->build_dir, '/');
 	if (slash)
@@ -108,18 +112,18 @@ static int find_self(struct set *set, struct wperf_error *err)
  * Loads the scenario twice: first to learn its name (for the default results
  * folder) and to fail before making any folder, then with ${RESULTS_DIR} known.
  */
-static int load_scenario(struct set *set, struct wperf_error *err)
+static int load_scenario(struct run_set *set, struct wperf_error *err)
 {
 	struct scenario_vars vars = {.results_dir = "<results>", .build_dir = set->build_dir};
 	struct results *r = set->r;
 	char stamp[32];
 	time_t now = time(NULL);
-	int e = scenario_load(set->o->scenario_path, &vars, &set->s, err);
+	int e = scenario_load(set->o.scenario_path, &vars, &set->s, err);
 
 	if (e)
 		return e;
-	if (set->o->results_dir) {
-		e = absolute(set->o->results_dir, r->dir, sizeof(r->dir), err);
+	if (set->o.results_dir) {
+		e = absolute(set->o.results_dir, r->dir, sizeof(r->dir), err);
 	} else {
 		char rel[PATH_MAX];
 
@@ -136,7 +140,7 @@ static int load_scenario(struct set *set, struct wperf_error *err)
 		return e;
 	}
 	vars.results_dir = r->dir;
-	return scenario_load(set->o->scenario_path, &vars, &set->s, err);
+	return scenario_load(set->o.scenario_path, &vars, &set->s, err);
 }
 
 /* The run whose throughput is the median (the first run when there is none). */
@@ -160,7 +164,7 @@ static size_t median_run(const struct wperf_runset *rs)
 	return best;
 }
 
-static void say_run(struct set *set, const char *label, const struct wperf_run *run,
+static void say_run(struct run_set *set, const char *label, const struct wperf_run *run,
 		    const struct results_expect *x)
 {
 	struct wperf_buf line = {0};
@@ -186,10 +190,10 @@ static void say_run(struct set *set, const char *label, const struct wperf_run *
 	wperf_buf_release(&line);
 }
 
-static int one_run(struct set *set, unsigned i, struct wperf_error *err)
+static int one_run(struct run_set *set, unsigned i, struct wperf_error *err)
 {
 	const struct scenario *s = set->s;
-	char run_dir[PATH_MAX], label[32];
+	char run_dir[PATH_MAX], label[64];
 	struct runner_opts ro = {.s = s,
 				 .self = set->self,
 				 .run_dir = run_dir,
@@ -212,7 +216,8 @@ static int one_run(struct set *set, unsigned i, struct wperf_error *err)
 	struct results_expect x = {.checked = se->given};
 	int e;
 
-	snprintf(label, sizeof(label), "run %u/%u", i, set->runs);
+	snprintf(label, sizeof(label), "%s%srun %u/%u", set->o.label ? set->o.label : "",
+		 set->o.label ? ": " : "", i, set->runs);
 	snprintf(run_dir, sizeof(run_dir), "%s/runs/%u", set->r->dir, i);
 	if (mkdir(run_dir, 0755) < 0)
 		return wperf_error_set(err, -errno, "cannot make %s: %s", run_dir, strerror(errno));
@@ -238,7 +243,7 @@ static int one_run(struct set *set, unsigned i, struct wperf_error *err)
 }
 
 /* What a complete run set leaves on top of its runs: the median run's graph and the plots. */
-static void finish(struct set *set)
+static void finish(struct run_set *set)
 {
 	struct wperf_error err = {0};
 	char from[PATH_MAX], to[PATH_MAX];
@@ -253,7 +258,19 @@ static void finish(struct set *set)
 		progress_warn(&set->progress, "plots: %s", err.msg);
 }
 
-static void init_results(struct set *set)
+/* The commit dir is at; nothing outside a repository. */
+static void git_commit_of(const char *dir, struct git_info *out)
+{
+	struct git_repo *repo;
+	struct wperf_error ignored = {0};
+
+	if (git_repo_open(dir, &repo, &ignored) == 0 &&
+	    git_repo_info(repo, NULL, out, &ignored) < 0)
+		memset(out, 0, sizeof(*out));
+	git_repo_free(repo);
+}
+
+static void init_results(struct run_set *set)
 {
 	const struct scenario *s = set->s;
 	struct results *r = set->r;
@@ -265,6 +282,7 @@ static void init_results(struct set *set)
 		 "the run set is in progress, or wperf-bench stopped without cleaning up");
 	r->started = time(NULL);
 	results_environment(&r->env);
+	git_commit_of(".", &r->git);
 	r->gate.edge_tolerance = s->gate.edge_tolerance;
 	r->gate.throughput_tolerance = s->gate.throughput_tolerance;
 	r->gate.warn_ratio = s->gate.warn_ratio;
@@ -272,62 +290,149 @@ static void init_results(struct set *set)
 	r->gate.lower_is_better = !s->load.throughput.higher_is_better;
 }
 
-int run_set(const struct run_set_opts *o, struct results *out, struct scenario **scenario,
-	    struct wperf_error *err)
+/* Into the set's working directory (*back: the way back, -1: none). */
+static int enter_workdir(const struct run_set *set, int *back, struct wperf_error *err)
 {
-	struct set set = {.o = o, .r = out};
-	struct sigaction old[NSTOP];
+	*back = -1;
+	if (!set->o.workdir)
+		return 0;
+	*back = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*back < 0)
+		return wperf_error_set(err, -errno, "the working directory: %s", strerror(errno));
+	if (chdir(set->o.workdir) < 0) {
+		int e = -errno;
+
+		close(*back);
+		*back = -1;
+		return wperf_error_set(err, e, "%s: %s", set->o.workdir, strerror(-e));
+	}
+	return 0;
+}
+
+static void leave_workdir(int back)
+{
+	if (back < 0)
+		return;
+	if (fchdir(back) < 0)
+		abort(); /* the folder we came from is open: this cannot fail */
+	close(back);
+}
+
+int run_set_open(const struct run_set_opts *o, struct results *out, struct run_set **setp,
+		 struct wperf_error *err)
+{
+	struct run_set *set = calloc(1, sizeof(*set));
 	char path[PATH_MAX];
 	int e;
 
 	memset(out, 0, sizeof(*out));
-	*scenario = NULL;
-	progress_init(&set.progress, o->quiet);
-	e = find_self(&set, err);
+	*setp = set;
+	if (!set)
+		return wperf_error_set(err, -ENOMEM, "out of memory");
+	set->o = *o;
+	set->r = out;
+	progress_init(&set->progress, o->quiet);
+	e = find_self(set, err);
 	if (!e)
-		e = load_scenario(&set, err);
+		e = load_scenario(set, err);
 	if (e)
-		goto done;
-	set.runs = o->runs ? o->runs : set.s->runs;
-	init_results(&set);
+		return e;
+	set->runs = o->runs ? o->runs : set->s->runs;
+	init_results(set);
 	snprintf(path, sizeof(path), "%s/log", out->dir);
-	e = progress_open(&set.progress, path, err);
+	e = progress_open(&set->progress, path, err);
 	snprintf(path, sizeof(path), "%s/scenario.yaml", out->dir);
 	if (!e)
 		e = copy_file(o->scenario_path, path, err);
 	if (!e)
 		e = results_write(out, NULL, err);
 	if (e)
-		goto done;
-	progress_say(&set.progress, "%s: %u run%s into %s", set.s->name, set.runs,
-		     set.runs == 1 ? "" : "s", out->dir);
-	catch_stop_signals(old);
-	for (unsigned i = 1; !e && i <= set.runs; i++) {
-		e = one_run(&set, i, err);
-		if (!e && stop_signal)
-			e = wperf_error_set(err, -EINTR, "interrupted by SIG%s",
-					    sigabbrev_np(stop_signal));
-		if (!e)
-			e = results_write(out, NULL, err);
-	}
-	restore_stop_signals(old);
+		return e;
+	progress_say(&set->progress, "%s: %u run%s into %s", set->s->name, set->runs,
+		     set->runs == 1 ? "" : "s", out->dir);
+	catch_stop_signals(set->old);
+	set->catching = 1;
+	return 0;
+}
+
+unsigned run_set_planned(const struct run_set *set)
+{
+	return set->runs;
+}
+
+int run_set_build(struct run_set *set, struct wperf_error *err)
+{
+	char label[64];
+	struct runner_opts ro = {.s = set->s,
+				 .self = set->self,
+				 .run_dir = set->r->dir,
+				 .label = label,
+				 .progress = &set->progress,
+				 .interrupted = &stop_signal};
+	int back, e = enter_workdir(set, &back, err);
+
+	snprintf(label, sizeof(label), "%s", set->o.label ? set->o.label : set->s->name);
+	if (!e)
+		e = runner_build(&ro, err);
+	leave_workdir(back);
+	return e;
+}
+
+int run_set_next(struct run_set *set, struct wperf_error *err)
+{
+	int back, e = enter_workdir(set, &back, err);
+
+	if (!e)
+		e = one_run(set, ++set->done, err);
+	leave_workdir(back);
+	if (!e && stop_signal)
+		e = wperf_error_set(err, -EINTR, "interrupted by SIG%s", sigabbrev_np(stop_signal));
+	if (!e)
+		e = results_write(set->r, NULL, err);
+	return e;
+}
+
+int run_set_close(struct run_set *set, int e, struct scenario **scenario, struct wperf_error *err)
+{
+	struct results *out = set ? set->r : NULL;
+
+	if (scenario)
+		*scenario = NULL;
+	if (!set)
+		return e;
+	if (set->catching)
+		restore_stop_signals(set->old);
 	if (!e) {
 		out->complete = 1;
-		finish(&set);
+		finish(set);
 		e = results_write(out, NULL, err);
 	}
-done:
 	if (e && out->dir[0]) {
 		struct wperf_error werr = {0};
 
 		out->complete = 0;
 		snprintf(out->reason, sizeof(out->reason), "%s", err->msg);
-		progress_error(&set.progress, "%s", err->msg);
+		progress_error(&set->progress, "%s", err->msg);
 		if (results_write(out, NULL, &werr) < 0)
-			progress_error(&set.progress, "%s", werr.msg);
-		progress_say(&set.progress, "%s is marked incomplete", out->dir);
+			progress_error(&set->progress, "%s", werr.msg);
+		progress_say(&set->progress, "%s is marked incomplete", out->dir);
 	}
-	progress_close(&set.progress);
-	*scenario = set.s;
+	progress_close(&set->progress);
+	if (scenario)
+		*scenario = set->s;
+	else
+		scenario_free(set->s);
+	free(set);
 	return e;
+}
+
+int run_set(const struct run_set_opts *o, struct results *out, struct scenario **scenario,
+	    struct wperf_error *err)
+{
+	struct run_set *set;
+	int e = run_set_open(o, out, &set, err);
+
+	for (unsigned i = 0; !e && i < set->runs; i++)
+		e = run_set_next(set, err);
+	return run_set_close(set, e, scenario, err);
 }

@@ -15,7 +15,7 @@
 #include "harness/service.h"
 #include "harness/spawn.h"
 
-#define COMMAND_TIMEOUT	     3600.0 /* seconds a setup or teardown command may take */
+#define COMMAND_TIMEOUT	     3600.0 /* seconds a build, setup or teardown command may take */
 #define TEARDOWN_HURRY	     60.0   /* ... and a teardown command after an interrupt */
 #define RECORD_READY_TIMEOUT 30.0   /* from starting the recorder to its probes attached */
 #define RECORD_STOP_TIMEOUT  60.0   /* for the recorder to write out the trace */
@@ -426,6 +426,13 @@ static int run_load(struct run_state *st, struct run_outcome *out, struct wperf_
 	if ((e = check_services(st, err)) || (e = read_throughput(st, out, err)))
 		return e;
 	return 0;
+}
+
+int runner_build(const struct runner_opts *o, struct wperf_error *err)
+{
+	struct run_state st = {.o = o};
+
+	return run_commands(&st, "build", o->s->build, o->s->nbuild, err);
 }
 
 int runner_run(const struct runner_opts *o, struct run_outcome *out, struct wperf_error *err)

@@ -47,6 +47,11 @@ struct run_outcome {
  */
 int runner_run(const struct runner_opts *o, struct run_outcome *out, struct wperf_error *err);
 
+/* Runs the scenario's build commands to their end, in order, from the working
+ * directory; their output goes to o->run_dir/build.log. 0, or an error naming
+ * the command that failed with the end of its output. */
+int runner_build(const struct runner_opts *o, struct wperf_error *err);
+
 /* ---- what the runner reads from the machine (runner_read.c) ---- */
 
 /*

@@ -318,9 +318,9 @@ static int gate(struct loader *L, const yaml_node_t *map)
 
 static int scenario(struct loader *L, const yaml_node_t *root)
 {
-	static const char *const keys[] = {"name", "description", "tags", "setup",    "services",
-					   "load", "record",	  "runs", "analysis", "expect",
-					   "gate", "teardown",	  NULL};
+	static const char *const keys[] = {
+	    "name",   "description", "tags",	 "build",  "setup", "services", "load",
+	    "record", "runs",	     "analysis", "expect", "gate",  "teardown", NULL};
 	static const char *const required[] = {"name", "load", NULL};
 	struct scenario *s = L->s;
 	const yaml_node_t *v;
@@ -369,6 +369,7 @@ static int scenario(struct loader *L, const yaml_node_t *root)
 	}
 	if (sc_get_string(L, root, "description", 0, &s->description) < 0 ||
 	    sc_get_strings(L, root, "tags", SC_NONEMPTY, 0, &s->tags, &s->ntags) < 0 ||
+	    sc_commands(L, root, "build", &s->build, &s->nbuild) < 0 ||
 	    sc_commands(L, root, "setup", &s->setup, &s->nsetup) < 0 || sc_services(L, root) < 0)
 		return -1;
 	AT_KEY(L, "load", load(L, sc_lookup(L, root, "load")) < 0);

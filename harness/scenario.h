@@ -163,6 +163,10 @@ struct scenario {
 	char *description; /* NULL when not given */
 	char **tags;
 	size_t ntags;
+	/* What builds the workload from its source tree, run once from the tree's
+	 * root before a set of runs by `ab` (not by `run`), in order. */
+	struct scenario_command *build;
+	size_t nbuild;
 	struct scenario_command *setup; /* in order */
 	size_t nsetup;
 	struct scenario_service *services; /* in the file's order */

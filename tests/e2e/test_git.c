@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The gate in a git repository, for real: test repositories made by the test
+ * with the git program, and wperf-bench run in them.
+ *   - compare --baseline-ref reads the baseline of another commit (and of the
+ *     merge base) from git's objects, whatever the work tree holds;
+ *   - history tables and plots a baseline across the commits that changed it;
+ *   - ab runs the base commit and the work tree in turns, recorded by the
+ *     kernel, and finds the blocking wait the head added.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "harness/output.h"
+#include "harness/results.h"
+#include "tests/lib/e2e.h"
+
+#define MAX_ARGS 16
+
+static struct e2e_output out;
+static char build[PATH_MAX]; /* the build folder, absolute: commands run elsewhere */
+static char source[PATH_MAX]; /* the source tree: the tests run from its root */
+
+/* build/rel */
+static const char *built(const char *rel)
+{
+	static char path[4][PATH_MAX + 64];
+	static unsigned next;
+	char *p = path[next++ % 4];
+
+	snprintf(p, sizeof(path[0]), "%s/%s", build, rel);
+	return p;
+}
+
+static const char *tmp_path(const char *name)
+{
+	static char path[8][512];
+	static unsigned next;
+	char *p = path[next++ % 8];
+
+	snprintf(p, 512, "%s/%s", e2e_tmpdir(), name);
+	return p;
+}
+
+/* Runs a command (NULL-terminated arguments) in folder dir into out. */
+static void run_in(const char *dir, const char *cmd, ...)
+{
+	char *argv[MAX_ARGS] = {"/usr/bin/env", "-C", (char *)dir, (char *)cmd};
+	size_t n = 4;
+	va_list ap;
+
+	va_start(ap, cmd);
+	while (n < MAX_ARGS - 1 && (argv[n] = va_arg(ap, char *)))
+		n++;
+	va_end(ap);
+	argv[n] = NULL;
+	e2e_run(argv, (uid_t)-1, &out);
+}
+
+/* git in dir, which must succeed. */
+#define GIT(dir, ...)                                                                              \
+	do {                                                                                       \
+		run_in(dir, "git", __VA_ARGS__, NULL);                                             \
+		if (out.status)                                                                    \
+			fail_msg("git %s: %d\n%s", #__VA_ARGS__, out.status, out.err);             \
+	} while (0)
+
+/* wperf-bench in dir. */
+#define BENCH(dir, ...) run_in(dir, built("wperf-bench"), __VA_ARGS__, NULL)
+
+static void write_file(const char *path, const char *text)
+{
+	struct wperf_error err = {0};
+
+	if (output_write(path, text, strlen(text), &err) < 0)
+		fail_msg("%s", err.msg);
+}
+
+/* A repository at name with one empty commit on main. */
+static const char *new_repo(const char *name)
+{
+	const char *repo = tmp_path(name);
+
+	assert_int_equal(mkdir(repo, 0755), 0);
+	GIT(repo, "init", "-q", "-b", "main");
+	GIT(repo, "config", "user.email", "test@example.com");
+	GIT(repo, "config", "user.name", "wperf-bench tests");
+	GIT(repo, "commit", "-q", "--allow-empty", "-m", "the start");
+	return repo;
+}
+
+/* Writes baselines/synthetic-fig1.yaml in repo from results folder results
+ * (as wperf-bench baseline update makes it) and commits it as subject. */
+static void commit_baseline(const char *repo, const char *results, const char *subject)
+{
+	char results_abs[PATH_MAX + 64];
+
+	snprintf(results_abs, sizeof(results_abs), "%s/tests/data/results/%s", source, results);
+	BENCH(repo, "baseline", "update", results_abs);
+	if (out.status)
+		fail_msg("baseline update: %d\n%s", out.status, out.err);
+	GIT(repo, "add", "baselines");
+	GIT(repo, "commit", "-q", "-m", subject);
+}
+
+/* A copy of a committed results folder, to judge. */
+static const char *results_copy(const char *name, const char *results)
+{
+	const char *copy = tmp_path(name);
+	char from[PATH_MAX + 64];
+
+	snprintf(from, sizeof(from), "%s/tests/data/results/%s", source, results);
+	run_in(".", "cp", "-r", from, copy, NULL);
+	if (out.status)
+		fail_msg("cp: %d\n%s", out.status, out.err);
+	return copy;
+}
+
+static char *head_oid(const char *repo, const char *rev, char *oid)
+{
+	GIT(repo, "rev-parse", rev);
+	snprintf(oid, 41, "%.40s", out.out);
+	return oid;
+}
+
+/* ---- --baseline-ref ---- */
+
+static void baseline_from_another_commit(void **state)
+{
+	const char *repo = new_repo("ref");
+	const char *worse = results_copy("worse", "fig1-worse");
+	char base[41], path[700];
+	struct results r;
+	struct wperf_error err = {0};
+
+	(void)state;
+	/* main: the baseline of the plain program; the branch: one made from the
+	 * runs with the extra wait, which they then pass against. */
+	commit_baseline(repo, "fig1-base", "fig1: the baseline");
+	head_oid(repo, "HEAD", base);
+	GIT(repo, "checkout", "-q", "-b", "feature");
+	commit_baseline(repo, "fig1-worse", "fig1: accept the extra wait");
+
+	BENCH(repo, "compare", worse);
+	if (out.status != 0 || !strstr(out.out, "pass"))
+		fail_msg("compare: %d\n%s%s", out.status, out.out, out.err);
+
+	/* The work tree's file is garbage now: the committed ones are still read. */
+	snprintf(path, sizeof(path), "%s/baselines/synthetic-fig1.yaml", repo);
+	write_file(path, "format: nope\n");
+	BENCH(repo, "compare", "--baseline-ref", "HEAD~1", worse);
+	if (out.status != 1 || !strstr(out.out, "new-bottleneck"))
+		fail_msg("compare --baseline-ref HEAD~1: %d\n%s%s", out.status, out.out, out.err);
+	assert_non_null(strstr(out.out, "fig1/D"));
+	BENCH(repo, "compare", "--baseline-ref", "HEAD", worse);
+	assert_int_equal(out.status, 0);
+
+	/* The merge base with main is the baseline's commit on main. */
+	BENCH(repo, "compare", "--baseline-ref", "merge-base", "--target", "main", worse);
+	assert_int_equal(out.status, 1);
+	if (results_read(worse, &r, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_string_equal(r.verdict, "new-bottleneck");
+	snprintf(path, sizeof(path), "baselines/synthetic-fig1.yaml at %.12s (the merge base)",
+		 base);
+	assert_string_equal(r.baseline_from, path);
+	results_release(&r);
+
+	/* What cannot be read says what and where. */
+	BENCH(repo, "compare", "--baseline-ref", "no-such-branch", worse);
+	assert_int_equal(out.status, 2);
+	assert_non_null(strstr(out.err, "no commit 'no-such-branch'"));
+	BENCH(repo, "compare", "--baseline-ref", "HEAD~2", worse);
+	assert_int_equal(out.status, 2);
+	assert_non_null(strstr(out.err, "no baseline baselines/synthetic-fig1.yaml at commit"));
+	BENCH(repo, "compare", worse);
+	assert_int_equal(out.status, 2);
+	assert_non_null(strstr(out.err, "synthetic-fig1.yaml:1:9: format: unsupported format"));
+	BENCH(e2e_tmpdir(), "compare", "--baseline-ref", "HEAD", worse);
+	assert_int_equal(out.status, 2);
+	assert_non_null(strstr(out.err, "not in a git repository"));
+}
+
+/* ---- history ---- */
+
+/* Does the line that s is in (from s on) contain needle? */
+static int line_has(const char *s, const char *needle)
+{
+	const char *found = strstr(s, needle), *end = strchr(s, '\n');
+
+	return found && (!end || found < end);
+}
+
+static void history_of_a_baseline(void **state)
+{
+	const char *repo = new_repo("history");
+	const char *dir = tmp_path("history-out");
+	char path[700], first[41];
+	struct wperf_buf md = {0}, png = {0};
+	struct wperf_error err = {0};
+	const char *row1, *row2, *row3;
+
+	(void)state;
+	commit_baseline(repo, "fig1-base", "first baseline");
+	head_oid(repo, "HEAD", first);
+	GIT(repo, "commit", "-q", "--allow-empty", "-m", "no baseline change");
+	commit_baseline(repo, "fig1-worse", "the extra wait");
+	commit_baseline(repo, "fig1-head", "back to plain");
+
+	BENCH(repo, "history", "-o", dir, "scenarios/synthetic-fig1.yaml");
+	if (out.status)
+		fail_msg("history: %d\n%s", out.status, out.err);
+	snprintf(path, sizeof(path), "%s/history.md", dir);
+	assert_int_equal(output_read_all(path, &md, &err), 0);
+	assert_int_equal(wperf_buf_append(&md, "", 1), 0);
+	/* three commits changed it, oldest first; the empty one is not shown */
+	assert_non_null(strstr((char *)md.data, "across 3 commits"));
+	assert_null(strstr((char *)md.data, "no baseline change"));
+	row1 = strstr((char *)md.data, "first baseline");
+	row2 = strstr((char *)md.data, "the extra wait");
+	row3 = strstr((char *)md.data, "back to plain");
+	assert_true(row1 && row2 && row3 && row1 < row2 && row2 < row3);
+	/* the knot with D is the second commit's only */
+	assert_false(line_has(row1, "fig1/D"));
+	assert_true(line_has(row2, "fig1/D"));
+	assert_false(line_has(row3, "fig1/D"));
+	snprintf(path, sizeof(path), "%.12s", first);
+	assert_true(strstr((char *)md.data, path) && strstr((char *)md.data, path) < row1);
+	assert_string_equal(out.out, (char *)md.data);
+
+	/* the plots: real PNGs (signature, an 800x480 header, the end chunk) */
+	snprintf(path, sizeof(path), "%s/edges.png", dir);
+	assert_int_equal(output_read_all(path, &png, &err), 0);
+	assert_true(png.len > 100);
+	assert_memory_equal(png.data, "\x89PNG\r\n\x1a\n", 8);
+	assert_memory_equal(png.data + 12, "IHDR", 4);
+	assert_int_equal(
+	    (png.data[16] << 24 | png.data[17] << 16 | png.data[18] << 8 | png.data[19]), 800);
+	assert_memory_equal(png.data + png.len - 8, "IEND", 4);
+	snprintf(path, sizeof(path), "%s/throughput.svg", dir);
+	assert_int_equal(access(path, F_OK), 0);
+
+	/* --since: only what came after */
+	BENCH(repo, "history", "-o", dir, "--since", "HEAD~1", "synthetic-fig1");
+	assert_int_equal(out.status, 0);
+	assert_non_null(strstr(out.out, "across 1 commit\n"));
+	assert_non_null(strstr(out.out, "back to plain"));
+	BENCH(repo, "history", "-o", dir, "--since", "HEAD", "synthetic-fig1");
+	assert_int_equal(out.status, 2);
+	assert_non_null(
+	    strstr(out.err, "no commit after HEAD changed baselines/synthetic-fig1.yaml"));
+	wperf_buf_release(&md);
+	wperf_buf_release(&png);
+}
+
+/* ---- ab ---- */
+
+/* Figure 1 with its build step: the program copied into the tree's build/. */
+#define AB_SCENARIO                                                                                \
+	"name: fig1-ab\n"                                                                          \
+	"build:\n"                                                                                 \
+	"  - mkdir -p ${BUILD_DIR}/synthetic\n"                                                    \
+	"  - cp %s ${BUILD_DIR}/synthetic/fig1\n"                                                  \
+	"  - echo built in $$PWD\n"                                                                \
+	"load:\n"                                                                                  \
+	"  command: ${BUILD_DIR}/synthetic/fig1 --duration ${DURATION} --direct"                   \
+	" --write-bytes 4194304 --file ${RESULTS_DIR}/fig1.data%s\n"                               \
+	"  duration: 2\n"                                                                          \
+	"  throughput:\n"                                                                          \
+	"    regex: 'throughput: ([0-9.]+) requests/s'\n"                                          \
+	"    unit: requests/s\n"                                                                   \
+	"runs: 5\n"                                                                                \
+	"analysis:\n"                                                                              \
+	"  target: fig1\n"
+
+/* When run's trace was written, in nanoseconds. */
+static int64_t trace_time(const char *results, int run)
+{
+	char path[700];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/runs/%d/wperf.trace", results, run);
+	if (stat(path, &st) < 0)
+		fail_msg("%s: %s", path, strerror(errno));
+	return (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+static void ab_finds_the_added_wait(void **state)
+{
+	const char *repo = new_repo("ab"), *results = tmp_path("ab-out");
+	const char *trees = tmp_path("trees");
+	char text[2048], path[700], fig1[600], base[41], head[41];
+	struct results side;
+	struct wperf_error err = {0};
+	struct wperf_buf log = {0};
+
+	(void)state;
+	e2e_require_bpf();
+	snprintf(fig1, sizeof(fig1), "%s", built("synthetic/fig1"));
+	snprintf(path, sizeof(path), "%s/fig1-ab.yaml", repo);
+	snprintf(text, sizeof(text), AB_SCENARIO, fig1, "");
+	write_file(path, text);
+	GIT(repo, "add", "fig1-ab.yaml");
+	GIT(repo, "commit", "-q", "-m", "fig1");
+	head_oid(repo, "HEAD", base);
+	/* the head: B also waits for D's 8 ms of work per request */
+	snprintf(text, sizeof(text), AB_SCENARIO, fig1, " --extra-wait-ms 8");
+	write_file(path, text);
+	GIT(repo, "commit", "-q", "-am", "fig1: wait for D");
+	head_oid(repo, "HEAD", head);
+	GIT(repo, "remote", "add", "origin", "https://someone:s3cret@example.com/o/r.git");
+	assert_int_equal(mkdir(trees, 0755), 0);
+	assert_int_equal(setenv("TMPDIR", trees, 1), 0);
+
+	BENCH(repo, "ab", "--base", "HEAD~1", "-q", "-r", results, "fig1-ab.yaml");
+	unsetenv("TMPDIR");
+	if (out.status != 1 || !strstr(out.out, "new-bottleneck"))
+		fail_msg("ab: %d\n%s%s", out.status, out.out, out.err);
+	assert_non_null(strstr(out.out, "fig1/D"));
+
+	/* both sides complete, five runs each, from their own commits */
+	snprintf(path, sizeof(path), "%s/base", results);
+	if (results_read(path, &side, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_true(side.complete);
+	assert_int_equal(side.runs.nruns, 5);
+	assert_string_equal(side.git.commit, base);
+	assert_string_equal(side.git.repository, "https://example.com/o/r.git");
+	assert_string_equal(side.verdict, "");
+	results_release(&side);
+	snprintf(path, sizeof(path), "%s/head", results);
+	if (results_read(path, &side, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_true(side.complete);
+	assert_int_equal(side.runs.nruns, 5);
+	assert_string_equal(side.git.commit, head);
+	assert_string_equal(side.git.branch, "main");
+	assert_false(side.git.dirty);
+	assert_string_equal(side.verdict, "new-bottleneck");
+	snprintf(path, sizeof(path), "the base commit %.12s, 5 runs", base);
+	assert_non_null(strstr(side.baseline_from, path));
+	results_release(&side);
+	snprintf(path, sizeof(path), "%s/base.yaml", results);
+	assert_int_equal(access(path, F_OK), 0);
+
+	/* in turns: base 1, head 1, base 2, head 2, ... */
+	snprintf(path, sizeof(path), "%s/base", results);
+	snprintf(text, sizeof(text), "%s/head", results);
+	for (int i = 1; i <= 5; i++) {
+		assert_true(trace_time(path, i) < trace_time(text, i));
+		if (i < 5)
+			assert_true(trace_time(text, i) < trace_time(path, i + 1));
+	}
+
+	/* each tree was built where it is; the base's is gone */
+	snprintf(path, sizeof(path), "%s/base/build.log", results);
+	assert_int_equal(output_read_all(path, &log, &err), 0);
+	assert_int_equal(wperf_buf_append(&log, "", 1), 0);
+	snprintf(text, sizeof(text), "built in %s/wperf-ab-", trees);
+	assert_non_null(strstr((char *)log.data, text));
+	wperf_buf_clear(&log);
+	snprintf(path, sizeof(path), "%s/head/build.log", results);
+	assert_int_equal(output_read_all(path, &log, &err), 0);
+	assert_int_equal(wperf_buf_append(&log, "", 1), 0);
+	snprintf(text, sizeof(text), "built in %s\n", repo);
+	assert_non_null(strstr((char *)log.data, text));
+	run_in(trees, "find", ".", "-mindepth", "1", NULL);
+	assert_string_equal(out.out, "");
+	assert_int_equal(e2e_recorder_programs_linger(), 0);
+	wperf_buf_release(&log);
+
+	/* a base without the scenario */
+	BENCH(repo, "ab", "--base", "HEAD~2", "-q", "-r", tmp_path("ab-none"), "fig1-ab.yaml");
+	assert_int_equal(out.status, 2);
+	assert_non_null(strstr(out.err, "fig1-ab.yaml is not in the base commit"));
+}
+
+int main(void)
+{
+	if (!realpath(e2e_path(""), build) || !getcwd(source, sizeof(source))) {
+		perror("the build and source folders");
+		return 1;
+	}
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(baseline_from_another_commit),
+	    cmocka_unit_test(history_of_a_baseline),
+	    cmocka_unit_test(ab_finds_the_added_wait),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
