@@ -372,6 +372,11 @@ int run_set_build(struct run_set *set, struct wperf_error *err)
 	int back, e = enter_workdir(set, &back, err);
 
 	snprintf(label, sizeof(label), "%s", set->o.label ? set->o.label : set->s->name);
+	if (!set->s->nbuild)
+		progress_warn(&set->progress,
+			      "%s: the scenario has no build commands: ${BUILD_DIR} (%s) must "
+			      "hold what it runs already",
+			      label, set->build_dir);
 	if (!e)
 		e = runner_build(&ro, err);
 	leave_workdir(back);
