@@ -29,8 +29,10 @@
  * with lower_is_better). The noise test:
  *   - n >= min_runs and m >= min_runs: beyond noise when the Mann-Whitney
  *     p < alpha, within noise otherwise;
- *   - fewer runs: unknown when a side has a single sample or the ranges
- *     [min, max] of the two sides overlap; beyond noise otherwise.
+ *   - fewer runs: beyond noise when the ranges [min, max] of the two sides
+ *     are apart and that is unlikely by chance (2 / C(n + m, n) < alpha:
+ *     3 runs a side are not enough, 4 are); unknown otherwise (a single
+ *     sample on a side, overlapping ranges, too few runs).
  * Then, for a change for the worse:
  *   - |change| > tol, beyond noise: REGRESSION (fail), or INCONCLUSIVE when
  *     the baseline's environment names another CPU model or CPU count (the

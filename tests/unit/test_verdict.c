@@ -296,6 +296,7 @@ static void test_edge_regression(void **state)
 static void test_edge_few_runs_inconclusive(void **state)
 {
 	const double overlap[2] = {0.41, 0.79}, apart[2] = {0.59, 0.61}, one[1] = {0.60};
+	const double apart3[3] = {0.59, 0.60, 0.61};
 	struct wperf_verdict v;
 	const struct wperf_finding *f;
 
@@ -315,8 +316,14 @@ static void test_edge_few_runs_inconclusive(void **state)
 	assert_true(has_warning(&v, "2 runs against a baseline of 5"));
 	wperf_verdict_release(&v);
 
-	/* Two runs whose range is apart from the baseline's: beyond the noise. */
+	/* Two runs whose range is apart from the baseline's five: that happens by
+	 * chance once in 2 / C(7, 2) = 10.5, not enough to fail. Three runs
+	 * apart: once in 28, beyond the noise. */
 	verdict_of(2, NULL, apart, NULL, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_INCONCLUSIVE);
+	assert_true(v.findings[0].inconclusive);
+	wperf_verdict_release(&v);
+	verdict_of(3, NULL, apart3, NULL, &v);
 	assert_int_equal(v.kind, WPERF_VERDICT_REGRESSION);
 	wperf_verdict_release(&v);
 
