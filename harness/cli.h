@@ -27,6 +27,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
 int cmd_history(int argc, char **argv);
+int cmd_post(int argc, char **argv);
 
 /* "wperf-bench CMD: error: MESSAGE" on stderr; returns EXIT_ERROR. */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

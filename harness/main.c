@@ -25,6 +25,7 @@ static const struct command commands[] = {
     {"baseline", cmd_baseline, "baseline update: make a scenario's baseline"},
     {"ab", cmd_ab, "the base commit against the work tree, run in turns: the verdict"},
     {"history", cmd_history, "a baseline across the commits that changed it, plotted"},
+    {"post", cmd_post, "post the verdicts as a pull-request comment and a job summary"},
 };
 
 static void usage(FILE *out)

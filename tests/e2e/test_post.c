@@ -1,0 +1,789 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `wperf-bench post` against a real HTTP server on loopback that answers like
+ * GitHub's REST API (tests/lib/forge_server.py), with results folders judged
+ * by `compare` for real (tests/data/results: fig1-worse a new bottleneck,
+ * fig1-head a pass). The comment is created, found again across pages and
+ * updated, never duplicated; the token reaches the server and nothing else;
+ * each HTTP error (and an answer that is not JSON) is explained; rate limits
+ * and server errors are retried; a post that fails leaves the verdict, the
+ * exit status and the results as they were; a long verdict is cut to fit;
+ * --dry-run sends nothing; the job summary is always written.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/buf.h"
+#include "harness/output.h"
+#include "tests/lib/e2e.h"
+
+#define MAX_ARGS  24
+#define MARKER	  "<!-- wperf-bench: synthetic-fig1 -->"
+#define BASELINE  "baselines/synthetic-fig1.yaml"
+#define SERVER_PY "tests/lib/forge_server.py"
+
+static char token[64];	    /* distinctive: found anywhere, it leaked */
+static char token_env[96];  /* GITHUB_TOKEN=token */
+static char bearer[96];	    /* the Authorization header's value */
+static pid_t server;	    /* 0: none running */
+static char server_url[64]; /* http://127.0.0.1:PORT */
+static char log_path[PATH_MAX], state_path[PATH_MAX];
+static struct e2e_output out; /* of the last post */
+
+/* The judged results folders of the group's setup. */
+static const char *worse, *head, *other, *unjudged;
+
+static const char *tmp_path(const char *name)
+{
+	static char path[8][512];
+	static unsigned next;
+	char *p = path[next++ % 8];
+
+	snprintf(p, 512, "%s/%s", e2e_tmpdir(), name);
+	return p;
+}
+
+static void read_file(const char *path, struct wperf_buf *b)
+{
+	struct wperf_error err = {0};
+
+	wperf_buf_release(b);
+	if (output_read_all(path, b, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(wperf_buf_append(b, "", 1), 0); /* a C string */
+}
+
+static void shell(const char *fmt, ...)
+{
+	char cmd[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	if (system(cmd) != 0)
+		fail_msg("failed: %s", cmd);
+}
+
+/* ---- the server ---- */
+
+/* Starts the forge with extra options (NULL-terminated) and a fresh log. */
+static void server_start(const char *first, ...)
+{
+	const char *argv[MAX_ARGS] = {"python3", SERVER_PY,  "--log",	log_path,
+				      "--state", state_path, "--token", token};
+	size_t n = 8;
+	int fds[2];
+	char line[32] = "";
+	FILE *f;
+	va_list ap;
+
+	va_start(ap, first);
+	for (const char *a = first; a && n < MAX_ARGS - 1; a = va_arg(ap, const char *))
+		argv[n++] = a;
+	va_end(ap);
+	argv[n] = NULL;
+	unlink(state_path);
+	assert_int_equal(pipe(fds), 0);
+	fflush(NULL);
+	server = fork();
+	assert_true(server >= 0);
+	if (server == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGTERM); /* never outlive the tests */
+		dup2(fds[1], STDOUT_FILENO);
+		close(fds[0]);
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	f = fdopen(fds[0], "r");
+	if (!f || !fgets(line, sizeof(line), f))
+		fail_msg("%s did not start (no port on its first line)", SERVER_PY);
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	snprintf(server_url, sizeof(server_url), "http://127.0.0.1:%s", line);
+}
+
+static int server_stop(void **state)
+{
+	(void)state;
+	if (server > 0) {
+		kill(server, SIGTERM);
+		waitpid(server, NULL, 0);
+	}
+	server = 0;
+	return 0;
+}
+
+struct request {
+	char method[8];
+	char path[256];
+	char auth[128];
+	long status;
+	double time;
+};
+
+static void copy_member(json_object *o, const char *key, char *dst, size_t size)
+{
+	json_object *v;
+
+	dst[0] = '\0';
+	if (json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string))
+		snprintf(dst, size, "%s", json_object_get_string(v));
+}
+
+/* The requests the server answered, in order, into r; how many. */
+static size_t requests(struct request *r, size_t max)
+{
+	FILE *f = fopen(log_path, "r");
+	char *line = NULL;
+	size_t size = 0, n = 0;
+
+	assert_non_null(f);
+	while (getline(&line, &size, f) > 0 && n < max) {
+		json_object *o = json_tokener_parse(line), *v, *headers;
+
+		assert_non_null(o);
+		copy_member(o, "method", r[n].method, sizeof(r[n].method));
+		copy_member(o, "path", r[n].path, sizeof(r[n].path));
+		r[n].auth[0] = '\0';
+		if (json_object_object_get_ex(o, "headers", &headers))
+			copy_member(headers, "authorization", r[n].auth, sizeof(r[n].auth));
+		r[n].status =
+		    json_object_object_get_ex(o, "status", &v) ? json_object_get_int(v) : 0;
+		r[n].time =
+		    json_object_object_get_ex(o, "time", &v) ? json_object_get_double(v) : 0;
+		json_object_put(o);
+		n++;
+	}
+	free(line);
+	fclose(f);
+	return n;
+}
+
+/* The server's answers so far, as "GET 200, POST 201". */
+static const char *answers(void)
+{
+	static char text[1024];
+	struct request r[32];
+	size_t n = requests(r, 32), len = 0;
+
+	text[0] = '\0';
+	for (size_t i = 0; i < n && len < sizeof(text); i++)
+		len += snprintf(text + len, sizeof(text) - len, "%s%s %ld", i ? ", " : "",
+				r[i].method, r[i].status);
+	return text;
+}
+
+/* How many comments on the server start with marker; the last one's body
+ * into body (when not NULL). */
+static int marked(const char *marker, struct wperf_buf *body)
+{
+	struct wperf_buf state = {0};
+	json_object *all;
+	int n = 0;
+
+	if (access(state_path, F_OK) != 0)
+		return 0;
+	read_file(state_path, &state);
+	all = json_tokener_parse((const char *)state.data);
+	assert_non_null(all);
+	for (size_t i = 0; i < json_object_array_length(all); i++) {
+		json_object *b;
+		const char *text;
+
+		json_object_object_get_ex(json_object_array_get_idx(all, i), "body", &b);
+		text = json_object_get_string(b);
+		if (!text || strncmp(text, marker, strlen(marker)))
+			continue;
+		n++;
+		if (body) {
+			wperf_buf_clear(body);
+			wperf_buf_append(body, text, strlen(text) + 1);
+		}
+	}
+	json_object_put(all);
+	wperf_buf_release(&state);
+	return n;
+}
+
+static size_t comments_on_server(void)
+{
+	struct wperf_buf state = {0};
+	json_object *all;
+	size_t n;
+
+	read_file(state_path, &state);
+	all = json_tokener_parse((const char *)state.data);
+	n = json_object_array_length(all);
+	json_object_put(all);
+	wperf_buf_release(&state);
+	return n;
+}
+
+/* ---- running post ---- */
+
+/* Runs wperf-bench post with env ("NAME=VALUE", NULL-terminated, set for
+ * this run only) and args (NULL-terminated) into out. */
+static void post_with(const char *const *env, const char *const *args)
+{
+	char *argv[MAX_ARGS] = {(char *)e2e_path("wperf-bench"), "post"};
+	size_t n = 2;
+
+	for (size_t i = 0; args[i] && n < MAX_ARGS - 1; i++)
+		argv[n++] = (char *)args[i];
+	argv[n] = NULL;
+	for (size_t i = 0; env && env[i]; i++)
+		assert_int_equal(putenv((char *)env[i]), 0);
+	e2e_run(argv, (uid_t)-1, &out);
+	for (size_t i = 0; env && env[i]; i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(env[i], "="), env[i]);
+		unsetenv(name);
+	}
+}
+
+#define ENV(...)       ((const char *const[]){__VA_ARGS__, NULL})
+#define POST(env, ...) post_with(env, (const char *const[]){__VA_ARGS__, NULL})
+#define TARGET	       "--repo", "o/r", "--pr", "7", "--api-url", server_url
+
+static void expect(int status, const char *where, const char *text)
+{
+	const char *in = !strcmp(where, "out") ? out.out : out.err;
+
+	if (out.status != status || (text && !strstr(in, text)))
+		fail_msg("post: exit %d (want %d), std%s lacks \"%s\"\n--- stdout:\n%s\n--- "
+			 "stderr:\n%s",
+			 out.status, status, where, text ? text : "", out.out, out.err);
+}
+
+/* Neither standard output nor standard error of the last post hold the token. */
+static void assert_token_unsaid(void)
+{
+	assert_null(strstr(out.out, token));
+	assert_null(strstr(out.err, token));
+}
+
+static int file_lacks_token(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	struct wperf_buf b = {0};
+
+	(void)st, (void)ftw;
+	if (type == FTW_F) {
+		read_file(path, &b);
+		if (memmem(b.data, b.len, token, strlen(token)))
+			fail_msg("the token is in %s", path);
+		wperf_buf_release(&b);
+	}
+	return 0;
+}
+
+static void assert_token_not_in(const char *path)
+{
+	assert_int_equal(nftw(path, file_lacks_token, 8, FTW_PHYS), 0);
+}
+
+/* summary.json and verdict.md of dir, to check that a post leaves them alone. */
+static void snapshot(const char *dir, struct wperf_buf *b)
+{
+	char path[PATH_MAX];
+	struct wperf_buf verdict = {0};
+
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	read_file(path, b);
+	snprintf(path, sizeof(path), "%s/verdict.md", dir);
+	read_file(path, &verdict);
+	assert_int_equal(wperf_buf_append(b, verdict.data, verdict.len), 0);
+	wperf_buf_release(&verdict);
+}
+
+static void assert_unchanged(const char *dir, const struct wperf_buf *before)
+{
+	struct wperf_buf now = {0};
+
+	snapshot(dir, &now);
+	assert_int_equal(now.len, before->len);
+	assert_memory_equal(now.data, before->data, now.len);
+	wperf_buf_release(&now);
+}
+
+/* ---- the comment: created, found again, updated ---- */
+
+static void created_then_updated_across_pages(void **state)
+{
+	const char *summary = tmp_path("summary-pages.md");
+	char summary_env[600];
+	struct request r[32];
+	struct wperf_buf first = {0}, second = {0}, text = {0};
+	size_t n;
+
+	(void)state;
+	snprintf(summary_env, sizeof(summary_env), "GITHUB_STEP_SUMMARY=%s", summary);
+	/* 35 comments of others before ours, 10 a page: ours lands on page 4. */
+	server_start("--seed", "35", "--per-page-cap", "10", NULL);
+	POST(ENV(token_env, summary_env), TARGET, worse);
+	expect(1, "out", "synthetic-fig1: created https://github.example/o/r/pull/7#issuecomment-");
+	assert_token_unsaid();
+	/* four pages, then the creation */
+	assert_string_equal(answers(), "GET 200, GET 200, GET 200, GET 200, POST 201");
+	requests(r, 32);
+	assert_string_equal(r[0].path, "/repos/o/r/issues/7/comments?per_page=100");
+	for (int page = 2; page <= 4; page++) {
+		char path[128];
+
+		snprintf(path, sizeof(path),
+			 "/repositories/4242/issues/7/comments?per_page=10&page=%d", page);
+		assert_string_equal(r[page - 1].path, path); /* the Link header's URL */
+	}
+	assert_int_equal(marked(MARKER, &first), 1);
+	assert_non_null(strstr((const char *)first.data, "**new-bottleneck**"));
+
+	/* The same scenario passing now: the comment on page 4 is found and updated. */
+	POST(ENV(token_env, summary_env), TARGET, head);
+	expect(0, "out", "synthetic-fig1: updated https://github.example/o/r/pull/7#issuecomment-");
+	assert_token_unsaid();
+	assert_int_equal(requests(r, 32), 10);
+	assert_string_equal(r[9].method, "PATCH");
+	assert_int_equal(r[9].status, 200);
+	assert_non_null(strstr(r[9].path, "/repos/o/r/issues/comments/"));
+	assert_int_equal(marked(MARKER, &second), 1);
+	assert_int_equal(comments_on_server(), 36);
+	assert_string_not_equal((const char *)first.data, (const char *)second.data);
+	assert_non_null(strstr((const char *)second.data, "**pass**"));
+
+	/* Nothing new to say: nothing written. */
+	POST(ENV(token_env, summary_env), TARGET, head);
+	expect(0, "out", "synthetic-fig1: unchanged");
+	n = requests(r, 32);
+	assert_int_equal(n, 14);
+	for (size_t i = 10; i < n; i++)
+		assert_string_equal(r[i].method, "GET");
+
+	/* The token went to the server, in every request, and nowhere else. */
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(r[i].auth, bearer);
+	assert_token_not_in(worse);
+	assert_token_not_in(head);
+	assert_token_not_in(summary);
+	/* Each post appended its Markdown to the job summary. */
+	read_file(summary, &text);
+	assert_non_null(strstr((const char *)text.data, "**new-bottleneck**"));
+	assert_non_null(strstr((const char *)text.data, "**pass**"));
+	assert_null(strstr((const char *)text.data, MARKER));
+	wperf_buf_release(&first);
+	wperf_buf_release(&second);
+	wperf_buf_release(&text);
+}
+
+static void one_comment_per_scenario_and_key(void **state)
+{
+	struct wperf_buf body = {0};
+
+	(void)state;
+	server_start(NULL);
+	POST(ENV(token_env), TARGET, worse, other);
+	expect(1, "out", "synthetic-fig1: created");
+	expect(1, "out", "synthetic-fig1-other: created");
+	POST(ENV(token_env), TARGET, "--key-suffix", " (arm64)", head);
+	expect(0, "out", "synthetic-fig1 (arm64): created");
+	assert_int_equal(marked(MARKER, &body), 1);
+	assert_non_null(strstr((const char *)body.data, "**new-bottleneck**"));
+	assert_int_equal(marked("<!-- wperf-bench: synthetic-fig1-other -->", NULL), 1);
+	assert_int_equal(marked("<!-- wperf-bench: synthetic-fig1 (arm64) -->", &body), 1);
+	assert_non_null(strstr((const char *)body.data, "**pass**"));
+	assert_int_equal(comments_on_server(), 3);
+	wperf_buf_release(&body);
+}
+
+static void a_long_verdict_is_cut_at_a_line(void **state)
+{
+	const char *dir = tmp_path("long");
+	struct wperf_buf body = {0};
+	const char *text, *note;
+
+	(void)state;
+	shell("cp -r '%s' '%s' && for i in $(seq 3000); do echo \"| padding row $i of a long "
+	      "verdict |\"; done >> '%s/verdict.md'",
+	      worse, dir, dir);
+	server_start(NULL); /* which refuses bodies over 65,536 characters */
+	POST(ENV(token_env), TARGET, dir);
+	expect(1, "out", "synthetic-fig1: created");
+	assert_int_equal(marked(MARKER, &body), 1);
+	text = (const char *)body.data;
+	assert_true(strlen(text) <= 65536);
+	assert_true(strlen(text) > 60000);
+	note = strstr(text, "\n_(cut here: the whole verdict is verdict.md in the artifacts)_\n");
+	assert_non_null(note);
+	assert_memory_equal(note - 2, "|\n", 2);		       /* after a whole line */
+	assert_non_null(strstr(note, "judged against " BASELINE ".")); /* the footer stays */
+	wperf_buf_release(&body);
+}
+
+/* ---- when the forge says no, or fails ---- */
+
+static void http_errors_are_explained(void **state)
+{
+	static const struct {
+		const char *mode, *says, *answers;
+	} cases[] = {
+	    {"401", "HTTP 401: the token is missing, expired or invalid (GitHub: Bad credentials)",
+	     "GET 401"},
+	    {"403-fork",
+	     "HTTP 403: the token may not comment on o/r#7; a pull request from a fork gets a "
+	     "read-only token: post from a workflow_run workflow instead (docs/ci.md)",
+	     "GET 200, POST 403"},
+	    {"403-rate", "HTTP 403: rate limited by GitHub for 3", "GET 403"},
+	    {"404", "HTTP 404: no repository o/r or pull request #7, or the token cannot see it",
+	     "GET 404"},
+	    {"422",
+	     "HTTP 422: GitHub refused the comment: Validation Failed: body is too long (maximum "
+	     "is 65536 characters)",
+	     "GET 200, POST 422"},
+	    {"garbage", "listing the comments of o/r#7 (page 1): the list of comments is not JSON",
+	     "GET 200"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		server_start("--fail", cases[i].mode, NULL);
+		POST(ENV(token_env), TARGET, worse);
+		expect(1, "err", cases[i].says);
+		/* one line, a warning, and no retry */
+		assert_non_null(strstr(out.err, "wperf-bench post: warning: synthetic-fig1: the "
+						"comment is not posted: "));
+		assert_int_equal(strchr(out.err, '\n') - out.err + 1, strlen(out.err));
+		assert_string_equal(answers(), cases[i].answers);
+		assert_token_unsaid();
+		server_stop(NULL);
+	}
+}
+
+static void rate_limits_and_server_errors_are_retried(void **state)
+{
+	struct request r[8];
+
+	(void)state;
+	/* 429 with Retry-After: 1, which is waited for, not the fast back-off */
+	server_start("--fail", "429", "--fail-count", "1", NULL);
+	POST(ENV(token_env), TARGET, worse);
+	expect(1, "out", "synthetic-fig1: created");
+	expect(1, "err", "HTTP 429, rate limited; trying again in 1.0 s");
+	assert_string_equal(answers(), "GET 429, GET 200, POST 201");
+	requests(r, 8);
+	assert_true(r[1].time - r[0].time >= 0.9);
+	server_stop(NULL);
+
+	/* 500 twice, then fine */
+	server_start("--fail", "500", "--fail-count", "2", NULL);
+	POST(ENV(token_env), TARGET, worse);
+	expect(1, "out", "synthetic-fig1: created");
+	assert_string_equal(answers(), "GET 500, GET 500, GET 200, POST 201");
+	server_stop(NULL);
+
+	/* A creation answered 502 that happened all the same: found, not made twice. */
+	server_start("--fail", "502-after-create", "--fail-count", "1", NULL);
+	POST(ENV(token_env), TARGET, worse);
+	expect(1, "out", "synthetic-fig1: created");
+	assert_string_equal(answers(), "GET 200, POST 502, GET 200");
+	assert_int_equal(marked(MARKER, NULL), 1);
+}
+
+/* A post that fails changes neither the exit status nor the results. */
+static void a_failed_post_keeps_the_verdict(void **state)
+{
+	const char *summary = tmp_path("summary-failed.md");
+	char summary_env[600], closed[64];
+	struct wperf_buf worse_before = {0}, head_before = {0}, text = {0};
+
+	(void)state;
+	snprintf(summary_env, sizeof(summary_env), "GITHUB_STEP_SUMMARY=%s", summary);
+	snapshot(worse, &worse_before);
+	snapshot(head, &head_before);
+
+	server_start("--fail", "500", NULL); /* always */
+	POST(ENV(token_env, summary_env), TARGET, worse);
+	expect(1, "err",
+	       "the comment is not posted: listing the comments of o/r#7 (page 1): "
+	       "HTTP 500");
+	assert_string_equal(answers(), "GET 500, GET 500, GET 500, GET 500"); /* 3 retries */
+	assert_unchanged(worse, &worse_before);
+	read_file(summary, &text);
+	assert_non_null(strstr((const char *)text.data, "**new-bottleneck**"));
+	server_stop(NULL);
+
+	/* answers slower than --timeout */
+	server_start("--slow", "5", NULL);
+	POST(ENV(token_env, summary_env), TARGET, "--timeout", "1", head);
+	expect(0, "err", "the comment is not posted: listing the comments of o/r#7 (page 1): GET");
+	expect(0, "err", "Operation timed out after");
+	assert_non_null(strstr(out.err, "Timeout was reached; trying again"));
+	assert_unchanged(head, &head_before);
+	snprintf(closed, sizeof(closed), "%s", server_url);
+	server_stop(NULL);
+
+	/* nobody listening */
+	POST(ENV(token_env, summary_env), "--repo", "o/r", "--pr", "7", "--api-url", closed, worse);
+	expect(1, "err", "Couldn't connect to server; trying again");
+	expect(1, "err", "the comment is not posted");
+	assert_unchanged(worse, &worse_before);
+	assert_token_not_in(summary);
+	wperf_buf_release(&worse_before);
+	wperf_buf_release(&head_before);
+	wperf_buf_release(&text);
+}
+
+/* ---- what is sent, and where from ---- */
+
+static void dry_run_sends_nothing(void **state)
+{
+	const char *summary = tmp_path("summary-dry.md");
+	char summary_env[600], line[128];
+
+	(void)state;
+	snprintf(summary_env, sizeof(summary_env), "GITHUB_STEP_SUMMARY=%s", summary);
+	server_start(NULL);
+	POST(ENV(token_env, summary_env), TARGET, "--dry-run", worse);
+	expect(1, "out", "Authorization: Bearer ***\n");
+	snprintf(line, sizeof(line), "GET %s/repos/o/r/issues/7/comments?per_page=100\n",
+		 server_url);
+	expect(1, "out", line);
+	snprintf(line, sizeof(line), "POST %s/repos/o/r/issues/7/comments\n", server_url);
+	expect(1, "out", line);
+	expect(1, "out", "{\"body\":\"" MARKER "\\n## Performance gate: `synthetic-fig1`");
+	assert_token_unsaid();
+	assert_string_equal(answers(), "");
+	assert_int_not_equal(access(summary, F_OK), 0);
+}
+
+static void without_a_token_only_the_summary(void **state)
+{
+	const char *summary = tmp_path("summary-no-token.md");
+	char summary_env[600], other_token[128];
+	struct wperf_buf text = {0};
+	struct request r[4];
+
+	(void)state;
+	snprintf(summary_env, sizeof(summary_env), "GITHUB_STEP_SUMMARY=%s", summary);
+	server_start(NULL);
+	POST(ENV(summary_env), TARGET, worse);
+	expect(1, "err",
+	       "warning: no token in $GITHUB_TOKEN: the pull-request comments are "
+	       "skipped");
+	assert_string_equal(answers(), "");
+	read_file(summary, &text);
+	assert_non_null(strstr((const char *)text.data, "### wperf-bench `synthetic-fig1`: "
+							"**new-bottleneck**"));
+	POST(ENV(summary_env), TARGET, head);
+	expect(0, "err", "no token in $GITHUB_TOKEN");
+
+	/* the token in another variable */
+	snprintf(other_token, sizeof(other_token), "WPERF_TEST_TOKEN=%s", token);
+	POST(ENV(other_token), TARGET, "--token-env", "WPERF_TEST_TOKEN", head);
+	expect(0, "out", "synthetic-fig1: created");
+	assert_int_equal(requests(r, 4), 2);
+	assert_string_equal(r[1].auth, bearer);
+	wperf_buf_release(&text);
+}
+
+static void plain_http_is_refused_off_this_machine(void **state)
+{
+
+	(void)state;
+	server_start(NULL);
+	POST(ENV(token_env), "--repo", "o/r", "--pr", "7", "--api-url", "http://example.com/api",
+	     worse);
+	expect(2, "err",
+	       "--api-url: refusing http://example.com/api: the token would travel in "
+	       "clear");
+	POST(ENV(token_env, "GITHUB_API_URL=http://10.1.2.3"), "--repo", "o/r", "--pr", "7", worse);
+	expect(2, "err", "$GITHUB_API_URL: refusing http://10.1.2.3");
+	POST(ENV(token_env), "--repo", "o/r", "--pr", "7", "--api-url", "ftp://127.0.0.1/", worse);
+	expect(2, "err", "--api-url: 'ftp://127.0.0.1/' is not an http(s) URL");
+	assert_string_equal(answers(), "");
+	assert_token_unsaid();
+}
+
+static void the_ci_environment_names_the_pull_request(void **state)
+{
+	const char *event = tmp_path("event.json"), *summary = tmp_path("summary-env.md");
+	char event_env[600], summary_env[600], api_env[128];
+	const char *const *env;
+	struct wperf_buf body = {0};
+	struct request r[8];
+	FILE *f;
+
+	(void)state;
+	server_start(NULL);
+	snprintf(event_env, sizeof(event_env), "GITHUB_EVENT_PATH=%s", event);
+	snprintf(summary_env, sizeof(summary_env), "GITHUB_STEP_SUMMARY=%s", summary);
+	snprintf(api_env, sizeof(api_env), "GITHUB_API_URL=%s/", server_url);
+	env = ENV(token_env, event_env, summary_env, api_env, "GITHUB_REPOSITORY=octo/bench",
+		  "GITHUB_SERVER_URL=https://github.example", "GITHUB_RUN_ID=99");
+
+	f = fopen(event, "w");
+	fputs("{\"action\": \"synchronize\", \"number\": 12, \"pull_request\": {\"number\": 12, "
+	      "\"head\": {\"sha\": \"abc\"}}}\n",
+	      f);
+	fclose(f);
+	post_with(env, ENV(worse));
+	expect(1, "out", "synthetic-fig1: created https://github.example/octo/bench/pull/12");
+	assert_int_equal(requests(r, 8), 2);
+	assert_string_equal(r[1].path, "/repos/octo/bench/issues/12/comments");
+	assert_int_equal(marked(MARKER, &body), 1);
+	assert_non_null(strstr((const char *)body.data,
+			       "[Artifacts](https://github.example/octo/bench/actions/runs/99)."));
+
+	/* a comment on the pull request: the issue's number */
+	shell("echo '{\"issue\": {\"number\": 13, \"pull_request\": {}}}' > '%s'", event);
+	post_with(env, ENV(head));
+	expect(0, "out", "synthetic-fig1: created https://github.example/octo/bench/pull/13");
+	assert_int_equal(requests(r, 8), 4);
+	assert_string_equal(r[3].path, "/repos/octo/bench/issues/13/comments");
+
+	/* a push: no pull request, the summary all the same */
+	shell("echo '{\"ref\": \"refs/heads/main\"}' > '%s' && rm -f '%s'", event, summary);
+	post_with(env, ENV(worse));
+	expect(1, "out", "no pull request");
+	assert_int_equal(requests(r, 8), 4);
+	assert_int_equal(access(summary, F_OK), 0);
+
+	/* an event file that is not JSON */
+	shell("echo 'not json' > '%s'", event);
+	post_with(env, ENV(worse));
+	expect(2, "err", event);
+	expect(2, "err", "($GITHUB_EVENT_PATH): the event is not JSON");
+	wperf_buf_release(&body);
+}
+
+static void refused_before_anything_is_sent(void **state)
+{
+	(void)state;
+	server_start(NULL);
+	POST(ENV(token_env), TARGET, unjudged);
+	expect(2, "err", "was never judged: run 'wperf-bench compare");
+	POST(ENV(token_env), TARGET, tmp_path("nowhere"));
+	expect(2, "err", "nowhere/summary.json");
+	POST(ENV(token_env), "--pr", "7", "--api-url", server_url, worse);
+	expect(2, "err", "--pr wants --repo OWNER/NAME");
+	POST(ENV(token_env), "--repo", "o", "--pr", "7", worse);
+	expect(2, "err", "--repo wants OWNER/NAME, not 'o'");
+	POST(ENV(token_env), TARGET, "--pr", "0", worse);
+	expect(2, "err", "--pr wants a number");
+	POST(ENV(token_env), TARGET, "--key-suffix", "-->", worse);
+	expect(2, "err", "may not hold '--'");
+	POST(ENV(token_env, "WPERF_POST_RETRY_MS=soon"), TARGET, worse);
+	expect(2, "err", "$WPERF_POST_RETRY_MS wants a number");
+	POST(ENV(token_env), TARGET);
+	expect(2, "err", "usage: wperf-bench post");
+	assert_string_equal(answers(), "");
+}
+
+/* A folder without a verdict, or a second one of a scenario, is an error
+ * (exit status 2) that spares the others. */
+static void bad_folders_spare_the_others(void **state)
+{
+	const char *twin = tmp_path("worse-twin");
+
+	(void)state;
+	shell("cp -r '%s' '%s'", head, twin);
+	server_start(NULL);
+	POST(ENV(token_env), TARGET, unjudged, worse, twin);
+	expect(2, "err", "was never judged");
+	expect(2, "err",
+	       "are both of synthetic-fig1: post them from jobs with different "
+	       "--key-suffix");
+	expect(2, "out", "synthetic-fig1: created");
+	assert_int_equal(marked(MARKER, NULL), 1);
+	assert_string_equal(answers(), "GET 200, POST 201");
+}
+
+/* ---- the fixtures: results folders judged by compare ---- */
+
+/* tests/data/results/FROM copied to NAME, its scenario renamed to scenario
+ * (NULL: kept), then judged by compare, which must exit verdict_status (-1:
+ * not judged). */
+static const char *judged(const char *name, const char *from, const char *scenario,
+			  int verdict_status)
+{
+	const char *dir = tmp_path(name);
+	char *argv[] = {
+	    (char *)e2e_path("wperf-bench"), "compare", "--baseline", BASELINE, (char *)dir, NULL};
+
+	shell("cp -r tests/data/results/%s '%s'", from, dir);
+	if (scenario)
+		shell("sed -i 's/\"scenario\":\"synthetic-fig1\"/\"scenario\":\"%s\"/' "
+		      "'%s/summary.json'",
+		      scenario, dir);
+	if (verdict_status >= 0) {
+		e2e_run(argv, (uid_t)-1, &out);
+		if (out.status != verdict_status)
+			fail_msg("compare %s: exit %d\n%s", dir, out.status, out.err);
+	}
+	return strdup(dir);
+}
+
+static int make_fixtures(void **state)
+{
+	(void)state;
+	worse = judged("worse", "fig1-worse", NULL, 1);
+	head = judged("head", "fig1-head", NULL, 0);
+	other = judged("other", "fig1-head", "synthetic-fig1-other", 0);
+	unjudged = judged("unjudged", "fig1-worse", NULL, -1);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_teardown(created_then_updated_across_pages, server_stop),
+	    cmocka_unit_test_teardown(one_comment_per_scenario_and_key, server_stop),
+	    cmocka_unit_test_teardown(a_long_verdict_is_cut_at_a_line, server_stop),
+	    cmocka_unit_test_teardown(http_errors_are_explained, server_stop),
+	    cmocka_unit_test_teardown(rate_limits_and_server_errors_are_retried, server_stop),
+	    cmocka_unit_test_teardown(a_failed_post_keeps_the_verdict, server_stop),
+	    cmocka_unit_test_teardown(dry_run_sends_nothing, server_stop),
+	    cmocka_unit_test_teardown(without_a_token_only_the_summary, server_stop),
+	    cmocka_unit_test_teardown(plain_http_is_refused_off_this_machine, server_stop),
+	    cmocka_unit_test_teardown(the_ci_environment_names_the_pull_request, server_stop),
+	    cmocka_unit_test_teardown(refused_before_anything_is_sent, server_stop),
+	    cmocka_unit_test_teardown(bad_folders_spare_the_others, server_stop),
+	};
+	uint8_t noise[12];
+
+	/* The CI's own variables must not leak into the tests. */
+	for (const char *const *v =
+		 (const char *const[]){"GITHUB_TOKEN", "GITHUB_REPOSITORY", "GITHUB_EVENT_PATH",
+				       "GITHUB_API_URL", "GITHUB_STEP_SUMMARY", "GITHUB_SERVER_URL",
+				       "GITHUB_RUN_ID", NULL};
+	     *v; v++)
+		unsetenv(*v);
+	setenv("WPERF_POST_RETRY_MS", "10", 1); /* the back-off, fast */
+	if (getrandom(noise, sizeof(noise), 0) != sizeof(noise))
+		return 1;
+	strcpy(token, "ghs_wperfTestToken");
+	for (size_t i = 0; i < sizeof(noise); i++)
+		sprintf(token + strlen(token), "%02x", noise[i]);
+	snprintf(token_env, sizeof(token_env), "GITHUB_TOKEN=%s", token);
+	snprintf(bearer, sizeof(bearer), "Bearer %s", token);
+	snprintf(log_path, sizeof(log_path), "%s/forge.log", e2e_tmpdir());
+	snprintf(state_path, sizeof(state_path), "%s/forge.json", e2e_tmpdir());
+	return cmocka_run_group_tests(tests, make_fixtures, NULL);
+}
