@@ -8,6 +8,10 @@
 #       (defaults: build/wperf-bench, build/check-perf, ci; `nightly` runs the
 #       real workloads, ZooKeeper and memcached)
 #
+# WPERF_BASELINE_REF=REF judges against the baselines as they are at commit
+# REF instead of the work tree's ('merge-base': where the branch started; see
+# `wperf-bench compare --help`). The templates set it for pull requests.
+#
 # Exit status: 0 every gate passed, 1 one failed (a new bottleneck, a
 # regression, a missed expected answer), 2 an error (a run that could not finish).
 set -uo pipefail
@@ -33,7 +37,9 @@ if [ ${#dirs[@]} -eq 0 ]; then
 	echo "check-perf: no scenario is tagged $tag" >&2
 	exit 2
 fi
-"$bench" compare --markdown "$out/summary.md" --junit "$out/junit.xml" "${dirs[@]}"
+ref=()
+[ -n "${WPERF_BASELINE_REF:-}" ] && ref=(--baseline-ref "$WPERF_BASELINE_REF")
+"$bench" compare "${ref[@]}" --markdown "$out/summary.md" --junit "$out/junit.xml" "${dirs[@]}"
 rc=$?
 [ $rc -gt $status ] && status=$rc
 echo "check-perf: $out/summary.md and $out/junit.xml (exit status $status)"

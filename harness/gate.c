@@ -34,14 +34,18 @@ int gate_read_baseline(const char *path, struct wperf_baseline *b, struct wperf_
 	return e;
 }
 
-/* The baseline file as it is at commit src->ref (or the merge base). */
+/*
+ * The baseline file as it is at commit src->ref (or the merge base). A commit
+ * without the file (a scenario new since then) falls back to the work tree's
+ * file, and from says so.
+ */
 static int read_at_commit(const struct gate_baseline_src *src, const char *path,
 			  struct wperf_baseline *b, char *from, size_t size,
 			  struct wperf_error *err)
 {
 	struct git_repo *repo = NULL;
 	struct wperf_buf text = {0};
-	char rel[PATH_MAX] = "", oid[GIT_REPO_OID_HEX] = "", name[PATH_MAX + 64];
+	char rel[PATH_MAX] = "", oid[GIT_REPO_OID_HEX] = "", name[PATH_MAX + 64], rev[300];
 	int e = git_repo_open(".", &repo, err);
 
 	memset(b, 0, sizeof(*b));
@@ -49,23 +53,21 @@ static int read_at_commit(const struct gate_baseline_src *src, const char *path,
 		e = git_repo_relative(repo, path, rel, sizeof(rel), err);
 	if (!e)
 		e = git_repo_resolve(repo, src->ref, src->target, oid, err);
+	snprintf(rev, sizeof(rev), "%s", src->ref && *src->ref ? src->ref : "the merge base");
 	if (!e)
 		e = git_repo_read_file(repo, oid, rel, &text, err);
-	if (e == -ENOENT && rel[0] && oid[0])
-		e = wperf_error_set(err, -ENOENT,
-				    "no baseline %s at commit %.12s; make one there, or read "
-				    "the work tree's without --baseline-ref",
-				    rel, oid);
+	git_repo_free(repo);
+	if (e == -ENOENT && oid[0]) {
+		snprintf(from, size, "%s (the work tree's: none at %.12s, %s)", path, oid, rev);
+		return gate_read_baseline(path, b, err);
+	}
 	if (!e) {
 		snprintf(name, sizeof(name), "%s@%.12s", rel, oid);
 		e = wperf_baseline_read(name, (const char *)text.data, text.len, b, err);
 	}
-	if (!e && src->ref && *src->ref)
-		snprintf(from, size, "%s at %.12s (%s)", rel, oid, src->ref);
-	else if (!e)
-		snprintf(from, size, "%s at %.12s (the merge base)", rel, oid);
+	if (!e)
+		snprintf(from, size, "%s at %.12s (%s)", rel, oid, rev);
 	wperf_buf_release(&text);
-	git_repo_free(repo);
 	return e;
 }
 
