@@ -171,13 +171,18 @@ int git_repo_resolve(struct git_repo *r, const char *rev, const char *target,
 
 /* ---- where the results come from ---- */
 
-/* The remote's URL without the user and password it may carry (a token). */
+/*
+ * origin's URL without the user and password it may carry (a token). Read
+ * from the configuration, not with git_remote_lookup: libgit2 1.5 leaks a
+ * regex match each time that looks up a remote's settings.
+ */
 static void repository_name(struct git_repo *r, char *out, size_t size)
 {
-	git_remote *origin = NULL;
-	const char *url;
+	git_config *config = NULL;
+	const char *url = NULL;
 
-	if (git_remote_lookup(&origin, r->repo, "origin") < 0 || !(url = git_remote_url(origin))) {
+	if (git_repository_config_snapshot(&config, r->repo) < 0 ||
+	    git_config_get_string(&url, config, "remote.origin.url") < 0) {
 		snprintf(out, size, "%.*s", (int)strlen(r->workdir) - 1, r->workdir);
 	} else {
 		const char *scheme = strstr(url, "://"), *at;
@@ -188,7 +193,7 @@ static void repository_name(struct git_repo *r, char *out, size_t size)
 		else
 			snprintf(out, size, "%s", url);
 	}
-	git_remote_free(origin);
+	git_config_free(config);
 }
 
 /* Do tracked files differ from HEAD (in the index or the work tree)? */
