@@ -137,6 +137,8 @@ int wperf_run_to_json(const struct wperf_run *r, struct json_object **out)
 		ret = put(o, "window_ns", json_object_new_uint64(r->window_ns));
 	if (!ret)
 		ret = put(o, "lost_events", json_object_new_uint64(r->lost_events));
+	if (!ret && r->events)
+		ret = put(o, "events", json_object_new_uint64(r->events));
 	if (!ret)
 		ret = put(o, "knots", knots_to_json(r));
 	if (!ret && r->sinks.n)
@@ -531,10 +533,10 @@ static int read_array(struct json_object *o, const char *path, struct wperf_run 
 int wperf_run_from_json(const struct json_object *o, const char *where, struct wperf_run *out,
 			struct wperf_error *err)
 {
-	/* sinks and cmetric_first came later: optional */
-	static const char *const keys[] = {"throughput", "window_ns", "lost_events",  "knots",
-					   "edges",	 "sinks",     "cmetric_first"};
-	struct json_object *v[7];
+	/* sinks, cmetric_first and events came later: optional */
+	static const char *const keys[] = {"throughput", "window_ns",	  "lost_events", "knots",
+					   "edges",	 "sinks",	  "cmetric_first", "events"};
+	struct json_object *v[8];
 	char sub[PATH_LEN], text[40];
 	struct wperf_run r;
 	int ret;
@@ -542,7 +544,7 @@ int wperf_run_from_json(const struct json_object *o, const char *where, struct w
 	where = where ? where : "";
 	wperf_run_init(out);
 	wperf_run_init(&r);
-	ret = get_keys(o, where, keys, 7, 5, v, err);
+	ret = get_keys(o, where, keys, 8, 5, v, err);
 	if (ret)
 		return ret;
 	key_path(sub, where, "throughput");
@@ -555,6 +557,9 @@ int wperf_run_from_json(const struct json_object *o, const char *where, struct w
 	key_path(sub, where, "lost_events");
 	if (!ret)
 		ret = get_count(v[2], sub, 0, UINT64_MAX, "a whole number", &r.lost_events, err);
+	key_path(sub, where, "events");
+	if (!ret && v[7])
+		ret = get_count(v[7], sub, 0, UINT64_MAX, "a whole number", &r.events, err);
 	key_path(sub, where, "knots");
 	if (!ret)
 		ret = read_array(v[3], sub, &r, read_knot, "knots", err);

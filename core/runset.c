@@ -468,6 +468,7 @@ int wperf_run_from_analysis(const struct wperf_analysis *a, const char *target, 
 	out->throughput = throughput;
 	out->window_ns = a->window;
 	out->lost_events = a->timeline ? a->timeline->lost_events : 0;
+	out->events = a->timeline ? a->timeline->recorded_events : 0;
 	ret = take_knots(a, target, out);
 	if (!ret)
 		ret = take_edges(a, out);

@@ -13,7 +13,8 @@
  * - the edges of the merged graph that weigh at least WPERF_RUN_MIN_SHARE of
  *   the recording window, as (from, to, share of the window), leaving out the
  *   ignored (interrupt) vertices;
- * - the throughput the harness measured, the window and the lost events.
+ * - the throughput the harness measured, the window, the events recorded and
+ *   the events lost.
  *
  * Ownership: a struct wperf_run owns its strings and arrays and a struct
  * wperf_runset owns its runs; wperf_run_release and wperf_runset_release free
@@ -46,6 +47,7 @@ struct wperf_run_edge {
 struct wperf_run {
 	double throughput; /* as the scenario measures it; NaN when there is none */
 	uint64_t window_ns, lost_events;
+	uint64_t events; /* recorded (lost ones aside); 0: unknown (an older summary) */
 	struct wperf_idset *knots; /* final knots, heaviest first */
 	size_t nknots;
 	struct wperf_run_edge *edges; /* sorted by (from, to), unique */

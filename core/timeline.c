@@ -699,6 +699,8 @@ int wperf_timeline_build(const struct wperf_trace *t, const struct wperf_timelin
 		tl->ncpu = st->ncpu;
 		for (uint32_t c = 0; c < st->ncpu; c++)
 			tl->lost_events += st->lost[c];
+		for (int k = 0; k < WPERF_EV_KIND_MAX; k++)
+			tl->recorded_events += st->events[k];
 		ret = tl_assemble(&b, tl);
 	}
 	if (ret == -ENOMEM && (!err || err->code != -ENOMEM))

@@ -95,7 +95,8 @@ struct wperf_timeline {
 	size_t nsegments;
 	struct wperf_io_share *shares;
 	size_t nshares;
-	uint64_t lost_events; /* from the trace: every report must say so */
+	uint64_t lost_events;	  /* from the trace: every report must say so */
+	uint64_t recorded_events; /* the records the trace holds, of every kind */
 	uint64_t false_wakeups_removed, spins_converted;
 	char capacity_note[256]; /* which device capacities were used, for the report */
 };

@@ -48,6 +48,8 @@ static void defaults(const struct wperf_gate_opts *g, struct wperf_gate_opts *o)
 		o->warn_ratio = WPERF_GATE_WARN_RATIO;
 	if (o->min_runs == 0)
 		o->min_runs = WPERF_GATE_MIN_RUNS;
+	if (o->max_lost == 0)
+		o->max_lost = WPERF_GATE_MAX_LOST;
 	if (o->alpha <= 0 || o->alpha >= 1)
 		o->alpha = WPERF_GATE_ALPHA;
 	if (o->edge_floor <= 0)
@@ -170,14 +172,25 @@ static int warn_context(struct gate *s)
 					    "baseline by %s",
 					    now->tool, then->tool));
 	for (size_t i = 0; i < n; i++) {
-		s->out->lost_events += s->rs->runs[i].lost_events;
-		lossy += s->rs->runs[i].lost_events > 0;
+		const struct wperf_run *r = &s->rs->runs[i];
+
+		s->out->lost_events += r->lost_events;
+		lossy += r->lost_events > 0;
+		s->out->lossy_runs += s->o.max_lost >= 0 && r->lost_events &&
+				      (double)r->lost_events >
+					  s->o.max_lost * (double)(r->events + r->lost_events);
 	}
 	if (!ret && lossy)
 		ret =
 		    add_warning(s, format("%llu events were lost in %zu of %zu runs: their graphs "
 					  "may miss waits",
 					  (unsigned long long)s->out->lost_events, lossy, n));
+	if (!ret && s->out->lossy_runs)
+		ret = add_warning(s, format("%zu of %zu runs lost more than %g%% of their events: "
+					    "the gate cannot pass on them. Record with larger "
+					    "buffers or fewer stacks (record: stacks: kernel), "
+					    "or raise gate: max_lost",
+					    s->out->lossy_runs, n, 100 * s->o.max_lost));
 	if (!ret && (n < s->o.min_runs || m < s->o.min_runs))
 		ret = add_warning(s, format("%zu runs against a baseline of %zu: the noise test "
 					    "needs %zu per side, so a change beyond the tolerance "
@@ -646,7 +659,7 @@ static enum wperf_verdict_kind decide(const struct wperf_verdict *v)
 		return WPERF_VERDICT_NEW_BOTTLENECK;
 	if (fail)
 		return WPERF_VERDICT_REGRESSION;
-	if (unsure)
+	if (unsure || v->lossy_runs)
 		return WPERF_VERDICT_INCONCLUSIVE;
 	return better ? WPERF_VERDICT_IMPROVED : WPERF_VERDICT_PASS;
 }

@@ -52,6 +52,12 @@
  * for pass, improved and inconclusive (which is not a failure: the report says
  * to add runs), 1 for new-bottleneck and regression; 2 is left to errors.
  *
+ * Lost events. A run that lost more than max_lost of its events (lost /
+ * (recorded + lost); a run that does not say how many it recorded and lost
+ * any counts as over) may miss the very waits the gate looks for: with such
+ * a run the gate cannot pass. PASS and IMPROVED become INCONCLUSIVE, with a
+ * warning that says which runs and what to do; a failure stays a failure.
+ *
  * Warnings (not findings): the environment differs (kernel, CPUs, CPU model,
  * tool), runs lost events, fewer runs than min_runs on either side.
  *
@@ -75,6 +81,7 @@
 #define WPERF_GATE_MIN_RUNS		5
 #define WPERF_GATE_ALPHA		0.05
 #define WPERF_GATE_EDGE_FLOOR		0.05
+#define WPERF_GATE_MAX_LOST		0.001
 
 /* The gate's options; a zeroed struct gives the defaults above. */
 struct wperf_gate_opts {
@@ -85,6 +92,7 @@ struct wperf_gate_opts {
 	double alpha;		     /* significance level of the test; 0: 0.05 */
 	double edge_floor;	     /* share under which edges are not compared; 0: 0.05 */
 	int lower_is_better;	     /* the throughput is a latency or a time */
+	double max_lost;	     /* share of a run's events it may lose; 0: 0.001; < 0: any */
 	const struct wperf_env *env; /* of the runs, compared with the baseline's; NULL: not */
 };
 
@@ -131,6 +139,7 @@ struct wperf_verdict {
 	char *scenario;
 	size_t runs, baseline_runs;
 	uint64_t lost_events;			    /* summed over the runs */
+	size_t lossy_runs; /* runs that lost more than max_lost of their events */
 	char unit[32];				    /* of the throughput */
 	double throughput_before, throughput_after; /* medians; NaN when a side has none */
 	struct wperf_finding *findings; /* fail, then warn, then info; biggest change first */

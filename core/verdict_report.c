@@ -157,9 +157,10 @@ static const char *verdict_sentence(enum wperf_verdict_kind k)
 		return "Worse than the baseline beyond the tolerance and the run-to-run noise: the "
 		       "gate fails";
 	case WPERF_VERDICT_INCONCLUSIVE:
-		return "A change passes the tolerance, but the runs cannot tell it from noise "
-		       "(too few runs, or a baseline from another machine: see the findings); this "
-		       "does not fail the gate";
+		return "A change passes the tolerance but the runs cannot tell it from noise (too "
+		       "few runs, or a baseline from another machine: see the findings), or runs "
+		       "lost too many events to be trusted (see the warnings); this does not fail "
+		       "the gate";
 	}
 	return "";
 }
@@ -379,6 +380,15 @@ static int finding_line(struct wperf_buf *b, const struct wperf_finding *f, cons
 	return ret;
 }
 
+/* "N of M runs lost too many events", NUL-terminated, into b. */
+static int lossy_line(struct wperf_buf *b, const struct wperf_verdict *v)
+{
+	wperf_buf_clear(b);
+	return wperf_buf_printf(b, "%zu of %zu runs lost too many events to be trusted",
+				v->lossy_runs, v->runs) ||
+	       wperf_buf_append(b, "", 1);
+}
+
 /* Is finding f about the testcase (0: bottlenecks, 1: throughput)? */
 static int in_case(const struct wperf_finding *f, int throughput)
 {
@@ -423,8 +433,11 @@ static int junit_case(struct wperf_buf *b, const struct wperf_verdict *v, int th
 		ret = ret ? ret : wperf_buf_printf(b, "\">");
 		ret = ret ? ret : xml(b, (const char *)lines.data);
 		ret = ret ? ret : wperf_buf_printf(b, "</failure>\n");
-	} else if (!ret && unsure) {
-		ret = wperf_buf_printf(b, "      <skipped message=\"inconclusive: ");
+	} else if (!ret && (unsure || (!throughput && v->lossy_runs))) {
+		/* Runs with too many lost events cannot vouch for the bottlenecks. */
+		if (!unsure)
+			ret = lossy_line(&first, v);
+		ret = ret ? ret : wperf_buf_printf(b, "      <skipped message=\"inconclusive: ");
 		ret = ret ? ret : xml(b, (const char *)first.data);
 		ret = ret ? ret : wperf_buf_printf(b, "\"/>\n");
 	}
@@ -475,7 +488,7 @@ static void junit_counts(const struct wperf_verdict *v, size_t *fails, size_t *s
 			unsure |= in_case(&v->findings[i], t) && v->findings[i].inconclusive;
 		}
 		*fails += fail;
-		*skipped += !fail && unsure;
+		*skipped += !fail && (unsure || (t == 0 && v->lossy_runs));
 	}
 }
 

@@ -110,6 +110,7 @@ static json_object *gate_json(const struct wperf_gate_opts *g)
 	json_object_object_add(o, "warn_ratio", json_object_new_double(g->warn_ratio));
 	json_object_object_add(o, "min_runs", json_object_new_int64((int64_t)g->min_runs));
 	json_object_object_add(o, "lower_is_better", json_object_new_boolean(g->lower_is_better));
+	json_object_object_add(o, "max_lost", json_object_new_double(g->max_lost));
 	return o;
 }
 
@@ -355,6 +356,12 @@ static int read_gate(json_object *o, const char *file, struct wperf_gate_opts *g
 	g->warn_ratio = json_object_get_double(v[2]);
 	g->min_runs = (size_t)json_object_get_int64(v[3]);
 	g->lower_is_better = json_object_get_boolean(v[4]);
+	/* max_lost came later: optional */
+	if (json_object_object_get_ex(gate, "max_lost", &v[0]) && v[0]) {
+		if (!(v[0] = member(gate, where, "max_lost", json_type_double, err)))
+			return -EINVAL;
+		g->max_lost = json_object_get_double(v[0]);
+	}
 	return 0;
 }
 

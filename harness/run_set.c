@@ -287,6 +287,7 @@ static void init_results(struct run_set *set)
 	r->gate.throughput_tolerance = s->gate.throughput_tolerance;
 	r->gate.warn_ratio = s->gate.warn_ratio;
 	r->gate.min_runs = s->gate.min_runs;
+	r->gate.max_lost = s->gate.max_lost;
 	r->gate.lower_is_better = !s->load.throughput.higher_is_better;
 }
 

@@ -263,7 +263,7 @@ static int analysis_target(struct run_state *st, struct run_outcome *out, struct
 static int start_recorder(struct run_state *st, struct run_outcome *out, struct wperf_error *err)
 {
 	const struct scenario *s = st->o->s;
-	char log[PATH_MAX], ready[PATH_MAX], window[32];
+	char log[PATH_MAX], ready[PATH_MAX], window[32], buffer[16];
 	char *argv[16];
 	struct wperf_buf pids = {0};
 	struct service_spec spec = {.name = "recorder", .argv = argv, .log_path = log};
@@ -286,6 +286,11 @@ static int start_recorder(struct run_state *st, struct run_outcome *out, struct 
 		snprintf(window, sizeof(window), "%g", s->record.window);
 		argv[n++] = "-d";
 		argv[n++] = window;
+	}
+	if (s->record.buffer_mb) {
+		snprintf(buffer, sizeof(buffer), "%u", s->record.buffer_mb);
+		argv[n++] = "--buffer-mb";
+		argv[n++] = buffer;
 	}
 	if (pids.len > 1) {
 		argv[n++] = "-p";

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/analysis.h"
+#include "core/verdict.h"
 #include "scenario_internal.h"
 
 #define MAX_RUNS 1000
@@ -134,12 +135,14 @@ static int target(struct loader *L, const yaml_node_t *n, int bare_process,
 
 static int record(struct loader *L, const yaml_node_t *map)
 {
-	static const char *const keys[] = {"targets", "warmup", "window", "stacks", NULL};
+	static const char *const keys[] = {"targets", "warmup", "window", "stacks", "buffer_mb",
+					   NULL};
 	static const char *const stacks[] = {"none", "kernel", "user", "all"};
 	struct scenario_record *r = &L->s->record;
 	const double duration = L->s->load.duration;
 	const yaml_node_t *v;
 	char *mode = NULL;
+	long long buffer_mb = 0;
 
 	if (sc_mapping(L, map) < 0 || sc_check_keys(L, map, keys) < 0)
 		return -1;
@@ -170,8 +173,15 @@ static int record(struct loader *L, const yaml_node_t *map)
 	}
 	if (sc_get_number(L, map, "warmup", &sc_seconds, &r->warmup) < 0 ||
 	    sc_get_number(L, map, "window", &sc_seconds_pos, &r->window) < 0 ||
-	    sc_get_string(L, map, "stacks", SC_NONEMPTY, &mode) < 0)
+	    sc_get_string(L, map, "stacks", SC_NONEMPTY, &mode) < 0 ||
+	    sc_get_integer(L, map, "buffer_mb", 1, 4096, &buffer_mb) < 0)
 		return -1;
+	if (buffer_mb & (buffer_mb - 1)) {
+		sc_path_key(L, "buffer_mb");
+		return sc_fail(L, sc_lookup(L, map, "buffer_mb"),
+			       "expected a power of two from 1 to 4096, got %lld", buffer_mb);
+	}
+	r->buffer_mb = (unsigned)buffer_mb;
 	if (mode) {
 		size_t i = 0;
 		char got[64];
@@ -299,7 +309,7 @@ static int expect(struct loader *L, const yaml_node_t *map)
 static int gate(struct loader *L, const yaml_node_t *map)
 {
 	static const char *const keys[] = {"edge_tolerance", "throughput_tolerance", "warn_ratio",
-					   "min_runs", NULL};
+					   "min_runs", "max_lost", NULL};
 	struct scenario_gate *g = &L->s->gate;
 	long long min_runs = g->min_runs;
 
@@ -308,7 +318,8 @@ static int gate(struct loader *L, const yaml_node_t *map)
 	    sc_get_number(L, map, "throughput_tolerance", &sc_share, &g->throughput_tolerance) <
 		0 ||
 	    sc_get_number(L, map, "warn_ratio", &sc_share, &g->warn_ratio) < 0 ||
-	    sc_get_integer(L, map, "min_runs", 2, MAX_RUNS, &min_runs) < 0)
+	    sc_get_integer(L, map, "min_runs", 2, MAX_RUNS, &min_runs) < 0 ||
+	    sc_get_number(L, map, "max_lost", &sc_share, &g->max_lost) < 0)
 		return -1;
 	g->min_runs = (unsigned)min_runs;
 	return 0;
@@ -344,7 +355,8 @@ static int scenario(struct loader *L, const yaml_node_t *root)
 	s->analysis.threshold = WPERF_DEFAULT_THRESHOLD;
 	s->analysis.min_edge = WPERF_DEFAULT_MIN_EDGE;
 	s->gate = (struct scenario_gate){
-	    .edge_tolerance = 0.10, .throughput_tolerance = 0.05, .warn_ratio = 0.5, .min_runs = 5};
+	    .edge_tolerance = 0.10, .throughput_tolerance = 0.05, .warn_ratio = 0.5, .min_runs = 5,
+	    .max_lost = WPERF_GATE_MAX_LOST};
 	/* Lists not given are empty, never NULL; one {NULL} serves them all. */
 	if (!(L->empty = sc_alloc(L, root, sizeof(char *))))
 		return -1;

@@ -115,6 +115,7 @@ struct scenario_record {
 	double warmup; /* seconds from the load's start to the recording's; default 0 */
 	double window; /* seconds to record; 0: until the load ends */
 	enum scenario_stacks stacks; /* default SCENARIO_STACKS_ALL */
+	unsigned buffer_mb;	     /* the recorder's ring buffer, a power of two; 0: its default */
 };
 
 struct scenario_analysis {
@@ -154,6 +155,7 @@ struct scenario_gate {
 	double throughput_tolerance; /* default 0.05 */
 	double warn_ratio;	     /* default 0.5 */
 	unsigned min_runs;	     /* default 5 */
+	double max_lost;	     /* share of its events a run may lose; default 0.001 */
 };
 
 struct scenario {

@@ -629,6 +629,10 @@ int main(void)
 	    ERROR_CASE("bad-bool.yaml", "5:49: load.throughput.higher_is_better: expected true or "
 					"false, got \"yes\""),
 	    ERROR_CASE("bad-deep.yaml", "4:38: nested deeper than 32 levels"),
+	    ERROR_CASE("bad-buffer.yaml", "5:14: record.buffer_mb: expected a power of two from 1 "
+					  "to 4096, got 48"),
+	    ERROR_CASE("bad-max-lost.yaml", "4:18: gate.max_lost: expected a number in (0, 1], got "
+					    "\"2\""),
 	    ERROR_CASE("bad-binary.yaml",
 		       "1:1: not valid YAML: control characters are not allowed (byte 0x7f)"),
 	};

@@ -523,6 +523,8 @@ static void test_environment_and_lost_events(void **state)
 
 	(void)state;
 	make_runs(&rs, N, NULL, NULL, NULL);
+	for (size_t i = 0; i < N; i++)
+		rs.runs[i].events = 1000000; /* under the 0.1% that stops a pass */
 	rs.runs[1].lost_events = 120;
 	rs.runs[3].lost_events = 3;
 	judge(&rs, NULL, &g, &v);
@@ -910,6 +912,70 @@ static void test_run_building(void **state)
 	assert_int_equal(r.nknots, 0);
 }
 
+/* Runs that lost more than max_lost of their events cannot make the gate pass. */
+static void test_lost_events(void **state)
+{
+	struct wperf_runset rs;
+	struct wperf_verdict v;
+	struct wperf_gate_opts g = {0};
+	struct wperf_buf xml = {0};
+	const struct wperf_verdict *one = &v;
+
+	(void)state;
+	/* 1 lost in 10,000 (0.01%): under the 0.1% limit, a pass with a warning */
+	make_runs(&rs, N, NULL, NULL, NULL);
+	for (size_t i = 0; i < N; i++)
+		rs.runs[i].events = 9999, rs.runs[i].lost_events = 1;
+	judge(&rs, NULL, NULL, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_PASS);
+	assert_int_equal(v.lossy_runs, 0);
+	assert_true(has_warning(&v, "5 events were lost in 5 of 5 runs"));
+	wperf_verdict_release(&v);
+
+	/* one run lost 2%: inconclusive, with what to do, and skipped in JUnit */
+	rs.runs[2].lost_events = 204;
+	judge(&rs, NULL, NULL, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_INCONCLUSIVE);
+	assert_int_equal(wperf_verdict_exit_code(v.kind), 0);
+	assert_int_equal(v.lossy_runs, 1);
+	assert_true(has_warning(&v, "1 of 5 runs lost more than 0.1% of their events: the gate "
+				    "cannot pass on them"));
+	assert_int_equal(wperf_verdict_junit(&one, 1, &xml), 0);
+	assert_int_equal(wperf_buf_append(&xml, "", 1), 0);
+	assert_non_null(strstr((char *)xml.data, "skipped=\"1\""));
+	assert_non_null(strstr((char *)xml.data, "inconclusive: 1 of 5 runs lost too many events"));
+	wperf_verdict_release(&v);
+
+	/* a limit of 5% lets it pass; no limit at all too */
+	g.max_lost = 0.05;
+	judge(&rs, NULL, &g, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_PASS);
+	wperf_verdict_release(&v);
+	g.max_lost = -1;
+	judge(&rs, NULL, &g, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_PASS);
+	wperf_verdict_release(&v);
+
+	/* a run that does not say how many it recorded, yet lost some, is not trusted */
+	rs.runs[2].events = 0;
+	rs.runs[2].lost_events = 1;
+	judge(&rs, NULL, NULL, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_INCONCLUSIVE);
+	wperf_verdict_release(&v);
+
+	/* a new knot still fails */
+	wperf_runset_release(&rs);
+	make_runs(&rs, N, NULL, NULL, (const char *const[]){KNOT " fig1/D", KNOT " fig1/D",
+							       KNOT " fig1/D", KNOT, KNOT});
+	for (size_t i = 0; i < N; i++)
+		rs.runs[i].events = 1000, rs.runs[i].lost_events = 500;
+	judge(&rs, NULL, NULL, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_NEW_BOTTLENECK);
+	wperf_verdict_release(&v);
+	wperf_runset_release(&rs);
+	wperf_buf_release(&xml);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -933,6 +999,7 @@ int main(void)
 	    cmocka_unit_test(test_environment_and_lost_events),
 	    cmocka_unit_test(test_environment_cpu_model),
 	    cmocka_unit_test(test_other_machine),
+	    cmocka_unit_test(test_lost_events),
 	    cmocka_unit_test(test_names_and_errors),
 	    cmocka_unit_test(test_markdown),
 	    cmocka_unit_test(test_markdown_truncated),
