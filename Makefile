@@ -8,7 +8,8 @@
 #   make test     run the unit and end-to-end tests (cmocka)
 #   make asan     the same tests built with AddressSanitizer and UBSan
 #   make valgrind the analyzer under valgrind on a recorded trace
-#   make bench    print the recorder's overhead (storm, ZooKeeper, memcached) and the analyzer's speed
+#   make bench    print the recorder's overhead (storm, ZooKeeper, memcached), whether it keeps up
+#                 with 1M events/s, and the analyzer's speed
 #   make install  PREFIX=/usr/local DESTDIR=
 #   make clean
 
@@ -185,6 +186,7 @@ $(BUILD)/bench/%: bench/%.c $(LIBWPERF) $(BPF_SKELS)
 
 bench: all $(BENCH_BINS)
 	@WPERF_BUILD=$(BUILD) bash bench/run.sh
+	@WPERF_BUILD=$(BUILD) bash bench/sustained.sh
 	@WPERF_BUILD=$(BUILD) bash bench/workloads.sh
 	@WPERF_BUILD=$(BUILD) bash bench/analysis.sh
 
