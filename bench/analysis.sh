@@ -10,6 +10,8 @@
 #
 # BENCH_EVENTS (default 12500000) sets N; the largest trace has 4N. Then the
 # worst case of nesting, one ring of 64 threads (every wait 63 deep), at N/10.
+# Last, the size on disk of a real recording (BENCH_REAL_TRACE, default
+# tests/data/fig1.trace) per scheduling event (switch or wakeup): the target is 16.
 set -euo pipefail
 
 build=${WPERF_BUILD:-build}
@@ -46,6 +48,16 @@ awk -v n="$((base / 10))" -v u="$user" -v s="$sys" 'BEGIN {
 	printf "bench: analysis worst_case_ring64 events=%d events_per_s_per_core=%.0f\n", n, n / (u + s) > "/dev/stderr"
 }' 2>>"$tmp/lines"
 rm -f "$tmp/trace"
+real=${BENCH_REAL_TRACE:-tests/data/fig1.trace}
+if [ -r "$real" ]; then
+	bytes=$(stat -c %s "$real")
+	sched=$("$build/wperf-bench" info "$real" |
+		awk '$1 == "switch" || $1 == "wakeup" || $1 == "wakeup_new" { n += $2 } END { print n + 0 }')
+	awk -v f="$real" -v b="$bytes" -v s="$sched" 'BEGIN {
+		printf "recorded trace %s: %d bytes, %d scheduling events, %.2f bytes per scheduling event (target 16)\n", f, b, s, s ? b / s : 0
+		printf "bench: analysis real_trace=%s bytes=%d sched_events=%d trace_bytes_per_sched_event=%.2f\n", f, b, s, s ? b / s : 0 > "/dev/stderr"
+	}' 2>>"$tmp/lines"
+fi
 cat "$tmp/lines"
 awk -v a="${cpu_of[1]}" -v b="${cpu_of[2]}" -v c="${cpu_of[4]}" 'BEGIN {
 	printf "growth: 2x events took %.2fx the time, 4x took %.2fx (linear: 2 and 4)\n", b / a, c / a

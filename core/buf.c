@@ -8,11 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "varint.h"
 
 #define WPERF_BUF_MIN_CAP 64
+#define HUGE_MIN_CAP	  ((size_t)8 << 20) /* 4 huge pages: smaller buffers gain too little */
 
 void wperf_buf_init(struct wperf_buf *b)
 {
@@ -45,7 +48,21 @@ int wperf_buf_reserve(struct wperf_buf *b, size_t extra)
 		return -ENOMEM; /* realloc left the old block in place */
 	b->data = p;
 	b->cap = cap;
+	if (cap >= HUGE_MIN_CAP)
+		wperf_hugepage_hint(p, cap);
 	return 0;
+}
+
+void wperf_hugepage_hint(void *p, size_t n)
+{
+	/* The pages p's bytes are on, whole: a block malloc mapped on its own, all of
+	 * it, so that the mapping stays one and realloc can still move it with mremap
+	 * (which cannot take a range over two mappings) instead of copying it. */
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = (uintptr_t)p & ~(page - 1);
+	uintptr_t end = ((uintptr_t)p + n + page - 1) & ~(page - 1);
+
+	madvise((void *)start, end - start, MADV_HUGEPAGE); /* a hint: errors do not matter */
 }
 
 int wperf_buf_append(struct wperf_buf *b, const void *p, size_t n)

@@ -25,6 +25,14 @@ void wperf_buf_release(struct wperf_buf *b);
 /* Makes room for extra more bytes; returns 0, or -ENOMEM (the buffer is unchanged). */
 int wperf_buf_reserve(struct wperf_buf *b, size_t extra);
 
+/*
+ * Asks for huge pages for the memory of [p, p + n) (the whole pages it is on):
+ * an array of hundreds of megabytes filled front to back then costs one page
+ * fault per 2 MiB instead of one per 4 KiB. A hint, which the kernel may
+ * ignore. wperf_buf_reserve gives it for every large buffer.
+ */
+void wperf_hugepage_hint(void *p, size_t n);
+
 /* Appends n bytes; returns 0 or -ENOMEM. */
 int wperf_buf_append(struct wperf_buf *b, const void *p, size_t n);
 

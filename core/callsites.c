@@ -59,26 +59,31 @@ static int grow(struct wperf_callsites *cs)
 	return 0;
 }
 
-int wperf_callsites_add(struct wperf_callsites *cs, const struct wperf_callsite *key,
-			uint64_t weight)
+int64_t wperf_callsites_index(struct wperf_callsites *cs, const struct wperf_callsite *key)
 {
 	size_t s;
 
 	/* The sites array holds cap / 2 entries: the table stays at most half full. */
 	if ((cs->n + 1) * 2 > cs->cap && grow(cs) < 0)
 		return -ENOMEM;
-	for (s = hash_key(key) & (cs->cap - 1); cs->slots[s]; s = (s + 1) & (cs->cap - 1)) {
-		struct wperf_callsite *site = &cs->sites[cs->slots[s] - 1];
-
-		if (same_key(site, key)) {
-			site->weight += weight;
-			return 0;
-		}
-	}
+	for (s = hash_key(key) & (cs->cap - 1); cs->slots[s]; s = (s + 1) & (cs->cap - 1))
+		if (same_key(&cs->sites[cs->slots[s] - 1], key))
+			return (int64_t)cs->slots[s] - 1;
 	cs->sites[cs->n] = *key;
-	cs->sites[cs->n].weight = weight;
+	cs->sites[cs->n].weight = 0;
 	cs->slots[s] = ++cs->n;
 	cs->storage.len = cs->n * sizeof(*cs->sites);
+	return (int64_t)cs->n - 1;
+}
+
+int wperf_callsites_add(struct wperf_callsites *cs, const struct wperf_callsite *key,
+			uint64_t weight)
+{
+	int64_t i = wperf_callsites_index(cs, key);
+
+	if (i < 0)
+		return (int)i;
+	cs->sites[i].weight += weight;
 	return 0;
 }
 

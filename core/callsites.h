@@ -35,6 +35,13 @@ struct wperf_callsites {
 int wperf_callsites_add(struct wperf_callsites *cs, const struct wperf_callsite *key,
 			uint64_t weight);
 
+/*
+ * The index in cs->sites of the call site of key, added with weight 0 when new
+ * (key's weight field is ignored); or -ENOMEM. The index stays valid while sites
+ * are added, until finish (cs->sites itself may move).
+ */
+int64_t wperf_callsites_index(struct wperf_callsites *cs, const struct wperf_callsite *key);
+
 /* Adds every site of src into cs; 0 or -ENOMEM. */
 int wperf_callsites_merge(struct wperf_callsites *cs, const struct wperf_callsites *src);
 

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_DEPTH 64
+#define DEFAULT_DEPTH  64
+#define SLICE_SEGMENTS 4096 /* segments in a slice of time (work()): some 200 KiB */
 
 /* The issuers of one device: a range of the sorted shares, and their bytes. */
 struct device_shares {
@@ -17,26 +18,35 @@ struct device_shares {
 struct cascade {
 	const struct wperf_timeline *tl;
 	unsigned max_depth;
-	struct wperf_io_share *shares;	    /* sorted by device */
-	struct device_shares *by_device;    /* per entity; n == 0 for threads */
-	const struct wperf_segment **waits; /* every waiting segment: the top-level work */
-	size_t nwaits;
+	struct wperf_io_share *shares;	 /* sorted by device */
+	struct device_shares *by_device; /* per entity; n == 0 for threads */
+};
+
+/* The call site a worker added to last for an entity's waits. */
+struct last_site {
+	const struct wperf_segment *seg; /* the wait, or NULL */
+	size_t site;			 /* its site's index in the worker's sites */
 };
 
 struct worker {
 	const struct cascade *c;
-	size_t first, last; /* its part of c->waits */
-	struct wperf_graph graph;
-	struct wperf_callsites sites;
-	uint32_t *path; /* the entities on the current chain of waits */
-	uint32_t *hint; /* per entity: where the last search of its segments ended */
-	unsigned depth;
+	size_t first, last;	      /* its part of the segments (by number), as top-level waits */
+	struct wperf_callsites sites; /* the weight of each edge, by call site */
+	/* per entity: a thread blocks in the same place for the same waker again
+	 * and again, and comparing a wait with the last one costs less than a
+	 * look-up in sites */
+	struct last_site *last_site;
+	uint64_t *share_weight; /* per share: the weight of its edge device -> issuer */
+	uint8_t *on_path;	/* per entity: on the current chain of waits */
+	uint32_t *hint;		/* per entity: where the last search of its segments ended */
+	size_t *next;		/* per entity: the number of its next segment for work() */
+	unsigned depth;		/* of the current chain */
 	int err;
 	pthread_t thread;
 };
 
-static int cascade_segment(struct worker *w, const struct wperf_segment *seg, uint64_t start,
-			   uint64_t end, double scale);
+static void cascade_segment(struct worker *w, const struct wperf_segment *seg, uint64_t start,
+			    uint64_t end, double scale);
 
 /* The weight of an interval for an edge reached through a device's share. */
 static uint64_t scaled(uint64_t len, double scale)
@@ -44,45 +54,59 @@ static uint64_t scaled(uint64_t len, double scale)
 	return scale == 1.0 ? len : (uint64_t)((double)len * scale);
 }
 
-static int add_edge(struct worker *w, uint32_t from, uint32_t to, uint64_t weight,
-		    const struct wperf_segment *seg)
+static int same_site(const struct wperf_segment *a, const struct wperf_segment *b)
 {
-	struct wperf_callsite key = {.from = from,
-				     .to = to,
-				     .kstack = seg ? seg->kstack : WPERF_NO_STACK,
-				     .ustack = seg ? seg->ustack : WPERF_NO_STACK,
-				     .waker_kstack = seg ? seg->waker_kstack : WPERF_NO_STACK,
-				     .waker_ustack = seg ? seg->waker_ustack : WPERF_NO_STACK,
-				     .waiter_tgid = w->c->tl->entities[from].tgid,
-				     .waker_tgid = w->c->tl->entities[to].tgid};
-
-	if (weight == 0)
-		return 0;
-	if (wperf_graph_add(&w->graph, from, to, weight) < 0 ||
-	    wperf_callsites_add(&w->sites, &key, weight) < 0)
-		return -ENOMEM;
-	return 0;
+	return a->entity == b->entity && a->waker == b->waker && a->kstack == b->kstack &&
+	       a->ustack == b->ustack && a->waker_kstack == b->waker_kstack &&
+	       a->waker_ustack == b->waker_ustack;
 }
 
-static int on_path(const struct worker *w, uint32_t entity)
+static int add_site(struct wperf_callsites *sites, const struct wperf_timeline *tl,
+		    struct wperf_callsite key, uint64_t weight)
 {
-	for (unsigned i = 0; i < w->depth; i++)
-		if (w->path[i] == entity)
-			return 1;
-	return 0;
+	key.waiter_tgid = tl->entities[key.from].tgid;
+	key.waker_tgid = tl->entities[key.to].tgid;
+	return wperf_callsites_add(sites, &key, weight);
+}
+
+/* Adds weight to the edge of a wait (waiter -> waker) at the wait's call site. */
+static void add_wait(struct worker *w, const struct wperf_segment *seg, uint64_t weight)
+{
+	const struct wperf_timeline *tl = w->c->tl;
+	struct last_site *l = &w->last_site[seg->entity];
+
+	if (!weight)
+		return;
+	if (!l->seg || !same_site(l->seg, seg)) {
+		struct wperf_callsite key = {.from = seg->entity,
+					     .to = seg->waker,
+					     .kstack = seg->kstack,
+					     .ustack = seg->ustack,
+					     .waker_kstack = seg->waker_kstack,
+					     .waker_ustack = seg->waker_ustack,
+					     .waiter_tgid = tl->entities[seg->entity].tgid,
+					     .waker_tgid = tl->entities[seg->waker].tgid};
+		int64_t i = wperf_callsites_index(&w->sites, &key);
+
+		if (i < 0) {
+			w->err = (int)i;
+			return;
+		}
+		*l = (struct last_site){seg, (size_t)i};
+	}
+	w->sites.sites[l->site].weight += weight;
 }
 
 /* Cascades the waits of entity that overlap [start, end), clipped to it. */
-static int recurse_into(struct worker *w, uint32_t entity, uint64_t start, uint64_t end,
-			double scale)
+static void recurse_into(struct worker *w, uint32_t entity, uint64_t start, uint64_t end,
+			 double scale)
 {
 	const struct wperf_timeline *tl = w->c->tl;
 	const struct wperf_segment *segs;
 	size_t n, lo = 0, hi;
-	int e = 0;
 
-	if (w->depth >= w->c->max_depth || on_path(w, entity))
-		return 0; /* a cycle on this chain, or nesting too deep to matter */
+	if (w->depth >= w->c->max_depth || w->on_path[entity] || w->err)
+		return; /* a cycle on this chain, or nesting too deep to matter */
 	segs = wperf_timeline_segments(tl, entity, &n);
 	/*
 	 * The first segment that ends after start (segments are sorted, disjoint).
@@ -105,53 +129,88 @@ static int recurse_into(struct worker *w, uint32_t entity, uint64_t start, uint6
 		}
 	}
 	w->hint[entity] = (uint32_t)lo;
-	w->path[w->depth++] = entity;
-	for (size_t i = lo; i < n && segs[i].start < end && !e; i++) {
+	w->on_path[entity] = 1;
+	w->depth++;
+	for (size_t i = lo; i < n && segs[i].start < end; i++) {
 		if (segs[i].state != WPERF_SEG_WAITING)
 			continue;
-		e = cascade_segment(w, &segs[i], segs[i].start > start ? segs[i].start : start,
-				    segs[i].end < end ? segs[i].end : end, scale);
+		cascade_segment(w, &segs[i], segs[i].start > start ? segs[i].start : start,
+				segs[i].end < end ? segs[i].end : end, scale);
 	}
 	w->depth--;
-	return e;
+	w->on_path[entity] = 0;
 }
 
 /* Figure 4's cascade(), for the part [start, end) of a waiting segment. */
-static int cascade_segment(struct worker *w, const struct wperf_segment *seg, uint64_t start,
-			   uint64_t end, double scale)
+static void cascade_segment(struct worker *w, const struct wperf_segment *seg, uint64_t start,
+			    uint64_t end, double scale)
 {
 	const struct device_shares *d;
-	int e = 0;
 
 	if (seg->waker == WPERF_NO_ENTITY)
-		return 0; /* the window ended before anything woke it */
+		return; /* the window ended before anything woke it */
 	if (seg->waker != WPERF_WAKER_ISSUERS) {
-		e = add_edge(w, seg->entity, seg->waker, scaled(end - start, scale), seg);
-		return e ? e : recurse_into(w, seg->waker, start, end, scale);
+		add_wait(w, seg, scaled(end - start, scale));
+		recurse_into(w, seg->waker, start, end, scale);
+		return;
 	}
 	/* A device's idle time: it waits for each issuer by its share of the bytes. */
 	d = &w->c->by_device[seg->entity];
-	for (size_t i = d->first; i < d->first + d->n && !e; i++) {
+	for (size_t i = d->first; i < d->first + d->n; i++) {
 		const struct wperf_io_share *s = &w->c->shares[i];
 		double share = scale * (double)s->bytes / (double)d->total;
 
-		e = add_edge(w, seg->entity, s->thread, scaled(end - start, share), NULL);
-		if (!e)
-			e = recurse_into(w, s->thread, start, end, share);
+		w->share_weight[i] += scaled(end - start, share);
+		recurse_into(w, s->thread, start, end, share);
 	}
-	return e;
 }
 
+/*
+ * The worker's top-level waits, a slice of time at a time: each slice takes the
+ * waits that start in it from every entity, so that what a cascade reads (the
+ * waiter's segments, its waker's, theirs) is a short stretch of time, still in
+ * the cache from the waits before. Entity by entity, a waker's segments would
+ * come from memory again for every thread it woke. Slices hold some
+ * SLICE_SEGMENTS segments, and are at most nsegments / nentities, so that going
+ * over the entities in each costs no more than the segments.
+ */
 static void *work(void *arg)
 {
 	struct worker *w = arg;
+	const struct wperf_timeline *tl = w->c->tl;
+	uint64_t span = tl->end > tl->start ? tl->end - tl->start : 0;
+	size_t nslices = tl->nsegments / SLICE_SEGMENTS;
 
-	for (size_t i = w->first; i < w->last && !w->err; i++) {
-		const struct wperf_segment *seg = w->c->waits[i];
+	if (nslices > tl->nsegments / (tl->nentities + 1))
+		nslices = tl->nsegments / (tl->nentities + 1);
+	nslices = nslices ? nslices : 1;
+	for (uint32_t e = 0; e < tl->nentities; e++)
+		w->next[e] = w->first > tl->entities[e].first_segment
+				 ? w->first
+				 : tl->entities[e].first_segment;
+	for (size_t slice = 1; slice <= nslices && !w->err; slice++) {
+		uint64_t until =
+		    slice == nslices
+			? UINT64_MAX
+			: tl->start + (uint64_t)((unsigned __int128)span * slice / nslices);
 
-		w->path[0] = seg->entity;
-		w->depth = 1;
-		w->err = cascade_segment(w, seg, seg->start, seg->end, 1.0);
+		for (uint32_t e = 0; e < tl->nentities; e++) {
+			const struct wperf_entity *en = &tl->entities[e];
+			size_t k = w->next[e], hi = (size_t)en->first_segment + en->nsegments;
+			const struct wperf_segment *s;
+
+			hi = w->last < hi ? w->last : hi;
+			for (; k < hi && (s = &en->segments[k - en->first_segment])->start < until;
+			     k++) {
+				if (s->state != WPERF_SEG_WAITING)
+					continue;
+				w->on_path[e] = 1;
+				w->depth = 1;
+				cascade_segment(w, s, s->start, s->end, 1.0);
+				w->on_path[e] = 0;
+			}
+			w->next[e] = k;
+		}
 	}
 	return NULL;
 }
@@ -167,16 +226,11 @@ static int by_device(const void *a, const void *b)
 
 static int prepare(struct cascade *c, const struct wperf_timeline *tl, unsigned max_depth)
 {
-	size_t nwaits = 0;
-
 	c->tl = tl;
 	c->max_depth = max_depth ? max_depth : DEFAULT_DEPTH;
 	c->shares = malloc((tl->nshares + 1) * sizeof(*c->shares));
 	c->by_device = calloc(tl->nentities + 1, sizeof(*c->by_device));
-	for (size_t i = 0; i < tl->nsegments; i++)
-		nwaits += tl->segments[i].state == WPERF_SEG_WAITING;
-	c->waits = malloc((nwaits + 1) * sizeof(*c->waits));
-	if (!c->shares || !c->by_device || !c->waits)
+	if (!c->shares || !c->by_device)
 		return -ENOMEM;
 	if (tl->nshares) { /* shares may be NULL when there was no I/O */
 		memcpy(c->shares, tl->shares, tl->nshares * sizeof(*c->shares));
@@ -190,10 +244,58 @@ static int prepare(struct cascade *c, const struct wperf_timeline *tl, unsigned 
 		d->n++;
 		d->total += c->shares[i].bytes;
 	}
-	for (size_t i = 0; i < tl->nsegments; i++)
-		if (tl->segments[i].state == WPERF_SEG_WAITING)
-			c->waits[c->nwaits++] = &tl->segments[i];
 	return 0;
+}
+
+static int worker_init(struct worker *w, const struct cascade *c, unsigned j, unsigned jobs)
+{
+	const struct wperf_timeline *tl = c->tl;
+
+	w->c = c;
+	w->first = tl->nsegments * j / jobs;
+	w->last = tl->nsegments * (j + 1) / jobs;
+	w->last_site = calloc(tl->nentities + 1, sizeof(*w->last_site));
+	w->share_weight = calloc(tl->nshares + 1, sizeof(*w->share_weight));
+	w->on_path = calloc(tl->nentities + 1, sizeof(*w->on_path));
+	w->hint = calloc(tl->nentities + 1, sizeof(*w->hint));
+	w->next = calloc(tl->nentities + 1, sizeof(*w->next));
+	return w->last_site && w->share_weight && w->on_path && w->hint && w->next ? 0 : -ENOMEM;
+}
+
+/* The workers' call sites and device shares, summed into sites; the graph from
+ * them. */
+static int build(const struct cascade *c, struct worker *workers, unsigned jobs,
+		 struct wperf_graph *graph, struct wperf_callsites *sites)
+{
+	const struct wperf_timeline *tl = c->tl;
+	int e = 0;
+
+	*sites = workers[0].sites;
+	workers[0].sites = (struct wperf_callsites){0};
+	/* Integer sums: the result does not depend on how the work was split. */
+	for (unsigned j = 1; j < jobs && !e; j++) {
+		e = wperf_callsites_merge(sites, &workers[j].sites);
+		for (size_t i = 0; i < tl->nshares; i++)
+			workers[0].share_weight[i] += workers[j].share_weight[i];
+	}
+	for (size_t i = 0; i < tl->nshares && !e; i++)
+		if (workers[0].share_weight[i])
+			e = add_site(sites, tl,
+				     (struct wperf_callsite){.from = c->shares[i].device,
+							     .to = c->shares[i].thread,
+							     .kstack = WPERF_NO_STACK,
+							     .ustack = WPERF_NO_STACK,
+							     .waker_kstack = WPERF_NO_STACK,
+							     .waker_ustack = WPERF_NO_STACK},
+				     workers[0].share_weight[i]);
+	if (e)
+		return e;
+	wperf_callsites_finish(sites);
+	/* An edge weighs what its call sites do. */
+	for (size_t i = 0; i < sites->n && !e; i++)
+		e = wperf_graph_add(graph, sites->sites[i].from, sites->sites[i].to,
+				    sites->sites[i].weight);
+	return e;
 }
 
 int wperf_cascade(const struct wperf_timeline *tl, const struct wperf_cascade_opts *opts,
@@ -207,17 +309,8 @@ int wperf_cascade(const struct wperf_timeline *tl, const struct wperf_cascade_op
 
 	if (!workers)
 		e = -ENOMEM;
-	for (unsigned j = 0; j < jobs && !e; j++) {
-		struct worker *w = &workers[j];
-
-		w->c = &c;
-		w->first = c.nwaits * j / jobs;
-		w->last = c.nwaits * (j + 1) / jobs;
-		w->path = malloc((c.max_depth + 1) * sizeof(*w->path));
-		w->hint = calloc(tl->nentities + 1, sizeof(*w->hint));
-		if (!w->path || !w->hint || wperf_graph_init(&w->graph, tl->nentities) < 0)
-			e = -ENOMEM;
-	}
+	for (unsigned j = 0; j < jobs && !e; j++)
+		e = worker_init(&workers[j], &c, j, jobs);
 	/* Worker 0 runs on the calling thread; the others get their own. */
 	for (unsigned j = 1; j < jobs && !e; j++, started++)
 		if (pthread_create(&workers[j].thread, NULL, work, &workers[j]))
@@ -226,29 +319,27 @@ int wperf_cascade(const struct wperf_timeline *tl, const struct wperf_cascade_op
 		work(&workers[0]);
 	for (unsigned j = 1; j <= started; j++)
 		pthread_join(workers[j].thread, NULL);
+	for (unsigned j = 0; j < jobs && !e; j++)
+		e = workers[j].err;
 	if (!e)
 		e = wperf_graph_init(graph, tl->nentities);
-	for (unsigned j = 0; j < jobs && !e; j++) {
-		e = workers[j].err;
-		if (!e && (wperf_graph_merge(graph, &workers[j].graph) < 0 ||
-			   wperf_callsites_merge(sites, &workers[j].sites) < 0))
-			e = -ENOMEM;
-	}
+	if (!e)
+		e = build(&c, workers, jobs, graph, sites);
 	for (unsigned j = 0; workers && j < jobs; j++) {
-		wperf_graph_release(&workers[j].graph);
 		wperf_callsites_release(&workers[j].sites);
-		free(workers[j].path);
+		free(workers[j].last_site);
+		free(workers[j].share_weight);
+		free(workers[j].on_path);
 		free(workers[j].hint);
+		free(workers[j].next);
 	}
 	free(workers);
 	free(c.shares);
 	free(c.by_device);
-	free(c.waits);
 	if (e)
 		return wperf_error_set(err, e, "cascading the waits: %s",
 				       e == -EAGAIN ? "cannot start a worker thread"
 						    : "out of memory");
 	wperf_graph_finish(graph);
-	wperf_callsites_finish(sites);
 	return 0;
 }

@@ -7,9 +7,10 @@
  *
  * A device's idle time is split over the threads that issued I/O to it by their
  * share of the bytes. Recursion stops at a cycle on the current chain and at a
- * depth limit. Work is split over worker threads, each with its own graph, and
- * merged; weights are integer nanoseconds, so the result does not depend on the
- * number of workers.
+ * depth limit. Work is split over worker threads, each with its own call sites,
+ * which are summed; weights are integer nanoseconds, so the result does not
+ * depend on the number of workers. The graph's edges weigh what their call
+ * sites do.
  */
 #ifndef WPERF_CASCADE_H
 #define WPERF_CASCADE_H

@@ -4,26 +4,6 @@
 #include <errno.h>
 #include <stdlib.h>
 
-/* Fibonacci hashing spreads sequential ids (tids come in runs) over the table. */
-static size_t slot_of(uint32_t key, size_t cap)
-{
-	return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
-}
-
-int64_t wperf_idmap_find(const struct wperf_idmap *m, uint32_t key)
-{
-	if (!m->cap)
-		return -1;
-	for (size_t i = slot_of(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
-		const struct wperf_idmap_slot *s = &m->slots[i];
-
-		if (!s->index_plus_one)
-			return -1;
-		if (s->key == key)
-			return s->index_plus_one - 1;
-	}
-}
-
 static int grow(struct wperf_idmap *m)
 {
 	size_t cap = m->cap ? m->cap * 2 : 64;
@@ -36,7 +16,7 @@ static int grow(struct wperf_idmap *m)
 
 		if (!m->slots[i].index_plus_one)
 			continue;
-		for (j = slot_of(m->slots[i].key, cap); slots[j].index_plus_one;
+		for (j = wperf_idmap__slot(m->slots[i].key, cap); slots[j].index_plus_one;
 		     j = (j + 1) & (cap - 1))
 			;
 		slots[j] = m->slots[i];
@@ -55,7 +35,8 @@ int64_t wperf_idmap_get(struct wperf_idmap *m, uint32_t key, int *added)
 		*added = 0;
 	if ((m->count + 1) * 2 > m->cap && grow(m) < 0)
 		return -ENOMEM;
-	for (i = slot_of(key, m->cap); m->slots[i].index_plus_one; i = (i + 1) & (m->cap - 1))
+	for (i = wperf_idmap__slot(key, m->cap); m->slots[i].index_plus_one;
+	     i = (i + 1) & (m->cap - 1))
 		if (m->slots[i].key == key)
 			return m->slots[i].index_plus_one - 1;
 	m->slots[i].key = key;

@@ -24,8 +24,27 @@ struct wperf_idmap {
 	size_t count;
 };
 
-/* The index of key, or -1 when it is not in the map. */
-int64_t wperf_idmap_find(const struct wperf_idmap *m, uint32_t key);
+/* Fibonacci hashing spreads sequential ids (tids come in runs) over the table. */
+static inline size_t wperf_idmap__slot(uint32_t key, size_t cap)
+{
+	return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+}
+
+/* The index of key, or -1 when it is not in the map. Inline: the analysis looks
+ * up a thread id or two for every event. */
+static inline int64_t wperf_idmap_find(const struct wperf_idmap *m, uint32_t key)
+{
+	if (!m->cap)
+		return -1;
+	for (size_t i = wperf_idmap__slot(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
+		const struct wperf_idmap_slot *s = &m->slots[i];
+
+		if (!s->index_plus_one)
+			return -1;
+		if (s->key == key)
+			return s->index_plus_one - 1;
+	}
+}
 
 /*
  * The index of key, adding it (with index count) when absent. Returns the index,

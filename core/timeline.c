@@ -22,10 +22,12 @@
  * process it forks is born at the fork.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "radix.h"
 #include "timeline_internal.h"
 
 #define MAX_CPUS      65536 /* a higher cpu number is garbage: its per-CPU work is skipped */
@@ -111,45 +113,29 @@ static uint32_t *tid_slot(struct tl_builder *b, uint32_t tid)
 	return &TL_AT(b->tid_thread, uint32_t, k);
 }
 
+/* Makes thread i (or TL_NONE) the current thread of tid, whose slot it is. */
+static void set_thread(struct tl_builder *b, uint32_t *slot, uint32_t tid, uint32_t i)
+{
+	*slot = i;
+	b->recent[tid & (TL_RECENT - 1)] = (struct tl_recent){i == TL_NONE ? 0 : tid, i};
+}
+
 /* The thread now holding tid, made when new; TL_NONE for the idle task (tid 0),
  * the excluded process, or out of memory. */
 static uint32_t thread_of(struct tl_builder *b, uint32_t tid, uint32_t tgid)
 {
-	uint32_t *slot, i;
+	const struct tl_recent *r = &b->recent[tid & (TL_RECENT - 1)];
+	uint32_t *slot;
 
-	if (tid == 0 || excluded(b, tgid) || !(slot = tid_slot(b, tid)))
+	if (tid == 0 || excluded(b, tgid))
 		return TL_NONE;
-	if (*slot != TL_NONE)
-		return *slot;
-	i = new_thread(b, tid, tgid);
+	if (r->tid == tid)
+		return r->thread;
+	if (!(slot = tid_slot(b, tid)))
+		return TL_NONE;
 	/* tid_slot's pointer survives new_thread: they grow different buffers */
-	*slot = i;
-	return i;
-}
-
-/* Adds a chunk for a thread's next segments: small ones first, for the many
- * short-lived threads, doubling for the busy ones. */
-static int new_chunk(struct tl_thread *th)
-{
-	size_t cap = tl_chunk_cap(TL_COUNT(th->chunks, void *));
-	struct wperf_segment *c = malloc(cap * sizeof(*c));
-
-	if (!c || wperf_buf_append(&th->chunks, &c, sizeof(c)) < 0) {
-		free(c);
-		return -ENOMEM;
-	}
-	th->tail_len = 0;
-	th->tail_cap = (uint32_t)cap;
-	return 0;
-}
-
-void tl_thread_release(struct tl_thread *th)
-{
-	for (size_t k = 0; k < TL_COUNT(th->chunks, void *); k++)
-		free(TL_AT(th->chunks, struct wperf_segment *, k));
-	wperf_buf_release(&th->chunks);
-	th->tail_len = th->tail_cap = 0;
-	th->nsegs = 0;
+	set_thread(b, slot, tid, *slot != TL_NONE ? *slot : new_thread(b, tid, tgid));
+	return *slot;
 }
 
 /* Appends a segment of thread i, clipped to the window; empty ones vanish. */
@@ -164,13 +150,13 @@ static void emit(struct tl_builder *b, uint32_t i, uint8_t state, uint64_t start
 	end = clamp(b, end);
 	if (start >= end)
 		return;
-	if (th->tail_len == th->tail_cap && new_chunk(th) < 0) {
+	if (th->segs.cap - th->segs.len < sizeof(*s) &&
+	    wperf_buf_reserve(&th->segs, sizeof(*s)) < 0) {
 		b->oom = 1;
 		return;
 	}
-	s = TL_AT(th->chunks, struct wperf_segment *, TL_COUNT(th->chunks, void *) - 1) +
-	    th->tail_len++;
-	th->nsegs++;
+	s = (struct wperf_segment *)(void *)(th->segs.data + th->segs.len);
+	th->segs.len += sizeof(*s);
 	*s = (struct wperf_segment){.start = start,
 				    .end = end,
 				    .entity = i,
@@ -360,7 +346,7 @@ static void on_fork(struct tl_builder *b, const struct wperf_event *ev)
 	}
 	if (i == TL_NONE) {
 		i = new_thread(b, ev->fork.child_tid, ev->fork.child_tgid);
-		*slot = i;
+		set_thread(b, slot, ev->fork.child_tid, i);
 		if (i == TL_NONE)
 			return;
 	}
@@ -540,21 +526,13 @@ struct late {
 	uint64_t seq; /* position in the file: equal timestamps keep file order */
 };
 
-static int by_time(const void *pa, const void *pb)
-{
-	const struct late *a = pa, *b = pb;
-
-	if (a->ev.hdr.ts != b->ev.hdr.ts)
-		return a->ev.hdr.ts < b->ev.hdr.ts ? -1 : 1;
-	return (a->seq > b->seq) - (a->seq < b->seq);
-}
-
 /* First pass: the late events, and the span of all timestamps. */
 static int collect_late(struct tl_builder *b, struct wperf_buf *late, uint64_t *lo, uint64_t *hi)
 {
 	struct wperf_event_iter *it;
 	struct wperf_event ev;
 	uint64_t seq = 0, max = 0;
+	void *tmp;
 	int ret = wperf_event_iter_new(b->t, &it, b->err);
 
 	*lo = UINT64_MAX;
@@ -579,11 +557,15 @@ static int collect_late(struct tl_builder *b, struct wperf_buf *late, uint64_t *
 		ret = ret < 0 ? ret : 0;
 	}
 	wperf_event_iter_free(it);
-	if (ret < 0)
-		return ret;
-	if (late->len)
-		qsort(late->data, TL_COUNT(*late, struct late), sizeof(struct late), by_time);
-	return 0;
+	if (ret < 0 || !late->len)
+		return ret < 0 ? ret : 0;
+	/* by time in linear time; stable, so by file order at equal times */
+	tmp = malloc(late->len);
+	if (!tmp || wperf_radix_sort(late->data, TL_COUNT(*late, struct late), sizeof(struct late),
+				     offsetof(struct late, ev.hdr.ts), tmp) < 0)
+		ret = wperf_error_set(b->err, -ENOMEM, "out of memory sorting events");
+	free(tmp);
+	return ret;
 }
 
 /* Second (or only) pass: every event through step(), in time order. */
@@ -647,7 +629,7 @@ static void release(struct tl_builder *b)
 	wperf_idmap_release(&b->tids);
 	wperf_buf_release(&b->tid_thread);
 	for (size_t i = 0; i < TL_COUNT(b->threads, struct tl_thread); i++)
-		tl_thread_release(thr(b, (uint32_t)i));
+		wperf_buf_release(&thr(b, (uint32_t)i)->segs); /* those not given to the timeline */
 	wperf_buf_release(&b->threads);
 	wperf_buf_release(&b->cpus);
 	wperf_buf_release(&b->spins);
@@ -718,8 +700,9 @@ void wperf_timeline_free(struct wperf_timeline *tl)
 {
 	if (!tl)
 		return;
+	for (size_t e = 0; tl->entities && e < tl->nentities; e++)
+		free(tl->entities[e].segments);
 	free(tl->entities);
-	free(tl->segments);
 	free(tl->shares);
 	free(tl);
 }

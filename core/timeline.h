@@ -9,8 +9,8 @@
  * other softirqs). A thread woken by a disk's completion waited for the disk; a
  * disk "waits" for the threads that issue I/O to it during its idle time.
  *
- * Ownership: a struct wperf_timeline owns all its arrays; wperf_timeline_free
- * releases it (NULL-safe).
+ * Ownership: a struct wperf_timeline owns all its arrays, each entity's segments
+ * included; wperf_timeline_free releases it (NULL-safe).
  */
 #ifndef WPERF_TIMELINE_H
 #define WPERF_TIMELINE_H
@@ -64,7 +64,12 @@ struct wperf_entity {
 	uint64_t running_ns, runnable_ns, waiting_ns, irq_ns;
 	/* devices: the bytes and requests they served, and how long they were busy */
 	uint64_t bytes, ios, busy_ns;
-	uint32_t first_segment, nsegments; /* its segments, sorted by start, no overlap */
+	/* Its segments, sorted by start, no overlap: an array of its own, which the
+	 * timeline grew as the events came, never copied into one for all. Numbered
+	 * first_segment to first_segment + nsegments - 1 across the timeline (entity
+	 * after entity), for arrays that hold something per segment. */
+	struct wperf_segment *segments;
+	uint32_t first_segment, nsegments;
 };
 
 /* Bytes a thread issued to a device: splits the device's idle time over them. */
@@ -91,8 +96,7 @@ struct wperf_timeline {
 	uint32_t ncpu;
 	struct wperf_entity *entities;
 	size_t nentities;
-	struct wperf_segment *segments; /* grouped by entity, each group sorted */
-	size_t nsegments;
+	size_t nsegments; /* of all entities */
 	struct wperf_io_share *shares;
 	size_t nshares;
 	uint64_t lost_events;	  /* from the trace: every report must say so */
@@ -117,7 +121,7 @@ static inline const struct wperf_segment *wperf_timeline_segments(const struct w
 								  uint32_t e, size_t *n)
 {
 	*n = tl->entities[e].nsegments;
-	return tl->segments + tl->entities[e].first_segment;
+	return tl->entities[e].segments;
 }
 
 #endif /* WPERF_TIMELINE_H */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The timeline builder, part 4: once every event is read, each thread's
- * segments are gathered into the one array, the annotations applied, and the
- * devices' segments added after the threads'.
+ * segments, the annotations applied, become its entity's, and the devices get
+ * theirs.
  *
  * False wakeups (wPerf 4.1): a thread that declares one was woken for nothing.
  * The wait before it (w1), what the thread did since, and its next wait (w2)
@@ -166,34 +166,6 @@ static uint32_t final_waker(const struct tl_builder *b, uint32_t w)
 	return (w & PV_TAG) && w < WPERF_WAKER_ISSUERS ? tl_final_waker(b, w) : w;
 }
 
-/* Appends a thread's segments to out, with final wakers; returns how many, or
- * SIZE_MAX when out of memory. */
-static size_t gather(const struct tl_builder *b, const struct tl_thread *th, struct wperf_buf *out)
-{
-	size_t nchunks = TL_COUNT(th->chunks, void *), left = th->nsegs;
-	struct wperf_segment *d;
-
-	if (wperf_buf_reserve(out, th->nsegs * sizeof(*d)) < 0)
-		return SIZE_MAX; /* spins may have used what was reserved for all */
-	d = (struct wperf_segment *)(void *)(out->data + out->len);
-
-	for (size_t c = 0; c < nchunks; c++) {
-		const struct wperf_segment *s = TL_AT(th->chunks, struct wperf_segment *, c);
-		size_t n = c + 1 < nchunks ? tl_chunk_cap(c) : th->tail_len;
-
-		n = n > left ? left : n;
-		for (size_t i = 0; i < n; i++) {
-			d[i] = s[i];
-			if (d[i].state == WPERF_SEG_WAITING)
-				d[i].waker = final_waker(b, d[i].waker);
-		}
-		d += n;
-		left -= n;
-	}
-	out->len += th->nsegs * sizeof(*d);
-	return th->nsegs;
-}
-
 /* Appends s[0, n) to out with the spins' running time made waits. */
 static int spin_split(const struct tl_builder *b, const struct wperf_segment *s, size_t n,
 		      const struct tl_spin *sp, size_t nsp, struct wperf_buf *out, uint64_t *spins)
@@ -232,31 +204,35 @@ static int spin_split(const struct tl_builder *b, const struct wperf_segment *s,
 	return 0;
 }
 
-/* Appends thread i's final segments to out. */
+/*
+ * Thread i's final segments, the annotations applied, into out: the array they
+ * were recorded in, or for a thread with spins, the one they are split into
+ * (scratch, which gets the old array in exchange).
+ */
 static int thread_segments(struct tl_builder *b, uint32_t i, const struct tl_mark *m, size_t nm,
-			   const struct tl_spin *sp, size_t nsp, struct wperf_buf *out,
-			   struct wperf_buf *scratch, struct wperf_timeline *tl)
+			   const struct tl_spin *sp, size_t nsp, struct wperf_buf *scratch,
+			   struct wperf_timeline *tl, struct wperf_buf *out)
 {
 	struct tl_thread *th = &TL_AT(b->threads, struct tl_thread, i);
-	size_t first = TL_COUNT(*out, struct wperf_segment), n = gather(b, th, out);
-	struct wperf_segment *s = (struct wperf_segment *)(void *)out->data + first;
+	struct wperf_segment *s = (struct wperf_segment *)(void *)th->segs.data;
+	size_t n = TL_COUNT(th->segs, struct wperf_segment);
+	struct wperf_buf old;
 
-	if (n == SIZE_MAX)
-		return -ENOMEM;
-	tl_thread_release(th); /* copied: give the memory back early */
 	if (nm) {
 		n = false_wakeups(s, n, m, nm, &tl->false_wakeups_removed);
-		out->len = (first + n) * sizeof(*s);
+		th->segs.len = n * sizeof(*s);
 	}
-	if (!nsp)
-		return 0;
-	/* spins split segments: move them aside and write them back split */
-	wperf_buf_clear(scratch);
-	if (wperf_buf_append(scratch, s, n * sizeof(*s)) < 0)
-		return -ENOMEM;
-	out->len = first * sizeof(*s);
-	return spin_split(b, (const struct wperf_segment *)(const void *)scratch->data, n, sp, nsp,
-			  out, &tl->spins_converted);
+	if (nsp) {
+		wperf_buf_clear(scratch);
+		if (spin_split(b, s, n, sp, nsp, scratch, &tl->spins_converted) < 0)
+			return -ENOMEM;
+		old = th->segs;
+		th->segs = *scratch;
+		*scratch = old;
+	}
+	*out = th->segs;
+	th->segs = (struct wperf_buf){0};
+	return 0;
 }
 
 static int thread_entities(const struct tl_builder *b, struct wperf_buf *entities)
@@ -282,19 +258,20 @@ static int thread_entities(const struct tl_builder *b, struct wperf_buf *entitie
 	return 0;
 }
 
-/* Entity e's segments are the last ones of out: its time by state (while they
- * are in the cache), with interrupt time taken out of running time. */
-static void totals(struct wperf_timeline *tl, uint32_t e, const struct wperf_buf *out)
+/* Entity e's segments get their final wakers (a device or an interrupt was a
+ * provisional one), and it gets its time by state, with interrupt time taken
+ * out of running time. */
+static void finish_entity(const struct tl_builder *b, struct wperf_timeline *tl, uint32_t e)
 {
 	struct wperf_entity *en = &tl->entities[e];
-	const struct wperf_segment *s =
-	    (const struct wperf_segment *)(const void *)out->data + en->first_segment;
-	size_t n = TL_COUNT(*out, struct wperf_segment) - en->first_segment;
+	struct wperf_segment *s = en->segments;
 	uint64_t by[3] = {0, 0, 0};
 
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < en->nsegments; k++) {
 		by[s[k].state] += s[k].end - s[k].start;
-	en->nsegments = (uint32_t)n;
+		if (s[k].state == WPERF_SEG_WAITING)
+			s[k].waker = final_waker(b, s[k].waker);
+	}
 	en->irq_ns = en->irq_ns < by[WPERF_SEG_RUNNING] ? en->irq_ns : by[WPERF_SEG_RUNNING];
 	en->running_ns = by[WPERF_SEG_RUNNING] - en->irq_ns;
 	en->runnable_ns = by[WPERF_SEG_RUNNABLE];
@@ -304,22 +281,17 @@ static void totals(struct wperf_timeline *tl, uint32_t e, const struct wperf_buf
 int tl_assemble(struct tl_builder *b, struct wperf_timeline *tl)
 {
 	size_t nthreads = TL_COUNT(b->threads, struct tl_thread), *mfirst = NULL, *pfirst = NULL;
-	struct wperf_buf entities = {0}, marks = {0}, spins = {0}, out = {0}, shares = {0},
-			 scratch = {0};
-	size_t bytes = 0; /* of thread segments */
+	struct wperf_buf entities = {0}, marks = {0}, spins = {0}, shares = {0}, scratch = {0};
+	size_t total = 0; /* segments numbered so far */
 	int64_t nent;
 	int ret = thread_entities(b, &entities);
 
-	for (size_t i = 0; i < nthreads; i++)
-		bytes +=
-		    TL_AT(b->threads, struct tl_thread, i).nsegs * sizeof(struct wperf_segment);
 	if (ret || (nent = tl_devices_entities(b, (uint32_t)nthreads, &entities)) < 0 ||
 	    (nent = tl_sources_entities(b, (uint32_t)nent, &entities)) < 0 ||
 	    group(b->marks.data, TL_COUNT(b->marks, struct tl_mark), sizeof(struct tl_mark),
 		  offsetof(struct tl_mark, thread), nthreads, &marks, &mfirst) ||
 	    group(b->spins.data, TL_COUNT(b->spins, struct tl_spin), sizeof(struct tl_spin),
-		  offsetof(struct tl_spin, thread), nthreads, &spins, &pfirst) ||
-	    wperf_buf_reserve(&out, bytes + 1) < 0) {
+		  offsetof(struct tl_spin, thread), nthreads, &spins, &pfirst)) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -327,29 +299,30 @@ int tl_assemble(struct tl_builder *b, struct wperf_timeline *tl)
 	tl->entities = (struct wperf_entity *)(void *)entities.data;
 	tl->nentities = (size_t)nent;
 	entities.data = NULL;
-	for (size_t i = 0; i < nthreads && !ret; i++) {
-		tl->entities[i].first_segment = (uint32_t)TL_COUNT(out, struct wperf_segment);
-		ret = thread_segments(b, (uint32_t)i,
-				      (const struct tl_mark *)(const void *)marks.data + mfirst[i],
-				      mfirst[i + 1] - mfirst[i],
-				      (const struct tl_spin *)(const void *)spins.data + pfirst[i],
-				      pfirst[i + 1] - pfirst[i], &out, &scratch, tl);
-		totals(tl, (uint32_t)i, &out);
+	for (size_t i = 0; i < tl->nentities && !ret; i++) {
+		struct wperf_entity *en = &tl->entities[i];
+		struct wperf_buf segs = {0};
+
+		if (i < nthreads)
+			ret = thread_segments(
+			    b, (uint32_t)i,
+			    (const struct tl_mark *)(const void *)marks.data + mfirst[i],
+			    mfirst[i + 1] - mfirst[i],
+			    (const struct tl_spin *)(const void *)spins.data + pfirst[i],
+			    pfirst[i + 1] - pfirst[i], &scratch, tl, &segs);
+		else if (en->kind == WPERF_ENTITY_DISK || en->kind == WPERF_ENTITY_NIC)
+			ret = tl_device_segments(b, (uint32_t)(i - nthreads), &segs);
+		en->segments = (struct wperf_segment *)(void *)segs.data; /* the entity's now */
+		en->first_segment = (uint32_t)total;
+		total += TL_COUNT(segs, struct wperf_segment);
+		if (!ret && total >= UINT32_MAX)
+			ret = wperf_error_set(b->err, -E2BIG, "too many segments for one timeline");
+		en->nsegments = ret ? 0 : (uint32_t)TL_COUNT(segs, struct wperf_segment);
+		finish_entity(b, tl, (uint32_t)i);
 	}
-	for (size_t i = nthreads; i < tl->nentities && !ret; i++) {
-		tl->entities[i].first_segment = (uint32_t)TL_COUNT(out, struct wperf_segment);
-		if (tl->entities[i].kind == WPERF_ENTITY_DISK ||
-		    tl->entities[i].kind == WPERF_ENTITY_NIC)
-			ret = tl_device_segments(b, (uint32_t)(i - nthreads), &out);
-		totals(tl, (uint32_t)i, &out);
-	}
-	if (!ret && TL_COUNT(out, struct wperf_segment) >= UINT32_MAX)
-		ret = wperf_error_set(b->err, -E2BIG, "too many segments for one timeline");
 	if (ret || (ret = tl_device_shares(b, &shares)) < 0)
 		goto out;
-	tl->segments = (struct wperf_segment *)(void *)out.data;
-	tl->nsegments = TL_COUNT(out, struct wperf_segment);
-	out.data = NULL;
+	tl->nsegments = total;
 	tl->shares = (struct wperf_io_share *)(void *)shares.data;
 	tl->nshares = TL_COUNT(shares, struct wperf_io_share);
 	shares.data = NULL;
@@ -360,7 +333,6 @@ out:
 	wperf_buf_release(&entities);
 	wperf_buf_release(&marks);
 	wperf_buf_release(&spins);
-	wperf_buf_release(&out);
 	wperf_buf_release(&shares);
 	wperf_buf_release(&scratch);
 	return ret;

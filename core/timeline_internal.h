@@ -49,11 +49,9 @@ struct tl_thread {
 	uint64_t irq_ns;
 	uint64_t spin_lock, spin_t1;
 	char name[32], process[16];
-	/* Its segments (provisional wakers) in chunks that never move: growing one
-	 * array would copy it at each doubling. */
-	struct wperf_buf chunks; /* struct wperf_segment *: full ones, then the tail */
-	uint32_t tail_len, tail_cap;
-	size_t nsegs;
+	/* Its segments (provisional wakers): the array its entity keeps. A large one
+	 * grows without being copied (realloc moves mapped memory by remapping). */
+	struct wperf_buf segs; /* struct wperf_segment */
 };
 
 /* Per CPU: the interrupt being timed, and the devices its latest I/O events
@@ -119,6 +117,13 @@ struct tl_source {
 /* The fixed sources, always present at these indexes. */
 enum { TL_SRC_TIMER = 0, TL_SRC_IDLE = 1, TL_SRC_UNKNOWN = 2, TL_NFIXED = 3 };
 
+/* A tid and its current thread (TL_NONE never), in tl_builder.recent. */
+struct tl_recent {
+	uint32_t tid, thread;
+};
+
+#define TL_RECENT 256 /* a power of two */
+
 /* Majority vote of the devices an irq number completed I/O for. */
 struct tl_vote {
 	uint32_t device, count;
@@ -134,8 +139,12 @@ struct tl_builder {
 	struct wperf_thread_table names;
 	struct wperf_idmap tids;     /* tid -> slot in tid_thread */
 	struct wperf_buf tid_thread; /* uint32_t: the tid's current thread, or TL_NONE */
-	struct wperf_buf threads;    /* struct tl_thread */
-	struct wperf_buf cpus;	     /* struct tl_cpu */
+	/* The threads of recent tids, by the tid's low bits (tid 0: empty). Nearly
+	 * every event names tids named a moment before, and this is cheaper than
+	 * tids; an entry always agrees with tid_thread. */
+	struct tl_recent recent[TL_RECENT];
+	struct wperf_buf threads; /* struct tl_thread */
+	struct wperf_buf cpus;	  /* struct tl_cpu */
 
 	struct wperf_buf spins, releases, marks; /* annotations */
 	uint64_t release_seq;
@@ -162,15 +171,6 @@ static inline uint64_t tl_muldiv(uint64_t a, uint64_t b, uint64_t c)
 	return r > UINT64_MAX ? UINT64_MAX : (uint64_t)r;
 }
 
-/* A thread's segment chunk c holds TL_CHUNK_MIN << c segments, at most
- * TL_CHUNK_MAX (which keeps a chunk under malloc's mmap threshold). */
-#define TL_CHUNK_MIN 16u
-#define TL_CHUNK_MAX 2048u
-static inline size_t tl_chunk_cap(size_t c)
-{
-	return c < 7 ? (size_t)TL_CHUNK_MIN << c : TL_CHUNK_MAX;
-}
-
 #define TL_AT(buf, type, i) (((type *)(void *)(buf).data)[i])
 #define TL_COUNT(buf, type) ((buf).len / sizeof(type))
 
@@ -179,8 +179,6 @@ static inline size_t tl_chunk_cap(size_t c)
 void *tl_push(struct wperf_buf *b, size_t size);
 
 /* timeline.c: the CPU state of cpu, or NULL for an absurd cpu number. */
-/* Frees a thread's segment chunks. */
-void tl_thread_release(struct tl_thread *th);
 struct tl_cpu *tl_cpu(struct tl_builder *b, uint32_t cpu);
 
 /* ---- timeline_devices.c ---- */

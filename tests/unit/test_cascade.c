@@ -30,6 +30,7 @@ static void add_entity(struct fixture *f, uint8_t kind)
 
 	e->kind = kind;
 	e->first_segment = f->tl.nsegments;
+	e->segments = &f->segments[f->tl.nsegments];
 }
 
 /* Appends a segment to the entity added last. */
@@ -55,7 +56,6 @@ static void init(struct fixture *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->tl.entities = f->entities;
-	f->tl.segments = f->segments;
 	f->tl.shares = f->shares;
 	f->tl.start = 0;
 	f->tl.end = 1000;

@@ -158,16 +158,19 @@ static double buyer_woken_by_buyer(const char *path, uint64_t *removed)
 
 	if (wperf_trace_open(path, &t, &err) < 0 || wperf_timeline_build(t, NULL, &tl, &err) < 0)
 		fail_msg("%s: %s", path, err.msg);
-	for (size_t i = 0; i < tl->nsegments; i++) {
-		const struct wperf_segment *s = &tl->segments[i];
-		const struct wperf_entity *e = &tl->entities[s->entity];
+	for (uint32_t i = 0; i < tl->nentities; i++) {
+		const struct wperf_entity *e = &tl->entities[i];
 
-		if (s->state != WPERF_SEG_WAITING || e->kind != WPERF_ENTITY_THREAD ||
-		    strcmp(e->name, "buyer") || s->waker >= tl->nentities)
-			continue;
-		all += s->end - s->start;
-		if (!strcmp(tl->entities[s->waker].name, "buyer"))
-			by_buyer += s->end - s->start;
+		for (size_t k = 0; k < e->nsegments; k++) {
+			const struct wperf_segment *s = &e->segments[k];
+
+			if (s->state != WPERF_SEG_WAITING || e->kind != WPERF_ENTITY_THREAD ||
+			    strcmp(e->name, "buyer") || s->waker >= tl->nentities)
+				continue;
+			all += s->end - s->start;
+			if (!strcmp(tl->entities[s->waker].name, "buyer"))
+				by_buyer += s->end - s->start;
+		}
 	}
 	*removed = tl->false_wakeups_removed;
 	wperf_timeline_free(tl);

@@ -613,7 +613,7 @@ static void test_spin(void **state)
 	wperf_timeline_free(tl);
 }
 
-/* A thread with many segments (they are stored in chunks), a false wakeup and
+/* A thread with many segments (its array grows many times), a false wakeup and
  * a spin late in its life: counts and totals stay exact. */
 static void test_long_thread(void **state)
 {
