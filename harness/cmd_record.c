@@ -386,6 +386,17 @@ static int write_meta(struct recording *rec, char **argv, struct wperf_error *er
 	return wperf_trace_writer_meta(rec->writer, all_keys, all_values, n, err);
 }
 
+/* An error writing the trace (the disk is full, say): the writer knows its
+ * offset, not the file's name. */
+static int trace_error(const struct recording *rec, struct wperf_error *err)
+{
+	char msg[WPERF_ERROR_MSG_LEN];
+
+	snprintf(msg, sizeof(msg), "%s", err->msg);
+	return wperf_error_set(err, err->code ? err->code : -EIO, "%s: %s (the trace is not kept)",
+			       rec->opts->output, msg);
+}
+
 static int finish_trace(struct recording *rec, struct wperf_error *err)
 {
 	struct wperf_trace_stats stats = {0};
@@ -401,16 +412,16 @@ static int finish_trace(struct recording *rec, struct wperf_error *err)
 	e = bpf_recorder_counters(rec->bpf, lost, rec->ncpu, &stats.stack_lost, &stats.stack_fault);
 	if (e)
 		wperf_error_set(err, e, "reading the recorder's counters: %s", strerror(-e));
-	if (!e)
-		e = record_write_tables(rec->writer, rec->bpf, rec->sink, rec->opts->stack_entries,
-					err);
+	if (!e && (e = record_write_tables(rec->writer, rec->bpf, rec->sink,
+					   rec->opts->stack_entries, err)))
+		trace_error(rec, err);
 	if (!e && trace_sink_mappings(rec->sink)->missed && !rec->opts->quiet)
 		cli_warn(CMD,
 			 "%zu processes exited before their mappings could be read: their "
 			 "user stacks stay unsymbolized",
 			 trace_sink_mappings(rec->sink)->missed);
-	if (!e)
-		e = wperf_trace_writer_finish(rec->writer, &stats, err);
+	if (!e && (e = wperf_trace_writer_finish(rec->writer, &stats, err)))
+		trace_error(rec, err);
 	if (!e && fsync(rec->fd) < 0)
 		e = wperf_error_set(err, -errno, "%s: %s", rec->part, strerror(errno));
 	if (!e && rename(rec->part, rec->opts->output) < 0)
@@ -455,7 +466,7 @@ static int wait_for_stop(struct recording *rec, const sigset_t *signals, struct 
 		int sig;
 
 		if (trace_sink_failed(rec->sink, err))
-			return err->code;
+			return trace_error(rec, err);
 		if (deadline && now >= deadline)
 			return 0;
 		if (progress)
@@ -555,8 +566,10 @@ int cmd_record(int argc, char **argv)
 	}
 	struct wperf_writer_opts wo = {.compress = o.compress};
 	e = wperf_trace_writer_new(rec.fd, &wo, &rec.writer, &err);
-	if (e)
+	if (e) {
+		e = trace_error(&rec, &err);
 		goto out;
+	}
 
 	/* Opened before the command starts, so none of its mappings go unseen. */
 	if (mmap_watch_open(&rec.mmaps, &err) < 0) {
@@ -603,8 +616,8 @@ int cmd_record(int argc, char **argv)
 		rec.child_done = 1;
 	}
 	bpf_recorder_detach(rec.bpf);
-	if (!e)
-		e = trace_sink_stop(rec.sink, &err);
+	if (!e && (e = trace_sink_stop(rec.sink, &err)))
+		e = trace_error(&rec, &err);
 	if (!e)
 		e = finish_trace(&rec, &err);
 	if (!e && rec.child > 0 && !o.quiet) {

@@ -28,7 +28,7 @@ static void usage(FILE *out)
 		"Each run is analyzed at once; a synthetic scenario's expected answer is\n"
 		"checked in every run. Whatever happens (a service that dies, Ctrl-C,\n"
 		"SIGTERM) every process started is stopped and the results folder says\n"
-		"why it is incomplete.\n"
+		"why it is incomplete; after a SIGKILL, the next run cleans up.\n"
 		"\n"
 		"The results folder holds summary.json and summary.md, the median run's\n"
 		"graph.svg, plots/ (throughput and edge weights per run), the log, and\n"

@@ -434,7 +434,7 @@ static int read_summary(struct results *r, json_object *o, const char *file,
 			struct wperf_error *err)
 {
 	char format[32], status[16], where[PATH_MAX + 16];
-	json_object *runs, *reason, *env;
+	json_object *runs, *reason, *env, *started;
 	int e;
 
 	if (!json_object_is_type(o, json_type_object))
@@ -452,6 +452,19 @@ static int read_summary(struct results *r, json_object *o, const char *file,
 	    (e = read_gate(o, file, &r->gate, err)) || (e = read_git_and_verdict(r, o, file, err)))
 		return e;
 	r->complete = !strcmp(status, "complete");
+	/* Kept when the summary is written again (by compare, or after a kill). */
+	if (json_object_object_get_ex(o, "started", &started) && started) {
+		struct tm tm = {0};
+		const char *end =
+		    strptime(json_object_get_string(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+
+		if (!end || *end)
+			return wperf_error_set(err, -EINVAL,
+					       "%s: started: expected a UTC time "
+					       "YYYY-mm-ddTHH:MM:SSZ",
+					       file);
+		r->started = timegm(&tm);
+	}
 	if (json_object_object_get_ex(o, "reason", &reason) && reason)
 		snprintf(r->reason, sizeof(r->reason), "%s", json_object_get_string(reason));
 	if (!(env = member(o, file, "environment", json_type_object, err)))

@@ -19,6 +19,7 @@
 #include "harness/progress.h"
 #include "harness/runner.h"
 #include "harness/service.h"
+#include "harness/stale.h"
 
 /* The signal that asks the run set to stop: signal handlers are process-wide,
  * so this flag is too. */
@@ -86,6 +87,8 @@ struct run_set {
 	struct results *r;
 	struct progress progress;
 	char self[PATH_MAX], build_dir[PATH_MAX];
+	char ledger[PATH_MAX];	  /* RESULTS/processes: the groups started (stale.h) */
+	struct stale_entry entry; /* in the registry while the set runs */
 	unsigned runs, done;
 	struct sigaction old[NSTOP];
 	int catching;
@@ -198,6 +201,7 @@ static int one_run(struct run_set *set, unsigned i, struct wperf_error *err)
 				 .self = set->self,
 				 .run_dir = run_dir,
 				 .label = label,
+				 .ledger = set->ledger,
 				 .progress = &set->progress,
 				 .interrupted = &stop_signal};
 	struct run_outcome out;
@@ -221,6 +225,7 @@ static int one_run(struct run_set *set, unsigned i, struct wperf_error *err)
 	snprintf(run_dir, sizeof(run_dir), "%s/runs/%u", set->r->dir, i);
 	if (mkdir(run_dir, 0755) < 0)
 		return wperf_error_set(err, -errno, "cannot make %s: %s", run_dir, strerror(errno));
+	stale_mark(set->r->dir);
 	e = runner_run(&ro, &out, err);
 	if (e)
 		return e;
@@ -323,6 +328,7 @@ int run_set_open(const struct run_set_opts *o, struct results *out, struct run_s
 		 struct wperf_error *err)
 {
 	struct run_set *set = calloc(1, sizeof(*set));
+	struct wperf_error reg = {0};
 	char path[PATH_MAX];
 	int e;
 
@@ -342,13 +348,22 @@ int run_set_open(const struct run_set_opts *o, struct results *out, struct run_s
 	init_results(set);
 	snprintf(path, sizeof(path), "%s/log", out->dir);
 	e = progress_open(&set->progress, path, err);
+	if (e)
+		return e;
+	/* Before anything runs: what a killed run left may be in the way. */
+	stale_sweep(&set->progress);
 	snprintf(path, sizeof(path), "%s/scenario.yaml", out->dir);
-	if (!e)
-		e = copy_file(o->scenario_path, path, err);
+	snprintf(set->ledger, sizeof(set->ledger), "%s/%s", out->dir, STALE_LEDGER);
+	e = copy_file(o->scenario_path, path, err);
 	if (!e)
 		e = results_write(out, NULL, err);
 	if (e)
 		return e;
+	if (stale_register(out->dir, &set->entry, &reg) < 0)
+		progress_warn(&set->progress,
+			      "%s: should wperf-bench be killed, no later run could clean up "
+			      "after it",
+			      reg.msg);
 	progress_say(&set->progress, "%s: %u run%s into %s", set->s->name, set->runs,
 		     set->runs == 1 ? "" : "s", out->dir);
 	catch_stop_signals(set->old);
@@ -368,6 +383,7 @@ int run_set_build(struct run_set *set, struct wperf_error *err)
 				 .self = set->self,
 				 .run_dir = set->r->dir,
 				 .label = label,
+				 .ledger = set->ledger,
 				 .progress = &set->progress,
 				 .interrupted = &stop_signal};
 	int back, e = enter_workdir(set, &back, err);
@@ -378,6 +394,7 @@ int run_set_build(struct run_set *set, struct wperf_error *err)
 			      "%s: the scenario has no build commands: ${BUILD_DIR} (%s) must "
 			      "hold what it runs already",
 			      label, set->build_dir);
+	stale_mark(set->r->dir);
 	if (!e)
 		e = runner_build(&ro, err);
 	leave_workdir(back);
@@ -423,6 +440,7 @@ int run_set_close(struct run_set *set, int e, struct scenario **scenario, struct
 			progress_error(&set->progress, "%s", werr.msg);
 		progress_say(&set->progress, "%s is marked incomplete", out->dir);
 	}
+	stale_unregister(&set->entry); /* everything it started is stopped */
 	progress_close(&set->progress);
 	if (scenario)
 		*scenario = set->s;

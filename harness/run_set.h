@@ -9,6 +9,9 @@
  * everything it started and runs its teardown, and the folder is left marked
  * incomplete with the signal as the reason. They are caught from open to close.
  *
+ * A SIGKILL cannot be caught: run_set_open first cleans up after any run set
+ * whose wperf-bench was killed, and registers its own (harness/stale.h).
+ *
  * Ownership: run_set_open gives a struct run_set that run_set_close frees.
  */
 #ifndef WPERF_RUN_SET_H

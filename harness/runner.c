@@ -14,13 +14,14 @@
 #include "harness/output.h"
 #include "harness/service.h"
 #include "harness/spawn.h"
+#include "harness/stale.h"
+#include "harness/tcp_port.h"
 
 #define COMMAND_TIMEOUT	     3600.0 /* seconds a build, setup or teardown command may take */
 #define TEARDOWN_HURRY	     60.0   /* ... and a teardown command after an interrupt */
 #define RECORD_READY_TIMEOUT 30.0   /* from starting the recorder to its probes attached */
 #define RECORD_STOP_TIMEOUT  60.0   /* for the recorder to write out the trace */
-#define LOAD_STOP_TIMEOUT    10.0
-#define LOAD_DEFAULT_LIMIT   3600.0 /* how long a load without a duration may run */
+#define LEFTOVER_TIMEOUT     10.0   /* for what a command left in its group to stop */
 #define TICK_S		     0.1
 #define LOG_TAIL	     400
 
@@ -76,6 +77,28 @@ static int failed(const struct service *s, const char *what, struct wperf_error 
 			       s->log_path, tail);
 }
 
+/* Starts a process group and notes it in the ledger, for a later run to clean
+ * up should wperf-bench be killed (harness/stale.h). */
+static int start(struct run_state *st, const struct service_spec *spec, struct service *out,
+		 struct wperf_error *err)
+{
+	int e = service_start(spec, out, err);
+
+	if (!e)
+		stale_note_group(st->o->ledger, out->pgid, spec->name, spec->argv);
+	return e;
+}
+
+/* Stops a process group, saying so when it took SIGKILL. */
+static void stop(struct run_state *st, struct service *svc, int sig, double timeout)
+{
+	if (service_stop(svc, sig, timeout))
+		progress_warn(st->o->progress,
+			      "%s: %s did not stop within %g s of SIG%s: killed with SIGKILL",
+			      st->o->label, svc->name, timeout,
+			      sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
+}
+
 /* Runs one setup or teardown command to its end. */
 static int run_command(struct run_state *st, const char *phase, size_t i,
 		       const struct scenario_command *c, struct wperf_error *err)
@@ -88,7 +111,7 @@ static int run_command(struct run_state *st, const char *phase, size_t i,
 
 	snprintf(name, sizeof(name), "%s[%zu]", phase, i);
 	snprintf(log, sizeof(log), "%s/%s.log", st->o->run_dir, phase);
-	e = service_start(&spec, &cmd, err);
+	e = start(st, &spec, &cmd, err);
 	if (e)
 		return e;
 	/* The teardown undoes the setup: an interrupt hurries it, never skips it. */
@@ -101,10 +124,10 @@ static int run_command(struct run_state *st, const char *phase, size_t i,
 			e = wperf_error_set(err, -ETIMEDOUT,
 					    "%s (line %d) was still running after %g s", name,
 					    c->line, now_s() - t0);
-		service_stop(&cmd, SIGTERM, LOAD_STOP_TIMEOUT);
+		stop(st, &cmd, SIGTERM, LEFTOVER_TIMEOUT);
 		return e;
 	}
-	service_stop(&cmd, SIGTERM, LOAD_STOP_TIMEOUT); /* anything it left in its group */
+	stop(st, &cmd, SIGTERM, LEFTOVER_TIMEOUT); /* anything it left in its group */
 	if (WIFEXITED(cmd.status) && WEXITSTATUS(cmd.status) == 0)
 		return 0;
 	snprintf(what, sizeof(what), "%s (line %d)", name, c->line);
@@ -149,8 +172,9 @@ static int start_services(struct run_state *st, struct wperf_error *err)
 
 	for (size_t i = 0; i < s->nservices; i++) {
 		const struct scenario_service *sv = &s->services[i];
-		char log[PATH_MAX], file[128];
-		struct service_spec spec = {.name = sv->name,
+		const struct scenario_ready *r = &sv->ready;
+		char log[PATH_MAX], file[128], name[128];
+		struct service_spec spec = {.name = name,
 					    .argv = sv->command.argv,
 					    .env = sv->env,
 					    .cwd = sv->cwd,
@@ -158,9 +182,14 @@ static int start_services(struct run_state *st, struct wperf_error *err)
 		double t0 = now_s();
 		int e;
 
+		snprintf(name, sizeof(name), "service %s", sv->name);
 		snprintf(file, sizeof(file), "service-%s.log", sv->name);
 		run_path(st, file, log, sizeof(log));
-		e = service_start(&spec, &st->services[st->nstarted], err);
+		/* Another process on its port would pass its ready check. */
+		if (r->kind == SCENARIO_READY_TCP &&
+		    (e = tcp_port_check_free(sv->name, r->host, r->port, err)))
+			return e;
+		e = start(st, &spec, &st->services[st->nstarted], err);
 		if (e)
 			return e;
 		st->nstarted++;
@@ -173,7 +202,7 @@ static int start_services(struct run_state *st, struct wperf_error *err)
 	return 0;
 }
 
-/* Any service that died while the load ran is a failed run. */
+/* Any service that ends before the run does fails it, at once. */
 static int check_services(struct run_state *st, struct wperf_error *err)
 {
 	for (size_t i = 0; i < st->nstarted; i++) {
@@ -181,12 +210,41 @@ static int check_services(struct run_state *st, struct wperf_error *err)
 		char what[128];
 
 		if (!service_running(svc)) {
-			snprintf(what, sizeof(what), "service %s stopped during the run: it",
-				 svc->name);
+			snprintf(what, sizeof(what), "%s stopped during the run: it", svc->name);
 			return failed(svc, what, err);
 		}
 	}
 	return 0;
+}
+
+/* How long the load may run: load.timeout, or its duration and as much again
+ * (at least 30 s: a slow start, a last flush), or an hour without a duration. */
+static double load_limit(const struct scenario_load *l)
+{
+	if (l->timeout > 0)
+		return l->timeout;
+	return l->duration > 0 ? l->duration + fmax(l->duration, 30) : 3600;
+}
+
+/* What ends a run early, checked on every tick while the load runs: an
+ * interrupt, a service that ended, a load that outlives its limit. */
+static int watch(struct run_state *st, struct wperf_error *err)
+{
+	const struct scenario_load *l = &st->o->s->load;
+	double limit = load_limit(l);
+	char duration[64] = "";
+	int e = interrupted(st, err);
+
+	if (!e)
+		e = check_services(st, err);
+	if (e || !service_running(&st->load) || now_s() - st->load_start <= limit)
+		return e;
+	if (l->duration > 0)
+		snprintf(duration, sizeof(duration), "load.duration: %g s, ", l->duration);
+	return wperf_error_set(err, -ETIMEDOUT,
+			       "the load was still running %g s after it started (%sload.timeout: "
+			       "%g s): stopped, SIGKILL after load.stop_timeout (%g s); see %s",
+			       limit, duration, limit, l->stop_timeout, st->load.log_path);
 }
 
 /* Waits seconds while the load runs; an error if it ends or an interrupt comes. */
@@ -194,7 +252,7 @@ static int wait_with_load(struct run_state *st, double seconds, const char *what
 			  struct wperf_error *err)
 {
 	for (double end = now_s() + seconds; now_s() < end; nap()) {
-		int e = interrupted(st, err);
+		int e = watch(st, err);
 
 		if (e)
 			return e;
@@ -266,7 +324,7 @@ static int start_recorder(struct run_state *st, struct run_outcome *out, struct 
 	char log[PATH_MAX], ready[PATH_MAX], window[32], buffer[16];
 	char *argv[16];
 	struct wperf_buf pids = {0};
-	struct service_spec spec = {.name = "recorder", .argv = argv, .log_path = log};
+	struct service_spec spec = {.name = "the recorder", .argv = argv, .log_path = log};
 	size_t n = 0;
 	int e = record_pids(st, &pids, err);
 
@@ -298,7 +356,7 @@ static int start_recorder(struct run_state *st, struct run_outcome *out, struct 
 	}
 	argv[n] = NULL;
 	if (!e)
-		e = service_start(&spec, &st->recorder, err);
+		e = start(st, &spec, &st->recorder, err);
 	if (!e)
 		e = service_ready_file(&st->recorder, ready, RECORD_READY_TIMEOUT, err);
 	wperf_buf_release(&pids);
@@ -315,24 +373,24 @@ static int start_recorder(struct run_state *st, struct run_outcome *out, struct 
 static int record_load(struct run_state *st, struct wperf_error *err)
 {
 	const struct scenario_record *r = &st->o->s->record;
-	double start = now_s(),
-	       limit = r->window > 0 ? r->window + RECORD_STOP_TIMEOUT : LOAD_DEFAULT_LIMIT;
+	double start = now_s();
 	int e;
 
 	while (service_running(&st->recorder)) {
-		if ((e = interrupted(st, err)))
+		if ((e = watch(st, err)))
 			return e;
 		if (!service_running(&st->load)) {
 			if (r->window > 0)
 				progress_warn(st->o->progress,
 					      "%s: the load ended %.1f s into the %g s window",
 					      st->o->label, now_s() - start, r->window);
-			service_stop(&st->recorder, SIGINT, RECORD_STOP_TIMEOUT);
+			stop(st, &st->recorder, SIGINT, RECORD_STOP_TIMEOUT);
 			break;
 		}
-		if (now_s() - start > limit)
+		if (r->window > 0 && now_s() - start > r->window + RECORD_STOP_TIMEOUT)
 			return wperf_error_set(err, -ETIMEDOUT,
-					       "the recording did not end after %g s", limit);
+					       "the recording did not end after %g s",
+					       r->window + RECORD_STOP_TIMEOUT);
 		if (r->window > 0)
 			progress_status(st->o->progress, "%s: recording, %.0f s left ",
 					st->o->label, r->window - (now_s() - start));
@@ -353,21 +411,14 @@ static int record_load(struct run_state *st, struct wperf_error *err)
 	return 0;
 }
 
-/* Waits for the load to end by itself, within its duration and some slack. */
+/* Waits for the load to end by itself, within its limit (load_limit). */
 static int finish_load(struct run_state *st, struct wperf_error *err)
 {
-	double d = st->o->s->load.duration;
-	double limit = d > 0 ? d + (d > 30 ? d : 30) : LOAD_DEFAULT_LIMIT;
 	int e;
 
 	while (service_running(&st->load)) {
-		if ((e = interrupted(st, err)))
+		if ((e = watch(st, err)))
 			return e;
-		if (now_s() - st->load_start > limit)
-			return wperf_error_set(err, -ETIMEDOUT,
-					       "the load was still running %g s after it started "
-					       "(load.duration: %g s); see %s",
-					       limit, d, st->load.log_path);
 		progress_status(st->o->progress, "%s: waiting for the load to end ", st->o->label);
 		nap();
 	}
@@ -397,12 +448,12 @@ static int read_throughput(struct run_state *st, struct run_outcome *out, struct
 /* Stops whatever still runs, newest first. */
 static void stop_everything(struct run_state *st)
 {
-	service_stop(&st->recorder, SIGINT, RECORD_STOP_TIMEOUT);
-	service_stop(&st->load, SIGTERM, LOAD_STOP_TIMEOUT);
+	stop(st, &st->recorder, SIGINT, RECORD_STOP_TIMEOUT);
+	stop(st, &st->load, SIGTERM, st->o->s->load.stop_timeout);
 	while (st->nstarted > 0) {
 		const struct scenario_service *sv = &st->o->s->services[--st->nstarted];
 
-		service_stop(&st->services[st->nstarted], sv->stop_signal, sv->stop_timeout);
+		stop(st, &st->services[st->nstarted], sv->stop_signal, sv->stop_timeout);
 	}
 }
 
@@ -416,7 +467,7 @@ static int run_load(struct run_state *st, struct run_outcome *out, struct wperf_
 	int e;
 
 	st->load_start = now_s();
-	e = service_start(&spec, &st->load, err);
+	e = start(st, &spec, &st->load, err);
 	if (e)
 		return e;
 	progress_say(st->o->progress, "%s: load started%s", st->o->label,
@@ -456,6 +507,8 @@ int runner_run(const struct runner_opts *o, struct run_outcome *out, struct wper
 	if (!e)
 		e = start_services(&st, err);
 	if (!e)
+		e = check_services(&st, err); /* one that ended while a later one started */
+	if (!e)
 		e = run_load(&st, out, err);
 	stop_everything(&st);
 	if (e == -EINTR || (!e && (e = interrupted(&st, err))))
@@ -467,6 +520,8 @@ int runner_run(const struct runner_opts *o, struct run_outcome *out, struct wper
 		e = wperf_error_set(err, te, "%s", teardown_err.msg);
 	else if (te)
 		progress_warn(o->progress, "%s: %s", o->label, teardown_err.msg);
+	if (!e && (e = interrupted(&st, err))) /* during the teardown: no analysis */
+		progress_warn(o->progress, "%s: %s during the teardown", o->label, err->msg);
 	free(st.services);
 	return e;
 }

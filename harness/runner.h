@@ -26,6 +26,7 @@ struct runner_opts {
 	const char *self;    /* wperf-bench's executable, which records */
 	const char *run_dir; /* this run's folder, made by the caller */
 	const char *label;   /* "run 2/5", for messages */
+	const char *ledger;  /* where to note the process groups started (stale.h); NULL: nowhere */
 	struct progress *progress;
 	/* Set by the caller's signal handler to the signal that came: the run stops
 	 * at once, cleans up and fails with -EINTR. */

@@ -4,7 +4,6 @@
  * /proc and pid files) and the throughput a load printed.
  */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <regex.h>
@@ -14,39 +13,7 @@
 
 #include "runner.h"
 
-/* Reads /proc/PID/FILE into buf (NUL-terminated, trailing newline cut); 0 or -1. */
-static int read_proc(const char *pid, const char *file, char *buf, size_t size)
-{
-	char path[64];
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/proc/%s/%s", pid, file);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	n = fread(buf, 1, size - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	if (n && buf[n - 1] == '\n')
-		buf[n - 1] = '\0';
-	return 0;
-}
-
-/* The process group of a process, from /proc/PID/stat (after the comm, which
- * may hold spaces and parentheses: hence the last ')'). -1 when it is gone. */
-static long proc_pgrp(const char *pid)
-{
-	char stat[1024], state;
-	const char *p;
-	long ppid, pgrp;
-
-	if (read_proc(pid, "stat", stat, sizeof(stat)) < 0 || !(p = strrchr(stat, ')')))
-		return -1;
-	if (sscanf(p + 1, " %c %ld %ld", &state, &ppid, &pgrp) != 3)
-		return -1;
-	return pgrp;
-}
+#include "harness/proc_stat.h"
 
 static int append_pid(struct wperf_buf *out, long pid)
 {
@@ -56,27 +23,29 @@ static int append_pid(struct wperf_buf *out, long pid)
 	return wperf_buf_append(out, num, n);
 }
 
+/* Which processes scan_processes wants: a process group, or a name (comm). */
+struct wanted {
+	pid_t pgid;
+	const char *name;
+	struct wperf_buf *out;
+};
+
+static int append_wanted(pid_t pid, const struct proc_stat *st, void *ctx)
+{
+	const struct wanted *w = ctx;
+
+	/* A zombie is no process to record: `record -p` would refuse its pid. */
+	if (st->state == 'Z' || (w->name ? strcmp(st->comm, w->name) != 0 : st->pgrp != w->pgid))
+		return 0;
+	return append_pid(w->out, pid) < 0 ? -ENOMEM : 0;
+}
+
 /* Appends every process of group pgid, or named name (comm), to out. */
 static int scan_processes(pid_t pgid, const char *name, struct wperf_buf *out)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	int e = 0;
+	struct wanted w = {.pgid = pgid, .name = name, .out = out};
 
-	if (!d)
-		return -errno;
-	while (!e && (de = readdir(d))) {
-		char comm[64];
-
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		if (name ? read_proc(de->d_name, "comm", comm, sizeof(comm)) == 0 &&
-			       !strcmp(comm, name)
-			 : proc_pgrp(de->d_name) == pgid)
-			e = append_pid(out, strtol(de->d_name, NULL, 10));
-	}
-	closedir(d);
-	return e;
+	return proc_for_each(append_wanted, &w);
 }
 
 static int read_pidfile(const char *path, struct wperf_buf *out, struct wperf_error *err)

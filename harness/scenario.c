@@ -39,7 +39,8 @@ static int throughput(struct loader *L, const yaml_node_t *map, struct scenario_
 
 static int load(struct loader *L, const yaml_node_t *map)
 {
-	static const char *const keys[] = {"command", "duration", "throughput", NULL};
+	static const char *const keys[] = {"command",	   "duration",	 "timeout",
+					   "stop_timeout", "throughput", NULL};
 	static const char *const required[] = {"command", NULL};
 	struct scenario_load *l = &L->s->load;
 	const yaml_node_t *v;
@@ -48,8 +49,19 @@ static int load(struct loader *L, const yaml_node_t *map)
 	    sc_require(L, map, required) < 0)
 		return -1;
 	AT_KEY(L, "command", sc_command(L, sc_lookup(L, map, "command"), &l->command) < 0);
-	if (sc_get_number(L, map, "duration", &sc_seconds_pos, &l->duration) < 0)
+	l->stop_timeout = 10;
+	if (sc_get_number(L, map, "duration", &sc_seconds_pos, &l->duration) < 0 ||
+	    sc_get_number(L, map, "timeout", &sc_seconds_pos, &l->timeout) < 0 ||
+	    sc_get_number(L, map, "stop_timeout", &sc_seconds, &l->stop_timeout) < 0)
 		return -1;
+	/* A load stopped before its own end could never succeed. */
+	if (l->timeout > 0 && l->timeout <= l->duration) {
+		sc_path_key(L, "timeout");
+		return sc_fail(L, sc_lookup(L, map, "timeout"),
+			       "%g s is not more than load.duration (%g s): the load would always "
+			       "be stopped before its end",
+			       l->timeout, l->duration);
+	}
 	if ((v = sc_lookup(L, map, "throughput")))
 		AT_KEY(L, "throughput", throughput(L, v, &l->throughput) < 0);
 	return 0;

@@ -83,6 +83,10 @@ struct scenario_throughput {
 struct scenario_load {
 	struct scenario_command command;
 	double duration; /* seconds, also ${DURATION}; 0: not given */
+	/* Seconds the load may run before the run fails; 0: the duration and as
+	 * much again (at least 30 s), or an hour without a duration. */
+	double timeout;
+	double stop_timeout; /* seconds from SIGTERM to SIGKILL when it is stopped; default 10 */
 	struct scenario_throughput throughput;
 };
 

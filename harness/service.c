@@ -3,20 +3,19 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <netdb.h>
-#include <poll.h>
 #include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "harness/proc_stat.h"
 #include "harness/spawn.h"
+#include "harness/tcp_port.h"
 
 #define POLL_MS	 50
 #define LOG_TAIL 400 /* bytes of a log quoted when a service fails */
@@ -95,27 +94,38 @@ bool service_wait(struct service *s, double timeout)
 /* Is any process of the group left? Reaps the leader and any child of ours. */
 static bool group_alive(struct service *s)
 {
+	struct proc_stat st;
+
 	service_running(s);
 	while (waitpid(-s->pgid, NULL, WNOHANG) > 0)
 		;
-	return kill(-s->pgid, 0) == 0 || errno != ESRCH;
+	if (proc_group_alive(s->pgid))
+		return true;
+	/* The leader may have become a zombie since: ours to reap, for its status. */
+	if (!s->exited && proc_stat_read(s->pgid, &st) == 0 && st.state == 'Z' &&
+	    waitpid(s->pgid, &s->status, 0) == s->pgid)
+		s->exited = true;
+	return false;
 }
 
-void service_stop(struct service *s, int sig, double timeout)
+bool service_stop(struct service *s, int sig, double timeout)
 {
 	double end = now_s() + timeout;
+	bool killed = false;
 
 	if (!s->pgid)
-		return;
+		return false;
 	kill(-s->pgid, sig);
 	while (group_alive(s) && now_s() < end)
 		nap();
 	if (group_alive(s)) {
+		killed = sig != SIGKILL;
 		kill(-s->pgid, SIGKILL);
 		for (end = now_s() + 5; group_alive(s) && now_s() < end;)
 			nap();
 	}
 	s->pgid = 0;
+	return killed;
 }
 
 void service_log_tail(const struct service *s, char *buf, size_t size)
@@ -139,7 +149,7 @@ void service_log_tail(const struct service *s, char *buf, size_t size)
 /* The error for a service that exited, or for a timeout. */
 static int not_ready(struct service *s, const char *what, double timeout, struct wperf_error *err)
 {
-	char tail[LOG_TAIL + 1];
+	char tail[LOG_TAIL + 1], status[128];
 
 	if (cancelled())
 		return wperf_error_set(err, -EINTR, "interrupted while %s was starting (%s)",
@@ -147,33 +157,12 @@ static int not_ready(struct service *s, const char *what, double timeout, struct
 	service_log_tail(s, tail, sizeof(tail));
 	if (s->exited)
 		return wperf_error_set(
-		    err, -ECHILD, "%s exited (%s %d) before it was ready (%s); the end of %s:\n%s",
-		    s->name, WIFEXITED(s->status) ? "status" : "signal",
-		    WIFEXITED(s->status) ? WEXITSTATUS(s->status) : WTERMSIG(s->status), what,
-		    s->log_path, tail);
+		    err, -ECHILD, "%s %s before it was ready (%s); the end of %s:\n%s", s->name,
+		    spawn_describe_status(s->status, status, sizeof(status)), what, s->log_path,
+		    tail);
 	return wperf_error_set(err, -ETIMEDOUT,
 			       "%s was not ready after %g s (%s); the end of %s:\n%s", s->name,
 			       timeout, what, s->log_path, tail);
-}
-
-static bool tcp_open(const char *host, int port)
-{
-	struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *res = NULL;
-	char service[16];
-	bool ok = false;
-
-	snprintf(service, sizeof(service), "%d", port);
-	if (getaddrinfo(host, service, &hints, &res) != 0)
-		return false;
-	for (struct addrinfo *ai = res; ai && !ok; ai = ai->ai_next) {
-		int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-
-		ok = fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) == 0;
-		if (fd >= 0)
-			close(fd);
-	}
-	freeaddrinfo(res);
-	return ok;
 }
 
 int service_ready_tcp(struct service *s, const char *host, int port, double timeout,
@@ -184,7 +173,7 @@ int service_ready_tcp(struct service *s, const char *host, int port, double time
 
 	snprintf(what, sizeof(what), "waiting for %s:%d to accept connections", host, port);
 	for (;;) {
-		if (tcp_open(host, port))
+		if (tcp_port_accepts(host, port))
 			return 0;
 		if (!service_running(s) || now_s() >= end || cancelled())
 			return not_ready(s, what, timeout, err);

@@ -48,9 +48,10 @@ bool service_running(struct service *s);
 
 /*
  * Stops the whole group: sig, then SIGKILL after timeout seconds, and waits
- * until no process of the group is left. Safe to call more than once.
+ * until no process of the group is left (zombies that nobody reaps aside).
+ * True when SIGKILL was needed, for a warning. Safe to call more than once.
  */
-void service_stop(struct service *s, int sig, double timeout);
+bool service_stop(struct service *s, int sig, double timeout);
 
 /* Waits up to timeout seconds for the leader to exit (or an interrupt, see
  * service_cancel_on); true if it exited. */

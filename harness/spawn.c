@@ -147,7 +147,7 @@ const char *spawn_describe_status(int status, char *buf, size_t size)
 	if (WIFEXITED(status))
 		snprintf(buf, size, "exited with status %d", WEXITSTATUS(status));
 	else if (WIFSIGNALED(status))
-		snprintf(buf, size, "killed by signal %d (%s)", WTERMSIG(status),
+		snprintf(buf, size, "was killed by signal %d (%s)", WTERMSIG(status),
 			 strsignal(WTERMSIG(status)));
 	else
 		snprintf(buf, size, "ended with wait status 0x%x", status);

@@ -40,7 +40,8 @@ int spawn_resolve(const char *file, char *path, size_t size);
  */
 int spawn_terminate(pid_t pid, int grace_ms);
 
-/* "exited with status 3", "killed by SIGTERM", ... for a wait status. */
+/* "exited with status 3", "was killed by signal 15 (Terminated)", ... for a wait
+ * status: what follows a subject in a sentence. */
 const char *spawn_describe_status(int status, char *buf, size_t size);
 
 #endif /* WPERF_SPAWN_H */

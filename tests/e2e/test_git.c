@@ -29,7 +29,7 @@
 #define MAX_ARGS 16
 
 static struct e2e_output out;
-static char build[PATH_MAX]; /* the build folder, absolute: commands run elsewhere */
+static char build[PATH_MAX];  /* the build folder, absolute: commands run elsewhere */
 static char source[PATH_MAX]; /* the source tree: the tests run from its root */
 
 /* build/rel */
@@ -40,16 +40,6 @@ static const char *built(const char *rel)
 	char *p = path[next++ % 4];
 
 	snprintf(p, sizeof(path[0]), "%s/%s", build, rel);
-	return p;
-}
-
-static const char *tmp_path(const char *name)
-{
-	static char path[8][512];
-	static unsigned next;
-	char *p = path[next++ % 8];
-
-	snprintf(p, 512, "%s/%s", e2e_tmpdir(), name);
 	return p;
 }
 
@@ -90,7 +80,7 @@ static void write_file(const char *path, const char *text)
 /* A repository at name with one empty commit on main. */
 static const char *new_repo(const char *name)
 {
-	const char *repo = tmp_path(name);
+	const char *repo = e2e_tmp_path(name);
 
 	assert_int_equal(mkdir(repo, 0755), 0);
 	GIT(repo, "init", "-q", "-b", "main");
@@ -117,7 +107,7 @@ static void commit_baseline(const char *repo, const char *results, const char *s
 /* A copy of a committed results folder, to judge. */
 static const char *results_copy(const char *name, const char *results)
 {
-	const char *copy = tmp_path(name);
+	const char *copy = e2e_tmp_path(name);
 	char from[PATH_MAX + 64];
 
 	snprintf(from, sizeof(from), "%s/tests/data/results/%s", source, results);
@@ -215,7 +205,7 @@ static int line_has(const char *s, const char *needle)
 static void history_of_a_baseline(void **state)
 {
 	const char *repo = new_repo("history");
-	const char *dir = tmp_path("history-out");
+	const char *dir = e2e_tmp_path("history-out");
 	char path[700], first[41];
 	struct wperf_buf md = {0}, png = {0};
 	struct wperf_error err = {0};
@@ -308,8 +298,8 @@ static int64_t trace_time(const char *results, int run)
 
 static void ab_finds_the_added_wait(void **state)
 {
-	const char *repo = new_repo("ab"), *results = tmp_path("ab-out");
-	const char *trees = tmp_path("trees");
+	const char *repo = new_repo("ab"), *results = e2e_tmp_path("ab-out");
+	const char *trees = e2e_tmp_path("trees");
 	char text[2048], path[700], fig1[600], base[41], head[41];
 	struct results side;
 	struct wperf_error err = {0};
@@ -391,7 +381,7 @@ static void ab_finds_the_added_wait(void **state)
 	wperf_buf_release(&log);
 
 	/* a base without the scenario */
-	BENCH(repo, "ab", "--base", "HEAD~2", "-q", "-r", tmp_path("ab-none"), "fig1-ab.yaml");
+	BENCH(repo, "ab", "--base", "HEAD~2", "-q", "-r", e2e_tmp_path("ab-none"), "fig1-ab.yaml");
 	assert_int_equal(out.status, 2);
 	assert_non_null(strstr(out.err, "fig1-ab.yaml is not in the base commit"));
 }

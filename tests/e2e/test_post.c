@@ -50,16 +50,6 @@ static struct e2e_output out; /* of the last post */
 /* The judged results folders of the group's setup. */
 static const char *worse, *head, *other, *unjudged;
 
-static const char *tmp_path(const char *name)
-{
-	static char path[8][512];
-	static unsigned next;
-	char *p = path[next++ % 8];
-
-	snprintf(p, 512, "%s/%s", e2e_tmpdir(), name);
-	return p;
-}
-
 static void read_file(const char *path, struct wperf_buf *b)
 {
 	struct wperf_error err = {0};
@@ -329,7 +319,7 @@ static void assert_unchanged(const char *dir, const struct wperf_buf *before)
 
 static void created_then_updated_across_pages(void **state)
 {
-	const char *summary = tmp_path("summary-pages.md");
+	const char *summary = e2e_tmp_path("summary-pages.md");
 	char summary_env[600];
 	struct request r[32];
 	struct wperf_buf first = {0}, second = {0}, text = {0};
@@ -415,7 +405,7 @@ static void one_comment_per_scenario_and_key(void **state)
 
 static void a_long_verdict_is_cut_at_a_line(void **state)
 {
-	const char *dir = tmp_path("long");
+	const char *dir = e2e_tmp_path("long");
 	struct wperf_buf body = {0};
 	const char *text, *note;
 
@@ -509,7 +499,7 @@ static void rate_limits_and_server_errors_are_retried(void **state)
 /* A post that fails changes neither the exit status nor the results. */
 static void a_failed_post_keeps_the_verdict(void **state)
 {
-	const char *summary = tmp_path("summary-failed.md");
+	const char *summary = e2e_tmp_path("summary-failed.md");
 	char summary_env[600], closed[64];
 	struct wperf_buf worse_before = {0}, head_before = {0}, text = {0};
 
@@ -554,7 +544,7 @@ static void a_failed_post_keeps_the_verdict(void **state)
 
 static void dry_run_sends_nothing(void **state)
 {
-	const char *summary = tmp_path("summary-dry.md");
+	const char *summary = e2e_tmp_path("summary-dry.md");
 	char summary_env[600], line[128];
 
 	(void)state;
@@ -575,7 +565,7 @@ static void dry_run_sends_nothing(void **state)
 
 static void without_a_token_only_the_summary(void **state)
 {
-	const char *summary = tmp_path("summary-no-token.md");
+	const char *summary = e2e_tmp_path("summary-no-token.md");
 	char summary_env[600], other_token[128];
 	struct wperf_buf text = {0};
 	struct request r[4];
@@ -623,7 +613,7 @@ static void plain_http_is_refused_off_this_machine(void **state)
 
 static void the_ci_environment_names_the_pull_request(void **state)
 {
-	const char *event = tmp_path("event.json"), *summary = tmp_path("summary-env.md");
+	const char *event = e2e_tmp_path("event.json"), *summary = e2e_tmp_path("summary-env.md");
 	char event_env[600], summary_env[600], api_env[128];
 	const char *const *env;
 	struct wperf_buf body = {0};
@@ -679,7 +669,7 @@ static void refused_before_anything_is_sent(void **state)
 	server_start(NULL);
 	POST(ENV(token_env), TARGET, unjudged);
 	expect(2, "err", "was never judged: run 'wperf-bench compare");
-	POST(ENV(token_env), TARGET, tmp_path("nowhere"));
+	POST(ENV(token_env), TARGET, e2e_tmp_path("nowhere"));
 	expect(2, "err", "nowhere/summary.json");
 	POST(ENV(token_env), "--pr", "7", "--api-url", server_url, worse);
 	expect(2, "err", "--pr wants --repo OWNER/NAME");
@@ -700,7 +690,7 @@ static void refused_before_anything_is_sent(void **state)
  * (exit status 2) that spares the others. */
 static void bad_folders_spare_the_others(void **state)
 {
-	const char *twin = tmp_path("worse-twin");
+	const char *twin = e2e_tmp_path("worse-twin");
 
 	(void)state;
 	shell("cp -r '%s' '%s'", head, twin);
@@ -723,7 +713,7 @@ static void bad_folders_spare_the_others(void **state)
 static const char *judged(const char *name, const char *from, const char *scenario,
 			  int verdict_status)
 {
-	const char *dir = tmp_path(name);
+	const char *dir = e2e_tmp_path(name);
 	char *argv[] = {
 	    (char *)e2e_path("wperf-bench"), "compare", "--baseline", BASELINE, (char *)dir, NULL};
 

@@ -27,16 +27,6 @@
 
 #define NOBODY 65534
 
-static const char *tmp_path(const char *name)
-{
-	static char path[8][512];
-	static unsigned next;
-	char *p = path[next++ % 8];
-
-	snprintf(p, sizeof(path[0]), "%s/%s", e2e_tmpdir(), name);
-	return p;
-}
-
 static void test_not_root(void **state)
 {
 	char *argv[] = {
@@ -77,7 +67,7 @@ static void test_unwritable_output(void **state)
 static void test_command_not_found(void **state)
 {
 	char *argv[] = {
-	    (char *)e2e_path("wperf-bench"), "record", "-o", (char *)tmp_path("nf.trace"), "--",
+	    (char *)e2e_path("wperf-bench"), "record", "-o", (char *)e2e_tmp_path("nf.trace"), "--",
 	    "/nonexistent/program",	     NULL};
 	struct e2e_output *o = calloc(1, sizeof(*o));
 
@@ -87,8 +77,8 @@ static void test_command_not_found(void **state)
 	assert_int_equal(o->status, 2);
 	assert_non_null(
 	    strstr(o->err, "cannot run /nonexistent/program: No such file or directory"));
-	assert_int_equal(access(tmp_path("nf.trace"), F_OK), -1);
-	assert_int_equal(access(tmp_path("nf.trace.part"), F_OK), -1);
+	assert_int_equal(access(e2e_tmp_path("nf.trace"), F_OK), -1);
+	assert_int_equal(access(e2e_tmp_path("nf.trace.part"), F_OK), -1);
 	free(o);
 }
 
@@ -115,7 +105,7 @@ static void test_bad_options(void **state)
 /* A file system that fills up while the trace is written: a 256 KiB tmpfs. */
 static void test_disk_full(void **state)
 {
-	const char *dir = tmp_path("small");
+	const char *dir = e2e_tmp_path("small");
 	char trace[600];
 	char *argv[] = {(char *)e2e_path("wperf-bench"),
 			"record",
@@ -138,7 +128,7 @@ static void test_disk_full(void **state)
 	assert_int_equal(mkdir(dir, 0755), 0);
 	assert_int_equal(mount("tmpfs", dir, "tmpfs", 0, "size=256k"), 0);
 	e2e_run(argv, -1, o);
-	left = access(trace, F_OK) == 0 || access(tmp_path("small/full.trace.part"), F_OK) == 0;
+	left = access(trace, F_OK) == 0 || access(e2e_tmp_path("small/full.trace.part"), F_OK) == 0;
 	assert_int_equal(umount(dir), 0); /* before any assertion can stop the test */
 	print_message("%s", o->err);
 	assert_int_equal(o->status, 2);
@@ -152,7 +142,7 @@ static void test_disk_full(void **state)
  * no part file, nothing left attached. */
 static void test_sigint_stops_cleanly(void **state)
 {
-	const char *trace = tmp_path("sigint.trace");
+	const char *trace = e2e_tmp_path("sigint.trace");
 	struct timespec wait = {1, 0};
 	struct wperf_trace *t = NULL;
 	struct wperf_error err = {0};
@@ -176,7 +166,7 @@ static void test_sigint_stops_cleanly(void **state)
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
 	assert_false(e2e_recorder_programs_linger());
-	assert_int_equal(access(tmp_path("sigint.trace.part"), F_OK), -1);
+	assert_int_equal(access(e2e_tmp_path("sigint.trace.part"), F_OK), -1);
 	if (wperf_trace_open(trace, &t, &err) < 0)
 		fail_msg("%s", err.msg);
 	assert_true(wperf_trace_stats(t)->events[WPERF_EV_SWITCH] > 0);
@@ -187,7 +177,7 @@ static void test_sigint_stops_cleanly(void **state)
 /* info and dump refuse a truncated trace with the offset, and exit 2. */
 static void test_truncated_trace(void **state)
 {
-	const char *trace = tmp_path("trunc.trace"), *cut = tmp_path("cut.trace");
+	const char *trace = e2e_tmp_path("trunc.trace"), *cut = e2e_tmp_path("cut.trace");
 	char *record[] = {(char *)e2e_path("wperf-bench"),
 			  "record",
 			  "-q",

@@ -4,126 +4,25 @@
  * real processes, recorded by the kernel. The gate cycle on the paper's
  * Figure 1 (a baseline, the same program passing against it, a variant with a
  * new blocking wait failing as a new bottleneck, the fix improving on it), and
- * every way a run can go wrong: a service that never gets ready or dies, a
- * load that fails, a setup that fails, Ctrl-C and SIGTERM in the middle of a
- * recording. Each must give
- * its exit status and message, leave the results folder marked incomplete with
- * the reason, run the teardown, and leave no process and no BPF program.
+ * the common ways a run can go wrong: a service that never gets ready or dies,
+ * a load that fails, a setup that fails. Each must give its exit status and
+ * message, leave the results folder marked incomplete with the reason, run the
+ * teardown, and leave no process. (test_faults.c: signals at every phase, a
+ * killed wperf-bench, hangs, a taken port, a full disk.)
  */
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <setjmp.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "harness/results.h"
 #include "tests/lib/e2e.h"
-
-/* Every process a test scenario starts carries this in its environment:
- * marker is "WPERF_RUN_TEST=VALUE", marker_value VALUE. */
-static char marker[64];
-static const char *marker_value;
-
-static const char *tmp_path(const char *name)
-{
-	static char path[8][512];
-	static unsigned next;
-	char *p = path[next++ % 8];
-
-	snprintf(p, 512, "%s/%s", e2e_tmpdir(), name);
-	return p;
-}
-
-/* Writes a scenario file: text with %1$s the marker's value, %2$s the marker,
- * %3$s the build folder (each used up to the last one referenced: printf
- * cannot skip an argument). */
-static const char *scenario(const char *name, const char *text)
-{
-	const char *path = tmp_path(name);
-	char build[512];
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	snprintf(build, sizeof(build), "%s", e2e_path(""));
-	fprintf(f, text, marker_value, marker, build);
-	fclose(f);
-	return path;
-}
-
-/* How many processes have the marker in their environment. */
-static int marked_processes(void)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	int n = 0;
-
-	while (d && (de = readdir(d))) {
-		char path[300], env[65536];
-		ssize_t len;
-		int fd;
-
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/environ", de->d_name);
-		fd = open(path, O_RDONLY);
-		if (fd < 0)
-			continue;
-		len = read(fd, env, sizeof(env) - 1);
-		close(fd);
-		for (ssize_t i = 0; len > 0 && i < len; i += strlen(env + i) + 1) {
-			env[len] = '\0';
-			if (!strcmp(env + i, marker))
-				n++;
-		}
-	}
-	if (d)
-		closedir(d);
-	return n;
-}
-
-static void bench(struct e2e_output *o, const char *a, const char *b, const char *c, const char *d,
-		  const char *e, const char *f)
-{
-	char *argv[] = {(char *)e2e_path("wperf-bench"),
-			(char *)a,
-			(char *)b,
-			(char *)c,
-			(char *)d,
-			(char *)e,
-			(char *)f,
-			NULL};
-
-	e2e_run(argv, (uid_t)-1, o);
-}
-
-/* Reads a results folder that must be incomplete for a reason containing why. */
-static void assert_incomplete(const char *dir, const char *why)
-{
-	struct results r;
-	struct wperf_error err = {0};
-	char path[600];
-
-	if (results_read(dir, &r, &err) < 0)
-		fail_msg("%s", err.msg);
-	assert_false(r.complete);
-	if (!strstr(r.reason, why))
-		fail_msg("reason \"%s\" lacks \"%s\"", r.reason, why);
-	snprintf(path, sizeof(path), "%s/INCOMPLETE", dir);
-	assert_int_equal(access(path, F_OK), 0);
-	results_release(&r);
-}
 
 static int exists(const char *path)
 {
@@ -153,9 +52,10 @@ static int exists(const char *path)
 static void gate_cycle_on_figure_1(void **state)
 {
 	char text[2048];
-	const char *plain, *worse, *better, *base = tmp_path("base"), *head = tmp_path("head");
-	const char *fixed = tmp_path("fixed");
-	const char *baseline = tmp_path("baselines/fig1-gate.yaml");
+	const char *plain, *worse, *better, *base = e2e_tmp_path("base"),
+					    *head = e2e_tmp_path("head");
+	const char *fixed = e2e_tmp_path("fixed");
+	const char *baseline = e2e_tmp_path("baselines/fig1-gate.yaml");
 	struct e2e_output *o = malloc(sizeof(*o));
 	struct results r;
 	struct wperf_error err = {0};
@@ -164,17 +64,17 @@ static void gate_cycle_on_figure_1(void **state)
 	(void)state;
 	e2e_require_bpf();
 	snprintf(text, sizeof(text), FIG1_SCENARIO, "--direct --write-bytes 4194304");
-	plain = scenario("fig1.yaml", text);
+	plain = e2e_scenario("fig1.yaml", text);
 	/* B now also waits for a thread D to do 8 ms of work per request. */
 	snprintf(text, sizeof(text), FIG1_SCENARIO,
 		 "--direct --write-bytes 4194304 --extra-wait-ms 8");
-	worse = scenario("fig1-worse.yaml", text);
+	worse = e2e_scenario("fig1-worse.yaml", text);
 	/* Buffered writes without fsync: B no longer waits for the disk. (With
 	 * O_DIRECT every write still would.) */
 	snprintf(text, sizeof(text), FIG1_SCENARIO, "--no-fsync --write-bytes 65536");
-	better = scenario("fig1-better.yaml", text);
+	better = e2e_scenario("fig1-better.yaml", text);
 
-	bench(o, "run", "-q", "--results", base, plain, NULL);
+	e2e_bench(o, "run", "-q", "--results", base, plain, NULL);
 	if (o->status)
 		fail_msg("run: %d\n%s", o->status, o->err);
 	if (results_read(base, &r, &err) < 0)
@@ -197,22 +97,22 @@ static void gate_cycle_on_figure_1(void **state)
 	assert_true(exists(path));
 	snprintf(path, sizeof(path), "%s/INCOMPLETE", base);
 	assert_false(exists(path));
-	assert_int_equal(marked_processes(), 0);
+	assert_int_equal(e2e_marked_processes(), 0);
 
 	/* the baseline, then the same runs against it: a pass */
-	bench(o, "baseline", "update", "--baseline", baseline, base, NULL);
+	e2e_bench(o, "baseline", "update", "--baseline", baseline, base, NULL);
 	if (o->status)
 		fail_msg("baseline update: %d\n%s", o->status, o->err);
 	assert_true(exists(baseline));
-	bench(o, "compare", "--baseline", baseline, base, NULL, NULL);
+	e2e_bench(o, "compare", "--baseline", baseline, base, NULL);
 	assert_int_equal(o->status, 0);
 	assert_non_null(strstr(o->out, "pass"));
 
 	/* a new blocking wait: the gate fails with a new bottleneck */
-	bench(o, "run", "-q", "--results", head, worse, NULL);
+	e2e_bench(o, "run", "-q", "--results", head, worse, NULL);
 	if (o->status == 2)
 		fail_msg("run: %d\n%s", o->status, o->err);
-	bench(o, "compare", "--baseline", baseline, head, NULL, NULL);
+	e2e_bench(o, "compare", "--baseline", baseline, head, NULL);
 	if (o->status != 1 || !strstr(o->out, "new-bottleneck"))
 		fail_msg("compare: %d\n%s\n%s", o->status, o->out, o->err);
 	assert_non_null(strstr(o->out, "fig1/D"));
@@ -220,10 +120,10 @@ static void gate_cycle_on_figure_1(void **state)
 	assert_true(exists(path));
 
 	/* the fix (no fsync): B and the disk no longer bound it, and it is faster */
-	bench(o, "run", "-q", "--results", fixed, better, NULL);
+	e2e_bench(o, "run", "-q", "--results", fixed, better, NULL);
 	assert_int_equal(o->status, 1); /* its runs miss the expected answer */
 	assert_non_null(strstr(o->err, "5 of 5 runs missed the expected answer"));
-	bench(o, "compare", "--baseline", baseline, fixed, NULL, NULL);
+	e2e_bench(o, "compare", "--baseline", baseline, fixed, NULL);
 	if (o->status != 0 || !strstr(o->out, "improved"))
 		fail_msg("compare: %d\n%s\n%s", o->status, o->out, o->err);
 	assert_non_null(strstr(o->out, "knot **gone**"));
@@ -237,7 +137,7 @@ static void gate_cycle_on_figure_1(void **state)
 	"services:\n"                                                                              \
 	"  idle:\n"                                                                                \
 	"    command: sh -c 'sleep 300 & sleep 301; wait'\n"                                       \
-	"    env: {WPERF_RUN_TEST: '%1$s'}\n"                                                      \
+	"    env: {WPERF_TEST_MARK: '%1$s'}\n"                                                     \
 	"    ready: {delay: 0.2}\n"                                                                \
 	"teardown:\n"                                                                              \
 	"  - touch ${RESULTS_DIR}/torn-down\n"
@@ -246,18 +146,18 @@ static void failure(const char *name, const char *text, const char *why, const c
 {
 	struct e2e_output *o = malloc(sizeof(*o));
 	char mark[600], results[128];
-	const char *path = scenario(name, text), *dir;
+	const char *path = e2e_scenario(name, text), *dir;
 
 	snprintf(results, sizeof(results), "results-%s", name);
-	dir = tmp_path(results);
+	dir = e2e_tmp_path(results);
 
-	bench(o, "run", "-q", "--results", dir, path, NULL);
+	e2e_bench(o, "run", "-q", "--results", dir, path, NULL);
 	if (o->status != 2 || !strstr(o->err, in_err))
 		fail_msg("%s: status %d\n%s", name, o->status, o->err);
-	assert_incomplete(dir, why);
+	e2e_assert_incomplete(dir, why);
 	snprintf(mark, sizeof(mark), "%s/torn-down", dir);
 	assert_true(exists(mark));
-	assert_int_equal(marked_processes(), 0);
+	assert_int_equal(e2e_marked_processes(), 0);
 	free(o);
 }
 
@@ -269,7 +169,7 @@ static void service_never_ready(void **state)
 		"services:\n"
 		"  deaf:\n"
 		"    command: sh -c 'sleep 300 & sleep 301; wait'\n"
-		"    env: {WPERF_RUN_TEST: '%1$s'}\n"
+		"    env: {WPERF_TEST_MARK: '%1$s'}\n"
 		"    ready: {tcp: '127.0.0.1:1', timeout: 1}\n"
 		"load: {command: 'true'}\n"
 		"teardown:\n"
@@ -296,7 +196,7 @@ static void service_dies_during_the_run(void **state)
 		"services:\n"
 		"  fragile:\n"
 		"    command: sh -c 'sleep 1; echo segfault, say; exit 3'\n"
-		"    env: {WPERF_RUN_TEST: '%1$s'}\n"
+		"    env: {WPERF_TEST_MARK: '%1$s'}\n"
 		"load: {command: 'env %2$s sleep 3'}\n"
 		"teardown:\n"
 		"  - touch ${RESULTS_DIR}/torn-down\n",
@@ -324,96 +224,36 @@ static void throughput_missing(void **state)
 		"matches the throughput regex", "no line of");
 }
 
-/* Starts `run` in the background and interrupts it with sig once it records. */
-static void interrupted_by(int sig, const char *name)
-{
-	char text[1024], ready[600], mark[600], results[64];
-	const char *path, *dir;
-	pid_t pid;
-	int status;
-
-	snprintf(text, sizeof(text), "name: %s\n", name);
-	strcat(text, SERVICES "load: {command: 'env %2$s sleep 60', duration: 60}\n");
-	path = scenario(name, text);
-	snprintf(results, sizeof(results), "results-%s", name);
-	dir = tmp_path(results);
-	snprintf(ready, sizeof(ready), "%s/runs/1/recording", dir);
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		dup2(null, STDOUT_FILENO);
-		dup2(null, STDERR_FILENO);
-		execl(e2e_path("wperf-bench"), "wperf-bench", "run", "--results", dir, path,
-		      (char *)NULL);
-		_exit(127);
-	}
-	for (int i = 0; i < 300 && !exists(ready); i++)
-		usleep(100 * 1000);
-	assert_true(exists(ready));
-	assert_true(marked_processes() >= 3); /* sh, its two sleeps, and the load */
-	assert_true(e2e_recorder_programs_loaded());
-	kill(pid, sig);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 2);
-	assert_incomplete(dir, sig == SIGINT ? "interrupted by SIGINT" : "interrupted by SIGTERM");
-	snprintf(mark, sizeof(mark), "%s/torn-down", dir);
-	assert_true(exists(mark));
-	assert_int_equal(marked_processes(), 0);
-	assert_false(e2e_recorder_programs_linger());
-	/* the trace of the interrupted recording is complete, not half written */
-	snprintf(mark, sizeof(mark), "%s/runs/1/wperf.trace.part", dir);
-	assert_false(exists(mark));
-}
-
-static void ctrl_c_stops_everything(void **state)
-{
-	(void)state;
-	e2e_require_bpf();
-	interrupted_by(SIGINT, "ctrl-c");
-}
-
-static void sigterm_stops_everything(void **state)
-{
-	(void)state;
-	e2e_require_bpf();
-	interrupted_by(SIGTERM, "sigterm");
-}
-
 /* ---- what is refused before anything runs ---- */
 
 static void results_are_never_overwritten(void **state)
 {
 	struct e2e_output *o = malloc(sizeof(*o));
-	const char *dir = tmp_path("full"), *path;
+	const char *dir = e2e_tmp_path("full"), *path;
 	char file[600];
 	FILE *f;
 
 	(void)state;
-	path = scenario("tiny.yaml", "name: tiny\nload: {command: 'true'}\n");
+	path = e2e_scenario("tiny.yaml", "name: tiny\nload: {command: 'true'}\n");
 	mkdir(dir, 0755);
 	snprintf(file, sizeof(file), "%s/precious", dir);
 	f = fopen(file, "w");
 	fputs("keep me\n", f);
 	fclose(f);
-	bench(o, "run", "--results", dir, path, NULL, NULL);
+	e2e_bench(o, "run", "--results", dir, path, NULL);
 	if (o->status != 2 || !strstr(o->err, "exists and is not an empty folder"))
 		fail_msg("run: %d\n%s", o->status, o->err);
 	assert_true(exists(file));
 	/* compare refuses what is not a complete results folder */
-	bench(o, "compare", dir, NULL, NULL, NULL, NULL);
+	e2e_bench(o, "compare", dir, NULL);
 	assert_int_equal(o->status, 2);
 	assert_non_null(strstr(o->err, "summary.json"));
 	/* and a scenario error comes before any folder is made */
-	path = scenario("bad.yaml", "name: bad\nload: {command: 'true', durration: 3}\n");
-	bench(o, "run", "--results", tmp_path("never-made"), path, NULL, NULL);
+	path = e2e_scenario("bad.yaml", "name: bad\nload: {command: 'true', durration: 3}\n");
+	e2e_bench(o, "run", "--results", e2e_tmp_path("never-made"), path, NULL);
 	assert_int_equal(o->status, 2);
 	assert_non_null(strstr(o->err, "load.durration: unknown key"));
-	assert_false(exists(tmp_path("never-made")));
+	assert_false(exists(e2e_tmp_path("never-made")));
 	free(o);
 }
 
@@ -426,12 +266,8 @@ int main(void)
 	    cmocka_unit_test(service_dies_during_the_run),
 	    cmocka_unit_test(load_fails),
 	    cmocka_unit_test(throughput_missing),
-	    cmocka_unit_test(ctrl_c_stops_everything),
-	    cmocka_unit_test(sigterm_stops_everything),
 	    cmocka_unit_test(gate_cycle_on_figure_1),
 	};
 
-	snprintf(marker, sizeof(marker), "WPERF_RUN_TEST=%d-%ld", getpid(), (long)time(NULL));
-	marker_value = strchr(marker, '=') + 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "e2e.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -18,6 +19,7 @@
 #include <cmocka.h>
 
 #include "core/buf.h"
+#include "harness/results.h"
 
 void e2e_require_bpf(void)
 {
@@ -69,6 +71,74 @@ const char *e2e_tmpdir(void)
 	return tmpdir;
 }
 
+const char *e2e_tmp_path(const char *name)
+{
+	static char path[8][512];
+	static unsigned next;
+	char *p = path[next++ % 8];
+
+	snprintf(p, sizeof(path[0]), "%s/%s", e2e_tmpdir(), name);
+	return p;
+}
+
+static char marker[64];
+
+const char *e2e_marker(void)
+{
+	if (!marker[0])
+		snprintf(marker, sizeof(marker), "WPERF_TEST_MARK=%d-%ld", (int)getpid(),
+			 (long)time(NULL));
+	return marker;
+}
+
+const char *e2e_marker_value(void)
+{
+	return strchr(e2e_marker(), '=') + 1;
+}
+
+int e2e_marked_processes(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int n = 0;
+
+	while (d && (de = readdir(d))) {
+		char path[300], env[65536];
+		ssize_t len;
+		int fd;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/environ", de->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		len = read(fd, env, sizeof(env) - 1); /* nothing for a zombie */
+		close(fd);
+		for (ssize_t i = 0; len > 0 && i < len; i += strlen(env + i) + 1) {
+			env[len] = '\0';
+			if (!strcmp(env + i, e2e_marker()))
+				n++;
+		}
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+const char *e2e_scenario(const char *name, const char *text)
+{
+	const char *path = e2e_tmp_path(name);
+	char build[512];
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	snprintf(build, sizeof(build), "%s", e2e_path(""));
+	fprintf(f, text, e2e_marker_value(), e2e_marker(), build);
+	fclose(f);
+	return path;
+}
+
 static void slurp(int fd, char *buf, size_t size)
 {
 	size_t len = 0;
@@ -81,15 +151,12 @@ static void slurp(int fd, char *buf, size_t size)
 	close(fd);
 }
 
-void e2e_run(char *const argv[], uid_t uid, struct e2e_output *o)
+/* Starts argv with its standard output and error on out and err, as uid (or
+ * -1 for ours). */
+static pid_t start_child(char *const argv[], uid_t uid, int out, int err)
 {
-	char out_path[] = "/tmp/wperf-e2e-out-XXXXXX", err_path[] = "/tmp/wperf-e2e-err-XXXXXX";
-	int out = mkstemp(out_path), err = mkstemp(err_path), status;
 	pid_t pid;
 
-	assert_true(out >= 0 && err >= 0);
-	unlink(out_path);
-	unlink(err_path);
 	fflush(NULL);
 	pid = fork();
 	assert_true(pid >= 0);
@@ -103,10 +170,94 @@ void e2e_run(char *const argv[], uid_t uid, struct e2e_output *o)
 		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
+	return pid;
+}
+
+int e2e_wait(pid_t pid)
+{
+	int status;
+
 	assert_int_equal(waitpid(pid, &status, 0), pid);
-	o->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+void e2e_run(char *const argv[], uid_t uid, struct e2e_output *o)
+{
+	char out_path[] = "/tmp/wperf-e2e-out-XXXXXX", err_path[] = "/tmp/wperf-e2e-err-XXXXXX";
+	int out = mkstemp(out_path), err = mkstemp(err_path);
+
+	assert_true(out >= 0 && err >= 0);
+	unlink(out_path);
+	unlink(err_path);
+	o->status = e2e_wait(start_child(argv, uid, out, err));
 	slurp(out, o->out, sizeof(o->out));
 	slurp(err, o->err, sizeof(o->err));
+}
+
+/* argv: the build's wperf-bench and the arguments up to NULL. */
+static void bench_argv(char *argv[32], va_list ap)
+{
+	size_t n = 1;
+
+	argv[0] = (char *)e2e_path("wperf-bench");
+	while (n < 31 && (argv[n] = va_arg(ap, char *)))
+		n++;
+	argv[n] = NULL;
+}
+
+void e2e_bench(struct e2e_output *o, ...)
+{
+	char *argv[32];
+	va_list ap;
+
+	va_start(ap, o);
+	bench_argv(argv, ap);
+	va_end(ap);
+	e2e_run(argv, (uid_t)-1, o);
+}
+
+pid_t e2e_bench_start(const char *log, ...)
+{
+	char *argv[32];
+	va_list ap;
+	int fd = open(log ? log : "/dev/null", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	pid_t pid;
+
+	assert_true(fd >= 0);
+	va_start(ap, log);
+	bench_argv(argv, ap);
+	va_end(ap);
+	pid = start_child(argv, (uid_t)-1, fd, fd);
+	close(fd);
+	return pid;
+}
+
+int e2e_wait_for_file(const char *path, double seconds)
+{
+	struct timespec tick = {0, 20 * 1000 * 1000};
+
+	for (double waited = 0; access(path, F_OK) != 0; waited += 0.02) {
+		if (waited >= seconds)
+			return 0;
+		nanosleep(&tick, NULL);
+	}
+	return 1;
+}
+
+void e2e_assert_incomplete(const char *dir, const char *why)
+{
+	struct results r;
+	struct wperf_error err = {0};
+	char path[600];
+
+	if (results_read(dir, &r, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_false(r.complete);
+	if (!strstr(r.reason, why))
+		fail_msg("reason \"%s\" lacks \"%s\"", r.reason, why);
+	snprintf(path, sizeof(path), "%s/INCOMPLETE", dir);
+	assert_int_equal(access(path, F_OK), 0);
+	results_release(&r);
 }
 
 uint32_t e2e_thread_tid(const char *out, const char *name)

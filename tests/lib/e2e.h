@@ -24,6 +24,27 @@ const char *e2e_path(const char *rel);
 /* A fresh temporary directory for this test program (removed at exit). */
 const char *e2e_tmpdir(void);
 
+/* e2e_tmpdir()/name, in one of 8 buffers used in turn. */
+const char *e2e_tmp_path(const char *name);
+
+/*
+ * Every process a test's scenario starts carries the marker in its
+ * environment: e2e_marker() is "WPERF_TEST_MARK=VALUE", VALUE (e2e_marker_value)
+ * unique to this test program, so that leftovers can be counted.
+ */
+const char *e2e_marker(void);
+const char *e2e_marker_value(void);
+
+/* How many processes (zombies aside) carry the marker. */
+int e2e_marked_processes(void);
+
+/*
+ * Writes the scenario file e2e_tmp_path(name) from the printf format text:
+ * %1$s the marker's value, %2$s the marker, %3$s the build folder (a format
+ * that uses one must use those before it: printf cannot skip an argument).
+ */
+const char *e2e_scenario(const char *name, const char *text);
+
 struct e2e_output {
 	int status;	 /* exit status, or 128 + signal */
 	char out[65536]; /* standard output */
@@ -32,6 +53,23 @@ struct e2e_output {
 
 /* Runs argv (argv[0] a path) as uid (or -1 for ours) and waits for it. */
 void e2e_run(char *const argv[], uid_t uid, struct e2e_output *o);
+
+/* Runs the wperf-bench of the build with the arguments up to NULL. */
+void e2e_bench(struct e2e_output *o, ...) __attribute__((sentinel));
+
+/* Starts it in the background instead, its standard output and error appended
+ * to the file log (NULL: none); the caller waits for it with e2e_wait. */
+pid_t e2e_bench_start(const char *log, ...) __attribute__((sentinel));
+
+/* Waits for child pid: its exit status, or 128 + the signal that killed it. */
+int e2e_wait(pid_t pid);
+
+/* Waits up to seconds for path to exist; 1 when it does. */
+int e2e_wait_for_file(const char *path, double seconds);
+
+/* Asserts that the results folder dir is marked incomplete (summary.json and
+ * INCOMPLETE) for a reason that contains why. */
+void e2e_assert_incomplete(const char *dir, const char *why);
 
 /* The tid printed as "thread NAME tid TID" by a synthetic program; 0 if absent. */
 uint32_t e2e_thread_tid(const char *out, const char *name);

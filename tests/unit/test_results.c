@@ -92,6 +92,7 @@ static void reads_real_run_sets(void **state)
 	assert_int_equal(r.runs.nruns, 5);
 	assert_int_equal(r.env.cpus, 2);
 	assert_true(r.env.kernel[0] && r.env.tool[0]);
+	assert_int_equal(r.started, 1795334906); /* 2026-11-22T08:08:26Z: kept when rewritten */
 	assert_float_equal(r.gate.edge_tolerance, 0.10, 1e-12);
 	assert_int_equal(r.gate.min_runs, 5);
 	for (size_t i = 0; i < r.runs.nruns; i++) {

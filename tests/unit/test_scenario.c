@@ -228,6 +228,7 @@ static void test_fig1_and_defaults(void **state)
 			    "/bld/synthetic/fig1 --duration 5 --direct --write-bytes 4194304 "
 			    "--file /res/fig1.data");
 	assert_true(s->load.duration == 5);
+	assert_true(s->load.timeout == 0 && s->load.stop_timeout == 10);
 	assert_string_equal(s->load.throughput.regex, "throughput: ([0-9.]+) requests/s");
 	assert_null(s->load.throughput.file);
 	assert_true(s->load.throughput.higher_is_better);
@@ -633,6 +634,9 @@ int main(void)
 					  "to 4096, got 48"),
 	    ERROR_CASE("bad-max-lost.yaml", "4:18: gate.max_lost: expected a number in (0, 1], got "
 					    "\"2\""),
+	    ERROR_CASE("bad-load-timeout.yaml", "3:42: load.timeout: 5 s is not more than "
+						"load.duration (5 s): the load would always be "
+						"stopped before its end"),
 	    ERROR_CASE("bad-binary.yaml",
 		       "1:1: not valid YAML: control characters are not allowed (byte 0x7f)"),
 	};
