@@ -403,21 +403,56 @@ static int cmp_edge(const void *pa, const void *pb)
 	return c ? c : strcmp(a->to, b->to);
 }
 
-/* The edges of the merged graph at or above WPERF_RUN_MIN_SHARE of the window. */
-static int take_edges(const struct wperf_analysis *a, struct wperf_run *out)
+/*
+ * Marks in reach the target's vertices and every vertex they wait for,
+ * directly or through others (the edges' from waits for their to). NULL
+ * target: nothing to restrict, reach is left NULL.
+ */
+static int target_reach(const struct wperf_analysis *a, const char *target, uint8_t **reach)
+{
+	const struct wperf_graph *g = &a->merged.graph;
+	int grew = 1;
+
+	*reach = NULL;
+	if (!target || !*target)
+		return 0;
+	if (!(*reach = calloc(a->merged.nvertices + 1, 1)))
+		return -ENOMEM;
+	wperf_report_mark_target(a, target, *reach);
+	/* A pass per level of waiting; graphs are small next to their events. */
+	for (uint32_t pass = 0; grew && pass < a->merged.nvertices; pass++) {
+		grew = 0;
+		for (size_t i = 0; i < g->nedges; i++)
+			if ((*reach)[g->edges[i].from] && !(*reach)[g->edges[i].to])
+				(*reach)[g->edges[i].to] = grew = 1;
+	}
+	return 0;
+}
+
+/*
+ * The edges of the merged graph at or above WPERF_RUN_MIN_SHARE of the
+ * window; with a target, only those among what it waits for. The rest of the
+ * machine (a shell of the CI runner waiting for RCU, kernel workers flushing
+ * another job's writes) comes and goes from run to run, and the gate would
+ * take its noise for the workload's regression.
+ */
+static int take_edges(const struct wperf_analysis *a, const char *target, struct wperf_run *out)
 {
 	const struct wperf_graph *g = &a->merged.graph;
 	const struct wperf_vertex *v = a->merged.vertices;
 	struct wperf_buf b = {0}; /* struct wperf_run_edge */
 	struct wperf_run_edge *e;
+	uint8_t *reach;
 	size_t n = 0, total;
-	int ret = 0;
+	int ret = target_reach(a, target, &reach);
 
 	for (size_t i = 0; i < g->nedges && !ret; i++) {
 		const struct wperf_edge *ge = &g->edges[i];
 		struct wperf_run_edge re;
 
 		if (a->ignored && (a->ignored[ge->from] || a->ignored[ge->to]))
+			continue;
+		if (reach && !reach[ge->from])
 			continue;
 		re.share = (double)ge->weight / (double)a->window;
 		if (re.share < WPERF_RUN_MIN_SHARE)
@@ -446,6 +481,7 @@ static int take_edges(const struct wperf_analysis *a, struct wperf_run *out)
 		free(e[i].from);
 		free(e[i].to);
 	}
+	free(reach);
 	if (ret) {
 		n = 0;
 		wperf_buf_release(&b);
@@ -471,7 +507,7 @@ int wperf_run_from_analysis(const struct wperf_analysis *a, const char *target, 
 	out->events = a->timeline ? a->timeline->recorded_events : 0;
 	ret = take_knots(a, target, out);
 	if (!ret)
-		ret = take_edges(a, out);
+		ret = take_edges(a, target, out);
 	if (!ret)
 		ret = take_cmetric_first(a, target, out);
 	if (ret) {

@@ -12,7 +12,9 @@
  *   name, kept out of the verdict;
  * - the edges of the merged graph that weigh at least WPERF_RUN_MIN_SHARE of
  *   the recording window, as (from, to, share of the window), leaving out the
- *   ignored (interrupt) vertices;
+ *   ignored (interrupt) vertices and, with a target, every edge that does not
+ *   start at the target or at what it waits for (directly or through others):
+ *   the rest of the machine is noise to the gate;
  * - the throughput the harness measured, the window, the events recorded and
  *   the events lost.
  *
