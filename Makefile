@@ -10,6 +10,7 @@
 #   make valgrind the analyzer under valgrind on a recorded trace
 #   make bench    print the recorder's overhead (storm, ZooKeeper, memcached), whether it keeps up
 #                 with 1M events/s, and the analyzer's speed
+#   make fuzz     run every reader's libFuzzer target (FUZZ_SECONDS each, FUZZ_TARGETS to pick)
 #   make install  PREFIX=/usr/local DESTDIR=
 #   make clean
 
@@ -26,7 +27,9 @@ PKGS := libbpf libelf zlib libzstd libdw json-c yaml-0.1 libgit2 libcurl
 TEST_PKGS := cmocka
 
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -I$(BUILD)
+# What every C file is built with, whatever the optimization and the sanitizers.
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -I$(BUILD)
+CFLAGS += $(BASE_CFLAGS)
 ifdef SANITIZE
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
@@ -69,7 +72,22 @@ TEST_HELPER_OBJS := $(TEST_HELPERS:%.c=$(BUILD)/%.o)
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:%.c=$(BUILD)/%)
 
-.PHONY: all deps demo check-perf validation test test-unit test-e2e asan valgrind bench install clean
+# libFuzzer targets, one per reader (fuzz/NAME.c), built with clang into
+# $(FUZZ_BUILD)/NAME over the library, the harness and tests/lib/fuzz_readers.c
+# built again for the fuzzer, with ASan and UBSan.
+FUZZ_SRCS := $(wildcard fuzz/*.c)
+FUZZ_BUILD := $(BUILD)/fuzz
+FUZZ_BINS := $(FUZZ_SRCS:fuzz/%.c=$(FUZZ_BUILD)/%)
+FUZZ_CFLAGS := -g -O1 $(BASE_CFLAGS) -fno-omit-frame-pointer \
+	-fsanitize=address,undefined -fno-sanitize-recover=all
+# The harness files the readers need, and what they call.
+FUZZ_HARNESS_SRCS := harness/scenario.c harness/scenario_services.c harness/scenario_values.c \
+	harness/scenario_yaml.c harness/results.c harness/output.c harness/proc_info.c
+FUZZ_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRCS) $(FUZZ_HARNESS_SRCS) tests/lib/fuzz_readers.c)
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= $(FUZZ_SRCS:fuzz/%.c=%)
+
+.PHONY: all deps demo check-perf validation test test-unit test-e2e asan valgrind bench fuzz install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -189,6 +207,20 @@ bench: all $(BENCH_BINS)
 	@WPERF_BUILD=$(BUILD) bash bench/sustained.sh
 	@WPERF_BUILD=$(BUILD) bash bench/workloads.sh
 	@WPERF_BUILD=$(BUILD) bash bench/analysis.sh
+
+# ---- fuzzing: docs/fuzzing.md ----
+$(FUZZ_BUILD)/%.o: %.c core/*.h harness/*.h tests/lib/*.h bpf/wperf_event.h
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ_BUILD)/libfuzz.a: $(FUZZ_OBJS)
+	$(AR) rcs $@ $^
+
+$(FUZZ_BUILD)/%: fuzz/%.c fuzz/*.h $(FUZZ_BUILD)/libfuzz.a
+	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_BUILD)/libfuzz.a $(LDLIBS) -o $@
+
+fuzz: $(FUZZ_BINS)
+	@bash fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # ---- install ----
 install: all

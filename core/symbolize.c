@@ -47,14 +47,6 @@ struct sym_map {
 	int debug;	  /* mod reads the /usr/lib/debug file instead of m->path */
 };
 
-/* One entry of a perf map; name points into the trace's PERFMAP text. */
-struct jit_sym {
-	uint64_t start, size;
-	const char *name;
-	size_t name_len;
-	size_t order; /* line order: among equal starts, the later line wins */
-};
-
 struct sym_proc {
 	uint32_t tgid;
 	size_t map_first, map_count; /* its range of s->maps */
@@ -63,7 +55,7 @@ struct sym_proc {
 	size_t nmods;		     /* modules the session opened */
 	uint64_t last_use;
 	int jit_done; /* jit[] parsed */
-	struct jit_sym *jit;
+	struct wperf_jit_sym *jit;
 	size_t njit;
 };
 
@@ -135,7 +127,7 @@ static int cmp_ksym(const void *a, const void *b)
 
 static int cmp_jit(const void *a, const void *b)
 {
-	const struct jit_sym *x = a, *y = b;
+	const struct wperf_jit_sym *x = a, *y = b;
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
@@ -432,51 +424,56 @@ static int parse_hex(const char **pp, const char *end, uint64_t *v)
 	return digits ? 0 : -1;
 }
 
-/* Parses the "START SIZE name" lines of every perf map of p; bad lines are skipped. */
+int wperf_perfmap_parse(const char *text, size_t len, struct wperf_buf *out)
+{
+	const char *line = text, *end = text + len;
+
+	while (line < end) {
+		const char *eol = memchr(line, '\n', end - line), *q = line;
+		struct wperf_jit_sym e = {.order = out->len / sizeof(e)};
+
+		if (!eol)
+			eol = end;
+		if (!parse_hex(&q, eol, &e.start) && !parse_hex(&q, eol, &e.size) && q < eol &&
+		    (*q == ' ' || *q == '\t')) {
+			while (q < eol && (*q == ' ' || *q == '\t'))
+				q++;
+			e.name = q;
+			e.name_len = eol - q;
+			while (e.name_len && e.name[e.name_len - 1] == '\r')
+				e.name_len--;
+			if (e.name_len && e.size && wperf_buf_append(out, &e, sizeof(e)) < 0)
+				return -ENOMEM;
+		}
+		line = eol + 1;
+	}
+	return 0;
+}
+
+/* Parses every perf map of p; bad lines are skipped. */
 static void proc_load_jit(struct wperf_symbolizer *s, struct sym_proc *p)
 {
 	const struct wperf_perfmap *pm;
 	struct wperf_buf b = {0};
-	size_t npm, order = 0;
+	size_t npm;
 
 	p->jit_done = 1;
 	pm = wperf_trace_perfmaps(s->t, &npm);
 	for (size_t i = 0; i < npm; i++) {
-		const char *line = pm[i].text, *end = pm[i].text + pm[i].len;
-
-		if (pm[i].tgid != p->tgid)
-			continue;
-		while (line < end) {
-			const char *eol = memchr(line, '\n', end - line), *q = line;
-			struct jit_sym e = {.order = order++};
-
-			if (!eol)
-				eol = end;
-			if (!parse_hex(&q, eol, &e.start) && !parse_hex(&q, eol, &e.size) &&
-			    q < eol && (*q == ' ' || *q == '\t')) {
-				while (q < eol && (*q == ' ' || *q == '\t'))
-					q++;
-				e.name = q;
-				e.name_len = eol - q;
-				while (e.name_len && e.name[e.name_len - 1] == '\r')
-					e.name_len--;
-				if (e.name_len && e.size &&
-				    wperf_buf_append(&b, &e, sizeof(e)) < 0) {
-					wperf_buf_release(&b);
-					return; /* out of memory: no JIT names for p */
-				}
-			}
-			line = eol + 1;
+		if (pm[i].tgid == p->tgid && wperf_perfmap_parse(pm[i].text, pm[i].len, &b) < 0) {
+			wperf_buf_release(&b);
+			return; /* out of memory: no JIT names for p */
 		}
 	}
-	p->jit = (struct jit_sym *)b.data; /* the buffer's memory now belongs to p */
+	p->jit = (struct wperf_jit_sym *)b.data; /* the buffer's memory now belongs to p */
 	p->njit = b.len / sizeof(*p->jit);
 	if (p->njit) /* jit is NULL for an empty perf map */
 		qsort(p->jit, p->njit, sizeof(*p->jit), cmp_jit);
 }
 
 /* The perf map entry of p holding ip, or NULL. */
-static const struct jit_sym *find_jit(struct wperf_symbolizer *s, struct sym_proc *p, uint64_t ip)
+static const struct wperf_jit_sym *find_jit(struct wperf_symbolizer *s, struct sym_proc *p,
+					    uint64_t ip)
 {
 	size_t lo = 0, hi;
 
@@ -583,7 +580,7 @@ static void format_user(struct wperf_symbolizer *s, uint32_t tgid, uint64_t ip, 
 	int64_t idx = wperf_idmap_find(&s->proc_ids, tgid);
 	struct sym_proc *p;
 	struct sym_map *sm;
-	const struct jit_sym *j;
+	const struct wperf_jit_sym *j;
 
 	if (idx < 0)
 		goto unknown;

@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "error.h"
 #include "trace.h"
 
@@ -72,5 +73,20 @@ void wperf_symbolize_stack(struct wperf_symbolizer *s, int32_t id, int user, uin
 
 /* Frees the symbolizer and closes its files (NULL-safe). */
 void wperf_symbolizer_free(struct wperf_symbolizer *s);
+
+/* One entry of a JIT's perf map: a "START SIZE name" line (hexadecimal, 0x optional). */
+struct wperf_jit_sym {
+	uint64_t start, size; /* size > 0 */
+	const char *name;     /* in the perf map's text: not NUL-terminated, never empty */
+	size_t name_len;
+	size_t order; /* its index in the buffer: among equal starts, the later line wins */
+};
+
+/*
+ * Appends the entries of the perf map text (len bytes, untrusted: a process wrote
+ * it) to out as struct wperf_jit_sym; lines that are not entries are skipped.
+ * 0 or -ENOMEM.
+ */
+int wperf_perfmap_parse(const char *text, size_t len, struct wperf_buf *out);
 
 #endif /* WPERF_SYMBOLIZE_H */

@@ -47,19 +47,31 @@ static int read_small(const char *path, char *buf, size_t size)
 	return 0;
 }
 
-/* The parent process of tgid, from the field after the ")" of /proc/TGID/stat. */
+uint32_t proc_stat_ppid(const char *stat)
+{
+	/* The name may hold spaces and parentheses: the last ")" ends it. */
+	const char *p = strrchr(stat, ')');
+	char *end;
+	unsigned long ppid;
+
+	if (!p || p[1] != ' ' || !p[2] || p[3] != ' ' || !isdigit((unsigned char)p[4]))
+		return 0;
+	errno = 0;
+	ppid = strtoul(p + 4, &end, 10);
+	if (errno || ppid > UINT32_MAX || (*end && *end != ' '))
+		return 0;
+	return (uint32_t)ppid;
+}
+
+/* The parent process of tgid, from /proc/TGID/stat. */
 static uint32_t read_ppid(const char *tgid)
 {
-	char path[300], stat[512], *p;
-	unsigned ppid = 0;
+	char path[300], stat[512];
 
 	snprintf(path, sizeof(path), "/proc/%s/stat", tgid);
 	if (read_small(path, stat, sizeof(stat)) < 0)
 		return 0;
-	p = strrchr(stat, ')');
-	if (p && sscanf(p + 1, " %*c %u", &ppid) != 1)
-		ppid = 0;
-	return ppid;
+	return proc_stat_ppid(stat);
 }
 
 int proc_threads_snapshot(struct wperf_buf *out)
@@ -181,6 +193,27 @@ int proc_mappings_append(struct proc_mappings *pm, const struct wperf_mapping *m
 	return 0;
 }
 
+int proc_maps_line(char *line, struct wperf_mapping *m)
+{
+	unsigned long long start, end, pgoff;
+	char perms[8];
+	int pos = 0;
+	char *name;
+
+	if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &pgoff, &pos) != 4 ||
+	    strlen(perms) != 4 || perms[2] != 'x')
+		return 0;
+	name = line + pos;
+	name[strcspn(name, "\n")] = '\0';
+	if (name[0] != '/')
+		return 0; /* anonymous, [vdso], JIT code: the perf map covers JITs */
+	m->start = start;
+	m->end = end;
+	m->pgoff = pgoff;
+	m->path = name;
+	return 1;
+}
+
 int proc_mappings_add(struct proc_mappings *pm, pid_t tgid)
 {
 	char path[64], line[4096 + 128], file[4096 + 64];
@@ -194,26 +227,12 @@ int proc_mappings_add(struct proc_mappings *pm, pid_t tgid)
 		return -ESRCH;
 	}
 	while (!err && fgets(line, sizeof(line), f)) {
-		unsigned long long start, end, pgoff;
-		char perms[8];
-		int pos = 0;
 		struct wperf_mapping m = {.tgid = tgid};
-		char *name;
 
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &pgoff,
-			   &pos) != 4 ||
-		    perms[2] != 'x')
+		if (!proc_maps_line(line, &m))
 			continue;
-		name = line + pos;
-		name[strcspn(name, "\n")] = '\0';
-		if (name[0] != '/')
-			continue; /* anonymous, [vdso], JIT code: the perf map covers JITs */
 		/* The process may live in another mount namespace: read through its root. */
-		snprintf(file, sizeof(file), "/proc/%d/root%s", (int)tgid, name);
-		m.start = start;
-		m.end = end;
-		m.pgoff = pgoff;
-		m.path = name;
+		snprintf(file, sizeof(file), "/proc/%d/root%s", (int)tgid, m.path);
 		err = proc_mappings_append(pm, &m, file);
 	}
 	fclose(f);

@@ -17,6 +17,12 @@
 int proc_threads_snapshot(struct wperf_buf *out);
 
 /*
+ * The parent process in the text of /proc/TGID/stat ("PID (NAME) STATE PPID
+ * ..."), or 0 when the text is not that.
+ */
+uint32_t proc_stat_ppid(const char *stat);
+
+/*
  * The mappings of processes, each with its file's build id. Owns the paths of
  * the struct wperf_mapping entries in mappings and a cache of build ids by path.
  */
@@ -32,6 +38,12 @@ void proc_mappings_init(struct proc_mappings *pm);
  * is read from file (or m->path when file is NULL), once per path. 0 or -ENOMEM.
  */
 int proc_mappings_append(struct proc_mappings *pm, const struct wperf_mapping *m, const char *file);
+/*
+ * Parses one NUL-terminated line of /proc/PID/maps, cutting the newline at its
+ * end: 1 with m's start, end, pgoff and path (pointing into line) for an
+ * executable mapping of a file, 0 for any other line.
+ */
+int proc_maps_line(char *line, struct wperf_mapping *m);
 /* Appends the executable file mappings of tgid; returns 0, or -ESRCH if it is gone. */
 int proc_mappings_add(struct proc_mappings *pm, pid_t tgid);
 void proc_mappings_release(struct proc_mappings *pm);

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libFuzzer target: baselines (core/baseline_yaml.c): YAML, and what reads must write and read back
+ * the same.
+ */
+#include "fuzz_target.h"
+
+FUZZ_TARGET("baseline")

@@ -1,0 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* libFuzzer target: a results folder's summary.json (harness/results.c: results_read). */
+#include "fuzz_target.h"
+
+FUZZ_TARGET("results")

@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libFuzzer target: runs and environments as JSON (core/run_json.c), as summary.json keeps them.
+ */
+#include "fuzz_target.h"
+
+FUZZ_TARGET("run_json")
