@@ -302,67 +302,206 @@ int results_write(const struct results *r, const char *verdict_md, struct wperf_
 
 /* ---- reading summary.json back ---- */
 
-/* The member key of o with type type, or NULL with err ("FILE: key: ..."). */
+/*
+ * Every value read is checked for its type and its range, so that a summary
+ * edited by hand is refused with the place instead of read as something else
+ * (a min_runs of -1 taken as 2^64 - 1). Errors: "FILE: KEY: expected WHAT,
+ * found VALUE", where FILE may also name the object ("X/summary.json: gate").
+ * Keys that may be missing or null: git, verdict, started, reason, max_lost
+ * (later than the others) and, per run, run and expect.
+ */
+
+/* The gate's ranges are those a scenario's gate block takes (harness/scenario.c). */
+#define GATE_MAX_RUNS 1000
+
+/* What v is, for "found ..." in messages: a scalar's text (a short string's
+ * in quotes), else its kind. */
+static const char *found(json_object *v, char *text, size_t size)
+{
+	const char *s;
+	size_t len;
+
+	switch (json_object_get_type(v)) {
+	case json_type_object:
+		return "an object";
+	case json_type_array:
+		return "an array";
+	case json_type_string: /* quoted when it fits and has no control characters */
+		s = json_object_get_string(v);
+		len = (size_t)json_object_get_string_len(v);
+		for (size_t i = 0; i < len; i++)
+			if ((unsigned char)s[i] < ' ')
+				return "a string";
+		if (len + 3 > size)
+			return "a string";
+		snprintf(text, size, "\"%s\"", s);
+		return text;
+	default: /* null, true, false or a number, as written */
+		snprintf(text, size, "%s",
+			 json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+		return text;
+	}
+}
+
+/* "FILE: KEY: expected WHAT, found ...", -EINVAL. */
+static int wrong(json_object *v, const char *file, const char *key, const char *what,
+		 struct wperf_error *err)
+{
+	char text[48];
+
+	return wperf_error_set(err, -EINVAL, "%s: %s: expected %s, found %s", file, key, what,
+			       found(v, text, sizeof(text)));
+}
+
+/* The value of key in o, in *v (NULL for a JSON null); missing is an error. */
+static int lookup(json_object *o, const char *file, const char *key, json_object **v,
+		  struct wperf_error *err)
+{
+	if (!json_object_object_get_ex(o, key, v))
+		return wperf_error_set(err, -EINVAL, "%s: %s: missing", file, key);
+	return 0;
+}
+
+/* The member key of o, an object, array, string or boolean as type says; NULL
+ * with err. */
 static json_object *member(json_object *o, const char *file, const char *key, json_type type,
 			   struct wperf_error *err)
 {
 	json_object *v;
 
-	if (!json_object_object_get_ex(o, key, &v) || !v) {
-		wperf_error_set(err, -EINVAL, "%s: %s: missing", file, key);
+	if (lookup(o, file, key, &v, err))
 		return NULL;
-	}
-	if (!json_object_is_type(v, type) &&
-	    !(type == json_type_double && json_object_is_type(v, json_type_int))) {
-		wperf_error_set(err, -EINVAL, "%s: %s: expected %s", file, key,
-				json_type_to_name(type));
+	if (!json_object_is_type(v, type)) {
+		wrong(v, file, key,
+		      type == json_type_object	  ? "an object"
+		      : type == json_type_array	  ? "an array"
+		      : type == json_type_boolean ? "true or false"
+						  : "a string",
+		      err);
 		return NULL;
 	}
 	return v;
 }
 
+/* Like member, but a key that is missing or null gives 0 and *v NULL. */
+static int optional(json_object *o, const char *file, const char *key, json_type type,
+		    json_object **v, struct wperf_error *err)
+{
+	if (!json_object_object_get_ex(o, key, v) || !*v) {
+		*v = NULL;
+		return 0;
+	}
+	return (*v = member(o, file, key, type, err)) ? 0 : -EINVAL;
+}
+
+/* A string without NUL bytes that fits out (size bytes, with the NUL). */
 static int read_string(json_object *o, const char *file, const char *key, char *out, size_t size,
 		       struct wperf_error *err)
 {
 	json_object *v = member(o, file, key, json_type_string, err);
+	size_t len;
 
 	if (!v)
 		return -EINVAL;
-	if ((size_t)json_object_get_string_len(v) >= size)
+	len = (size_t)json_object_get_string_len(v);
+	if (memchr(json_object_get_string(v), '\0', len))
+		return wperf_error_set(err, -EINVAL, "%s: %s: a string with a NUL character", file,
+				       key);
+	if (len >= size)
 		return wperf_error_set(err, -EINVAL, "%s: %s: longer than %zu bytes", file, key,
 				       size - 1);
-	memcpy(out, json_object_get_string(v), json_object_get_string_len(v) + 1);
+	memcpy(out, json_object_get_string(v), len + 1);
 	return 0;
+}
+
+/* A number in (0, max], or [0, max] when zero_too. */
+static int read_share(json_object *o, const char *file, const char *key, int zero_too, double max,
+		      double *out, struct wperf_error *err)
+{
+	json_object *v;
+	char what[48];
+	double d;
+
+	if (lookup(o, file, key, &v, err))
+		return -EINVAL;
+	d = json_object_get_double(v);
+	if ((json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)) &&
+	    (d > 0 || (zero_too && d == 0)) && d <= max) {
+		*out = d;
+		return 0;
+	}
+	snprintf(what, sizeof(what), "a number in %s0, %g]", zero_too ? "[" : "(", max);
+	return wrong(v, file, key, what, err);
 }
 
 static int read_gate(json_object *o, const char *file, struct wperf_gate_opts *g,
 		     struct wperf_error *err)
 {
-	json_object *gate = member(o, file, "gate", json_type_object, err), *v[5];
-	static const char *const keys[] = {"edge_tolerance", "throughput_tolerance", "warn_ratio",
-					   "min_runs", "lower_is_better"};
-	static const json_type types[] = {json_type_double, json_type_double, json_type_double,
-					  json_type_int, json_type_boolean};
-	char where[PATH_MAX + 16];
+	json_object *gate = member(o, file, "gate", json_type_object, err), *v;
+	char where[PATH_MAX + 16], what[48];
 
 	if (!gate)
 		return -EINVAL;
 	snprintf(where, sizeof(where), "%s: gate", file);
-	for (int i = 0; i < 5; i++)
-		if (!(v[i] = member(gate, where, keys[i], types[i], err)))
-			return -EINVAL;
-	g->edge_tolerance = json_object_get_double(v[0]);
-	g->throughput_tolerance = json_object_get_double(v[1]);
-	g->warn_ratio = json_object_get_double(v[2]);
-	g->min_runs = (size_t)json_object_get_int64(v[3]);
-	g->lower_is_better = json_object_get_boolean(v[4]);
-	/* max_lost came later: optional */
-	if (json_object_object_get_ex(gate, "max_lost", &v[0]) && v[0]) {
-		if (!(v[0] = member(gate, where, "max_lost", json_type_double, err)))
-			return -EINVAL;
-		g->max_lost = json_object_get_double(v[0]);
+	if (read_share(gate, where, "edge_tolerance", 0, 100, &g->edge_tolerance, err) ||
+	    read_share(gate, where, "throughput_tolerance", 0, 1, &g->throughput_tolerance, err) ||
+	    read_share(gate, where, "warn_ratio", 0, 1, &g->warn_ratio, err) ||
+	    lookup(gate, where, "min_runs", &v, err))
+		return -EINVAL;
+	if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 2 ||
+	    json_object_get_int64(v) > GATE_MAX_RUNS) {
+		snprintf(what, sizeof(what), "an integer in [2, %d]", GATE_MAX_RUNS);
+		return wrong(v, where, "min_runs", what, err);
 	}
+	g->min_runs = (size_t)json_object_get_int64(v);
+	if (!(v = member(gate, where, "lower_is_better", json_type_boolean, err)))
+		return -EINVAL;
+	g->lower_is_better = json_object_get_boolean(v);
+	/* max_lost came later: optional, and 0 (the verdict's default) where a
+	 * summary without it was written again */
+	if (json_object_object_get_ex(gate, "max_lost", &v) && v)
+		return read_share(gate, where, "max_lost", 1, 1, &g->max_lost, err);
 	return 0;
+}
+
+/* A commit id of 40 hex digits into out (or "" when may_be_empty). */
+static int read_commit(json_object *o, const char *file, const char *key, int may_be_empty,
+		       char out[GIT_REPO_OID_HEX], struct wperf_error *err)
+{
+	size_t len;
+
+	if (read_string(o, file, key, out, GIT_REPO_OID_HEX, err))
+		return -EINVAL;
+	len = strlen(out);
+	if ((len == 0 && may_be_empty) ||
+	    (len == GIT_REPO_OID_HEX - 1 && strspn(out, "0123456789abcdefABCDEF") == len))
+		return 0;
+	return wrong(json_object_object_get(o, key), file, key,
+		     may_be_empty ? "a commit id (40 hex digits) or \"\""
+				  : "a commit id (40 hex digits)",
+		     err);
+}
+
+/* One of the verdicts of wperf_verdict_name into out. */
+static int read_verdict_kind(json_object *o, const char *file, char *out, size_t size,
+			     struct wperf_error *err)
+{
+	char names[96] = "";
+
+	if (read_string(o, file, "kind", out, size, err))
+		return -EINVAL;
+	for (int k = WPERF_VERDICT_PASS; k <= WPERF_VERDICT_INCONCLUSIVE; k++) {
+		size_t n = strlen(names);
+
+		if (!strcmp(out, wperf_verdict_name(k)))
+			return 0;
+		snprintf(names + n, sizeof(names) - n, "%s%s",
+			 k == WPERF_VERDICT_PASS	   ? ""
+			 : k == WPERF_VERDICT_INCONCLUSIVE ? " or "
+							   : ", ",
+			 wperf_verdict_name(k));
+	}
+	return wrong(json_object_object_get(o, "kind"), file, "kind", names, err);
 }
 
 /* "git" and "verdict": optional, since summaries before them lack them */
@@ -372,24 +511,26 @@ static int read_git_and_verdict(struct results *r, json_object *o, const char *f
 	char where[PATH_MAX + 16];
 	json_object *git, *verdict, *dirty;
 
-	if (json_object_object_get_ex(o, "git", &git) && git) {
+	if (optional(o, file, "git", json_type_object, &git, err) ||
+	    optional(o, file, "verdict", json_type_object, &verdict, err))
+		return -EINVAL;
+	if (git) {
 		struct git_info *g = &r->git;
 
 		snprintf(where, sizeof(where), "%s: git", file);
 		if (read_string(git, where, "repository", g->repository, sizeof(g->repository),
 				err) ||
-		    read_string(git, where, "commit", g->commit, sizeof(g->commit), err) ||
+		    read_commit(git, where, "commit", 0, g->commit, err) ||
 		    read_string(git, where, "branch", g->branch, sizeof(g->branch), err) ||
 		    read_string(git, where, "target", g->target, sizeof(g->target), err) ||
-		    read_string(git, where, "merge_base", g->merge_base, sizeof(g->merge_base),
-				err) ||
+		    read_commit(git, where, "merge_base", 1, g->merge_base, err) ||
 		    !(dirty = member(git, where, "dirty", json_type_boolean, err)))
 			return -EINVAL;
 		g->dirty = json_object_get_boolean(dirty);
 	}
-	if (json_object_object_get_ex(o, "verdict", &verdict) && verdict) {
+	if (verdict) {
 		snprintf(where, sizeof(where), "%s: verdict", file);
-		if (read_string(verdict, where, "kind", r->verdict, sizeof(r->verdict), err) ||
+		if (read_verdict_kind(verdict, where, r->verdict, sizeof(r->verdict), err) ||
 		    read_string(verdict, where, "baseline", r->baseline_from,
 				sizeof(r->baseline_from), err))
 			return -EINVAL;
@@ -400,26 +541,35 @@ static int read_git_and_verdict(struct results *r, json_object *o, const char *f
 static int read_run(struct results *r, json_object *o, const char *file, size_t i,
 		    struct wperf_error *err)
 {
-	char where[PATH_MAX + 64];
+	char where[PATH_MAX + 64], what[48], text[48];
 	struct results_expect x = {0};
 	struct wperf_run run;
-	json_object *result, *expect;
+	json_object *result, *expect, *number;
 	int e;
 
 	snprintf(where, sizeof(where), "%s: runs[%zu]", file, i);
 	if (!json_object_is_type(o, json_type_object))
-		return wperf_error_set(err, -EINVAL, "%s: expected an object", where);
-	if (!(result = member(o, where, "result", json_type_object, err)))
+		return wperf_error_set(err, -EINVAL, "%s: expected an object, found %s", where,
+				       found(o, text, sizeof(text)));
+	/* Run i is runs/i+1: a number that says otherwise would put it in another folder. */
+	if (json_object_object_get_ex(o, "run", &number) &&
+	    (!json_object_is_type(number, json_type_int) ||
+	     json_object_get_int64(number) != (int64_t)i + 1)) {
+		snprintf(what, sizeof(what), "%zu (its place in runs)", i + 1);
+		return wrong(number, where, "run", what, err);
+	}
+	if (!(result = member(o, where, "result", json_type_object, err)) ||
+	    optional(o, where, "expect", json_type_object, &expect, err))
 		return -EINVAL;
-	if (json_object_object_get_ex(o, "expect", &expect) && expect) {
-		json_object *met = member(expect, where, "met", json_type_boolean, err);
-		json_object *why = member(expect, where, "why", json_type_string, err);
+	if (expect) {
+		json_object *met;
 
-		if (!met || !why)
+		snprintf(where, sizeof(where), "%s: runs[%zu].expect", file, i);
+		if (!(met = member(expect, where, "met", json_type_boolean, err)) ||
+		    read_string(expect, where, "why", x.why, sizeof(x.why), err))
 			return -EINVAL;
 		x.checked = 1;
 		x.met = json_object_get_boolean(met);
-		snprintf(x.why, sizeof(x.why), "%s", json_object_get_string(why));
 	}
 	snprintf(where, sizeof(where), "%s: runs[%zu].result", file, i);
 	e = wperf_run_from_json(result, where, &run, err);
@@ -430,11 +580,30 @@ static int read_run(struct results *r, json_object *o, const char *file, size_t 
 	return e;
 }
 
+/* "started": kept when the summary is written again (by compare, or after a kill). */
+static int read_started(struct results *r, json_object *o, const char *file,
+			struct wperf_error *err)
+{
+	struct tm tm = {0};
+	json_object *v;
+	const char *end;
+
+	if (!json_object_object_get_ex(o, "started", &v) || !v)
+		return 0;
+	end = json_object_is_type(v, json_type_string)
+		  ? strptime(json_object_get_string(v), "%Y-%m-%dT%H:%M:%SZ", &tm)
+		  : NULL;
+	if (!end || *end)
+		return wrong(v, file, "started", "a UTC time YYYY-mm-ddTHH:MM:SSZ", err);
+	r->started = timegm(&tm);
+	return 0;
+}
+
 static int read_summary(struct results *r, json_object *o, const char *file,
 			struct wperf_error *err)
 {
 	char format[32], status[16], where[PATH_MAX + 16];
-	json_object *runs, *reason, *env, *started;
+	json_object *runs, *reason, *env;
 	int e;
 
 	if (!json_object_is_type(o, json_type_object))
@@ -446,27 +615,23 @@ static int read_summary(struct results *r, json_object *o, const char *file,
 				       "%s: format: %s, not %s (made by another "
 				       "version of wperf-bench?)",
 				       file, format, RESULTS_FORMAT);
-	if ((e = read_string(o, file, "scenario", r->scenario, sizeof(r->scenario), err)) ||
-	    (e = read_string(o, file, "status", status, sizeof(status), err)) ||
-	    (e = read_string(o, file, "unit", r->runs.unit, sizeof(r->runs.unit), err)) ||
-	    (e = read_gate(o, file, &r->gate, err)) || (e = read_git_and_verdict(r, o, file, err)))
+	if ((e = read_string(o, file, "scenario", r->scenario, sizeof(r->scenario), err)))
 		return e;
+	if (!r->scenario[0]) /* a scenario always has a name */
+		return wrong(json_object_object_get(o, "scenario"), file, "scenario",
+			     "a scenario's name", err);
+	if ((e = read_string(o, file, "status", status, sizeof(status), err)))
+		return e;
+	if (strcmp(status, "complete") && strcmp(status, "incomplete"))
+		return wrong(json_object_object_get(o, "status"), file, "status",
+			     "\"complete\" or \"incomplete\"", err);
 	r->complete = !strcmp(status, "complete");
-	/* Kept when the summary is written again (by compare, or after a kill). */
-	if (json_object_object_get_ex(o, "started", &started) && started) {
-		struct tm tm = {0};
-		const char *end =
-		    strptime(json_object_get_string(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
-
-		if (!end || *end)
-			return wperf_error_set(err, -EINVAL,
-					       "%s: started: expected a UTC time "
-					       "YYYY-mm-ddTHH:MM:SSZ",
-					       file);
-		r->started = timegm(&tm);
-	}
-	if (json_object_object_get_ex(o, "reason", &reason) && reason)
-		snprintf(r->reason, sizeof(r->reason), "%s", json_object_get_string(reason));
+	if ((e = read_string(o, file, "unit", r->runs.unit, sizeof(r->runs.unit), err)) ||
+	    (e = read_gate(o, file, &r->gate, err)) ||
+	    (e = read_git_and_verdict(r, o, file, err)) || (e = read_started(r, o, file, err)) ||
+	    (e = optional(o, file, "reason", json_type_string, &reason, err)) ||
+	    (reason && (e = read_string(o, file, "reason", r->reason, sizeof(r->reason), err))))
+		return e;
 	if (!(env = member(o, file, "environment", json_type_object, err)))
 		return -EINVAL;
 	snprintf(where, sizeof(where), "%s: environment", file);

@@ -248,7 +248,7 @@ static void bad_summaries_are_refused_with_the_place(void **state)
 	assert_non_null(strstr(err.msg, "format: wperf-results/9, not wperf-results/1"));
 	write_file(path, "{\"format\": \"wperf-results/1\", \"scenario\": 3}");
 	assert_int_equal(results_read(dir, &r, &err), -EINVAL);
-	assert_non_null(strstr(err.msg, "summary.json: scenario: expected string"));
+	assert_non_null(strstr(err.msg, "summary.json: scenario: expected a string, found 3"));
 	write_file(path, "[1, 2]");
 	assert_int_equal(results_read(dir, &r, &err), -EINVAL);
 	/* NaN is not JSON */
@@ -281,6 +281,199 @@ static void bad_summaries_are_refused_with_the_place(void **state)
 	/* no baseline: say how to make one */
 	assert_int_equal(gate_read_baseline("baselines/none.yaml", &b, &err), -ENOENT);
 	assert_non_null(strstr(err.msg, "wperf-bench baseline update RESULTS"));
+}
+
+/* tests/data/results/fig1-head/summary.json with its first from replaced by
+ * to, written as DIR/summary.json (DIR: tmp/edited); DIR. */
+static const char *write_edited(const char *from, const char *to)
+{
+	static char dir[256];
+	char path[300], text[16384], edited[sizeof(text) + 2048];
+	const char *at;
+	FILE *f = fopen("tests/data/results/fig1-head/summary.json", "r");
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	assert_non_null(at = strstr(text, from));
+	assert_true(strlen(text) + strlen(to) < sizeof(edited));
+	snprintf(edited, sizeof(edited), "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+	snprintf(dir, sizeof(dir), "%s/edited", tmp);
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	write_file(path, edited);
+	return dir;
+}
+
+/* A git object for summary.json, with commit and dirty as given. */
+#define GIT(commit, dirty)                                                                         \
+	"\"git\":{\"repository\":\"https://example.com/w.git\",\"commit\":" commit                 \
+	",\"branch\":\"topic\",\"target\":\"main\",\"merge_base\":\"\",\"dirty\":" dirty "},"
+#define COMMIT "\"0123456789abcdef0123456789abcdef01234567\""
+#define UNIT   "\"unit\":\"requests/s\","
+
+/* Every value results_read takes is checked for its type and its range, and
+ * the error names the file, the key, what was expected and what was found. */
+static void every_value_is_checked(void **state)
+{
+	static const struct {
+		const char *from, *to, *msg; /* msg: after "DIR/summary.json: " */
+	} cases[] = {
+	    {"\"scenario\":\"synthetic-fig1\"", "\"scenario\":\"\"",
+	     "scenario: expected a scenario's name, found \"\""},
+	    {"\"scenario\":\"synthetic-fig1\"", "\"scenario\":\"fig\\u00001\"",
+	     "scenario: a string with a NUL character"},
+	    {"\"status\":\"complete\"", "\"status\":\"done\"",
+	     "status: expected \"complete\" or \"incomplete\", found \"done\""},
+	    {"\"status\":\"complete\"", "\"status\":true", "status: expected a string, found true"},
+	    {"\"reason\":null", "\"reason\":7", "reason: expected a string, found 7"},
+	    {"\"reason\":null", "\"reason\":[\"x\"]", "reason: expected a string, found an array"},
+	    {"\"started\":\"1970-01-01T00:00:00Z\"", "\"started\":19700101",
+	     "started: expected a UTC time YYYY-mm-ddTHH:MM:SSZ, found 19700101"},
+	    {"\"started\":\"1970-01-01T00:00:00Z\"", "\"started\":\"1970-01-01\"",
+	     "started: expected a UTC time YYYY-mm-ddTHH:MM:SSZ, found \"1970-01-01\""},
+	    {UNIT, "\"units\":\"requests/s\",", "unit: missing"},
+	    {UNIT, "\"unit\":null,", "unit: expected a string, found null"},
+	    {"\"environment\":{", "\"environment\":null,\"x\":{",
+	     "environment: expected an object, found null"},
+	    /* the gate: the ranges of a scenario's gate block */
+	    {"\"gate\":{", "\"gate\":true,\"x\":{", "gate: expected an object, found true"},
+	    {"\"min_runs\":5", "\"min_runs\":-1",
+	     "gate: min_runs: expected an integer in [2, 1000], found -1"},
+	    {"\"min_runs\":5", "\"min_runs\":18446744073709551615",
+	     "gate: min_runs: expected an integer in [2, 1000], found 18446744073709551615"},
+	    {"\"min_runs\":5", "\"min_runs\":5.0",
+	     "gate: min_runs: expected an integer in [2, 1000], found 5.0"},
+	    {"\"min_runs\":5", "\"min_runs\":1",
+	     "gate: min_runs: expected an integer in [2, 1000], found 1"},
+	    {"\"min_runs\":5", "\"min_runs\":\"5\"",
+	     "gate: min_runs: expected an integer in [2, 1000], found \"5\""},
+	    {"\"edge_tolerance\":0.10000000000000001", "\"edge_tolerance\":0",
+	     "gate: edge_tolerance: expected a number in (0, 100], found 0"},
+	    {"\"edge_tolerance\":0.10000000000000001", "\"edge_tolerance\":1e999",
+	     "gate: edge_tolerance: expected a number in (0, 100], found 1e999"},
+	    {"\"throughput_tolerance\":0.050000000000000003", "\"throughput_tolerance\":\"0.05\"",
+	     "gate: throughput_tolerance: expected a number in (0, 1], found \"0.05\""},
+	    {"\"warn_ratio\":0.5", "\"warn_ratio\":1.5",
+	     "gate: warn_ratio: expected a number in (0, 1], found 1.5"},
+	    {"\"warn_ratio\":0.5", "\"warn_ratio\":{}",
+	     "gate: warn_ratio: expected a number in (0, 1], found an object"},
+	    {"\"lower_is_better\":false", "\"lower_is_better\":0",
+	     "gate: lower_is_better: expected true or false, found 0"},
+	    {"\"lower_is_better\":false", "\"lower_is_better\":false,\"max_lost\":-0.5",
+	     "gate: max_lost: expected a number in [0, 1], found -0.5"},
+	    /* git and verdict: optional, but checked when there */
+	    {UNIT, UNIT "\"git\":\"main\",", "git: expected an object, found \"main\""},
+	    {UNIT, UNIT GIT("\"HEAD\"", "false"),
+	     "git: commit: expected a commit id (40 hex digits), found \"HEAD\""},
+	    {UNIT, UNIT GIT("\"0123456789abcdef0123456789abcdef0123456z\"", "false"),
+	     "git: commit: expected a commit id (40 hex digits), found "
+	     "\"0123456789abcdef0123456789abcdef0123456z\""},
+	    {UNIT, UNIT GIT(COMMIT, "\"yes\""),
+	     "git: dirty: expected true or false, found \"yes\""},
+	    {UNIT, UNIT "\"verdict\":1,", "verdict: expected an object, found 1"},
+	    {UNIT, UNIT "\"verdict\":{\"kind\":\"passed\",\"baseline\":\"b.yaml\"},",
+	     "verdict: kind: expected pass, improved, new-bottleneck, regression or inconclusive, "
+	     "found \"passed\""},
+	    {UNIT, UNIT "\"verdict\":{\"kind\":\"pass\"},", "verdict: baseline: missing"},
+	    /* the runs */
+	    {"\"runs\":[", "\"runs\":{\"x\":[", NULL}, /* not JSON: the tokener says where */
+	    {"\"runs\":[", "\"runs\":7,\"x\":[", "runs: expected an array, found 7"},
+	    {"\"runs\":[", "\"runs\":[7,", "runs[0]: expected an object, found 7"},
+	    {"\"run\":1", "\"run\":2", "runs[0]: run: expected 1 (its place in runs), found 2"},
+	    {"\"run\":1", "\"run\":null",
+	     "runs[0]: run: expected 1 (its place in runs), found null"},
+	    {"\"expect\":{", "\"expect\":[],\"x\":{",
+	     "runs[0]: expect: expected an object, found an array"},
+	    {"\"met\":true", "\"met\":\"true\"",
+	     "runs[0].expect: met: expected true or false, found \"true\""},
+	    {"\"why\":\"\"", "\"why\":null", "runs[0].expect: why: expected a string, found null"},
+	};
+	struct results r;
+	struct wperf_error err = {0};
+	char want[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *dir = write_edited(cases[i].from, cases[i].to);
+
+		assert_int_equal(results_read(dir, &r, &err), -EINVAL);
+		if (!cases[i].msg) {
+			assert_non_null(strstr(err.msg, "summary.json: byte"));
+			continue;
+		}
+		snprintf(want, sizeof(want), "%s/summary.json: %s", dir, cases[i].msg);
+		assert_string_equal(err.msg, want);
+	}
+}
+
+/* A string that does not fit is refused, not cut; one that fits is read whole. */
+static void long_strings_are_refused(void **state)
+{
+	struct results r;
+	struct wperf_error err = {0};
+	char to[1200], want[512];
+	const char *dir;
+
+	(void)state;
+	snprintf(to, sizeof(to), "\"reason\":\"%01023d\"", 7);
+	dir = write_edited("\"reason\":null", to);
+	read_results(dir, &r);
+	assert_int_equal(strlen(r.reason), 1023);
+	results_release(&r);
+	snprintf(to, sizeof(to), "\"reason\":\"%01024d\"", 7);
+	dir = write_edited("\"reason\":null", to);
+	assert_int_equal(results_read(dir, &r, &err), -EINVAL);
+	snprintf(want, sizeof(want), "%s/summary.json: reason: longer than 1023 bytes", dir);
+	assert_string_equal(err.msg, want);
+	snprintf(to, sizeof(to), "\"why\":\"%0512d\"", 7);
+	dir = write_edited("\"why\":\"\"", to);
+	assert_int_equal(results_read(dir, &r, &err), -EINVAL);
+	snprintf(want, sizeof(want), "%s/summary.json: runs[0].expect: why: longer than 511 bytes",
+		 dir);
+	assert_string_equal(err.msg, want);
+}
+
+/* The optional values, when good, are read; missing or null, they are not. */
+static void good_optional_values_are_read(void **state)
+{
+	struct results r;
+
+	(void)state;
+	read_results(
+	    write_edited(UNIT,
+			 UNIT GIT(COMMIT, "true") "\"verdict\":{\"kind\":"
+						  "\"new-bottleneck\",\"baseline\":\"b.yaml\"},"),
+	    &r);
+	assert_string_equal(r.git.commit, "0123456789abcdef0123456789abcdef01234567");
+	assert_string_equal(r.git.branch, "topic");
+	assert_string_equal(r.git.merge_base, "");
+	assert_true(r.git.dirty);
+	assert_string_equal(r.verdict, "new-bottleneck");
+	assert_string_equal(r.baseline_from, "b.yaml");
+	assert_true(r.gate.max_lost == 0); /* missing: the verdict's default */
+	results_release(&r);
+	read_results(
+	    write_edited("\"lower_is_better\":false", "\"lower_is_better\":true,\"max_lost\":1"),
+	    &r);
+	assert_true(r.gate.lower_is_better);
+	assert_true(r.gate.max_lost == 1);
+	results_release(&r);
+	/* 0: a summary without max_lost, written again */
+	read_results(
+	    write_edited("\"lower_is_better\":false", "\"lower_is_better\":false,\"max_lost\":0.0"),
+	    &r);
+	assert_true(r.gate.max_lost == 0);
+	results_release(&r);
+	read_results(write_edited(UNIT, UNIT "\"git\":null,\"verdict\":null,"), &r);
+	assert_false(r.git.commit[0] || r.verdict[0]);
+	assert_int_equal(r.runs.nruns, 5);
+	results_release(&r);
+	read_results(write_edited("\"run\":1,", ""), &r); /* run: optional */
+	assert_int_equal(r.runs.nruns, 5);
+	results_release(&r);
 }
 
 /* How many entries of dir start with prefix. */
@@ -361,6 +554,9 @@ int main(void)
 	    cmocka_unit_test(the_same_program_passes),
 	    cmocka_unit_test(a_new_wait_is_a_new_bottleneck),
 	    cmocka_unit_test(bad_summaries_are_refused_with_the_place),
+	    cmocka_unit_test(every_value_is_checked),
+	    cmocka_unit_test(long_strings_are_refused),
+	    cmocka_unit_test(good_optional_values_are_read),
 	    cmocka_unit_test(a_failed_baseline_write_keeps_the_old_one),
 	};
 
