@@ -37,16 +37,39 @@ void cli_warn(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 }
 
+int cli_other_option(int c, void (*usage)(FILE *))
+{
+	usage(c == 'h' ? stdout : stderr);
+	return c == 'h' ? EXIT_OK : EXIT_ERROR;
+}
+
+const char *cli_one_operand(int argc, char **argv, void (*usage)(FILE *))
+{
+	if (optind != argc - 1) {
+		usage(stderr);
+		return NULL;
+	}
+	return argv[optind];
+}
+
+int cli_some_operands(int argc, void (*usage)(FILE *))
+{
+	if (optind == argc) {
+		usage(stderr);
+		return EXIT_ERROR;
+	}
+	return 0;
+}
+
 int cli_open_trace_operand(const char *cmd, int argc, char **argv, void (*usage)(FILE *),
 			   struct wperf_trace **t)
 {
 	struct wperf_error err = {0};
+	const char *path = cli_one_operand(argc, argv, usage);
 
-	if (optind != argc - 1) {
-		usage(stderr);
+	if (!path)
 		return EXIT_ERROR;
-	}
-	if (wperf_trace_open(argv[optind], t, &err) < 0)
+	if (wperf_trace_open(path, t, &err) < 0)
 		return cli_error(cmd, "%s", err.msg);
 	return 0;
 }

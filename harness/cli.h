@@ -73,6 +73,22 @@ struct gate_baseline_src;
 int cli_baseline_option(const char *cmd, int c, const char *arg, struct gate_baseline_src *src);
 
 /*
+ * The end of every sub-command's getopt_long switch, for the c no case took:
+ * 'h' (-h, --help) prints usage to stdout and returns EXIT_OK; anything else
+ * (an unknown option, or one without its argument, which getopt_long has
+ * named already) prints usage to stderr and returns EXIT_ERROR.
+ */
+int cli_other_option(int c, void (*usage)(FILE *));
+
+/* The one operand left after the options (argv[optind]); NULL after usage on
+ * stderr when there is not exactly one. */
+const char *cli_one_operand(int argc, char **argv, void (*usage)(FILE *));
+
+/* 0 when at least one operand is left after the options; else usage on stderr
+ * and EXIT_ERROR. */
+int cli_some_operands(int argc, void (*usage)(FILE *));
+
+/*
  * Opens the one TRACE operand left after the options (argv[optind]). Without
  * exactly one, prints usage to stderr; on failure prints why. Returns 0 or
  * EXIT_ERROR.

@@ -309,19 +309,12 @@ int cmd_ab(int argc, char **argv)
 		case 'q':
 			ab.quiet = 1;
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
 		default:
-			usage(stderr);
-			return EXIT_ERROR;
+			return cli_other_option(c, usage);
 		}
 	}
-	if (optind != argc - 1) {
-		usage(stderr);
+	if (!(ab.scenario = cli_one_operand(argc, argv, usage)))
 		return EXIT_ERROR;
-	}
-	ab.scenario = argv[optind];
 	results_dir(&ab);
 	if (ab_run(&ab, &v, &err) < 0) {
 		status = cli_error(CMD, "%s", err.msg);

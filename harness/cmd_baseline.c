@@ -61,7 +61,7 @@ int cmd_baseline(int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	struct run_set_opts o = {0};
-	const char *baseline = NULL;
+	const char *baseline = NULL, *operand;
 	struct results r = {0};
 	struct scenario *s = NULL;
 	struct wperf_error err = {0};
@@ -89,26 +89,20 @@ int cmd_baseline(int argc, char **argv)
 			if (cli_run_set_option(CMD, c, optarg, &o))
 				return EXIT_ERROR;
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
 		default:
-			usage(stderr);
-			return EXIT_ERROR;
+			return cli_other_option(c, usage);
 		}
 	}
-	if (optind != argc - 1) {
-		usage(stderr);
+	if (!(operand = cli_one_operand(argc, argv, usage)))
 		return EXIT_ERROR;
-	}
-	if (stat(argv[optind], &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (stat(operand, &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (o.runs || o.results_dir || o.build_dir)
 			return cli_error(CMD, "--runs, --results and --build-dir are for a "
 					      "SCENARIO, not a results folder");
-		status = results_read(argv[optind], &r, &err) < 0 ? cli_error(CMD, "%s", err.msg)
-								  : update(&r, baseline);
+		status = results_read(operand, &r, &err) < 0 ? cli_error(CMD, "%s", err.msg)
+							     : update(&r, baseline);
 	} else {
-		o.scenario_path = argv[optind];
+		o.scenario_path = operand;
 		status = run_set(&o, &r, &s, &err) < 0 ? cli_error(CMD, "%s", err.msg)
 						       : update(&r, baseline);
 	}

@@ -61,13 +61,10 @@ int cmd_check(int argc, char **argv)
 			tag = optarg;
 			continue;
 		}
-		usage(c == 'h' ? stdout : stderr);
-		return c == 'h' ? EXIT_OK : EXIT_ERROR;
+		return cli_other_option(c, usage);
 	}
-	if (optind == argc) {
-		usage(stderr);
+	if (cli_some_operands(argc, usage))
 		return EXIT_ERROR;
-	}
 	for (int i = optind; i < argc; i++) {
 		struct wperf_error err = {0};
 		struct scenario *s;

@@ -84,18 +84,12 @@ int cmd_compare(int argc, char **argv)
 		case OPT_JUNIT:
 			junit = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
 		default:
-			usage(stderr);
-			return EXIT_ERROR;
+			return cli_other_option(c, usage);
 		}
 	}
-	if (optind == argc) {
-		usage(stderr);
+	if (cli_some_operands(argc, usage))
 		return EXIT_ERROR;
-	}
 	if (baseline.path && argc - optind > 1)
 		return cli_error(CMD, "--baseline goes with one RESULTS folder only");
 	verdicts = calloc(argc - optind, sizeof(*verdicts));

@@ -142,8 +142,7 @@ int cmd_dump(int argc, char **argv)
 				return EXIT_ERROR;
 			filter = 1;
 		} else {
-			usage(c == 'h' ? stdout : stderr);
-			return c == 'h' ? EXIT_OK : EXIT_ERROR;
+			return cli_other_option(c, usage);
 		}
 	}
 	if (cli_open_trace_operand(CMD, argc, argv, usage, &t))

@@ -241,6 +241,7 @@ int cmd_history(int argc, char **argv)
 	struct history h = {0};
 	struct wperf_error err = {0};
 	char name[256], out_dir[PATH_MAX];
+	const char *scenario;
 	int c, status = EXIT_OK;
 
 	while ((c = getopt_long(argc, argv, "b:o:h", longopts, NULL)) != -1) {
@@ -254,19 +255,13 @@ int cmd_history(int argc, char **argv)
 		case 'o':
 			h.out_dir = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
 		default:
-			usage(stderr);
-			return EXIT_ERROR;
+			return cli_other_option(c, usage);
 		}
 	}
-	if (optind != argc - 1) {
-		usage(stderr);
+	if (!(scenario = cli_one_operand(argc, argv, usage)))
 		return EXIT_ERROR;
-	}
-	scenario_name(argv[optind], name, sizeof(name));
+	scenario_name(scenario, name, sizeof(name));
 	h.name = name;
 	if (!h.out_dir) {
 		snprintf(out_dir, sizeof(out_dir), "history/%s", name);

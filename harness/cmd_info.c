@@ -143,8 +143,7 @@ int cmd_info(int argc, char **argv)
 		if (c == 't') {
 			all = 1;
 		} else {
-			usage(c == 'h' ? stdout : stderr);
-			return c == 'h' ? EXIT_OK : EXIT_ERROR;
+			return cli_other_option(c, usage);
 		}
 	}
 	if (cli_open_trace_operand(CMD, argc, argv, usage, &t))

@@ -320,18 +320,12 @@ static int parse_options(int argc, char **argv, struct post_opts *o)
 		case OPT_DRY_RUN:
 			o->dry_run = 1;
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
 		default:
-			usage(stderr);
-			return EXIT_ERROR;
+			return cli_other_option(c, usage);
 		}
 	}
-	if (optind == argc) {
-		usage(stderr);
+	if (cli_some_operands(argc, usage))
 		return EXIT_ERROR;
-	}
 	if (o->token_env && !o->token_env[0])
 		return cli_error(CMD, "--token-env wants the name of a variable");
 	if (o->artifacts && strlen(o->artifacts) >= FORGE_HTTP_URL_MAX)

@@ -208,12 +208,8 @@ int cmd_report(int argc, char **argv)
 			else
 				ao.capacity.nic_bits_per_s = (uint64_t)v;
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
 		default:
-			usage(stderr);
-			return EXIT_ERROR;
+			return cli_other_option(c, usage);
 		}
 	}
 	if (cli_open_trace_operand(CMD, argc, argv, usage, &t))

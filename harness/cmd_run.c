@@ -151,21 +151,14 @@ int cmd_run(int argc, char **argv)
 			if (cli_run_set_option(CMD, c, optarg, &o))
 				return EXIT_ERROR;
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
 		default:
-			usage(stderr);
-			return EXIT_ERROR;
+			return cli_other_option(c, usage);
 		}
 	}
-	if (optind != argc - 1) {
-		usage(stderr);
+	if (!(o.scenario_path = cli_one_operand(argc, argv, usage)))
 		return EXIT_ERROR;
-	}
 	if (gate_options && !gate)
 		return cli_error(CMD, "--baseline, --baseline-ref and --target are for --gate");
-	o.scenario_path = argv[optind];
 	if (run_set(&o, &r, &s, &err) < 0) {
 		status = r.dir[0] ? cli_error(CMD, "%s is incomplete: %s", r.dir, err.msg)
 				  : cli_error(CMD, "%s", err.msg);

@@ -244,6 +244,17 @@ int git_repo_info(struct git_repo *r, const char *target, struct git_info *out,
 	return 0;
 }
 
+void git_repo_info_of(const char *path, struct git_info *out)
+{
+	struct git_repo *repo;
+	struct wperf_error ignored = {0};
+
+	if (git_repo_open(path, &repo, &ignored) == 0 &&
+	    git_repo_info(repo, NULL, out, &ignored) < 0)
+		memset(out, 0, sizeof(*out));
+	git_repo_free(repo);
+}
+
 /* ---- files at a commit ---- */
 
 /* The id of path's blob in commit c; GIT_ENOTFOUND when it has none. */

@@ -52,6 +52,12 @@ const char *git_repo_workdir(const struct git_repo *r);
 int git_repo_info(struct git_repo *r, const char *target, struct git_info *out,
 		  struct wperf_error *err);
 
+/* git_repo_info with the default target branch, for the repository that holds
+ * path: the commit results are made from. Nothing to report: outside a
+ * repository *out is left as it is, and a HEAD that cannot be read leaves it
+ * empty. */
+void git_repo_info_of(const char *path, struct git_info *out);
+
 /* Resolves rev to a commit id (hex). rev NULL or "": the merge base of HEAD
  * with target (NULL: the default target branch). */
 int git_repo_resolve(struct git_repo *r, const char *rev, const char *target,

@@ -263,18 +263,6 @@ static void finish(struct run_set *set)
 		progress_warn(&set->progress, "plots: %s", err.msg);
 }
 
-/* The commit dir is at; nothing outside a repository. */
-static void git_commit_of(const char *dir, struct git_info *out)
-{
-	struct git_repo *repo;
-	struct wperf_error ignored = {0};
-
-	if (git_repo_open(dir, &repo, &ignored) == 0 &&
-	    git_repo_info(repo, NULL, out, &ignored) < 0)
-		memset(out, 0, sizeof(*out));
-	git_repo_free(repo);
-}
-
 static void init_results(struct run_set *set)
 {
 	const struct scenario *s = set->s;
@@ -287,7 +275,7 @@ static void init_results(struct run_set *set)
 		 "the run set is in progress, or wperf-bench stopped without cleaning up");
 	r->started = time(NULL);
 	results_environment(&r->env);
-	git_commit_of(".", &r->git);
+	git_repo_info_of(".", &r->git);
 	r->gate.edge_tolerance = s->gate.edge_tolerance;
 	r->gate.throughput_tolerance = s->gate.throughput_tolerance;
 	r->gate.warn_ratio = s->gate.warn_ratio;
