@@ -183,7 +183,9 @@ int forge_link_next(const char *value, size_t len, char *out, size_t size)
 	return 0;
 }
 
-/* A whole number header value; -1 when it is not one. */
+/* A whole number header value, at most FORGE_HTTP_HEADER_NUMBER_MAX; -1 when
+ * it is not one. Larger numbers (strtol gives LONG_MAX for any overflow) are
+ * not believed: in milliseconds they would overflow the back-off's arithmetic. */
 static long header_number(const char *v, size_t len)
 {
 	char text[32];
@@ -194,8 +196,9 @@ static long header_number(const char *v, size_t len)
 		return -1;
 	memcpy(text, v, len);
 	text[len] = '\0';
+	errno = 0;
 	n = strtol(text, &end, 10);
-	return *end || n < 0 ? -1 : n;
+	return *end || errno || n < 0 || n > FORGE_HTTP_HEADER_NUMBER_MAX ? -1 : n;
 }
 
 static int header_is(const char *line, size_t name_len, const char *name)
@@ -232,6 +235,11 @@ static size_t on_header(char *line, size_t size, size_t count, void *data)
 	else if (header_is(line, name_len, "X-RateLimit-Reset") && header_number(v, vlen) > 0)
 		r->ratelimit_reset = header_number(v, vlen);
 	return len;
+}
+
+void forge_response_header(struct forge_response *r, const char *line, size_t len)
+{
+	on_header((char *)line, 1, len, r); /* which only reads the line */
 }
 
 static size_t on_body(char *data, size_t size, size_t count, void *resp)

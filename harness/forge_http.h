@@ -35,6 +35,9 @@
 #define FORGE_HTTP_RETRY_BASE_MS     1000
 #define FORGE_HTTP_RETRY_CAP_MS	     60000
 #define FORGE_HTTP_URL_MAX	     2048
+/* The largest number a header (Retry-After, X-RateLimit-*) may give: a larger
+ * one is taken as none. 10^12 s, in milliseconds, still fits in 64 bits. */
+#define FORGE_HTTP_HEADER_NUMBER_MAX 1000000000000L
 
 struct forge_http_opts {
 	unsigned timeout_s;	/* per attempt, connecting included; 0: 30 */
@@ -53,6 +56,7 @@ struct forge_response {
 	long retry_after_s;	       /* Retry-After in seconds; -1: none */
 	long ratelimit_remaining;      /* X-RateLimit-Remaining; -1: none */
 	time_t ratelimit_reset;	       /* X-RateLimit-Reset, seconds since the epoch; 0: none */
+	/* (the three numbers at most FORGE_HTTP_HEADER_NUMBER_MAX) */
 };
 
 struct forge_http;
@@ -94,5 +98,13 @@ void forge_response_release(struct forge_response *r);
  * long for size. Pure, for the fuzzers.
  */
 int forge_link_next(const char *value, size_t len, char *out, size_t size);
+
+/*
+ * Reads one header line of an answer into r, as libcurl gives each to
+ * forge_http_request: "Name: value\r\n" (a status line "HTTP/..." forgets
+ * the headers before it). r must have been released (forge_response_release)
+ * before the first line. For the fuzzers.
+ */
+void forge_response_header(struct forge_response *r, const char *line, size_t len);
 
 #endif /* WPERF_FORGE_HTTP_H */

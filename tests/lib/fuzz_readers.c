@@ -26,6 +26,8 @@
 #include "core/symbolize.h"
 #include "core/trace.h"
 #include "core/varint.h"
+#include "harness/forge_http.h"
+#include "harness/github_comments.h"
 #include "harness/proc_info.h"
 #include "harness/results.h"
 #include "harness/scenario.h"
@@ -455,6 +457,118 @@ static int read_perfmap(const uint8_t *data, size_t size, struct wperf_error *er
 	return 0;
 }
 
+/* ---- a forge's answers ---- */
+
+/* An error of a parser of github_comments.c: -EINVAL (or -ENOMEM), with a
+ * message that starts with the answer it is about ("the comment ..."). */
+static void check_answer_error(int ret, const struct wperf_error *err, const char *what)
+{
+	size_t n = strlen(what);
+
+	FUZZ_CHECK((ret == -EINVAL || ret == -ENOMEM) && err->code == ret);
+	FUZZ_CHECK(!strncmp(err->msg, what, n) && (err->msg[n] == ' ' || err->msg[n] == ':'));
+}
+
+static void use_comment(const struct github_comment *c)
+{
+	FUZZ_CHECK(c->id > 0 && c->body);
+	sink += strlen(c->body) + (c->html_url ? strlen(c->html_url) : 0);
+}
+
+/*
+ * The body of an answer as forge_http_request leaves it (no NUL after it; NULL
+ * when empty), given to every parser of github_comments.c that reads one: a
+ * page of the list of comments, the comment that POST and PATCH answer, the
+ * message of an error (into a buffer as large as explain's, and a small one),
+ * and the event file of a workflow. Each must succeed or say which answer is
+ * wrong; the driver checks them itself, so it never fails.
+ */
+static int read_github_answer(const uint8_t *data, size_t size, struct wperf_error *err)
+{
+	char *body = size ? malloc(size) : NULL;
+	struct github_comments list;
+	struct github_comment one;
+	struct wperf_error e = {0};
+	char said[400], small[8];
+	unsigned long pr;
+	int ret;
+
+	(void)err;
+	FUZZ_CHECK(body || !size);
+	if (size)
+		memcpy(body, data, size);
+	if ((ret = github_parse_comments(body, size, &list, &e)))
+		check_answer_error(ret, &e, "the list of comments");
+	FUZZ_CHECK(ret || !list.n || list.v);
+	for (size_t i = 0; i < list.n; i++)
+		use_comment(&list.v[i]);
+	github_comments_release(&list);
+	if ((ret = github_parse_comment(body, size, &one, &e)))
+		check_answer_error(ret, &e, "the comment");
+	else
+		use_comment(&one);
+	github_comment_release(&one);
+	github_error_message(body, size, said, sizeof(said));
+	github_error_message(body, size, small, sizeof(small));
+	FUZZ_CHECK(strnlen(said, sizeof(said)) < sizeof(said));
+	FUZZ_CHECK(strnlen(small, sizeof(small)) < sizeof(small));
+	FUZZ_CHECK(!strncmp(said, small, strlen(small)));
+	if ((ret = github_event_pr(body, size, &pr, &e)))
+		check_answer_error(ret, &e, "the event");
+	else
+		FUZZ_CHECK(pr <= INT64_MAX);
+	free(body);
+	return 0;
+}
+
+/* A header's number, as forge_http.h promises it: -1 (none) or 0 to the maximum. */
+static int header_number_ok(long n)
+{
+	return n >= -1 && n <= FORGE_HTTP_HEADER_NUMBER_MAX;
+}
+
+/*
+ * The headers of an answer, a line at a time as libcurl gives them ("Name:
+ * value\r\n", each in a block of its own size), read into a response; then
+ * the whole input as one Link header's value, into a small buffer. A next
+ * page found is a URL of the input; the numbers are within their bounds.
+ */
+static int read_forge_headers(const uint8_t *data, size_t size, struct wperf_error *err)
+{
+	struct forge_response r = {0};
+	char next[16];
+	int ret;
+
+	(void)err;
+	forge_response_release(&r);
+	for (size_t i = 0; i < size;) {
+		const uint8_t *nl = memchr(data + i, '\n', size - i);
+		size_t len = nl ? (size_t)(nl - data - i) + 1 : size - i;
+		char *line = malloc(len);
+
+		FUZZ_CHECK(line);
+		memcpy(line, data + i, len);
+		forge_response_header(&r, line, len);
+		free(line);
+		i += len;
+		FUZZ_CHECK(strnlen(r.next, sizeof(r.next)) < sizeof(r.next));
+		FUZZ_CHECK(!r.next[0] || memmem(data, size, r.next, strlen(r.next)));
+		FUZZ_CHECK(r.bad_link == 0 || r.bad_link == 1);
+		FUZZ_CHECK(header_number_ok(r.retry_after_s));
+		FUZZ_CHECK(header_number_ok(r.ratelimit_remaining));
+		FUZZ_CHECK(r.ratelimit_reset >= 0 && r.ratelimit_reset <= FORGE_HTTP_HEADER_NUMBER_MAX);
+	}
+	for (r.status = 403; r.status <= 429; r.status += 26)
+		sink += forge_response_rate_limited(&r);
+	forge_response_release(&r);
+	ret = forge_link_next((const char *)data, size, next, sizeof(next));
+	FUZZ_CHECK(ret == 0 || ret == 1 || ret == -EINVAL);
+	if (ret == 1)
+		FUZZ_CHECK(next[0] && strnlen(next, sizeof(next)) < sizeof(next) &&
+			   memmem(data, size, next, strlen(next)));
+	return 0;
+}
+
 /* ---- the table ---- */
 
 static const struct fuzz_reader readers[] = {
@@ -467,6 +581,8 @@ static const struct fuzz_reader readers[] = {
     {"proc_maps", read_proc_maps, NULL},	 /* harness/proc_info.c */
     {"proc_stat", read_proc_stat, NULL},	 /* harness/proc_info.c */
     {"perfmap", read_perfmap, NULL},		 /* symbolize.c */
+    {"github_answer", read_github_answer, NULL}, /* harness/github_comments.c */
+    {"forge_headers", read_forge_headers, NULL}, /* harness/forge_http.c */
 };
 
 int fuzz_result_ok(const struct fuzz_reader *r, int ret, const struct wperf_error *err)
