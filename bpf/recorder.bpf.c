@@ -19,6 +19,14 @@
 
 #define PF_KTHREAD 0x00200000
 
+/*
+ * A field of a kernel object passed as a tracepoint's argument: a plain load in
+ * a tp_btf program, whose arguments the verifier knows the types of, and
+ * bpf_probe_read_kernel in its raw_tp twin. On the storm a probe read costs
+ * about 30 ns and a load about 1, and sched_switch reads four fields.
+ */
+#define KREAD(btf, ptr, field) ((btf) ? (ptr)->field : BPF_CORE_READ(ptr, field))
+
 #define STACKS_KERNEL 0x1
 #define STACKS_USER   0x2
 
@@ -79,12 +87,17 @@ struct {
 #define RECORD_SIZE(member)                                                                        \
 	(sizeof(struct wperf_event_hdr) + sizeof(((struct wperf_event *)0)->member))
 
-static __always_inline void count(__u32 counter)
+static __always_inline void count_n(__u32 counter, __u32 n)
 {
 	__u64 *c = bpf_map_lookup_elem(&counters, &counter);
 
 	if (c)
-		*c += 1;
+		*c += n;
+}
+
+static __always_inline void count(__u32 counter)
+{
+	count_n(counter, 1);
 }
 
 static __always_inline bool is_target(__u32 tgid)
@@ -92,14 +105,98 @@ static __always_inline bool is_target(__u32 tgid)
 	return !filter_targets || bpf_map_lookup_elem(&targets, &tgid);
 }
 
-static __always_inline struct wperf_event *reserve(__u32 size, __u8 kind, __u32 tid, __u32 tgid)
-{
-	struct wperf_event *e = bpf_ringbuf_reserve(&events, size, 0);
+/*
+ * Records are staged per CPU and handed to the ring buffer a batch at a time.
+ * A reservation in the ring buffer takes its spin lock and touches cache lines
+ * that every CPU and the reader share; on a context-switch storm that was the
+ * largest part of a record's cost. Appending to this CPU's stage touches only
+ * this CPU's memory, and the lock is taken once per batch.
+ *
+ * A program interrupted on its CPU (softirq and fork programs run with
+ * interrupts on) may have the stage half written when an interrupt's program
+ * runs: that one finds the stage busy and reserves in the ring buffer directly.
+ * A CPU that goes idle keeps its last records staged until user space runs
+ * flush_stage on it (bpf_recorder_flush), which it does every few tens of
+ * milliseconds and once more after detaching. So records reach the reader out
+ * of order across CPUs, and in order within one CPU but for those direct ones:
+ * the reader sorts per CPU and merges.
+ */
+#define STAGE_BYTES	   4096
+#define RECORD_SPACE(size) (((size) + WPERF_RECORD_ALIGN - 1) & ~(WPERF_RECORD_ALIGN - 1))
 
+struct stage {
+	__u32 len;     /* bytes staged in data */
+	__u32 records; /* records staged: what a failed hand-over loses */
+	__u32 busy;    /* a program on this CPU is writing a record here */
+	__u32 pad;
+	__u8 data[STAGE_BYTES];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct stage);
+} stages SEC(".maps");
+
+/* Where a record being written lives: this CPU's stage, or the ring buffer. */
+struct record_slot {
+	struct wperf_event *e;
+	struct stage *st; /* NULL: reserved in the ring buffer */
+};
+
+/* Wake the reader only when a backlog has built up: a wakeup per record costs
+ * more than the record itself. */
+static __always_inline __u64 wakeup_flag(void)
+{
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
+		return BPF_RB_FORCE_WAKEUP;
+	return BPF_RB_NO_WAKEUP;
+}
+
+/* Hands the staged batch to the ring buffer; a full ring buffer loses it whole. */
+static __always_inline void hand_over(struct stage *st)
+{
+	__u64 len = st->len;
+
+	/* len never exceeds STAGE_BYTES: the test is for the verifier, and the
+	 * barrier keeps the compiler from folding it into one it cannot follow. */
+	barrier_var(len);
+	if (len > 0 && len <= STAGE_BYTES &&
+	    bpf_ringbuf_output(&events, st->data, len, wakeup_flag()))
+		count_n(WPERF_CNT_LOST, st->records);
+	st->len = 0;
+	st->records = 0;
+}
+
+static __always_inline struct wperf_event *reserve(struct record_slot *slot, __u32 size, __u8 kind,
+						   __u32 tid, __u32 tgid)
+{
+	__u32 zero = 0, len;
+	struct stage *st = bpf_map_lookup_elem(&stages, &zero);
+	struct wperf_event *e = NULL;
+
+	slot->st = NULL;
+	if (st && !st->busy) {
+		/* busy before len: an interrupt's program in between sees it set, or
+		 * finishes its record before this one reads len. */
+		st->busy = 1;
+		barrier();
+		len = st->len;
+		if (len <= STAGE_BYTES - sizeof(struct wperf_event)) {
+			e = (void *)st->data + len;
+			slot->st = st;
+		} else {
+			st->busy = 0; /* cannot happen: submit hands a full stage over */
+		}
+	}
+	if (!e)
+		e = bpf_ringbuf_reserve(&events, size, 0);
 	if (!e) {
 		count(WPERF_CNT_LOST);
 		return NULL;
 	}
+	slot->e = e;
 	e->hdr.size = size;
 	e->hdr.kind = kind;
 	e->hdr.flags = 0;
@@ -110,15 +207,39 @@ static __always_inline struct wperf_event *reserve(__u32 size, __u8 kind, __u32 
 	return e;
 }
 
-/* Wake the reader only when a backlog has built up: a wakeup per record costs
- * more than the record itself. */
-static __always_inline void submit(struct wperf_event *e)
+static __always_inline void submit(struct record_slot *slot)
 {
-	__u64 flags = BPF_RB_NO_WAKEUP;
+	struct stage *st = slot->st;
 
-	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
-		flags = BPF_RB_FORCE_WAKEUP;
-	bpf_ringbuf_submit(e, flags);
+	if (!st) {
+		bpf_ringbuf_submit(slot->e, wakeup_flag());
+		return;
+	}
+	st->len += RECORD_SPACE(slot->e->hdr.size);
+	st->records++;
+	if (st->len > STAGE_BYTES - sizeof(struct wperf_event))
+		hand_over(st);
+	barrier();
+	st->busy = 0;
+}
+
+/*
+ * Run by user space on each CPU (BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU,
+ * in an interrupt there): hands over what the CPU has staged. Returns 1 when a
+ * program on that CPU is writing a record: try again.
+ */
+SEC("raw_tp")
+int flush_stage(void *ctx)
+{
+	__u32 zero = 0;
+	struct stage *st = bpf_map_lookup_elem(&stages, &zero);
+
+	if (!st)
+		return 0;
+	if (st->busy)
+		return 1;
+	hand_over(st);
+	return 0;
 }
 
 static __always_inline __s32 take_stack(void *ctx, __u64 flags)
@@ -134,46 +255,50 @@ static __always_inline __s32 take_stack(void *ctx, __u64 flags)
 /*
  * Walking a stack costs a microsecond or two, far more than the rest of an
  * event, and a thread blocks (or wakes others) from the same few places over and
- * over. So the stacks are cached by place: the thread, its role (blocking or
- * waking), its user instruction and stack pointers and its system call. Every
- * REFRESH_EVERY-th use of a place walks again anyway, so that another caller
- * reaching the same place at the same depth, or a kernel path that changed below
- * the same system call, is seen too. (Reading the caller's return address would
- * tell callers apart, but without frame pointers, as in glibc, that read faults,
- * and a fault costs more than the walk it would save.)
+ * over. So each thread keeps, in its task storage, the stacks of the last
+ * PLACES places it blocked or woke from: a place is its role (blocking or
+ * waking), its user instruction and stack pointers and its system call. Task
+ * storage is found from the task itself, with no hashing, and goes with the
+ * thread. Every REFRESH_EVERY-th use of a place walks again anyway, so that
+ * another caller reaching the same place at the same depth, or a kernel path
+ * that changed below the same system call, is seen too. (Reading the caller's
+ * return address would tell callers apart, but without frame pointers, as in
+ * glibc, that read faults, and a fault costs more than the walk it would save.)
  */
-#define REFRESH_EVERY 64
+#define REFRESH_EVERY 256
+#define PLACES	      4 /* a power of two */
 
 enum stack_role { ROLE_BLOCK = 0, ROLE_WAKE = 1 };
 
 struct stack_place {
-	__u32 tid;
+	__u64 ip, sp, syscall;
+	__s32 kstack, ustack;
 	__u32 role;
-	__u64 ip, sp;
+	__u32 uses; /* 0: an empty entry */
 };
 
-struct stack_ids {
-	__u64 syscall;
-	__s32 kstack, ustack;
-	__u32 uses;
+struct thread_places {
+	struct stack_place place[PLACES];
+	__u32 next; /* the entry to replace next */
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 65536);
-	__type(key, struct stack_place);
-	__type(value, struct stack_ids);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct thread_places);
 } stack_cache SEC(".maps");
 
 /* The stacks of the current thread (the blocking one, or the waker), as far as
  * the policy wants them. */
-static __always_inline void take_stacks(void *ctx, __u32 tid, __u32 tgid, __u32 role,
-					__s32 *kstack, __s32 *ustack)
+static __always_inline void take_stacks(void *ctx, __u32 tgid, __u32 role, __s32 *kstack,
+					__s32 *ustack)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct stack_place place = { tid, role };
-	struct stack_ids now = { 0 }, *cached;
 	bool kthread = task->flags & PF_KTHREAD;
+	struct thread_places *places = NULL;
+	struct stack_place *slot = NULL;
+	__u64 ip = 0, sp = 0, syscall = 0;
 
 	*kstack = WPERF_NO_STACK;
 	*ustack = WPERF_NO_STACK;
@@ -182,14 +307,28 @@ static __always_inline void take_stacks(void *ctx, __u32 tid, __u32 tgid, __u32 
 	if (!kthread) {
 		struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 
-		place.ip = PT_REGS_IP_CORE(regs);
-		place.sp = PT_REGS_SP_CORE(regs);
-		now.syscall = BPF_CORE_READ(regs, orig_ax);
-		cached = bpf_map_lookup_elem(&stack_cache, &place);
-		if (cached && cached->syscall == now.syscall &&
-		    ++cached->uses % REFRESH_EVERY) {
-			*kstack = cached->kstack;
-			*ustack = cached->ustack;
+		/* A typed pointer from a helper: plain loads, in raw_tp programs too. */
+		ip = regs->ip;
+		sp = regs->sp;
+		syscall = regs->orig_ax;
+		/* NULL when the storage is busy on this CPU (a program that
+		 * interrupted another): the walk is taken, uncached. */
+		places =
+		    bpf_task_storage_get(&stack_cache, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	}
+	if (places) {
+		for (int i = 0; i < PLACES; i++) {
+			struct stack_place *p = &places->place[i];
+
+			if (p->uses && p->ip == ip && p->sp == sp && p->syscall == syscall &&
+			    p->role == role) {
+				slot = p;
+				break;
+			}
+		}
+		if (slot && ++slot->uses % REFRESH_EVERY) {
+			*kstack = slot->kstack;
+			*ustack = slot->ustack;
 			return;
 		}
 	}
@@ -197,11 +336,18 @@ static __always_inline void take_stacks(void *ctx, __u32 tid, __u32 tgid, __u32 
 		*kstack = take_stack(ctx, 0);
 	if ((stack_mode & STACKS_USER) && !kthread)
 		*ustack = take_stack(ctx, BPF_F_USER_STACK);
-	if (!kthread) {
-		now.kstack = *kstack;
-		now.ustack = *ustack;
-		bpf_map_update_elem(&stack_cache, &place, &now, BPF_ANY);
+	if (!places)
+		return;
+	if (!slot) {
+		slot = &places->place[places->next++ & (PLACES - 1)];
+		slot->ip = ip;
+		slot->sp = sp;
+		slot->syscall = syscall;
+		slot->role = role;
+		slot->uses = 1;
 	}
+	slot->kstack = *kstack;
+	slot->ustack = *ustack;
 }
 
 /* What the CPU is running now: a thread, or a hard or soft interrupt (irq says which). */
@@ -247,85 +393,87 @@ static __always_inline void irq_state_reset(void)
 	}
 }
 
-static __always_inline int on_sched_switch(__u64 *ctx)
+static __always_inline int on_sched_switch(__u64 *ctx, const bool btf)
 {
 	bool preempt = ctx[0];
 	struct task_struct *prev = (void *)ctx[1], *next = (void *)ctx[2];
 	__u32 prev_state = ctx[3];
-	__u32 prev_tgid = BPF_CORE_READ(prev, tgid), next_tgid = BPF_CORE_READ(next, tgid);
+	__u32 prev_tgid = KREAD(btf, prev, tgid), next_tgid = KREAD(btf, next, tgid);
 	bool blocked = !preempt && prev_state != 0;
+	struct record_slot slot;
 	struct wperf_event *e;
 
 	irq_state_reset();
 	if (!is_target(prev_tgid) && !is_target(next_tgid))
 		return 0;
-	e = reserve(RECORD_SIZE(sw), WPERF_EV_SWITCH, BPF_CORE_READ(prev, pid), prev_tgid);
+	e = reserve(&slot, RECORD_SIZE(sw), WPERF_EV_SWITCH, KREAD(btf, prev, pid), prev_tgid);
 	if (!e)
 		return 0;
 	e->hdr.flags = blocked ? 0 : WPERF_SWITCH_PREEMPTED;
-	e->sw.next_tid = BPF_CORE_READ(next, pid);
+	e->sw.next_tid = KREAD(btf, next, pid);
 	e->sw.next_tgid = next_tgid;
 	e->sw.prev_state = preempt ? 0 : prev_state;
 	/* prev is still current here: its stacks are the ones it blocked in. */
 	if (blocked && e->hdr.tid != 0) {
-		take_stacks(ctx, e->hdr.tid, prev_tgid, ROLE_BLOCK, &e->sw.kstack, &e->sw.ustack);
+		take_stacks(ctx, prev_tgid, ROLE_BLOCK, &e->sw.kstack, &e->sw.ustack);
 	} else {
 		e->sw.kstack = WPERF_NO_STACK;
 		e->sw.ustack = WPERF_NO_STACK;
 	}
-	submit(e);
+	submit(&slot);
 	return 0;
 }
 
-static __always_inline int on_wakeup(__u64 *ctx, __u8 kind)
+static __always_inline int on_wakeup(__u64 *ctx, const bool btf, __u8 kind)
 {
 	struct task_struct *p = (void *)ctx[0];
 	__u64 waker = bpf_get_current_pid_tgid();
-	__u32 tgid = BPF_CORE_READ(p, tgid);
+	__u32 tgid = KREAD(btf, p, tgid);
 	__s32 irq;
 	__u8 context = current_context(&irq);
+	struct record_slot slot;
 	struct wperf_event *e;
 
 	if (!is_target(tgid) && !(context == WPERF_CTX_THREAD && is_target(waker >> 32)))
 		return 0;
-	e = reserve(RECORD_SIZE(wake), kind, BPF_CORE_READ(p, pid), tgid);
+	e = reserve(&slot, RECORD_SIZE(wake), kind, KREAD(btf, p, pid), tgid);
 	if (!e)
 		return 0;
 	e->hdr.flags = context;
 	e->wake.irq = irq;
-	e->wake.target_cpu = BPF_CORE_READ(p, wake_cpu);
+	e->wake.target_cpu = KREAD(btf, p, wake_cpu);
 	e->wake.kstack = WPERF_NO_STACK;
 	e->wake.ustack = WPERF_NO_STACK;
 	if (context == WPERF_CTX_THREAD) {
 		e->wake.waker_tid = (__u32)waker;
 		e->wake.waker_tgid = waker >> 32;
-		take_stacks(ctx, (__u32)waker, waker >> 32, ROLE_WAKE, &e->wake.kstack,
-			    &e->wake.ustack);
+		take_stacks(ctx, waker >> 32, ROLE_WAKE, &e->wake.kstack, &e->wake.ustack);
 	} else {
 		/* Not the interrupted thread: the interrupt is the waker. */
 		e->wake.waker_tid = 0;
 		e->wake.waker_tgid = 0;
 	}
-	submit(e);
+	submit(&slot);
 	return 0;
 }
 
-static __always_inline int on_sched_waking(__u64 *ctx)
+static __always_inline int on_sched_waking(__u64 *ctx, const bool btf)
 {
-	return on_wakeup(ctx, WPERF_EV_WAKEUP);
+	return on_wakeup(ctx, btf, WPERF_EV_WAKEUP);
 }
 
-static __always_inline int on_sched_wakeup_new(__u64 *ctx)
+static __always_inline int on_sched_wakeup_new(__u64 *ctx, const bool btf)
 {
-	return on_wakeup(ctx, WPERF_EV_WAKEUP_NEW);
+	return on_wakeup(ctx, btf, WPERF_EV_WAKEUP_NEW);
 }
 
 /* ---- thread lifetimes ---- */
 
-static __always_inline int on_sched_process_fork(__u64 *ctx)
+static __always_inline int on_sched_process_fork(__u64 *ctx, const bool btf)
 {
 	struct task_struct *parent = (void *)ctx[0], *child = (void *)ctx[1];
 	__u32 tgid = BPF_CORE_READ(parent, tgid), child_tgid = BPF_CORE_READ(child, tgid);
+	struct record_slot slot;
 	struct wperf_event *e;
 	__u8 one = 1;
 
@@ -333,55 +481,58 @@ static __always_inline int on_sched_process_fork(__u64 *ctx)
 		return 0;
 	if (filter_targets)
 		bpf_map_update_elem(&targets, &child_tgid, &one, BPF_ANY);
-	e = reserve(RECORD_SIZE(fork), WPERF_EV_FORK, BPF_CORE_READ(parent, pid), tgid);
+	e = reserve(&slot, RECORD_SIZE(fork), WPERF_EV_FORK, BPF_CORE_READ(parent, pid), tgid);
 	if (!e)
 		return 0;
 	e->fork.child_tid = BPF_CORE_READ(child, pid);
 	e->fork.child_tgid = child_tgid;
 	BPF_CORE_READ_STR_INTO(&e->fork.comm, child, comm);
-	submit(e);
+	submit(&slot);
 	return 0;
 }
 
 static __always_inline int emit_name(__u8 kind, struct task_struct *task, const char *comm)
 {
 	__u32 tgid = BPF_CORE_READ(task, tgid);
+	struct record_slot slot;
 	struct wperf_event *e;
 
 	if (!is_target(tgid))
 		return 0;
-	e = reserve(RECORD_SIZE(name), kind, BPF_CORE_READ(task, pid), tgid);
+	e = reserve(&slot, RECORD_SIZE(name), kind, BPF_CORE_READ(task, pid), tgid);
 	if (!e)
 		return 0;
 	if (comm)
 		bpf_probe_read_kernel_str(e->name.comm, sizeof(e->name.comm), comm);
 	else
 		BPF_CORE_READ_STR_INTO(&e->name.comm, task, comm);
-	submit(e);
+	submit(&slot);
 	return 0;
 }
 
-static __always_inline int on_sched_process_exec(__u64 *ctx)
+static __always_inline int on_sched_process_exec(__u64 *ctx, const bool btf)
 {
 	return emit_name(WPERF_EV_EXEC, (void *)ctx[0], NULL);
 }
 
-static __always_inline int on_task_rename(__u64 *ctx)
+static __always_inline int on_task_rename(__u64 *ctx, const bool btf)
 {
 	return emit_name(WPERF_EV_RENAME, (void *)ctx[0], (const char *)ctx[1]);
 }
 
-static __always_inline int on_sched_process_exit(__u64 *ctx)
+static __always_inline int on_sched_process_exit(__u64 *ctx, const bool btf)
 {
 	struct task_struct *task = (void *)ctx[0];
 	__u32 tgid = BPF_CORE_READ(task, tgid);
+	struct record_slot slot;
 	struct wperf_event *e;
 
 	if (!is_target(tgid))
 		return 0;
-	e = reserve(sizeof(struct wperf_event_hdr), WPERF_EV_EXIT, BPF_CORE_READ(task, pid), tgid);
+	e = reserve(&slot, sizeof(struct wperf_event_hdr), WPERF_EV_EXIT, BPF_CORE_READ(task, pid),
+		    tgid);
 	if (e)
-		submit(e);
+		submit(&slot);
 	return 0;
 }
 
@@ -390,15 +541,16 @@ static __always_inline int on_sched_process_exit(__u64 *ctx)
 static __always_inline int emit_irq(__u8 kind, __s32 irq)
 {
 	__u64 id = bpf_get_current_pid_tgid();
+	struct record_slot slot;
 	struct wperf_event *e;
 
 	if (!is_target(id >> 32))
 		return 0;
-	e = reserve(RECORD_SIZE(irq), kind, (__u32)id, id >> 32);
+	e = reserve(&slot, RECORD_SIZE(irq), kind, (__u32)id, id >> 32);
 	if (!e)
 		return 0;
 	e->irq.irq = irq;
-	submit(e);
+	submit(&slot);
 	return 0;
 }
 
@@ -409,7 +561,7 @@ static __always_inline struct irq_state *irq_state(void)
 	return bpf_map_lookup_elem(&irq_states, &zero);
 }
 
-static __always_inline int on_irq_handler_entry(__u64 *ctx)
+static __always_inline int on_irq_handler_entry(__u64 *ctx, const bool btf)
 {
 	struct irq_state *st = irq_state();
 	__s32 irq = ctx[0];
@@ -421,7 +573,7 @@ static __always_inline int on_irq_handler_entry(__u64 *ctx)
 	return emit_irq(WPERF_EV_HARDIRQ_ENTRY, irq);
 }
 
-static __always_inline int on_irq_handler_exit(__u64 *ctx)
+static __always_inline int on_irq_handler_exit(__u64 *ctx, const bool btf)
 {
 	struct irq_state *st = irq_state();
 
@@ -430,7 +582,7 @@ static __always_inline int on_irq_handler_exit(__u64 *ctx)
 	return emit_irq(WPERF_EV_HARDIRQ_EXIT, ctx[0]);
 }
 
-static __always_inline int on_softirq_entry(__u64 *ctx)
+static __always_inline int on_softirq_entry(__u64 *ctx, const bool btf)
 {
 	struct irq_state *st = irq_state();
 	__s32 vec = ctx[0];
@@ -442,7 +594,7 @@ static __always_inline int on_softirq_entry(__u64 *ctx)
 	return emit_irq(WPERF_EV_SOFTIRQ_ENTRY, vec);
 }
 
-static __always_inline int on_softirq_exit(__u64 *ctx)
+static __always_inline int on_softirq_exit(__u64 *ctx, const bool btf)
 {
 	struct irq_state *st = irq_state();
 
@@ -471,16 +623,16 @@ static __always_inline int vector_leave(void)
 	return 0;
 }
 
-#define on_hrtimer_expire_entry(ctx)	   vector_enter()
-#define on_hrtimer_expire_exit(ctx)	   vector_leave()
-#define on_local_timer_entry(ctx)	   vector_enter()
-#define on_local_timer_exit(ctx)	   vector_leave()
-#define on_irq_work_entry(ctx)		   vector_enter()
-#define on_irq_work_exit(ctx)		   vector_leave()
-#define on_call_function_entry(ctx)	   vector_enter()
-#define on_call_function_exit(ctx)	   vector_leave()
-#define on_call_function_single_entry(ctx) vector_enter()
-#define on_call_function_single_exit(ctx)  vector_leave()
+#define on_hrtimer_expire_entry(ctx, btf)	vector_enter()
+#define on_hrtimer_expire_exit(ctx, btf)	vector_leave()
+#define on_local_timer_entry(ctx, btf)		vector_enter()
+#define on_local_timer_exit(ctx, btf)		vector_leave()
+#define on_irq_work_entry(ctx, btf)		vector_enter()
+#define on_irq_work_exit(ctx, btf)		vector_leave()
+#define on_call_function_entry(ctx, btf)	vector_enter()
+#define on_call_function_exit(ctx, btf)		vector_leave()
+#define on_call_function_single_entry(ctx, btf) vector_enter()
+#define on_call_function_single_exit(ctx, btf)	vector_leave()
 
 /* ---- block devices ---- */
 
@@ -488,10 +640,11 @@ static __always_inline int emit_block(__u8 kind, struct request *rq, __u32 bytes
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	struct gendisk *disk = BPF_CORE_READ(rq, q, disk);
+	struct record_slot slot;
 	struct wperf_event *e;
 	__s32 irq;
 
-	e = reserve(RECORD_SIZE(block), kind, (__u32)id, id >> 32);
+	e = reserve(&slot, RECORD_SIZE(block), kind, (__u32)id, id >> 32);
 	if (!e)
 		return 0;
 	e->hdr.flags = current_context(&irq);
@@ -500,18 +653,18 @@ static __always_inline int emit_block(__u8 kind, struct request *rq, __u32 bytes
 	e->block.dev = (BPF_CORE_READ(disk, major) << 20) | BPF_CORE_READ(disk, first_minor);
 	e->block.bytes = bytes;
 	e->block.op = BPF_CORE_READ(rq, cmd_flags);
-	submit(e);
+	submit(&slot);
 	return 0;
 }
 
-static __always_inline int on_block_rq_issue(__u64 *ctx)
+static __always_inline int on_block_rq_issue(__u64 *ctx, const bool btf)
 {
 	struct request *rq = (void *)ctx[0];
 
 	return emit_block(WPERF_EV_BLOCK_ISSUE, rq, BPF_CORE_READ(rq, __data_len));
 }
 
-static __always_inline int on_block_rq_complete(__u64 *ctx)
+static __always_inline int on_block_rq_complete(__u64 *ctx, const bool btf)
 {
 	return emit_block(WPERF_EV_BLOCK_COMPLETE, (void *)ctx[0], ctx[2]);
 }
@@ -521,28 +674,29 @@ static __always_inline int on_block_rq_complete(__u64 *ctx)
 static __always_inline int emit_net(__u8 kind, struct net_device *dev, __u32 bytes)
 {
 	__u64 id = bpf_get_current_pid_tgid();
+	struct record_slot slot;
 	struct wperf_event *e;
 	__s32 irq;
 
-	e = reserve(RECORD_SIZE(net), kind, (__u32)id, id >> 32);
+	e = reserve(&slot, RECORD_SIZE(net), kind, (__u32)id, id >> 32);
 	if (!e)
 		return 0;
 	e->hdr.flags = current_context(&irq);
 	e->net.irq = irq;
 	e->net.ifindex = BPF_CORE_READ(dev, ifindex);
 	e->net.bytes = bytes;
-	submit(e);
+	submit(&slot);
 	return 0;
 }
 
-static __always_inline int on_net_dev_xmit(__u64 *ctx)
+static __always_inline int on_net_dev_xmit(__u64 *ctx, const bool btf)
 {
 	if ((int)ctx[1] != 0) /* not sent (NETDEV_TX_BUSY) */
 		return 0;
 	return emit_net(WPERF_EV_NET_XMIT, (void *)ctx[2], ctx[3]);
 }
 
-static __always_inline int on_netif_receive_skb(__u64 *ctx)
+static __always_inline int on_netif_receive_skb(__u64 *ctx, const bool btf)
 {
 	struct sk_buff *skb = (void *)ctx[0];
 
@@ -552,17 +706,17 @@ static __always_inline int on_netif_receive_skb(__u64 *ctx)
 /*
  * Each tracepoint gets a tp_btf program and a raw_tp twin with the same body;
  * user space loads the tp_btf one where the kernel's BTF describes the
- * tracepoint and the raw_tp one elsewhere. The bodies read every argument with
- * BPF_CORE_READ, which both program types accept.
+ * tracepoint and the raw_tp one elsewhere. The bodies read fields with KREAD,
+ * told which of the two they are compiled for.
  */
 #define TRACEPOINT(tp)                                                                             \
 	SEC("tp_btf/" #tp) int tp_btf_##tp(__u64 *ctx)                                             \
 	{                                                                                          \
-		return on_##tp(ctx);                                                               \
+		return on_##tp(ctx, true);                                                         \
 	}                                                                                          \
 	SEC("raw_tp/" #tp) int raw_tp_##tp(__u64 *ctx)                                             \
 	{                                                                                          \
-		return on_##tp(ctx);                                                               \
+		return on_##tp(ctx, false);                                                        \
 	}
 
 /* Exits come before entries: attached in this order, no entry is seen without
@@ -598,15 +752,16 @@ TRACEPOINT(netif_receive_skb)
 static __always_inline int emit_usdt(__u8 kind, __u64 lock)
 {
 	__u64 id = bpf_get_current_pid_tgid();
+	struct record_slot slot;
 	struct wperf_event *e;
 
 	if (!is_target(id >> 32))
 		return 0;
-	e = reserve(RECORD_SIZE(usdt), kind, (__u32)id, id >> 32);
+	e = reserve(&slot, RECORD_SIZE(usdt), kind, (__u32)id, id >> 32);
 	if (!e)
 		return 0;
 	e->usdt.lock = lock;
-	submit(e);
+	submit(&slot);
 	return 0;
 }
 

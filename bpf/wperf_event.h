@@ -8,7 +8,9 @@
  * add new ones at the end.
  *
  * In the ring buffer a record takes sizeof(struct wperf_event_hdr) plus the size of
- * its payload; in memory (core/) every record is a full struct wperf_event.
+ * its payload, and one ring-buffer sample holds one record or a batch of them:
+ * each starts at a multiple of WPERF_RECORD_ALIGN bytes from the sample's start.
+ * In memory (core/) every record is a full struct wperf_event.
  */
 #ifndef WPERF_EVENT_H
 #define WPERF_EVENT_H
@@ -20,6 +22,7 @@
 #endif
 
 #define WPERF_COMM_LEN 16
+#define WPERF_RECORD_ALIGN 8 /* records of a batch start at multiples of this */
 #define WPERF_NO_STACK (-1) /* stack id when no stack was taken */
 #define WPERF_IRQ_VECTOR (-1) /* hard interrupt with no irq number: local timer, IPI */
 

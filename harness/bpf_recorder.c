@@ -108,7 +108,8 @@ static void choose_program_types(struct bpf_object *obj, const struct btf *vmlin
 			    btf__find_by_name_kind(vmlinux, typedef_name, BTF_KIND_TYPEDEF) > 0;
 			bpf_program__set_autoload(prog, !btf_ok);
 		} else {
-			bpf_program__set_autoload(prog, true); /* USDT: attached on demand */
+			/* USDT: attached on demand; flush_stage: run, never attached */
+			bpf_program__set_autoload(prog, true);
 		}
 	}
 }
@@ -141,7 +142,8 @@ static int attach_tracepoints(struct bpf_recorder *r, struct wperf_error *err)
 		const char *type = !strncmp(name, "tp_btf_", 7) ? "tp_btf" : "raw_tp";
 		struct bpf_link *link;
 
-		if (!bpf_program__autoload(prog) || !strncmp(name, "usdt_", 5))
+		if (!bpf_program__autoload(prog) || (strncmp(name, "tp_btf_", 7) &&
+							  strncmp(name, "raw_tp_", 7)))
 			continue;
 		if (r->nlinks == MAX_LINKS)
 			return wperf_error_set(err, -E2BIG, "too many BPF links");
@@ -271,6 +273,33 @@ void bpf_recorder_detach(struct bpf_recorder *r)
 	for (size_t i = 0; i < r->nlinks; i++)
 		bpf_link__destroy(r->links[i]);
 	r->nlinks = 0;
+}
+
+/* A program writing a record when the flush comes is done within microseconds. */
+#define FLUSH_TRIES 100
+
+int bpf_recorder_flush(struct bpf_recorder *r)
+{
+	int fd = bpf_program__fd(r->skel->progs.flush_stage), ncpu = libbpf_num_possible_cpus();
+
+	if (ncpu < 0)
+		return ncpu;
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		LIBBPF_OPTS(bpf_test_run_opts, run, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
+		int e;
+
+		for (int tries = 1;; tries++) {
+			e = bpf_prog_test_run_opts(fd, &run);
+			if (e || run.retval != 1 || tries == FLUSH_TRIES)
+				break;
+			usleep(10);
+		}
+		if (e && errno != ENXIO) /* ENXIO: the CPU is offline, nothing staged */
+			return -errno;
+		if (!e && run.retval == 1)
+			return -EBUSY;
+	}
+	return 0;
 }
 
 int bpf_recorder_counters(const struct bpf_recorder *r, uint64_t *lost, size_t ncpu,

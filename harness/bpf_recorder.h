@@ -48,6 +48,14 @@ int bpf_recorder_ringbuf_fd(const struct bpf_recorder *r);
 /* The hooks attached, as "sched_switch(tp_btf) sched_waking(tp_btf) ...". */
 const char *bpf_recorder_hooks(const struct bpf_recorder *r);
 
+/*
+ * Hands every CPU's staged records to the ring buffer (the programs batch them
+ * per CPU; an idle CPU would keep its last ones). Call it every few tens of
+ * milliseconds while recording and once after bpf_recorder_detach. Returns 0,
+ * -EBUSY if a CPU stayed busy writing a record, or a negative errno.
+ */
+int bpf_recorder_flush(struct bpf_recorder *r);
+
 /* Destroys every link: no event is produced after it returns. Idempotent, NULL-safe. */
 void bpf_recorder_detach(struct bpf_recorder *r);
 

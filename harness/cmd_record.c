@@ -487,6 +487,11 @@ static int wait_for_stop(struct recording *rec, const sigset_t *signals, struct 
 	return 0;
 }
 
+static int flush_recorder(void *bpf)
+{
+	return bpf_recorder_flush(bpf);
+}
+
 static void release(struct recording *rec)
 {
 	if (rec->child > 0 && !rec->child_done) {
@@ -596,6 +601,9 @@ int cmd_record(int argc, char **argv)
 	    .writer = rec.writer,
 	    .poll_ms = 10,
 	    .reorder_ns = 100 * 1000 * 1000,
+	    .flush = flush_recorder,
+	    .flush_ctx = rec.bpf,
+	    .flush_ns = 25 * 1000 * 1000,
 	    .stack_ids = 1,
 	    .mmaps = rec.mmaps,
 	};

@@ -14,6 +14,18 @@
 
 #define PID_LIMIT (1u << 22) /* the kernel's PID_MAX_LIMIT on 64-bit */
 
+/*
+ * The records of one CPU not yet written, sorted by time: events[head..len).
+ * The programs stage records per CPU and hand them over in batches, so the
+ * CPUs' records arrive out of order with one another but nearly in order within
+ * one CPU (only a record written from an interrupt that came in the middle of
+ * another overtakes it).
+ */
+struct cpu_queue {
+	struct wperf_buf events; /* struct wperf_event[] */
+	size_t head;		 /* the first one not written */
+};
+
 struct trace_sink {
 	struct trace_sink_opts opts;
 	struct ring_buffer *rb;
@@ -24,7 +36,9 @@ struct trace_sink {
 	atomic_uint_fast64_t written;
 	struct wperf_error error; /* why it failed; read once failed is set */
 
-	struct wperf_buf pending;	    /* struct wperf_event[], sorted by ts */
+	struct cpu_queue *queues;	    /* per CPU: the records not yet written */
+	unsigned ncpu;
+	uint64_t last_flush;		    /* when the programs' stages were last flushed */
 	uint8_t *kstack_used, *ustack_used; /* bitsets over stack ids */
 	uint8_t *mapped;		    /* bitset over tgids whose mappings were read */
 	struct proc_mappings mappings;
@@ -82,15 +96,27 @@ static void note_process(struct trace_sink *s, const struct wperf_event *ev)
 	proc_mappings_add(&s->mappings, tgid); /* a process already gone is counted there */
 }
 
-static int on_record(void *ctx, void *data, size_t size)
+/* Keeps q sorted: a record is rarely more than a few places late in its CPU. */
+static int queue_insert(struct cpu_queue *q, const struct wperf_event *ev)
 {
-	struct trace_sink *s = ctx;
-	struct wperf_event ev = {0};
 	struct wperf_event *events;
-	size_t n;
+	size_t i;
 
-	if (size < sizeof(ev.hdr) || size > sizeof(ev))
-		return 0; /* not one of ours: cannot happen with our own programs */
+	if (wperf_buf_append(&q->events, ev, sizeof(*ev)) < 0)
+		return -ENOMEM;
+	events = (struct wperf_event *)q->events.data;
+	i = q->events.len / sizeof(*ev) - 1;
+	for (; i > q->head && events[i - 1].hdr.ts > ev->hdr.ts; i--) {
+		events[i] = events[i - 1];
+		events[i - 1] = *ev;
+	}
+	return 0;
+}
+
+static int take_record(struct trace_sink *s, const void *data, size_t size)
+{
+	struct wperf_event ev = {0};
+
 	memcpy(&ev, data, size);
 	if (ev.hdr.kind == WPERF_EV_SWITCH) {
 		note_stack(s->kstack_used, s->opts.stack_ids, ev.sw.kstack);
@@ -100,34 +126,79 @@ static int on_record(void *ctx, void *data, size_t size)
 		note_stack(s->ustack_used, s->opts.stack_ids, ev.wake.ustack);
 	}
 	note_process(s, &ev);
-	if (wperf_buf_append(&s->pending, &ev, sizeof(ev)) < 0)
-		return -ENOMEM;
-	/* Records arrive almost in order: an insertion step keeps pending sorted. */
-	events = (struct wperf_event *)s->pending.data;
-	n = s->pending.len / sizeof(ev);
-	for (size_t i = n - 1; i > 0 && events[i - 1].hdr.ts > ev.hdr.ts; i--) {
-		events[i] = events[i - 1];
-		events[i - 1] = ev;
+	return queue_insert(&s->queues[ev.hdr.cpu < s->ncpu ? ev.hdr.cpu : s->ncpu - 1], &ev);
+}
+
+/* One ring-buffer sample: a record, or a CPU's batch of them (wperf_event.h). */
+static int on_sample(void *ctx, void *data, size_t size)
+{
+	const uint8_t *p = data;
+
+	for (size_t off = 0; off + sizeof(struct wperf_event_hdr) <= size;) {
+		struct wperf_event_hdr hdr;
+
+		memcpy(&hdr, p + off, sizeof(hdr));
+		if (hdr.size < sizeof(hdr) || hdr.size > sizeof(struct wperf_event) ||
+		    hdr.size > size - off)
+			return 0; /* not one of ours: cannot happen with our own programs */
+		if (take_record(ctx, p + off, hdr.size) < 0)
+			return -ENOMEM;
+		off += (hdr.size + WPERF_RECORD_ALIGN - 1) & ~(size_t)(WPERF_RECORD_ALIGN - 1);
 	}
 	return 0;
 }
 
-/* Writes the pending records older than watermark. */
+/* The queue whose next record is the oldest of all, if it is older than watermark. */
+static struct cpu_queue *oldest_queue(struct trace_sink *s, uint64_t watermark)
+{
+	struct cpu_queue *oldest = NULL;
+	uint64_t oldest_ts = watermark;
+
+	for (unsigned cpu = 0; cpu < s->ncpu; cpu++) {
+		struct cpu_queue *q = &s->queues[cpu];
+		const struct wperf_event *next = (const struct wperf_event *)q->events.data + q->head;
+
+		if (q->head < q->events.len / sizeof(*next) && next->hdr.ts <= oldest_ts) {
+			oldest = q;
+			oldest_ts = next->hdr.ts;
+		}
+	}
+	return oldest;
+}
+
+/* Drops a queue's written records once they are half of it or more: moving
+ * the rest down at every drain would cost more than writing them. */
+static void queue_compact(struct cpu_queue *q)
+{
+	size_t n = q->events.len / sizeof(struct wperf_event);
+
+	if (q->head == 0 || q->head < n - q->head)
+		return;
+	memmove(q->events.data, (struct wperf_event *)q->events.data + q->head,
+		(n - q->head) * sizeof(struct wperf_event));
+	q->events.len = (n - q->head) * sizeof(struct wperf_event);
+	q->head = 0;
+}
+
+/* Writes the pending records older than watermark, merging the CPUs' queues. */
 static int write_until(struct trace_sink *s, uint64_t watermark)
 {
-	struct wperf_event *events = (struct wperf_event *)s->pending.data;
-	size_t n = s->pending.len / sizeof(*events), i;
+	struct cpu_queue *q;
+	uint64_t written = 0;
 	int e = 0;
 
-	for (i = 0; i < n && events[i].hdr.ts <= watermark; i++) {
-		e = wperf_trace_writer_event(s->opts.writer, &events[i], &s->error);
+	while ((q = oldest_queue(s, watermark))) {
+		e = wperf_trace_writer_event(s->opts.writer,
+					     (struct wperf_event *)q->events.data + q->head,
+					     &s->error);
 		if (e)
 			break;
+		q->head++;
+		written++;
 	}
-	if (n > i) /* events is NULL while nothing is pending */
-		memmove(events, events + i, (n - i) * sizeof(*events));
-	s->pending.len = (n - i) * sizeof(*events);
-	atomic_fetch_add(&s->written, i);
+	for (unsigned cpu = 0; cpu < s->ncpu; cpu++)
+		queue_compact(&s->queues[cpu]);
+	atomic_fetch_add(&s->written, written);
 	return e;
 }
 
@@ -145,6 +216,26 @@ static int drain(struct trace_sink *s, uint64_t watermark)
 	return write_until(s, watermark);
 }
 
+/*
+ * Has the programs hand over what the CPUs have staged. While recording a
+ * failure only delays records (the next flush, or the next full batch, brings
+ * them); the last flush, after the programs are detached, must succeed.
+ */
+static int flush(struct trace_sink *s, int last)
+{
+	int e;
+
+	if (!s->opts.flush)
+		return 0;
+	s->last_flush = now_ns();
+	e = s->opts.flush(s->opts.flush_ctx);
+	if (e && last)
+		return wperf_error_set(&s->error, e,
+				       "cannot collect the records the CPUs staged last: %s",
+				       strerror(-e));
+	return 0;
+}
+
 static void *sink_main(void *arg)
 {
 	struct trace_sink *s = arg;
@@ -155,12 +246,17 @@ static void *sink_main(void *arg)
 		 * timeout paces the draining. */
 		int n = ring_buffer__poll(s->rb, s->opts.poll_ms);
 
-		if (n < 0 && n != -EINTR)
+		if (n < 0 && n != -EINTR) {
 			e = wperf_error_set(&s->error, n, "waiting on the BPF ring buffer: %s",
 					    strerror(-n));
-		else
-			e = drain(s, now_ns() - s->opts.reorder_ns);
+			break;
+		}
+		if (now_ns() - s->last_flush >= s->opts.flush_ns)
+			flush(s, 0);
+		e = drain(s, now_ns() - s->opts.reorder_ns);
 	}
+	if (!e)
+		e = flush(s, 1);
 	if (!e)
 		e = drain(s, UINT64_MAX);
 	if (e)
@@ -182,11 +278,14 @@ int trace_sink_start(const struct trace_sink_opts *opts, struct trace_sink **out
 	s->kstack_used = calloc(1, stack_bytes);
 	s->ustack_used = calloc(1, stack_bytes);
 	s->mapped = calloc(1, PID_LIMIT / 8);
-	if (!s->kstack_used || !s->ustack_used || !s->mapped) {
+	e = libbpf_num_possible_cpus();
+	s->ncpu = e > 0 ? e : 1;
+	s->queues = calloc(s->ncpu, sizeof(*s->queues));
+	if (!s->kstack_used || !s->ustack_used || !s->mapped || !s->queues) {
 		trace_sink_free(s);
 		return wperf_error_set(err, -ENOMEM, "out of memory");
 	}
-	s->rb = ring_buffer__new(opts->ringbuf_fd, on_record, s, NULL);
+	s->rb = ring_buffer__new(opts->ringbuf_fd, on_sample, s, NULL);
 	if (!s->rb) {
 		e = -errno;
 		trace_sink_free(s);
@@ -257,7 +356,9 @@ void trace_sink_free(struct trace_sink *s)
 		pthread_join(s->thread, NULL);
 	}
 	ring_buffer__free(s->rb);
-	wperf_buf_release(&s->pending);
+	for (unsigned cpu = 0; s->queues && cpu < s->ncpu; cpu++)
+		wperf_buf_release(&s->queues[cpu].events);
+	free(s->queues);
 	proc_mappings_release(&s->mappings);
 	free(s->kstack_used);
 	free(s->ustack_used);

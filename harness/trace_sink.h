@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The writer thread of a recording: drains the BPF ring buffer, puts the records
+ * The writer thread of a recording: drains the BPF ring buffer (having the
+ * programs hand over their per-CPU batches now and then), puts the records
  * back in time order, writes them through the trace writer, and notes what the
  * trace's tables will need: the stacks referenced, and the mappings of every
  * process that appears in a user stack: from the kernel's mmap records for
@@ -21,6 +22,9 @@ struct trace_sink_opts {
 	struct wperf_trace_writer *writer; /* used by the thread until trace_sink_stop */
 	int poll_ms;			   /* how often the ring buffer is drained */
 	uint64_t reorder_ns;	  /* how late a record may arrive and still be put in order */
+	int (*flush)(void *ctx);  /* has the programs hand over what they staged, or NULL */
+	void *flush_ctx;
+	uint64_t flush_ns;	  /* how often to call flush: well under reorder_ns */
 	uint32_t stack_ids;	  /* ids of the stack map are below this */
 	struct mmap_watch *mmaps; /* the kernel's mmap records, or NULL: /proc only */
 };
@@ -37,8 +41,8 @@ uint64_t trace_sink_events(const struct trace_sink *s);
 int trace_sink_failed(struct trace_sink *s, struct wperf_error *err);
 
 /*
- * Drains what is left, writes it and joins the thread. Call it after the BPF
- * programs are detached, so that nothing arrives afterwards.
+ * Flushes and drains what is left, writes it and joins the thread. Call it
+ * after the BPF programs are detached, so that nothing arrives afterwards.
  */
 int trace_sink_stop(struct trace_sink *s, struct wperf_error *err);
 
