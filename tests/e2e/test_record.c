@@ -67,7 +67,7 @@ static void test_pingpong_wakeups(void **state)
 	struct e2e_output *o = calloc(1, sizeof(*o));
 	struct wperf_thread_table tt = {0};
 	size_t n, ping_by_pong = 0, pong_by_ping = 0, ping_blocks = 0, pong_blocks = 0;
-	size_t ping_by_other = 0, pong_by_other = 0;
+	size_t ping_by_other = 0, pong_by_other = 0, exits = 0, out_of_order = 0;
 
 	(void)state;
 	e2e_require_bpf();
@@ -84,6 +84,8 @@ static void test_pingpong_wakeups(void **state)
 		const struct wperf_event *e = &ev[i];
 
 		wperf_thread_table_apply(&tt, e);
+		out_of_order += i > 0 && e->hdr.ts < ev[i - 1].hdr.ts;
+		exits += e->hdr.kind == WPERF_EV_EXIT && (e->hdr.tid == ping || e->hdr.tid == pong);
 		if (e->hdr.kind == WPERF_EV_WAKEUP && e->hdr.flags == WPERF_CTX_THREAD) {
 			ping_by_pong += e->hdr.tid == ping && e->wake.waker_tid == pong;
 			pong_by_ping += e->hdr.tid == pong && e->wake.waker_tid == ping;
@@ -99,6 +101,11 @@ static void test_pingpong_wakeups(void **state)
 		      "(kernel: %ld), woken by ping %zu\n",
 		      ping_blocks, ping_nvcsw, ping_by_pong, pong_blocks, pong_nvcsw, pong_by_ping);
 	assert_int_equal(wperf_trace_stats(t)->lost[0] + wperf_trace_stats(t)->lost[1], 0);
+	/* The CPUs hand their records over in batches, which the writer merges back
+	 * into time order; the threads' exits are among the last records of CPU 0,
+	 * still staged there until the flush after the programs are detached. */
+	assert_int_equal(out_of_order, 0);
+	assert_int_equal(exits, 2);
 	/* Printing the count itself may block once more after it was read. */
 	assert_in_range(ping_blocks, ping_nvcsw, ping_nvcsw + 2);
 	assert_in_range(pong_blocks, pong_nvcsw, pong_nvcsw + 2);
