@@ -45,8 +45,8 @@ struct worker {
 	pthread_t thread;
 };
 
-static void cascade_segment(struct worker *w, const struct wperf_segment *seg, uint64_t start,
-			    uint64_t end, double scale);
+static void cascade_segment(struct worker *w, uint32_t entity, const struct wperf_segment *seg,
+			    uint64_t start, uint64_t end, double scale);
 
 /* The weight of an interval for an edge reached through a device's share. */
 static uint64_t scaled(uint64_t len, double scale)
@@ -54,11 +54,11 @@ static uint64_t scaled(uint64_t len, double scale)
 	return scale == 1.0 ? len : (uint64_t)((double)len * scale);
 }
 
+/* Whether two waits of one entity have the same call site. */
 static int same_site(const struct wperf_segment *a, const struct wperf_segment *b)
 {
-	return a->entity == b->entity && a->waker == b->waker && a->kstack == b->kstack &&
-	       a->ustack == b->ustack && a->waker_kstack == b->waker_kstack &&
-	       a->waker_ustack == b->waker_ustack;
+	return a->waker == b->waker && a->kstack == b->kstack && a->ustack == b->ustack &&
+	       a->waker_kstack == b->waker_kstack && a->waker_ustack == b->waker_ustack;
 }
 
 static int add_site(struct wperf_callsites *sites, const struct wperf_timeline *tl,
@@ -69,22 +69,24 @@ static int add_site(struct wperf_callsites *sites, const struct wperf_timeline *
 	return wperf_callsites_add(sites, &key, weight);
 }
 
-/* Adds weight to the edge of a wait (waiter -> waker) at the wait's call site. */
-static void add_wait(struct worker *w, const struct wperf_segment *seg, uint64_t weight)
+/* Adds weight to the edge of a wait of entity (waiter -> waker) at the wait's
+ * call site. */
+static void add_wait(struct worker *w, uint32_t entity, const struct wperf_segment *seg,
+		     uint64_t weight)
 {
 	const struct wperf_timeline *tl = w->c->tl;
-	struct last_site *l = &w->last_site[seg->entity];
+	struct last_site *l = &w->last_site[entity];
 
 	if (!weight)
 		return;
 	if (!l->seg || !same_site(l->seg, seg)) {
-		struct wperf_callsite key = {.from = seg->entity,
+		struct wperf_callsite key = {.from = entity,
 					     .to = seg->waker,
 					     .kstack = seg->kstack,
 					     .ustack = seg->ustack,
 					     .waker_kstack = seg->waker_kstack,
 					     .waker_ustack = seg->waker_ustack,
-					     .waiter_tgid = tl->entities[seg->entity].tgid,
+					     .waiter_tgid = tl->entities[entity].tgid,
 					     .waker_tgid = tl->entities[seg->waker].tgid};
 		int64_t i = wperf_callsites_index(&w->sites, &key);
 
@@ -134,28 +136,28 @@ static void recurse_into(struct worker *w, uint32_t entity, uint64_t start, uint
 	for (size_t i = lo; i < n && segs[i].start < end; i++) {
 		if (segs[i].state != WPERF_SEG_WAITING)
 			continue;
-		cascade_segment(w, &segs[i], segs[i].start > start ? segs[i].start : start,
+		cascade_segment(w, entity, &segs[i], segs[i].start > start ? segs[i].start : start,
 				segs[i].end < end ? segs[i].end : end, scale);
 	}
 	w->depth--;
 	w->on_path[entity] = 0;
 }
 
-/* Figure 4's cascade(), for the part [start, end) of a waiting segment. */
-static void cascade_segment(struct worker *w, const struct wperf_segment *seg, uint64_t start,
-			    uint64_t end, double scale)
+/* Figure 4's cascade(), for the part [start, end) of a waiting segment of entity. */
+static void cascade_segment(struct worker *w, uint32_t entity, const struct wperf_segment *seg,
+			    uint64_t start, uint64_t end, double scale)
 {
 	const struct device_shares *d;
 
 	if (seg->waker == WPERF_NO_ENTITY)
 		return; /* the window ended before anything woke it */
 	if (seg->waker != WPERF_WAKER_ISSUERS) {
-		add_wait(w, seg, scaled(end - start, scale));
+		add_wait(w, entity, seg, scaled(end - start, scale));
 		recurse_into(w, seg->waker, start, end, scale);
 		return;
 	}
 	/* A device's idle time: it waits for each issuer by its share of the bytes. */
-	d = &w->c->by_device[seg->entity];
+	d = &w->c->by_device[entity];
 	for (size_t i = d->first; i < d->first + d->n; i++) {
 		const struct wperf_io_share *s = &w->c->shares[i];
 		double share = scale * (double)s->bytes / (double)d->total;
@@ -206,7 +208,7 @@ static void *work(void *arg)
 					continue;
 				w->on_path[e] = 1;
 				w->depth = 1;
-				cascade_segment(w, s, s->start, s->end, 1.0);
+				cascade_segment(w, e, s, s->start, s->end, 1.0);
 				w->on_path[e] = 0;
 			}
 			w->next[e] = k;

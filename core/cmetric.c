@@ -12,6 +12,7 @@
  */
 struct walker {
 	const struct wperf_segment *seg, *end; /* its next active segment; its segments' end */
+	uint32_t entity;		       /* whose segments */
 	uint8_t inside;	 /* 1: seg has started (its end is next), 0: its start is next */
 	uint8_t done;	 /* no active segment left */
 	double cm_start; /* cm when seg started */
@@ -94,11 +95,11 @@ static int note_critical(const struct wperf_timeline *tl, const struct walker *w
 			 double min_parallelism, struct wperf_cmetric *out)
 {
 	const struct wperf_segment *s = w->seg, *next = s + 1;
-	struct wperf_callsite key = {.from = s->entity,
-				     .to = s->entity,
+	struct wperf_callsite key = {.from = w->entity,
+				     .to = w->entity,
 				     .waker_kstack = WPERF_NO_STACK,
 				     .waker_ustack = WPERF_NO_STACK,
-				     .waiter_tgid = tl->entities[s->entity].tgid};
+				     .waiter_tgid = tl->entities[w->entity].tgid};
 
 	if (slice <= 0 || (double)(s->end - s->start) / slice > min_parallelism || next == w->end ||
 	    next->state != WPERF_SEG_WAITING)
@@ -130,7 +131,7 @@ static int take(struct sweep *s, uint32_t i)
 		if (x->seg->state == WPERF_SEG_RUNNING) {
 			double slice = s->cm - x->cm_start;
 
-			s->out->per_entity[x->seg->entity] += (uint64_t)slice;
+			s->out->per_entity[x->entity] += (uint64_t)slice;
 			e = note_critical(s->tl, x, slice, s->min_parallelism, s->out);
 		}
 		x->seg++;
@@ -179,7 +180,8 @@ static size_t start_walkers(struct sweep *s)
 
 		if (en->kind != WPERF_ENTITY_THREAD || !en->nsegments)
 			continue;
-		s->w[n] = (struct walker){.seg = en->segments, .end = en->segments + en->nsegments};
+		s->w[n] = (struct walker){
+		    .seg = en->segments, .end = en->segments + en->nsegments, .entity = e};
 		if (next_active(&s->w[n])) {
 			s->key[n] = s->w[n].seg->start;
 			n++;

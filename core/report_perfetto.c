@@ -220,12 +220,13 @@ static void processes(struct perfetto *p)
 	free(procs);
 }
 
-/* A wakeup arrow from the waker's track to the waiter's, at the wait's end. */
-static void flow(struct perfetto *p, const struct wperf_segment *s)
+/* A wakeup arrow from the waker's track to the track of the waiter e, at the
+ * wait's end. */
+static void flow(struct perfetto *p, uint32_t e, const struct wperf_segment *s)
 {
 	uint64_t id = ++p->next_flow, ts = s->end - p->a->start;
 	json_object *start = event(p, "s", "wakeup", s->waker);
-	json_object *finish = event(p, "f", "wakeup", s->entity);
+	json_object *finish = event(p, "f", "wakeup", e);
 
 	add(start, "cat", json_object_new_string("wakeup"));
 	add(start, "id", json_object_new_uint64(id));
@@ -263,7 +264,7 @@ static void segment(struct perfetto *p, uint32_t e, const struct wperf_segment *
 	}
 	emit(p, ev);
 	if (state == WPERF_SEG_WAITING && s->waker < tl->nentities && p->keep[s->waker])
-		flow(p, s);
+		flow(p, e, s);
 }
 
 int wperf_report_perfetto(const struct wperf_analysis *a, struct wperf_symbolizer *sym,

@@ -159,7 +159,6 @@ static void emit(struct tl_builder *b, uint32_t i, uint8_t state, uint64_t start
 	th->segs.len += sizeof(*s);
 	*s = (struct wperf_segment){.start = start,
 				    .end = end,
-				    .entity = i,
 				    .waker = waiting ? waker : WPERF_NO_ENTITY,
 				    .state = state,
 				    .kstack = waiting ? th->kstack : WPERF_NO_STACK,

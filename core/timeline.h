@@ -39,9 +39,13 @@ enum wperf_entity_kind {
 	WPERF_ENTITY_IRQ = 3,  /* timers and other interrupts: never a bottleneck */
 };
 
+/*
+ * 40 bytes: a timeline holds one or two per event, so its size is most of the
+ * analyzer's memory. Whose segment it is, is not stored: the entity whose
+ * array holds it (wperf_entity.segments) is its owner.
+ */
 struct wperf_segment {
 	uint64_t start, end; /* CLOCK_MONOTONIC ns, clipped to the window */
-	uint32_t entity;     /* whose segment */
 	uint32_t waker;	     /* WAITING: the entity that woke it, WPERF_WAKER_ISSUERS for a
 				device's idle time, WPERF_NO_ENTITY if the window ended first */
 	uint8_t state;	     /* enum wperf_seg_state */

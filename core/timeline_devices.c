@@ -360,7 +360,6 @@ int64_t tl_devices_entities(struct tl_builder *b, uint32_t first, struct wperf_b
 
 struct walk {
 	struct wperf_buf *out;
-	uint32_t entity;
 	uint64_t pos; /* where the next segment starts */
 	int oom;
 };
@@ -377,7 +376,6 @@ static void seg(struct walk *w, uint8_t state, uint64_t s, uint64_t e)
 	}
 	*g = (struct wperf_segment){.start = s,
 				    .end = e,
-				    .entity = w->entity,
 				    .waker = state == WPERF_SEG_WAITING ? WPERF_WAKER_ISSUERS
 									: WPERF_NO_ENTITY,
 				    .state = state,
@@ -413,7 +411,7 @@ int tl_device_segments(const struct tl_builder *b, uint32_t device, struct wperf
 	const struct tl_device *d = dev(b, device);
 	const uint64_t *iv = (const uint64_t *)(const void *)d->busy.data;
 	size_t n = d->busy.len / (2 * sizeof(uint64_t));
-	struct walk w = {out, d->entity, b->start, 0};
+	struct walk w = {out, b->start, 0};
 	uint64_t measured = d->measured_ns, want = d->busy_ns, cum = 0, given = 0;
 
 	if (measured == 0 || want == measured) {

@@ -42,7 +42,6 @@ static void add_segment(struct fixture *f, uint64_t start, uint64_t end, uint8_t
 
 	*s = (struct wperf_segment){.start = start,
 				    .end = end,
-				    .entity = entity,
 				    .waker = waker,
 				    .state = state,
 				    .kstack = kstack,

@@ -647,7 +647,7 @@ static void test_perfetto_cap(void **state)
 	segs[2] = (struct wperf_segment){
 	    .start = 3 * MS, .end = 10 * MS, .waker = 0, .state = WPERF_SEG_WAITING};
 	for (size_t i = 3; i < big + 3; i++)
-		segs[i] = (struct wperf_segment){.start = 0, .end = 10 * MS, .entity = 1};
+		segs[i] = (struct wperf_segment){.start = 0, .end = 10 * MS};
 	ents[0].segments = segs;
 	ents[1].segments = segs + 3;
 	tl.nsegments = big + 3;
