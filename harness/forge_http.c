@@ -174,6 +174,11 @@ int forge_link_next(const char *value, size_t len, char *out, size_t size)
 
 			if (n == 0 || n >= size)
 				return -EINVAL;
+			/* A URL holds no control characters (RFC 3986): with a NUL it
+			 * would be cut short, another page than the one named. */
+			for (size_t i = 1; i <= n; i++)
+				if ((unsigned char)open[i] < ' ' || open[i] == 0x7f)
+					return -EINVAL;
 			memcpy(out, open + 1, n);
 			out[n] = '\0';
 			return 1;

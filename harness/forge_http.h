@@ -94,8 +94,8 @@ void forge_response_release(struct forge_response *r);
 
 /*
  * The rel="next" URL of a Link header's value (RFC 8288: "<URL>; rel="next",
- * <URL>; rel="last""), into out. 1 found, 0 none, -EINVAL malformed or too
- * long for size. Pure, for the fuzzers.
+ * <URL>; rel="last""), into out. 1 found, 0 none, -EINVAL malformed, too
+ * long for size, or holding a control character. Pure, for the fuzzers.
  */
 int forge_link_next(const char *value, size_t len, char *out, size_t size);
 

@@ -521,6 +521,15 @@ static int read_github_answer(const uint8_t *data, size_t size, struct wperf_err
 	return 0;
 }
 
+/* Does the string hold a control character (a URL may not)? */
+static int has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < ' ' || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
 /* A header's number, as forge_http.h promises it: -1 (none) or 0 to the maximum. */
 static int header_number_ok(long n)
 {
@@ -553,6 +562,7 @@ static int read_forge_headers(const uint8_t *data, size_t size, struct wperf_err
 		i += len;
 		FUZZ_CHECK(strnlen(r.next, sizeof(r.next)) < sizeof(r.next));
 		FUZZ_CHECK(!r.next[0] || memmem(data, size, r.next, strlen(r.next)));
+		FUZZ_CHECK(!has_control(r.next));
 		FUZZ_CHECK(r.bad_link == 0 || r.bad_link == 1);
 		FUZZ_CHECK(header_number_ok(r.retry_after_s));
 		FUZZ_CHECK(header_number_ok(r.ratelimit_remaining));
@@ -565,7 +575,7 @@ static int read_forge_headers(const uint8_t *data, size_t size, struct wperf_err
 	FUZZ_CHECK(ret == 0 || ret == 1 || ret == -EINVAL);
 	if (ret == 1)
 		FUZZ_CHECK(next[0] && strnlen(next, sizeof(next)) < sizeof(next) &&
-			   memmem(data, size, next, strlen(next)));
+			   memmem(data, size, next, strlen(next)) && !has_control(next));
 	return 0;
 }
 
