@@ -57,8 +57,7 @@ static uint64_t scaled(uint64_t len, double scale)
 /* Whether two waits of one entity have the same call site. */
 static int same_site(const struct wperf_segment *a, const struct wperf_segment *b)
 {
-	return a->waker == b->waker && a->kstack == b->kstack && a->ustack == b->ustack &&
-	       a->waker_kstack == b->waker_kstack && a->waker_ustack == b->waker_ustack;
+	return a->waker == b->waker && a->stacks == b->stacks; /* equal indexes, equal stacks */
 }
 
 static int add_site(struct wperf_callsites *sites, const struct wperf_timeline *tl,
@@ -80,12 +79,13 @@ static void add_wait(struct worker *w, uint32_t entity, const struct wperf_segme
 	if (!weight)
 		return;
 	if (!l->seg || !same_site(l->seg, seg)) {
+		const struct wperf_wait_stacks *st = wperf_segment_stacks(tl, seg);
 		struct wperf_callsite key = {.from = entity,
 					     .to = seg->waker,
-					     .kstack = seg->kstack,
-					     .ustack = seg->ustack,
-					     .waker_kstack = seg->waker_kstack,
-					     .waker_ustack = seg->waker_ustack,
+					     .kstack = st->kstack,
+					     .ustack = st->ustack,
+					     .waker_kstack = st->waker_kstack,
+					     .waker_ustack = st->waker_ustack,
 					     .waiter_tgid = tl->entities[entity].tgid,
 					     .waker_tgid = tl->entities[seg->waker].tgid};
 		int64_t i = wperf_callsites_index(&w->sites, &key);

@@ -104,8 +104,8 @@ static int note_critical(const struct wperf_timeline *tl, const struct walker *w
 	if (slice <= 0 || (double)(s->end - s->start) / slice > min_parallelism || next == w->end ||
 	    next->state != WPERF_SEG_WAITING)
 		return 0;
-	key.kstack = next->kstack;
-	key.ustack = next->ustack;
+	key.kstack = wperf_segment_stacks(tl, next)->kstack;
+	key.ustack = wperf_segment_stacks(tl, next)->ustack;
 	return wperf_callsites_add(&out->critical, &key, (uint64_t)slice);
 }
 

@@ -63,6 +63,83 @@ struct tl_cpu *tl_cpu(struct tl_builder *b, uint32_t cpu)
 	return &TL_AT(b->cpus, struct tl_cpu, cpu);
 }
 
+/* ---- the stacks of the waits, each combination once ---- */
+
+static size_t stacks_hash(const struct wperf_wait_stacks *k)
+{
+	uint64_t a = (uint64_t)(uint32_t)k->kstack << 32 | (uint32_t)k->ustack;
+	uint64_t c = (uint64_t)(uint32_t)k->waker_kstack << 32 | (uint32_t)k->waker_ustack;
+	uint64_t h =
+	    a * 0x9E3779B97F4A7C15ull ^ (c + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+
+	return (size_t)(h ^ h >> 29);
+}
+
+static int same_stacks(const struct wperf_wait_stacks *a, const struct wperf_wait_stacks *b)
+{
+	return a->kstack == b->kstack && a->ustack == b->ustack &&
+	       a->waker_kstack == b->waker_kstack && a->waker_ustack == b->waker_ustack;
+}
+
+/* The slot of k in the table: where it is, or the empty one where it goes. */
+static uint32_t *stacks_slot(const struct tl_builder *b, const struct wperf_wait_stacks *k)
+{
+	const struct wperf_wait_stacks *all = (const void *)b->stacks.data;
+	size_t mask = b->stacks_cap - 1;
+
+	for (size_t i = stacks_hash(k) & mask;; i = (i + 1) & mask)
+		if (!b->stacks_slots[i] || same_stacks(&all[b->stacks_slots[i] - 1], k))
+			return &b->stacks_slots[i];
+}
+
+/* Doubles the table (or makes its first 64 slots). */
+static int stacks_grow(struct tl_builder *b)
+{
+	size_t n = TL_COUNT(b->stacks, struct wperf_wait_stacks);
+	size_t cap = b->stacks_cap ? 2 * b->stacks_cap : 64;
+	uint32_t *slots = calloc(cap, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	free(b->stacks_slots);
+	b->stacks_slots = slots;
+	b->stacks_cap = cap;
+	for (size_t i = 0; i < n; i++)
+		*stacks_slot(b, &TL_AT(b->stacks, struct wperf_wait_stacks, i)) = (uint32_t)i + 1;
+	return 0;
+}
+
+uint32_t tl_stacks_id(struct tl_builder *b, const struct wperf_wait_stacks *k)
+{
+	size_t n = TL_COUNT(b->stacks, struct wperf_wait_stacks);
+	struct wperf_wait_stacks *s;
+	uint32_t *slot;
+
+	if (2 * (n + 1) > b->stacks_cap && (n >= UINT32_MAX - 1 || stacks_grow(b) < 0)) {
+		b->oom = 1;
+		return WPERF_NO_STACKS;
+	}
+	slot = stacks_slot(b, k);
+	if (*slot)
+		return *slot - 1;
+	if (!(s = tl_push(&b->stacks, sizeof(*s)))) {
+		b->oom = 1;
+		return WPERF_NO_STACKS;
+	}
+	*s = *k;
+	*slot = (uint32_t)n + 1;
+	return (uint32_t)n;
+}
+
+/* The table with its first entry, WPERF_NO_STACKS. */
+static int stacks_init(struct tl_builder *b)
+{
+	const struct wperf_wait_stacks none = {WPERF_NO_STACK, WPERF_NO_STACK, WPERF_NO_STACK,
+					       WPERF_NO_STACK};
+
+	return tl_stacks_id(b, &none) == WPERF_NO_STACKS && !b->oom ? 0 : -ENOMEM;
+}
+
 static struct tl_thread *thr(struct tl_builder *b, uint32_t i)
 {
 	return &TL_AT(b->threads, struct tl_thread, i);
@@ -91,6 +168,9 @@ static uint32_t new_thread(struct tl_builder *b, uint32_t tid, uint32_t tgid)
 	th->tgid = tgid;
 	th->state = TL_UNKNOWN;
 	th->kstack = th->ustack = WPERF_NO_STACK;
+	th->last_stacks = (struct wperf_wait_stacks){WPERF_NO_STACK, WPERF_NO_STACK, WPERF_NO_STACK,
+						     WPERF_NO_STACK};
+	th->last_stacks_id = WPERF_NO_STACKS;
 	th->born = th->since = b->start;
 	th->died = b->end;
 	return (uint32_t)n;
@@ -138,6 +218,18 @@ static uint32_t thread_of(struct tl_builder *b, uint32_t tid, uint32_t tgid)
 	return *slot;
 }
 
+/* The index of the stacks of thread th's wait, woken at wks and wus. */
+static uint32_t wait_stacks(struct tl_builder *b, struct tl_thread *th, int32_t wks, int32_t wus)
+{
+	const struct wperf_wait_stacks k = {th->kstack, th->ustack, wks, wus};
+
+	if (!same_stacks(&k, &th->last_stacks)) {
+		th->last_stacks_id = tl_stacks_id(b, &k);
+		th->last_stacks = k;
+	}
+	return th->last_stacks_id;
+}
+
 /* Appends a segment of thread i, clipped to the window; empty ones vanish. */
 static void emit(struct tl_builder *b, uint32_t i, uint8_t state, uint64_t start, uint64_t end,
 		 uint32_t waker, int32_t wks, int32_t wus)
@@ -145,11 +237,13 @@ static void emit(struct tl_builder *b, uint32_t i, uint8_t state, uint64_t start
 	struct tl_thread *th = thr(b, i);
 	struct wperf_segment *s;
 	int waiting = state == WPERF_SEG_WAITING;
+	uint32_t stacks;
 
 	start = clamp(b, start);
 	end = clamp(b, end);
 	if (start >= end)
 		return;
+	stacks = waiting ? wait_stacks(b, th, wks, wus) : WPERF_NO_STACKS;
 	if (th->segs.cap - th->segs.len < sizeof(*s) &&
 	    wperf_buf_reserve(&th->segs, sizeof(*s)) < 0) {
 		b->oom = 1;
@@ -161,10 +255,7 @@ static void emit(struct tl_builder *b, uint32_t i, uint8_t state, uint64_t start
 				    .end = end,
 				    .waker = waiting ? waker : WPERF_NO_ENTITY,
 				    .state = state,
-				    .kstack = waiting ? th->kstack : WPERF_NO_STACK,
-				    .ustack = waiting ? th->ustack : WPERF_NO_STACK,
-				    .waker_kstack = waiting ? wks : WPERF_NO_STACK,
-				    .waker_ustack = waiting ? wus : WPERF_NO_STACK};
+				    .stacks = stacks};
 }
 
 /* Time never goes backwards for one thread, even in a trace that was not sorted. */
@@ -634,6 +725,8 @@ static void release(struct tl_builder *b)
 	wperf_buf_release(&b->spins);
 	wperf_buf_release(&b->releases);
 	wperf_buf_release(&b->marks);
+	wperf_buf_release(&b->stacks); /* unless given to the timeline */
+	free(b->stacks_slots);
 	tl_devices_release(b);
 	tl_sources_release(b);
 }
@@ -653,6 +746,7 @@ int wperf_timeline_build(const struct wperf_trace *t, const struct wperf_timelin
 	b.start = st->start_ts;
 	b.end = st->end_ts;
 	if (wperf_thread_table_init(&b.names, t) < 0 || tl_sources_init(&b) < 0 ||
+	    stacks_init(&b) < 0 ||
 	    (st->ncpu && !tl_cpu(&b, st->ncpu - 1 < MAX_CPUS ? st->ncpu - 1 : 0)))
 		ret = wperf_error_set(err, -ENOMEM, "out of memory building the timeline");
 	/* Sort when the writer saw late events; with no valid window, span the events. */
@@ -703,5 +797,6 @@ void wperf_timeline_free(struct wperf_timeline *tl)
 		free(tl->entities[e].segments);
 	free(tl->entities);
 	free(tl->shares);
+	free(tl->stacks);
 	free(tl);
 }

@@ -39,10 +39,22 @@ enum wperf_entity_kind {
 	WPERF_ENTITY_IRQ = 3,  /* timers and other interrupts: never a bottleneck */
 };
 
+/* Where a wait blocked and where its waker woke it: trace stack ids, or
+ * WPERF_NO_STACK. */
+struct wperf_wait_stacks {
+	int32_t kstack, ustack;		    /* where it blocked */
+	int32_t waker_kstack, waker_ustack; /* where its waker woke it */
+};
+
+/* The index in wperf_timeline.stacks of four WPERF_NO_STACK. */
+#define WPERF_NO_STACKS 0
+
 /*
- * 40 bytes: a timeline holds one or two per event, so its size is most of the
- * analyzer's memory. Whose segment it is, is not stored: the entity whose
- * array holds it (wperf_entity.segments) is its owner.
+ * 32 bytes: a timeline holds one or two per event, so their size is most of the
+ * analyzer's memory (and of its time, memory being first touched). Whose segment
+ * it is, is not stored: the entity whose array holds it (wperf_entity.segments)
+ * is its owner. Nor are its stacks: a thread blocks and is woken in a few places
+ * again and again, and the timeline keeps each combination once (stacks).
  */
 struct wperf_segment {
 	uint64_t start, end; /* CLOCK_MONOTONIC ns, clipped to the window */
@@ -51,8 +63,8 @@ struct wperf_segment {
 	uint8_t state;	     /* enum wperf_seg_state */
 	uint8_t spin;	     /* WAITING: an annotated spin (wperf_annotate.h), not a block */
 	uint16_t reserved;
-	int32_t kstack, ustack;		    /* WAITING: where it blocked (trace stack ids) */
-	int32_t waker_kstack, waker_ustack; /* WAITING: where its waker woke it */
+	uint32_t stacks; /* WAITING: its stacks, an index in wperf_timeline.stacks (equal
+			    indexes, equal stacks); WPERF_NO_STACKS otherwise */
 };
 
 struct wperf_entity {
@@ -103,6 +115,10 @@ struct wperf_timeline {
 	size_t nsegments; /* of all entities */
 	struct wperf_io_share *shares;
 	size_t nshares;
+	/* The stacks of the waits, each combination once; stacks[WPERF_NO_STACKS]
+	 * (there is always one) has none. */
+	struct wperf_wait_stacks *stacks;
+	size_t nstacks;
 	uint64_t lost_events;	  /* from the trace: every report must say so */
 	uint64_t recorded_events; /* the records the trace holds, of every kind */
 	uint64_t false_wakeups_removed, spins_converted;
@@ -119,6 +135,13 @@ int wperf_timeline_build(const struct wperf_trace *t, const struct wperf_timelin
 			 struct wperf_timeline **out, struct wperf_error *err);
 
 void wperf_timeline_free(struct wperf_timeline *tl);
+
+/* The stacks of a wait s of tl. */
+static inline const struct wperf_wait_stacks *wperf_segment_stacks(const struct wperf_timeline *tl,
+								   const struct wperf_segment *s)
+{
+	return &tl->stacks[s->stacks];
+}
 
 /* The segments of entity e. */
 static inline const struct wperf_segment *wperf_timeline_segments(const struct wperf_timeline *tl,

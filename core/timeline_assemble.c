@@ -109,9 +109,10 @@ static uint32_t releaser(const struct tl_builder *b, uint64_t lock, uint64_t t, 
 	return r[j].thread;
 }
 
-/* Merges each false wakeup's wait pair, in place; returns the segments left. */
-static size_t false_wakeups(struct wperf_segment *s, size_t n, const struct tl_mark *m, size_t nm,
-			    uint64_t *removed)
+/* Merges each false wakeup's wait pair, in place; returns the segments left
+ * (b->oom set when out of memory). */
+static size_t false_wakeups(struct tl_builder *b, struct wperf_segment *s, size_t n,
+			    const struct tl_mark *m, size_t nm, uint64_t *removed)
 {
 	size_t o = 0, mi = 0, last_wait = SIZE_MAX, pending = SIZE_MAX;
 
@@ -122,11 +123,17 @@ static size_t false_wakeups(struct wperf_segment *s, size_t n, const struct tl_m
 				pending = last_wait;
 		if (s[i].state == WPERF_SEG_WAITING && pending != SIZE_MAX) {
 			struct wperf_segment *w1 = &s[pending];
+			/* where w1 blocked, where w2's waker woke it */
+			struct wperf_wait_stacks k =
+			    TL_AT(b->stacks, struct wperf_wait_stacks, w1->stacks);
+			const struct wperf_wait_stacks *w2 =
+			    &TL_AT(b->stacks, struct wperf_wait_stacks, s[i].stacks);
 
+			k.waker_kstack = w2->waker_kstack;
+			k.waker_ustack = w2->waker_ustack;
 			w1->end = s[i].end;
 			w1->waker = s[i].waker;
-			w1->waker_kstack = s[i].waker_kstack;
-			w1->waker_ustack = s[i].waker_ustack;
+			w1->stacks = tl_stacks_id(b, &k);
 			o = pending + 1;
 			pending = SIZE_MAX;
 			(*removed)++;
@@ -155,7 +162,7 @@ static int push(struct wperf_buf *out, const struct wperf_segment *s, uint8_t st
 	g->waker = waker;
 	if (state == WPERF_SEG_WAITING && s->state != WPERF_SEG_WAITING) {
 		g->spin = 1;
-		g->kstack = g->ustack = g->waker_kstack = g->waker_ustack = WPERF_NO_STACK;
+		g->stacks = WPERF_NO_STACKS;
 	}
 	return 0;
 }
@@ -219,8 +226,10 @@ static int thread_segments(struct tl_builder *b, uint32_t i, const struct tl_mar
 	struct wperf_buf old;
 
 	if (nm) {
-		n = false_wakeups(s, n, m, nm, &tl->false_wakeups_removed);
+		n = false_wakeups(b, s, n, m, nm, &tl->false_wakeups_removed);
 		th->segs.len = n * sizeof(*s);
+		if (b->oom)
+			return -ENOMEM;
 	}
 	if (nsp) {
 		wperf_buf_clear(scratch);
@@ -323,6 +332,9 @@ int tl_assemble(struct tl_builder *b, struct wperf_timeline *tl)
 	if (ret || (ret = tl_device_shares(b, &shares)) < 0)
 		goto out;
 	tl->nsegments = total;
+	tl->stacks = (struct wperf_wait_stacks *)(void *)b->stacks.data;
+	tl->nstacks = TL_COUNT(b->stacks, struct wperf_wait_stacks);
+	b->stacks = (struct wperf_buf){0};
 	tl->shares = (struct wperf_io_share *)(void *)shares.data;
 	tl->nshares = TL_COUNT(shares, struct wperf_io_share);
 	shares.data = NULL;

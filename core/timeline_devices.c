@@ -379,10 +379,7 @@ static void seg(struct walk *w, uint8_t state, uint64_t s, uint64_t e)
 				    .waker = state == WPERF_SEG_WAITING ? WPERF_WAKER_ISSUERS
 									: WPERF_NO_ENTITY,
 				    .state = state,
-				    .kstack = WPERF_NO_STACK,
-				    .ustack = WPERF_NO_STACK,
-				    .waker_kstack = WPERF_NO_STACK,
-				    .waker_ustack = WPERF_NO_STACK};
+				    .stacks = WPERF_NO_STACKS};
 	w->pos = e;
 }
 

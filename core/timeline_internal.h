@@ -49,6 +49,10 @@ struct tl_thread {
 	uint64_t irq_ns;
 	uint64_t spin_lock, spin_t1;
 	char name[32], process[16];
+	/* The stacks of its last wait and their index in tl_builder.stacks: a
+	 * thread blocks and is woken in the same places again and again. */
+	struct wperf_wait_stacks last_stacks;
+	uint32_t last_stacks_id;
 	/* Its segments (provisional wakers): the array its entity keeps. A large one
 	 * grows without being copied (realloc moves mapped memory by remapping). */
 	struct wperf_buf segs; /* struct wperf_segment */
@@ -146,6 +150,13 @@ struct tl_builder {
 	struct wperf_buf threads; /* struct tl_thread */
 	struct wperf_buf cpus;	  /* struct tl_cpu */
 
+	/* The stacks of the waits, each combination once (struct wperf_wait_stacks,
+	 * WPERF_NO_STACKS first): the timeline's stacks. A hash table of open
+	 * addressing (a power of two, at most half full) holds their indexes + 1. */
+	struct wperf_buf stacks;
+	uint32_t *stacks_slots;
+	size_t stacks_cap;
+
 	struct wperf_buf spins, releases, marks; /* annotations */
 	uint64_t release_seq;
 
@@ -180,6 +191,10 @@ void *tl_push(struct wperf_buf *b, size_t size);
 
 /* timeline.c: the CPU state of cpu, or NULL for an absurd cpu number. */
 struct tl_cpu *tl_cpu(struct tl_builder *b, uint32_t cpu);
+
+/* timeline.c: the index of k in b->stacks, added when new; WPERF_NO_STACKS (and
+ * b->oom set) when out of memory. */
+uint32_t tl_stacks_id(struct tl_builder *b, const struct wperf_wait_stacks *k);
 
 /* ---- timeline_devices.c ---- */
 void tl_devices_release(struct tl_builder *b);

@@ -21,6 +21,8 @@ struct fixture {
 	struct wperf_timeline tl;
 	struct wperf_entity entities[MAX_ENTITIES];
 	struct wperf_segment segments[MAX_SEGMENTS];
+	struct wperf_wait_stacks
+	    stacks[MAX_SEGMENTS + 1]; /* WPERF_NO_STACKS, then one per segment */
 	struct wperf_io_share shares[MAX_ENTITIES];
 };
 
@@ -40,14 +42,13 @@ static void add_segment(struct fixture *f, uint64_t start, uint64_t end, uint8_t
 	uint32_t entity = f->tl.nentities - 1;
 	struct wperf_segment *s = &f->segments[f->tl.nsegments++];
 
+	f->stacks[f->tl.nstacks] =
+	    (struct wperf_wait_stacks){kstack, WPERF_NO_STACK, WPERF_NO_STACK, WPERF_NO_STACK};
 	*s = (struct wperf_segment){.start = start,
 				    .end = end,
 				    .waker = waker,
 				    .state = state,
-				    .kstack = kstack,
-				    .ustack = WPERF_NO_STACK,
-				    .waker_kstack = WPERF_NO_STACK,
-				    .waker_ustack = WPERF_NO_STACK};
+				    .stacks = (uint32_t)f->tl.nstacks++};
 	f->entities[entity].nsegments++;
 }
 
@@ -56,6 +57,10 @@ static void init(struct fixture *f)
 	memset(f, 0, sizeof(*f));
 	f->tl.entities = f->entities;
 	f->tl.shares = f->shares;
+	f->stacks[WPERF_NO_STACKS] = (struct wperf_wait_stacks){WPERF_NO_STACK, WPERF_NO_STACK,
+								WPERF_NO_STACK, WPERF_NO_STACK};
+	f->tl.stacks = f->stacks;
+	f->tl.nstacks = 1;
 	f->tl.start = 0;
 	f->tl.end = 1000;
 }

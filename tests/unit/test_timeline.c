@@ -135,6 +135,11 @@ static const struct wperf_segment *seg_at(const struct wperf_timeline *tl, uint3
 	return wperf_timeline_segments(tl, e, &n) + k;
 }
 
+static int by_stacks(const void *a, const void *b)
+{
+	return memcmp(a, b, sizeof(struct wperf_wait_stacks));
+}
+
 /*
  * What every timeline must satisfy: segments grouped by entity, sorted, within
  * the window, non-empty; a thread's contiguous from its birth to its death and
@@ -169,6 +174,10 @@ static void check_invariants(const struct wperf_timeline *tl)
 					     e->kind != WPERF_ENTITY_THREAD));
 			else
 				assert_int_equal(s[k].spin, 0);
+			/* stacks only for waits (and none for a spin); each combination once */
+			assert_true(s[k].stacks < tl->nstacks);
+			if (s[k].state != WPERF_SEG_WAITING || s[k].spin)
+				assert_int_equal(s[k].stacks, WPERF_NO_STACKS);
 			sum += s[k].end - s[k].start;
 		}
 		assert_true(e->running_ns + e->irq_ns + e->runnable_ns + e->waiting_ns == sum);
@@ -182,6 +191,21 @@ static void check_invariants(const struct wperf_timeline *tl)
 			assert_int_equal(n, 0);
 	}
 	assert_int_equal(total, tl->nsegments);
+	assert_true(tl->nstacks >= 1);
+	assert_int_equal(tl->stacks[WPERF_NO_STACKS].kstack, WPERF_NO_STACK);
+	assert_int_equal(tl->stacks[WPERF_NO_STACKS].ustack, WPERF_NO_STACK);
+	assert_int_equal(tl->stacks[WPERF_NO_STACKS].waker_kstack, WPERF_NO_STACK);
+	assert_int_equal(tl->stacks[WPERF_NO_STACKS].waker_ustack, WPERF_NO_STACK);
+	{ /* each combination once: sorted, no two alike */
+		struct wperf_wait_stacks *st = malloc(tl->nstacks * sizeof(*st));
+
+		assert_non_null(st);
+		memcpy(st, tl->stacks, tl->nstacks * sizeof(*st));
+		qsort(st, tl->nstacks, sizeof(*st), by_stacks);
+		for (size_t i = 1; i < tl->nstacks; i++)
+			assert_int_not_equal(by_stacks(&st[i - 1], &st[i]), 0);
+		free(st);
+	}
 	for (size_t i = 0; i < tl->nshares; i++) {
 		assert_true(tl->shares[i].device < tl->nentities);
 		assert_true(tl->shares[i].thread < tl->nentities);
@@ -217,10 +241,10 @@ static void test_block_and_wake(void **state)
 	seg_is(tl, a, 2, 5000, 5500, WPERF_SEG_RUNNABLE, 0);
 	seg_is(tl, a, 3, 5500, 10000, WPERF_SEG_RUNNING, 0);
 	w = seg_at(tl, a, 1);
-	assert_int_equal(w->kstack, 7);
-	assert_int_equal(w->ustack, 8);
-	assert_int_equal(w->waker_kstack, 11);
-	assert_int_equal(w->waker_ustack, 12);
+	assert_int_equal(wperf_segment_stacks(tl, w)->kstack, 7);
+	assert_int_equal(wperf_segment_stacks(tl, w)->ustack, 8);
+	assert_int_equal(wperf_segment_stacks(tl, w)->waker_kstack, 11);
+	assert_int_equal(wperf_segment_stacks(tl, w)->waker_ustack, 12);
 	assert_int_equal(w->spin, 0);
 	nsegs_is(tl, b, 2);
 	seg_is(tl, b, 0, 1000, 3000, WPERF_SEG_RUNNABLE, 0);
@@ -313,8 +337,8 @@ static void test_softirq_block_wakes_from_disk(void **state)
 	assert_int_equal(tl->entities[d].kind, WPERF_ENTITY_DISK);
 	assert_int_equal(tl->entities[d].dev, DISK);
 	seg_is(tl, a, 1, 2100, 6010, WPERF_SEG_WAITING, d);
-	assert_int_equal(seg_at(tl, a, 1)->waker_kstack, WPERF_NO_STACK);
-	assert_int_equal(seg_at(tl, a, 1)->kstack, 5);
+	assert_int_equal(wperf_segment_stacks(tl, seg_at(tl, a, 1))->waker_kstack, WPERF_NO_STACK);
+	assert_int_equal(wperf_segment_stacks(tl, seg_at(tl, a, 1))->kstack, 5);
 	seg_is(tl, b, 1, 7000, 8000, WPERF_SEG_WAITING, d);
 	nsegs_is(tl, d, 3);
 	seg_is(tl, d, 0, 1000, 2000, WPERF_SEG_WAITING, WPERF_WAKER_ISSUERS);
@@ -569,10 +593,10 @@ static void test_false_wakeup(void **state)
 	seg_is(tl, a, 2, 6000, 6100, WPERF_SEG_RUNNABLE, 0);
 	seg_is(tl, a, 3, 6100, 10000, WPERF_SEG_RUNNING, 0);
 	w = seg_at(tl, a, 1);
-	assert_int_equal(w->kstack, 1);
-	assert_int_equal(w->ustack, 2);
-	assert_int_equal(w->waker_kstack, 7);
-	assert_int_equal(w->waker_ustack, 8);
+	assert_int_equal(wperf_segment_stacks(tl, w)->kstack, 1);
+	assert_int_equal(wperf_segment_stacks(tl, w)->ustack, 2);
+	assert_int_equal(wperf_segment_stacks(tl, w)->waker_kstack, 7);
+	assert_int_equal(wperf_segment_stacks(tl, w)->waker_ustack, 8);
 	assert_int_equal(tl->entities[a].waiting_ns, 4000);
 	wperf_timeline_free(tl);
 }
@@ -639,10 +663,10 @@ static void test_long_thread(void **state)
 	 * the spin splits the last one in 3 */
 	nsegs_is(tl, a, 60001 - 3 + 2);
 	seg_is(tl, a, 0, 1000, 1002, WPERF_SEG_RUNNING, 0);
-	assert_int_equal(seg_at(tl, a, 1)->kstack, 0);
+	assert_int_equal(wperf_segment_stacks(tl, seg_at(tl, a, 1))->kstack, 0);
 	seg_is(tl, a, 3 * 19990 + 1, 1000 + 19990 * 10 + 2, 1000 + 19991 * 10 + 6,
 	       WPERF_SEG_WAITING, by_tid(tl, B));
-	assert_int_equal(seg_at(tl, a, 3 * 19990 + 1)->kstack, 19990);
+	assert_int_equal(wperf_segment_stacks(tl, seg_at(tl, a, 3 * 19990 + 1))->kstack, 19990);
 	seg_is(tl, a, 3 * 19990 + 2, 1000 + 19991 * 10 + 6, 1000 + 19992 * 10, WPERF_SEG_RUNNABLE,
 	       0);
 	seg_is(tl, a, 59997, t, t + 100, WPERF_SEG_RUNNING, 0);
