@@ -99,37 +99,57 @@ static void add_wait(struct worker *w, uint32_t entity, const struct wperf_segme
 	w->sites.sites[l->site].weight += weight;
 }
 
+/*
+ * The first of segs[0, n) that ends after t, n if none (segments are sorted,
+ * disjoint). Waits are cascaded in time order, slice by slice, so it is near
+ * where the last search in this entity ended (hint): just past it, or a slice
+ * of time back when a search from another entity's waits starts over. A search
+ * that gallops away from hint (1, 2, 4, ... segments) and then bisects reads
+ * only segments near it, still in the cache, where bisecting the whole array
+ * would read some far away.
+ */
+static size_t seek(const struct wperf_segment *segs, size_t n, size_t hint, uint64_t t)
+{
+	size_t lo, hi, step = 1;
+
+	if (hint < n && segs[hint].end <= t) { /* after hint */
+		lo = hint + 1;
+		while (lo + step <= n && segs[lo + step - 1].end <= t) {
+			lo += step;
+			step *= 2;
+		}
+		hi = lo + step <= n ? lo + step - 1 : n;
+	} else { /* at or before hint */
+		hi = hint < n ? hint : n;
+		while (hi >= step && segs[hi - step].end > t) {
+			hi -= step;
+			step *= 2;
+		}
+		lo = hi >= step ? hi - step + 1 : 0;
+	}
+	while (lo < hi) { /* the answer is in [lo, hi] */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (segs[mid].end <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Cascades the waits of entity that overlap [start, end), clipped to it. */
 static void recurse_into(struct worker *w, uint32_t entity, uint64_t start, uint64_t end,
 			 double scale)
 {
 	const struct wperf_timeline *tl = w->c->tl;
 	const struct wperf_segment *segs;
-	size_t n, lo = 0, hi;
+	size_t n, lo;
 
 	if (w->depth >= w->c->max_depth || w->on_path[entity] || w->err)
 		return; /* a cycle on this chain, or nesting too deep to matter */
 	segs = wperf_timeline_segments(tl, entity, &n);
-	/*
-	 * The first segment that ends after start (segments are sorted, disjoint).
-	 * Waits are cascaded in time order, so it is usually where the last search
-	 * in this entity ended, or just past it: check there before bisecting.
-	 */
-	lo = w->hint[entity];
-	while (lo < n && segs[lo].end <= start && lo < (size_t)w->hint[entity] + 4)
-		lo++;
-	if (!(lo < n && segs[lo].end > start && (lo == 0 || segs[lo - 1].end <= start))) {
-		lo = 0;
-		hi = n;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (segs[mid].end <= start)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-	}
+	lo = seek(segs, n, w->hint[entity], start);
 	w->hint[entity] = (uint32_t)lo;
 	w->on_path[entity] = 1;
 	w->depth++;
