@@ -289,12 +289,11 @@ struct {
 	__type(value, struct thread_places);
 } stack_cache SEC(".maps");
 
-/* The stacks of the current thread (the blocking one, or the waker), as far as
- * the policy wants them. */
-static __always_inline void take_stacks(void *ctx, __u32 tgid, __u32 role, __s32 *kstack,
-					__s32 *ustack)
+/* The stacks of task, the current thread (the blocking one, or the waker), as
+ * far as the policy wants them. */
+static __always_inline void take_stacks(void *ctx, struct task_struct *task, __u32 tgid, __u32 role,
+					__s32 *kstack, __s32 *ustack)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
 	bool kthread = task->flags & PF_KTHREAD;
 	struct thread_places *places = NULL;
 	struct stack_place *slot = NULL;
@@ -415,7 +414,9 @@ static __always_inline int on_sched_switch(__u64 *ctx, const bool btf)
 	e->sw.prev_state = preempt ? 0 : prev_state;
 	/* prev is still current here: its stacks are the ones it blocked in. */
 	if (blocked && e->hdr.tid != 0) {
-		take_stacks(ctx, prev_tgid, ROLE_BLOCK, &e->sw.kstack, &e->sw.ustack);
+		/* prev is current; a raw_tp program cannot load through it. */
+		take_stacks(ctx, btf ? prev : bpf_get_current_task_btf(), prev_tgid, ROLE_BLOCK,
+			    &e->sw.kstack, &e->sw.ustack);
 	} else {
 		e->sw.kstack = WPERF_NO_STACK;
 		e->sw.ustack = WPERF_NO_STACK;
@@ -427,14 +428,15 @@ static __always_inline int on_sched_switch(__u64 *ctx, const bool btf)
 static __always_inline int on_wakeup(__u64 *ctx, const bool btf, __u8 kind)
 {
 	struct task_struct *p = (void *)ctx[0];
-	__u64 waker = bpf_get_current_pid_tgid();
+	struct task_struct *waker = bpf_get_current_task_btf();
+	__u32 waker_tgid = waker->tgid;
 	__u32 tgid = KREAD(btf, p, tgid);
 	__s32 irq;
 	__u8 context = current_context(&irq);
 	struct record_slot slot;
 	struct wperf_event *e;
 
-	if (!is_target(tgid) && !(context == WPERF_CTX_THREAD && is_target(waker >> 32)))
+	if (!is_target(tgid) && !(context == WPERF_CTX_THREAD && is_target(waker_tgid)))
 		return 0;
 	e = reserve(&slot, RECORD_SIZE(wake), kind, KREAD(btf, p, pid), tgid);
 	if (!e)
@@ -445,9 +447,9 @@ static __always_inline int on_wakeup(__u64 *ctx, const bool btf, __u8 kind)
 	e->wake.kstack = WPERF_NO_STACK;
 	e->wake.ustack = WPERF_NO_STACK;
 	if (context == WPERF_CTX_THREAD) {
-		e->wake.waker_tid = (__u32)waker;
-		e->wake.waker_tgid = waker >> 32;
-		take_stacks(ctx, waker >> 32, ROLE_WAKE, &e->wake.kstack, &e->wake.ustack);
+		e->wake.waker_tid = waker->pid;
+		e->wake.waker_tgid = waker_tgid;
+		take_stacks(ctx, waker, waker_tgid, ROLE_WAKE, &e->wake.kstack, &e->wake.ustack);
 	} else {
 		/* Not the interrupted thread: the interrupt is the waker. */
 		e->wake.waker_tid = 0;
@@ -472,7 +474,7 @@ static __always_inline int on_sched_wakeup_new(__u64 *ctx, const bool btf)
 static __always_inline int on_sched_process_fork(__u64 *ctx, const bool btf)
 {
 	struct task_struct *parent = (void *)ctx[0], *child = (void *)ctx[1];
-	__u32 tgid = BPF_CORE_READ(parent, tgid), child_tgid = BPF_CORE_READ(child, tgid);
+	__u32 tgid = KREAD(btf, parent, tgid), child_tgid = KREAD(btf, child, tgid);
 	struct record_slot slot;
 	struct wperf_event *e;
 	__u8 one = 1;
@@ -481,25 +483,26 @@ static __always_inline int on_sched_process_fork(__u64 *ctx, const bool btf)
 		return 0;
 	if (filter_targets)
 		bpf_map_update_elem(&targets, &child_tgid, &one, BPF_ANY);
-	e = reserve(&slot, RECORD_SIZE(fork), WPERF_EV_FORK, BPF_CORE_READ(parent, pid), tgid);
+	e = reserve(&slot, RECORD_SIZE(fork), WPERF_EV_FORK, KREAD(btf, parent, pid), tgid);
 	if (!e)
 		return 0;
-	e->fork.child_tid = BPF_CORE_READ(child, pid);
+	e->fork.child_tid = KREAD(btf, child, pid);
 	e->fork.child_tgid = child_tgid;
 	BPF_CORE_READ_STR_INTO(&e->fork.comm, child, comm);
 	submit(&slot);
 	return 0;
 }
 
-static __always_inline int emit_name(__u8 kind, struct task_struct *task, const char *comm)
+static __always_inline int emit_name(const bool btf, __u8 kind, struct task_struct *task,
+				     const char *comm)
 {
-	__u32 tgid = BPF_CORE_READ(task, tgid);
+	__u32 tgid = KREAD(btf, task, tgid);
 	struct record_slot slot;
 	struct wperf_event *e;
 
 	if (!is_target(tgid))
 		return 0;
-	e = reserve(&slot, RECORD_SIZE(name), kind, BPF_CORE_READ(task, pid), tgid);
+	e = reserve(&slot, RECORD_SIZE(name), kind, KREAD(btf, task, pid), tgid);
 	if (!e)
 		return 0;
 	if (comm)
@@ -512,24 +515,24 @@ static __always_inline int emit_name(__u8 kind, struct task_struct *task, const 
 
 static __always_inline int on_sched_process_exec(__u64 *ctx, const bool btf)
 {
-	return emit_name(WPERF_EV_EXEC, (void *)ctx[0], NULL);
+	return emit_name(btf, WPERF_EV_EXEC, (void *)ctx[0], NULL);
 }
 
 static __always_inline int on_task_rename(__u64 *ctx, const bool btf)
 {
-	return emit_name(WPERF_EV_RENAME, (void *)ctx[0], (const char *)ctx[1]);
+	return emit_name(btf, WPERF_EV_RENAME, (void *)ctx[0], (const char *)ctx[1]);
 }
 
 static __always_inline int on_sched_process_exit(__u64 *ctx, const bool btf)
 {
 	struct task_struct *task = (void *)ctx[0];
-	__u32 tgid = BPF_CORE_READ(task, tgid);
+	__u32 tgid = KREAD(btf, task, tgid);
 	struct record_slot slot;
 	struct wperf_event *e;
 
 	if (!is_target(tgid))
 		return 0;
-	e = reserve(&slot, sizeof(struct wperf_event_hdr), WPERF_EV_EXIT, BPF_CORE_READ(task, pid),
+	e = reserve(&slot, sizeof(struct wperf_event_hdr), WPERF_EV_EXIT, KREAD(btf, task, pid),
 		    tgid);
 	if (e)
 		submit(&slot);
@@ -636,10 +639,11 @@ static __always_inline int vector_leave(void)
 
 /* ---- block devices ---- */
 
-static __always_inline int emit_block(__u8 kind, struct request *rq, __u32 bytes)
+static __always_inline int emit_block(const bool btf, __u8 kind, struct request *rq, __u32 bytes)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	struct gendisk *disk = BPF_CORE_READ(rq, q, disk);
+	struct request_queue *q = KREAD(btf, rq, q);
+	struct gendisk *disk = KREAD(btf, q, disk);
 	struct record_slot slot;
 	struct wperf_event *e;
 	__s32 irq;
@@ -649,10 +653,10 @@ static __always_inline int emit_block(__u8 kind, struct request *rq, __u32 bytes
 		return 0;
 	e->hdr.flags = current_context(&irq);
 	e->block.irq = irq;
-	e->block.sector = BPF_CORE_READ(rq, __sector);
-	e->block.dev = (BPF_CORE_READ(disk, major) << 20) | BPF_CORE_READ(disk, first_minor);
+	e->block.sector = KREAD(btf, rq, __sector);
+	e->block.dev = (KREAD(btf, disk, major) << 20) | KREAD(btf, disk, first_minor);
 	e->block.bytes = bytes;
-	e->block.op = BPF_CORE_READ(rq, cmd_flags);
+	e->block.op = KREAD(btf, rq, cmd_flags);
 	submit(&slot);
 	return 0;
 }
@@ -661,17 +665,17 @@ static __always_inline int on_block_rq_issue(__u64 *ctx, const bool btf)
 {
 	struct request *rq = (void *)ctx[0];
 
-	return emit_block(WPERF_EV_BLOCK_ISSUE, rq, BPF_CORE_READ(rq, __data_len));
+	return emit_block(btf, WPERF_EV_BLOCK_ISSUE, rq, KREAD(btf, rq, __data_len));
 }
 
 static __always_inline int on_block_rq_complete(__u64 *ctx, const bool btf)
 {
-	return emit_block(WPERF_EV_BLOCK_COMPLETE, (void *)ctx[0], ctx[2]);
+	return emit_block(btf, WPERF_EV_BLOCK_COMPLETE, (void *)ctx[0], ctx[2]);
 }
 
 /* ---- network interfaces ---- */
 
-static __always_inline int emit_net(__u8 kind, struct net_device *dev, __u32 bytes)
+static __always_inline int emit_net(const bool btf, __u8 kind, struct net_device *dev, __u32 bytes)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	struct record_slot slot;
@@ -683,7 +687,7 @@ static __always_inline int emit_net(__u8 kind, struct net_device *dev, __u32 byt
 		return 0;
 	e->hdr.flags = current_context(&irq);
 	e->net.irq = irq;
-	e->net.ifindex = BPF_CORE_READ(dev, ifindex);
+	e->net.ifindex = KREAD(btf, dev, ifindex);
 	e->net.bytes = bytes;
 	submit(&slot);
 	return 0;
@@ -693,14 +697,14 @@ static __always_inline int on_net_dev_xmit(__u64 *ctx, const bool btf)
 {
 	if ((int)ctx[1] != 0) /* not sent (NETDEV_TX_BUSY) */
 		return 0;
-	return emit_net(WPERF_EV_NET_XMIT, (void *)ctx[2], ctx[3]);
+	return emit_net(btf, WPERF_EV_NET_XMIT, (void *)ctx[2], ctx[3]);
 }
 
 static __always_inline int on_netif_receive_skb(__u64 *ctx, const bool btf)
 {
 	struct sk_buff *skb = (void *)ctx[0];
 
-	return emit_net(WPERF_EV_NET_RECV, BPF_CORE_READ(skb, dev), BPF_CORE_READ(skb, len));
+	return emit_net(btf, WPERF_EV_NET_RECV, KREAD(btf, skb, dev), KREAD(btf, skb, len));
 }
 
 /*
