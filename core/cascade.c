@@ -145,6 +145,7 @@ static void recurse_into(struct worker *w, uint32_t entity, uint64_t start, uint
 	const struct wperf_timeline *tl = w->c->tl;
 	const struct wperf_segment *segs;
 	size_t n, lo;
+	uint64_t from; /* where segs[i] starts */
 
 	if (w->depth >= w->c->max_depth || w->on_path[entity] || w->err)
 		return; /* a cycle on this chain, or nesting too deep to matter */
@@ -153,10 +154,11 @@ static void recurse_into(struct worker *w, uint32_t entity, uint64_t start, uint
 	w->hint[entity] = (uint32_t)lo;
 	w->on_path[entity] = 1;
 	w->depth++;
-	for (size_t i = lo; i < n && segs[i].start < end; i++) {
+	from = wperf_segment_start(&tl->entities[entity], lo);
+	for (size_t i = lo; i < n && from < end; from = segs[i++].end) {
 		if (segs[i].state != WPERF_SEG_WAITING)
 			continue;
-		cascade_segment(w, entity, &segs[i], segs[i].start > start ? segs[i].start : start,
+		cascade_segment(w, entity, &segs[i], from > start ? from : start,
 				segs[i].end < end ? segs[i].end : end, scale);
 	}
 	w->depth--;
@@ -219,17 +221,23 @@ static void *work(void *arg)
 		for (uint32_t e = 0; e < tl->nentities; e++) {
 			const struct wperf_entity *en = &tl->entities[e];
 			size_t k = w->next[e], hi = (size_t)en->first_segment + en->nsegments;
-			const struct wperf_segment *s;
+			uint64_t from; /* where segment k starts */
 
 			hi = w->last < hi ? w->last : hi;
-			for (; k < hi && (s = &en->segments[k - en->first_segment])->start < until;
-			     k++) {
-				if (s->state != WPERF_SEG_WAITING)
-					continue;
-				w->on_path[e] = 1;
-				w->depth = 1;
-				cascade_segment(w, e, s, s->start, s->end, 1.0);
-				w->on_path[e] = 0;
+			if (k >= hi)
+				continue;
+			from = wperf_segment_start(en, k - en->first_segment);
+			for (; k < hi && from < until; k++) {
+				const struct wperf_segment *s =
+				    &en->segments[k - en->first_segment];
+
+				if (s->state == WPERF_SEG_WAITING) {
+					w->on_path[e] = 1;
+					w->depth = 1;
+					cascade_segment(w, e, s, from, s->end, 1.0);
+					w->on_path[e] = 0;
+				}
+				from = s->end;
 			}
 			w->next[e] = k;
 		}

@@ -12,6 +12,7 @@
  */
 struct walker {
 	const struct wperf_segment *seg, *end; /* its next active segment; its segments' end */
+	uint64_t start;			       /* where seg starts: where the one before it ended */
 	uint32_t entity;		       /* whose segments */
 	uint8_t inside;	 /* 1: seg has started (its end is next), 0: its start is next */
 	uint8_t done;	 /* no active segment left */
@@ -47,7 +48,7 @@ static int is_active(const struct wperf_segment *s)
 static int next_active(struct walker *w)
 {
 	while (w->seg < w->end && !is_active(w->seg))
-		w->seg++;
+		w->start = w->seg++->end;
 	/* Threads take turns: by its next turn, this thread's next segments would
 	 * have left the cache. */
 	if (w->end - w->seg > 4)
@@ -101,7 +102,7 @@ static int note_critical(const struct wperf_timeline *tl, const struct walker *w
 				     .waker_ustack = WPERF_NO_STACK,
 				     .waiter_tgid = tl->entities[w->entity].tgid};
 
-	if (slice <= 0 || (double)(s->end - s->start) / slice > min_parallelism || next == w->end ||
+	if (slice <= 0 || (double)(s->end - w->start) / slice > min_parallelism || next == w->end ||
 	    next->state != WPERF_SEG_WAITING)
 		return 0;
 	key.kstack = wperf_segment_stacks(tl, next)->kstack;
@@ -134,20 +135,20 @@ static int take(struct sweep *s, uint32_t i)
 			s->out->per_entity[x->entity] += (uint64_t)slice;
 			e = note_critical(s->tl, x, slice, s->min_parallelism, s->out);
 		}
-		x->seg++;
+		x->start = x->seg++->end;
 		done = !next_active(x);
 		inside = 0;
 	}
 	/* a start, or the next slice starting where this one ended (runnable, then
 	 * running): taken now, which spares the merge a round */
-	if (!done && !inside && x->seg->start == ts) {
+	if (!done && !inside && x->start == ts) {
 		s->active++;
 		x->cm_start = s->cm;
 		inside = 1;
 	}
 	x->inside = (uint8_t)inside;
 	x->done = (uint8_t)done;
-	s->key[i] = done ? UINT64_MAX : inside ? x->seg->end : x->seg->start;
+	s->key[i] = done ? UINT64_MAX : inside ? x->seg->end : x->start;
 	return e;
 }
 
@@ -180,10 +181,12 @@ static size_t start_walkers(struct sweep *s)
 
 		if (en->kind != WPERF_ENTITY_THREAD || !en->nsegments)
 			continue;
-		s->w[n] = (struct walker){
-		    .seg = en->segments, .end = en->segments + en->nsegments, .entity = e};
+		s->w[n] = (struct walker){.seg = en->segments,
+					  .end = en->segments + en->nsegments,
+					  .start = en->born,
+					  .entity = e};
 		if (next_active(&s->w[n])) {
-			s->key[n] = s->w[n].seg->start;
+			s->key[n] = s->w[n].start;
 			n++;
 		}
 	}

@@ -127,8 +127,9 @@ static int stack_profile(const struct wperf_timeline *tl, uint32_t e, struct wpe
 
 	wperf_buf_clear(out);
 	for (size_t i = 0; i < n; i++) {
-		struct stack_weight sw = {wperf_segment_stacks(tl, &s[i])->kstack,
-					  (double)(s[i].end - s[i].start)};
+		struct stack_weight sw = {
+		    wperf_segment_stacks(tl, &s[i])->kstack,
+		    (double)(s[i].end - wperf_segment_start(&tl->entities[e], i))};
 
 		if (s[i].state == WPERF_SEG_WAITING && wperf_buf_append(out, &sw, sizeof(sw)) < 0)
 			return -ENOMEM;

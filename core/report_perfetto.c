@@ -239,7 +239,8 @@ static void flow(struct perfetto *p, uint32_t e, const struct wperf_segment *s)
 	emit(p, finish);
 }
 
-static void segment(struct perfetto *p, uint32_t e, const struct wperf_segment *s)
+/* Segment s of entity e, which starts at start. */
+static void segment(struct perfetto *p, uint32_t e, uint64_t start, const struct wperf_segment *s)
 {
 	const struct wperf_analysis *a = p->a;
 	const struct wperf_timeline *tl = a->timeline;
@@ -247,8 +248,8 @@ static void segment(struct perfetto *p, uint32_t e, const struct wperf_segment *
 	json_object *ev = event(p, "X", state_names[state], e);
 
 	add(ev, "cat", json_object_new_string("state"));
-	add(ev, "ts", micros(s->start - a->start));
-	add(ev, "dur", micros(s->end - s->start));
+	add(ev, "ts", micros(start - a->start));
+	add(ev, "dur", micros(s->end - start));
 	if (state == WPERF_SEG_WAITING) {
 		json_object *args = json_object_new_object(), *waker = NULL;
 
@@ -298,7 +299,7 @@ int wperf_report_perfetto(const struct wperf_analysis *a, struct wperf_symbolize
 		metadata(&p, "thread_name", pid_of(&p, e), tid_of(&p, e), "name",
 			 tl->entities[e].name);
 		for (size_t i = 0; i < n && !p.err; i++)
-			segment(&p, e, &s[i]);
+			segment(&p, e, wperf_segment_start(&tl->entities[e], i), &s[i]);
 	}
 	if (!p.err)
 		p.err = wperf_buf_printf(out, "\n],\"displayTimeUnit\":\"ms\"}\n");

@@ -251,8 +251,7 @@ static void emit(struct tl_builder *b, uint32_t i, uint8_t state, uint64_t start
 	}
 	s = (struct wperf_segment *)(void *)(th->segs.data + th->segs.len);
 	th->segs.len += sizeof(*s);
-	*s = (struct wperf_segment){.start = start,
-				    .end = end,
+	*s = (struct wperf_segment){.end = end, /* it starts where the one before ended */
 				    .waker = waiting ? waker : WPERF_NO_ENTITY,
 				    .state = state,
 				    .stacks = stacks};

@@ -50,18 +50,21 @@ struct wperf_wait_stacks {
 #define WPERF_NO_STACKS 0
 
 /*
- * 32 bytes: a timeline holds one or two per event, so their size is most of the
+ * 24 bytes: a timeline holds one or two per event, so their size is most of the
  * analyzer's memory (and of its time, memory being first touched). Whose segment
  * it is, is not stored: the entity whose array holds it (wperf_entity.segments)
- * is its owner. Nor are its stacks: a thread blocks and is woken in a few places
- * again and again, and the timeline keeps each combination once (stacks).
+ * is its owner. Nor where it starts: an entity's segments follow each other
+ * without a gap, so a segment starts where the one before it ended, the first
+ * at the entity's birth (wperf_segment_start). Nor its stacks: a thread blocks
+ * and is woken in a few places again and again, and the timeline keeps each
+ * combination once (stacks).
  */
 struct wperf_segment {
-	uint64_t start, end; /* CLOCK_MONOTONIC ns, clipped to the window */
-	uint32_t waker;	     /* WAITING: the entity that woke it, WPERF_WAKER_ISSUERS for a
-				device's idle time, WPERF_NO_ENTITY if the window ended first */
-	uint8_t state;	     /* enum wperf_seg_state */
-	uint8_t spin;	     /* WAITING: an annotated spin (wperf_annotate.h), not a block */
+	uint64_t end;	/* CLOCK_MONOTONIC ns, clipped to the window */
+	uint32_t waker; /* WAITING: the entity that woke it, WPERF_WAKER_ISSUERS for a
+			   device's idle time, WPERF_NO_ENTITY if the window ended first */
+	uint8_t state;	/* enum wperf_seg_state */
+	uint8_t spin;	/* WAITING: an annotated spin (wperf_annotate.h), not a block */
 	uint16_t reserved;
 	uint32_t stacks; /* WAITING: its stacks, an index in wperf_timeline.stacks (equal
 			    indexes, equal stacks); WPERF_NO_STACKS otherwise */
@@ -80,8 +83,10 @@ struct wperf_entity {
 	uint64_t running_ns, runnable_ns, waiting_ns, irq_ns;
 	/* devices: the bytes and requests they served, and how long they were busy */
 	uint64_t bytes, ios, busy_ns;
-	/* Its segments, sorted by start, no overlap: an array of its own, which the
-	 * timeline grew as the events came, never copied into one for all. Numbered
+	/* Its segments, in time order and contiguous: the first starts at born, each
+	 * other where the one before it ends, the last ends at died. An array of its
+	 * own, which the timeline grew as the events came, never copied into one for
+	 * all. Numbered
 	 * first_segment to first_segment + nsegments - 1 across the timeline (entity
 	 * after entity), for arrays that hold something per segment. */
 	struct wperf_segment *segments;
@@ -141,6 +146,12 @@ static inline const struct wperf_wait_stacks *wperf_segment_stacks(const struct 
 								   const struct wperf_segment *s)
 {
 	return &tl->stacks[s->stacks];
+}
+
+/* Where segment k of entity en starts: where segment k - 1 ended, or its birth. */
+static inline uint64_t wperf_segment_start(const struct wperf_entity *en, size_t k)
+{
+	return k ? en->segments[k - 1].end : en->born;
 }
 
 /* The segments of entity e. */

@@ -109,16 +109,20 @@ static uint32_t releaser(const struct tl_builder *b, uint64_t lock, uint64_t t, 
 	return r[j].thread;
 }
 
-/* Merges each false wakeup's wait pair, in place; returns the segments left
- * (b->oom set when out of memory). */
-static size_t false_wakeups(struct tl_builder *b, struct wperf_segment *s, size_t n,
+/* Merges each false wakeup's wait pair in the segments s[0, n) of a thread
+ * born at born, in place; returns the segments left (b->oom set when out of
+ * memory). */
+static size_t false_wakeups(struct tl_builder *b, struct wperf_segment *s, size_t n, uint64_t born,
 			    const struct tl_mark *m, size_t nm, uint64_t *removed)
 {
 	size_t o = 0, mi = 0, last_wait = SIZE_MAX, pending = SIZE_MAX;
+	/* where s[i] starts: where s[i - 1] ended, read before s[i - 1] was moved */
+	uint64_t start = born, next;
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++, start = next) {
+		next = s[i].end;
 		/* marks before this segment fell in the previous one */
-		for (; mi < nm && m[mi].ts < s[i].start; mi++)
+		for (; mi < nm && m[mi].ts < start; mi++)
 			if (o > 0 && s[o - 1].state != WPERF_SEG_WAITING && last_wait != SIZE_MAX)
 				pending = last_wait;
 		if (s[i].state == WPERF_SEG_WAITING && pending != SIZE_MAX) {
@@ -146,6 +150,7 @@ static size_t false_wakeups(struct tl_builder *b, struct wperf_segment *s, size_
 	return o;
 }
 
+/* Appends [start, end) of s to out (where the segment before it ended at start). */
 static int push(struct wperf_buf *out, const struct wperf_segment *s, uint8_t state, uint64_t start,
 		uint64_t end, uint32_t waker)
 {
@@ -156,7 +161,6 @@ static int push(struct wperf_buf *out, const struct wperf_segment *s, uint8_t st
 	if (!(g = tl_push(out, sizeof(*g))))
 		return -ENOMEM;
 	*g = *s;
-	g->start = start;
 	g->end = end;
 	g->state = state;
 	g->waker = waker;
@@ -173,14 +177,16 @@ static uint32_t final_waker(const struct tl_builder *b, uint32_t w)
 	return (w & PV_TAG) && w < WPERF_WAKER_ISSUERS ? tl_final_waker(b, w) : w;
 }
 
-/* Appends s[0, n) to out with the spins' running time made waits. */
+/* Appends s[0, n), the segments of a thread born at born, to out with the
+ * spins' running time made waits. */
 static int spin_split(const struct tl_builder *b, const struct wperf_segment *s, size_t n,
-		      const struct tl_spin *sp, size_t nsp, struct wperf_buf *out, uint64_t *spins)
+		      uint64_t born, const struct tl_spin *sp, size_t nsp, struct wperf_buf *out,
+		      uint64_t *spins)
 {
 	size_t k = 0, counted = SIZE_MAX;
 
 	for (size_t i = 0; i < n; i++) {
-		uint64_t pos = s[i].start, end = s[i].end;
+		uint64_t pos = i ? s[i - 1].end : born, end = s[i].end;
 
 		if (s[i].state != WPERF_SEG_RUNNING) {
 			if (push(out, &s[i], s[i].state, pos, end, s[i].waker))
@@ -226,14 +232,14 @@ static int thread_segments(struct tl_builder *b, uint32_t i, const struct tl_mar
 	struct wperf_buf old;
 
 	if (nm) {
-		n = false_wakeups(b, s, n, m, nm, &tl->false_wakeups_removed);
+		n = false_wakeups(b, s, n, th->born, m, nm, &tl->false_wakeups_removed);
 		th->segs.len = n * sizeof(*s);
 		if (b->oom)
 			return -ENOMEM;
 	}
 	if (nsp) {
 		wperf_buf_clear(scratch);
-		if (spin_split(b, s, n, sp, nsp, scratch, &tl->spins_converted) < 0)
+		if (spin_split(b, s, n, th->born, sp, nsp, scratch, &tl->spins_converted) < 0)
 			return -ENOMEM;
 		old = th->segs;
 		th->segs = *scratch;
@@ -274,10 +280,10 @@ static void finish_entity(const struct tl_builder *b, struct wperf_timeline *tl,
 {
 	struct wperf_entity *en = &tl->entities[e];
 	struct wperf_segment *s = en->segments;
-	uint64_t by[3] = {0, 0, 0};
+	uint64_t by[3] = {0, 0, 0}, start = en->born;
 
-	for (size_t k = 0; k < en->nsegments; k++) {
-		by[s[k].state] += s[k].end - s[k].start;
+	for (size_t k = 0; k < en->nsegments; start = s[k++].end) {
+		by[s[k].state] += s[k].end - start;
 		if (s[k].state == WPERF_SEG_WAITING)
 			s[k].waker = final_waker(b, s[k].waker);
 	}

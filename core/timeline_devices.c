@@ -374,8 +374,7 @@ static void seg(struct walk *w, uint8_t state, uint64_t s, uint64_t e)
 		w->oom = 1;
 		return;
 	}
-	*g = (struct wperf_segment){.start = s,
-				    .end = e,
+	*g = (struct wperf_segment){.end = e, /* from w->pos, where the one before ended */
 				    .waker = state == WPERF_SEG_WAITING ? WPERF_WAKER_ISSUERS
 									: WPERF_NO_ENTITY,
 				    .state = state,

@@ -35,20 +35,20 @@ static void add_entity(struct fixture *f, uint8_t kind)
 	e->segments = &f->segments[f->tl.nsegments];
 }
 
-/* Appends a segment to the entity added last. */
+/* Appends a segment to the entity added last, where its last one ended (or at
+ * 0, its birth). */
 static void add_segment(struct fixture *f, uint64_t start, uint64_t end, uint8_t state,
 			uint32_t waker, int32_t kstack)
 {
 	uint32_t entity = f->tl.nentities - 1;
 	struct wperf_segment *s = &f->segments[f->tl.nsegments++];
 
+	assert_int_equal(start,
+			 wperf_segment_start(&f->entities[entity], f->entities[entity].nsegments));
 	f->stacks[f->tl.nstacks] =
 	    (struct wperf_wait_stacks){kstack, WPERF_NO_STACK, WPERF_NO_STACK, WPERF_NO_STACK};
-	*s = (struct wperf_segment){.start = start,
-				    .end = end,
-				    .waker = waker,
-				    .state = state,
-				    .stacks = (uint32_t)f->tl.nstacks++};
+	*s = (struct wperf_segment){
+	    .end = end, .waker = waker, .state = state, .stacks = (uint32_t)f->tl.nstacks++};
 	f->entities[entity].nsegments++;
 }
 

@@ -163,13 +163,14 @@ static double buyer_woken_by_buyer(const char *path, uint64_t *removed)
 
 		for (size_t k = 0; k < e->nsegments; k++) {
 			const struct wperf_segment *s = &e->segments[k];
+			uint64_t start = wperf_segment_start(e, k);
 
 			if (s->state != WPERF_SEG_WAITING || e->kind != WPERF_ENTITY_THREAD ||
 			    strcmp(e->name, "buyer") || s->waker >= tl->nentities)
 				continue;
-			all += s->end - s->start;
+			all += s->end - start;
 			if (!strcmp(tl->entities[s->waker].name, "buyer"))
-				by_buyer += s->end - s->start;
+				by_buyer += s->end - start;
 		}
 	}
 	*removed = tl->false_wakeups_removed;

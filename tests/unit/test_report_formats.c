@@ -641,13 +641,12 @@ static void test_perfetto_cap(void **state)
 
 	(void)state;
 	assert_non_null(segs);
-	segs[0] = (struct wperf_segment){.start = 0, .end = 2 * MS, .state = WPERF_SEG_RUNNING};
-	segs[1] = (struct wperf_segment){
-	    .start = 2 * MS, .end = 3 * MS, .waker = 1, .state = WPERF_SEG_WAITING};
-	segs[2] = (struct wperf_segment){
-	    .start = 3 * MS, .end = 10 * MS, .waker = 0, .state = WPERF_SEG_WAITING};
+	/* hot: [0, 2), [2, 3), [3, 10) ms; big: many short ones over [0, 10) ms */
+	segs[0] = (struct wperf_segment){.end = 2 * MS, .state = WPERF_SEG_RUNNING};
+	segs[1] = (struct wperf_segment){.end = 3 * MS, .waker = 1, .state = WPERF_SEG_WAITING};
+	segs[2] = (struct wperf_segment){.end = 10 * MS, .waker = 0, .state = WPERF_SEG_WAITING};
 	for (size_t i = 3; i < big + 3; i++)
-		segs[i] = (struct wperf_segment){.start = 0, .end = 10 * MS};
+		segs[i] = (struct wperf_segment){.end = (i - 2) * 10 * MS / big};
 	ents[0].segments = segs;
 	ents[1].segments = segs + 3;
 	tl.nsegments = big + 3;
