@@ -198,6 +198,98 @@ int wperf_event_encode(struct wperf_buf *b, const struct wperf_event *ev, uint64
 	return wperf_buf_append(b, rec, (size_t)(q - rec));
 }
 
+/*
+ * The fast path of the decoder, for switches and wakeups (nearly all the
+ * events): each varint is read without a bounds check per byte, at most
+ * FAST_VARINT bytes of it (35 bits: more than any field or ts delta of a valid
+ * record needs, but for a gap of more than 17 s), when the section has FAST_SLACK
+ * bytes past the record's header, room for the longest fields it could read.
+ * Anything unusual (a longer varint, a value out of its field's range, fields
+ * that run past the body) sends the record to the checked decoder, which reads
+ * it again and says what is wrong: the result is the same either way.
+ */
+#define FAST_VARINT 5
+#define FAST_SLACK  64 /* >= the 11 fields of a wakeup, FAST_VARINT bytes each (flags: 1) */
+
+/* The uvarint at *p (FAST_VARINT bytes can be read there); *bad set when longer. */
+static inline uint64_t fast_uvarint(const uint8_t **p, int *bad)
+{
+	const uint8_t *q = *p;
+	uint64_t v = 0;
+
+	if (q[0] < 0x80) {
+		*p = q + 1;
+		return q[0];
+	}
+	if (q[1] < 0x80) {
+		*p = q + 2;
+		return (uint64_t)(q[0] & 0x7f) | (uint64_t)q[1] << 7;
+	}
+	for (int i = 0; i < FAST_VARINT; i++) {
+		v |= (uint64_t)(q[i] & 0x7f) << (7 * i);
+		if (q[i] < 0x80) {
+			*p = q + i + 1;
+			return v;
+		}
+	}
+	*bad = 1;
+	return 0;
+}
+
+static inline uint32_t fast_u32(const uint8_t **p, int *bad)
+{
+	uint64_t v = fast_uvarint(p, bad);
+
+	*bad |= v > UINT32_MAX;
+	return (uint32_t)v;
+}
+
+static inline int32_t fast_s32(const uint8_t **p, int *bad)
+{
+	int64_t v = wperf_unzigzag(fast_uvarint(p, bad));
+
+	*bad |= v < INT32_MIN || v > INT32_MAX;
+	return (int32_t)v;
+}
+
+/* A switch or a wakeup whose body is the len bytes at q + 2 (see above):
+ * 1 when decoded, 0 to leave it to the checked decoder. */
+static int decode_fast(const uint8_t *q, unsigned kind, unsigned len, uint64_t *prev_ts,
+		       struct wperf_event *ev)
+{
+	const uint8_t *p = q + 2;
+	int bad = 0;
+	uint64_t ts = *prev_ts + (uint64_t)wperf_unzigzag(fast_uvarint(&p, &bad));
+
+	memset(ev, 0, sizeof(*ev));
+	ev->hdr.size = wperf_event_size(kind);
+	ev->hdr.kind = (uint8_t)kind;
+	ev->hdr.ts = ts;
+	ev->hdr.cpu = fast_u32(&p, &bad);
+	ev->hdr.flags = *p++;
+	ev->hdr.tid = fast_u32(&p, &bad);
+	ev->hdr.tgid = fast_u32(&p, &bad);
+	if (kind == WPERF_EV_SWITCH) {
+		ev->sw.next_tid = fast_u32(&p, &bad);
+		ev->sw.next_tgid = fast_u32(&p, &bad);
+		ev->sw.prev_state = fast_u32(&p, &bad);
+		ev->sw.kstack = fast_s32(&p, &bad);
+		ev->sw.ustack = fast_s32(&p, &bad);
+	} else {
+		ev->wake.waker_tid = fast_u32(&p, &bad);
+		ev->wake.waker_tgid = fast_u32(&p, &bad);
+		ev->wake.irq = fast_s32(&p, &bad);
+		ev->wake.target_cpu = fast_u32(&p, &bad);
+		ev->wake.kstack = fast_s32(&p, &bad);
+		ev->wake.ustack = fast_s32(&p, &bad);
+	}
+	if (bad || p > q + 2 + len)
+		return 0;
+	/* Bytes left in the body are fields of a later minor: skipped. */
+	*prev_ts = ts;
+	return 1;
+}
+
 static const char *cursor_why(int e)
 {
 	if (e == WPERF_DEC_TRUNCATED)
@@ -223,6 +315,11 @@ int wperf_event_decode(const uint8_t **p, const uint8_t *end, uint64_t *prev_ts,
 	if (len > (size_t)(end - q - 2)) {
 		*why = "the record's body length runs past the end of the section";
 		return -EBADMSG;
+	}
+	if ((kind == WPERF_EV_SWITCH || kind == WPERF_EV_WAKEUP || kind == WPERF_EV_WAKEUP_NEW) &&
+	    end - q >= 2 + FAST_SLACK && decode_fast(q, kind, len, prev_ts, ev)) {
+		*p = q + 2 + len;
+		return 1;
 	}
 	wperf_cursor_init(&c, q + 2, len);
 

@@ -576,6 +576,87 @@ static void test_codec_body_rules(void **state)
 	wperf_buf_release(&b);
 }
 
+/*
+ * Decodes the record rec[0, n) twice: alone (the checked decoder: too close to
+ * the end of the section for the fast one) and followed by bytes of filler (the
+ * fast one, for a switch or a wakeup). Both must agree, on an error too.
+ */
+static void decode_both_ways(const uint8_t *rec, size_t n, uint8_t filler)
+{
+	uint8_t alone[WPERF_RECORD_MAX], padded[WPERF_RECORD_MAX + 128];
+	struct wperf_event ev1, ev2;
+	const uint8_t *p1 = alone, *p2 = padded;
+	const char *why1 = NULL, *why2 = NULL;
+	uint64_t prev1 = 1000, prev2 = 1000;
+	int r1, r2;
+
+	assert_true(n <= WPERF_RECORD_MAX);
+	memcpy(alone, rec, n);
+	memcpy(padded, rec, n);
+	memset(padded + n, filler, sizeof(padded) - n);
+	r1 = wperf_event_decode(&p1, alone + n, &prev1, &ev1, &why1);
+	r2 = wperf_event_decode(&p2, padded + sizeof(padded), &prev2, &ev2, &why2);
+	assert_int_equal(r1, r2);
+	assert_int_equal(p1 - alone, p2 - padded);
+	assert_true(prev1 == prev2);
+	if (r1 == 1)
+		assert_memory_equal(&ev1, &ev2, sizeof(ev1));
+	if (r1 < 0)
+		assert_string_equal(why1, why2);
+}
+
+/* The decoder's fast path for switches and wakeups reads what the checked one
+ * does, valid or not: fields of every length, then every byte of the records
+ * changed and every shorter body length. */
+static void test_codec_fast_path(void **state)
+{
+	static const uint64_t mags[] = {
+	    0, 1, 127, 128, 16383, 16384, (1u << 21), (1u << 28), UINT32_MAX - 1, UINT32_MAX};
+	static const uint64_t deltas[] = {0,	      1,	  1000,		  1ull << 33,
+					  1ull << 34, 1ull << 40, (uint64_t)-5000};
+	static const unsigned kinds[] = {WPERF_EV_SWITCH, WPERF_EV_WAKEUP, WPERF_EV_WAKEUP_NEW};
+	static const uint8_t fillers[] = {0x00, 0x80, 0xff};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		for (size_t m = 0; m < sizeof(mags) / sizeof(mags[0]); m++)
+			for (size_t d = 0; d < sizeof(deltas) / sizeof(deltas[0]); d++) {
+				struct wperf_event ev;
+				struct wperf_buf b = {0};
+				uint64_t prev = 1000;
+				uint32_t u = (uint32_t)mags[m];
+				int32_t s = (int32_t)(m % 2 ? u : -(int64_t)(u / 2) - 1);
+
+				fill_event(&ev, kinds[k], 0, 1000 + deltas[d]);
+				ev.hdr.cpu = u;
+				ev.hdr.tid = ev.hdr.tgid = u;
+				ev.sw = (struct wperf_switch){u, u, u, s, s};
+				if (kinds[k] != WPERF_EV_SWITCH)
+					ev.wake = (struct wperf_wakeup){u, u, s, u, s, s};
+				assert_int_equal(wperf_event_encode(&b, &ev, &prev), 0);
+				for (size_t f = 0; f < sizeof(fillers); f++) {
+					decode_both_ways(b.data, b.len, fillers[f]);
+					for (size_t i = 2; i < b.len; i++) { /* every body byte */
+						uint8_t keep = b.data[i];
+
+						for (unsigned v = 0; v < 256; v += 0x3f) {
+							b.data[i] = (uint8_t)v;
+							decode_both_ways(b.data, b.len, fillers[f]);
+						}
+						b.data[i] = keep;
+					}
+					for (uint8_t len = 0; len < b.data[1]; len++) {
+						uint8_t keep = b.data[1];
+
+						b.data[1] = len;
+						decode_both_ways(b.data, b.len, fillers[f]);
+						b.data[1] = keep;
+					}
+				}
+				wperf_buf_release(&b);
+			}
+}
+
 static void test_multi_section(void **state)
 {
 	enum { N = 10007, PER = 1000 };
@@ -1641,6 +1722,7 @@ int main(void)
 	    cmocka_unit_test(test_round_trip_compressed),
 	    cmocka_unit_test(test_round_trip_uncompressed),
 	    cmocka_unit_test(test_codec_body_rules),
+	    cmocka_unit_test(test_codec_fast_path),
 	    cmocka_unit_test(test_multi_section),
 	    cmocka_unit_test(test_default_options),
 	    cmocka_unit_test(test_late_events),
