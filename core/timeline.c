@@ -115,7 +115,7 @@ uint32_t tl_stacks_id(struct tl_builder *b, const struct wperf_wait_stacks *k)
 	struct wperf_wait_stacks *s;
 	uint32_t *slot;
 
-	if (2 * (n + 1) > b->stacks_cap && (n >= UINT32_MAX - 1 || stacks_grow(b) < 0)) {
+	if (2 * (n + 1) > b->stacks_cap && (n >= WPERF_MAX_STACKS - 1 || stacks_grow(b) < 0)) {
 		b->oom = 1;
 		return WPERF_NO_STACKS;
 	}

@@ -48,27 +48,30 @@ struct wperf_wait_stacks {
 
 /* The index in wperf_timeline.stacks of four WPERF_NO_STACK. */
 #define WPERF_NO_STACKS 0
+/* A timeline has fewer combinations of stacks than this (wperf_segment.stacks). */
+#define WPERF_MAX_STACKS (1u << 29)
 
 /*
- * 24 bytes: a timeline holds one or two per event, so their size is most of the
+ * 16 bytes: a timeline holds one or two per event, so their size is most of the
  * analyzer's memory (and of its time, memory being first touched). Whose segment
  * it is, is not stored: the entity whose array holds it (wperf_entity.segments)
  * is its owner. Nor where it starts: an entity's segments follow each other
  * without a gap, so a segment starts where the one before it ended, the first
  * at the entity's birth (wperf_segment_start). Nor its stacks: a thread blocks
  * and is woken in a few places again and again, and the timeline keeps each
- * combination once (stacks).
+ * combination once (stacks). Its state and spin flag share a word with that
+ * index, as bit-fields.
  */
 struct wperf_segment {
-	uint64_t end;	/* CLOCK_MONOTONIC ns, clipped to the window */
-	uint32_t waker; /* WAITING: the entity that woke it, WPERF_WAKER_ISSUERS for a
-			   device's idle time, WPERF_NO_ENTITY if the window ended first */
-	uint8_t state;	/* enum wperf_seg_state */
-	uint8_t spin;	/* WAITING: an annotated spin (wperf_annotate.h), not a block */
-	uint16_t reserved;
-	uint32_t stacks; /* WAITING: its stacks, an index in wperf_timeline.stacks (equal
-			    indexes, equal stacks); WPERF_NO_STACKS otherwise */
+	uint64_t end;	      /* CLOCK_MONOTONIC ns, clipped to the window */
+	uint32_t waker;	      /* WAITING: the entity that woke it, WPERF_WAKER_ISSUERS for a
+				 device's idle time, WPERF_NO_ENTITY if the window ended first */
+	unsigned stacks : 29; /* WAITING: its stacks, an index in wperf_timeline.stacks (equal
+				 indexes, equal stacks); WPERF_NO_STACKS otherwise */
+	unsigned state : 2;   /* enum wperf_seg_state */
+	unsigned spin : 1;    /* WAITING: an annotated spin (wperf_annotate.h), not a block */
 };
+_Static_assert(sizeof(struct wperf_segment) == 16, "a segment is 16 bytes");
 
 struct wperf_entity {
 	uint8_t kind;	     /* enum wperf_entity_kind */
