@@ -193,7 +193,8 @@ void *tl_push(struct wperf_buf *b, size_t size);
 struct tl_cpu *tl_cpu(struct tl_builder *b, uint32_t cpu);
 
 /* timeline.c: the index of k in b->stacks, added when new; WPERF_NO_STACKS (and
- * b->oom set) when out of memory. */
+ * b->oom set) when out of memory, or when a new one would be the
+ * WPERF_MAX_STACKS-th (more than any trace could have, and treated alike). */
 uint32_t tl_stacks_id(struct tl_builder *b, const struct wperf_wait_stacks *k);
 
 /* ---- timeline_devices.c ---- */
