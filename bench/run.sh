@@ -262,3 +262,13 @@ END {
 			key(c), m_eps[c], lsum[c], m_bpe[c], m_bps[c]
 	}
 }' "$tmp/rounds" "$tmp/results"
+rc=$? # the summary's status, kept as the script's
+[ "$rc" -eq 0 ] || exit "$rc"
+
+# What each operation of a sched_switch program costs, timed by the kernel
+# (bench/hookcost.c: one variant attached at a time, on the same storm).
+HOOKCOST=$B/bench/hookcost
+[ -x "$HOOKCOST" ] || die "$HOOKCOST is missing: build it first (make $HOOKCOST)"
+echo
+echo "cost of each operation of a recorder program (hookcost, storm on CPU $CPU):"
+"$HOOKCOST" --cpu "$CPU" || die "hookcost failed"
