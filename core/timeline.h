@@ -66,10 +66,10 @@ struct wperf_segment {
 	uint64_t end;	      /* CLOCK_MONOTONIC ns, clipped to the window */
 	uint32_t waker;	      /* WAITING: the entity that woke it, WPERF_WAKER_ISSUERS for a
 				 device's idle time, WPERF_NO_ENTITY if the window ended first */
-	unsigned stacks : 29; /* WAITING: its stacks, an index in wperf_timeline.stacks (equal
-				 indexes, equal stacks); WPERF_NO_STACKS otherwise */
 	unsigned state : 2;   /* enum wperf_seg_state */
 	unsigned spin : 1;    /* WAITING: an annotated spin (wperf_annotate.h), not a block */
+	unsigned stacks : 29; /* WAITING: its stacks, an index in wperf_timeline.stacks (equal
+				 indexes, equal stacks); WPERF_NO_STACKS otherwise */
 };
 _Static_assert(sizeof(struct wperf_segment) == 16, "a segment is 16 bytes");
 
