@@ -231,8 +231,9 @@ static size_t on_header(char *line, size_t size, size_t count, void *data)
 		v++, vlen--;
 	while (vlen && (v[vlen - 1] == '\r' || v[vlen - 1] == '\n' || v[vlen - 1] == ' '))
 		vlen--;
+	/* A malformed Link stays so: a later one must not hide it. */
 	if (header_is(line, name_len, "Link") && !r->next[0])
-		r->bad_link = forge_link_next(v, vlen, r->next, sizeof(r->next)) < 0;
+		r->bad_link |= forge_link_next(v, vlen, r->next, sizeof(r->next)) < 0;
 	else if (header_is(line, name_len, "Retry-After"))
 		r->retry_after_s = header_number(v, vlen);
 	else if (header_is(line, name_len, "X-RateLimit-Remaining"))
