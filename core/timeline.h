@@ -89,9 +89,8 @@ struct wperf_entity {
 	/* Its segments, in time order and contiguous: the first starts at born, each
 	 * other where the one before it ends, the last ends at died. An array of its
 	 * own, which the timeline grew as the events came, never copied into one for
-	 * all. Numbered
-	 * first_segment to first_segment + nsegments - 1 across the timeline (entity
-	 * after entity), for arrays that hold something per segment. */
+	 * all. Numbered first_segment to first_segment + nsegments - 1 across the
+	 * timeline (entity after entity), for arrays that hold something per segment. */
 	struct wperf_segment *segments;
 	uint32_t first_segment, nsegments;
 };
