@@ -36,7 +36,7 @@ struct trace_sink {
 	atomic_uint_fast64_t written;
 	struct wperf_error error; /* why it failed; read once failed is set */
 
-	struct cpu_queue *queues;	    /* per CPU: the records not yet written */
+	struct cpu_queue *queues; /* per CPU: the records not yet written */
 	unsigned ncpu;
 	uint64_t last_flush;		    /* when the programs' stages were last flushed */
 	uint8_t *kstack_used, *ustack_used; /* bitsets over stack ids */
@@ -106,10 +106,9 @@ static int queue_insert(struct cpu_queue *q, const struct wperf_event *ev)
 		return -ENOMEM;
 	events = (struct wperf_event *)q->events.data;
 	i = q->events.len / sizeof(*ev) - 1;
-	for (; i > q->head && events[i - 1].hdr.ts > ev->hdr.ts; i--) {
+	for (; i > q->head && events[i - 1].hdr.ts > ev->hdr.ts; i--)
 		events[i] = events[i - 1];
-		events[i - 1] = *ev;
-	}
+	events[i] = *ev;
 	return 0;
 }
 
@@ -156,7 +155,8 @@ static struct cpu_queue *oldest_queue(struct trace_sink *s, uint64_t watermark)
 
 	for (unsigned cpu = 0; cpu < s->ncpu; cpu++) {
 		struct cpu_queue *q = &s->queues[cpu];
-		const struct wperf_event *next = (const struct wperf_event *)q->events.data + q->head;
+		const struct wperf_event *next =
+		    (const struct wperf_event *)q->events.data + q->head;
 
 		if (q->head < q->events.len / sizeof(*next) && next->hdr.ts <= oldest_ts) {
 			oldest = q;
@@ -188,9 +188,8 @@ static int write_until(struct trace_sink *s, uint64_t watermark)
 	int e = 0;
 
 	while ((q = oldest_queue(s, watermark))) {
-		e = wperf_trace_writer_event(s->opts.writer,
-					     (struct wperf_event *)q->events.data + q->head,
-					     &s->error);
+		e = wperf_trace_writer_event(
+		    s->opts.writer, (struct wperf_event *)q->events.data + q->head, &s->error);
 		if (e)
 			break;
 		q->head++;
