@@ -84,6 +84,14 @@ struct {
 	__type(value, struct irq_state);
 } irq_states SEC(".maps");
 
+/* This CPU's interrupt state. */
+static __always_inline struct irq_state *irq_state(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&irq_states, &zero);
+}
+
 #define RECORD_SIZE(member)                                                                        \
 	(sizeof(struct wperf_event_hdr) + sizeof(((struct wperf_event *)0)->member))
 
@@ -352,8 +360,7 @@ static __always_inline void take_stacks(void *ctx, struct task_struct *task, __u
 /* What the CPU is running now: a thread, or a hard or soft interrupt (irq says which). */
 static __always_inline __u8 current_context(__s32 *irq)
 {
-	__u32 zero = 0;
-	struct irq_state *st = bpf_map_lookup_elem(&irq_states, &zero);
+	struct irq_state *st = irq_state();
 
 	*irq = 0;
 	if (!st)
@@ -382,8 +389,7 @@ static __always_inline __u8 current_context(__s32 *irq)
  */
 static __always_inline void irq_state_reset(void)
 {
-	__u32 zero = 0;
-	struct irq_state *st = bpf_map_lookup_elem(&irq_states, &zero);
+	struct irq_state *st = irq_state();
 
 	if (st) {
 		st->hardirq_depth = 0;
@@ -555,13 +561,6 @@ static __always_inline int emit_irq(__u8 kind, __s32 irq)
 	e->irq.irq = irq;
 	submit(&slot);
 	return 0;
-}
-
-static __always_inline struct irq_state *irq_state(void)
-{
-	__u32 zero = 0;
-
-	return bpf_map_lookup_elem(&irq_states, &zero);
 }
 
 static __always_inline int on_irq_handler_entry(__u64 *ctx, const bool btf)
