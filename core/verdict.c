@@ -75,6 +75,12 @@ static void release_finding(struct wperf_finding *f)
 	free(f->from);
 	free(f->to);
 	free(f->note);
+	free(f->vertex);
+	for (size_t i = 0; i < f->nsites; i++) {
+		free(f->sites[i].waiter);
+		free(f->sites[i].waker);
+	}
+	free(f->sites);
 }
 
 void wperf_verdict_release(struct wperf_verdict *v)

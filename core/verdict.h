@@ -94,6 +94,18 @@ struct wperf_gate_opts {
 	int lower_is_better;	     /* the throughput is a latency or a time */
 	double max_lost;	     /* share of a run's events it may lose; 0: 0.001; < 0: any */
 	const struct wperf_env *env; /* of the runs, compared with the baseline's; NULL: not */
+	/* The baseline was made from runs interleaved with these, one machine, one
+	 * session: its edge samples and throughput samples are in the order of the
+	 * runs, sample i taken just before or after run i (a pair). The tests are
+	 * then paired t tests on the differences, which cancel the drift. */
+	int paired;
+	/* The baseline's numbers (edge shares, throughput) are from another machine:
+	 * only the structure is compared (vertices joining the bottleneck,
+	 * expectations). Set by the caller from the machines' fingerprints. */
+	int structure_only;
+	/* Runs whose expectation (a synthetic scenario's known answer) was missed,
+	 * of those checked: a majority missed fails the gate. */
+	size_t expect_missed, expect_checked;
 };
 
 enum wperf_verdict_kind {
@@ -109,6 +121,16 @@ enum wperf_finding_kind {
 	WPERF_FINDING_KNOT_GONE,  /* a baseline knot that most runs no longer have */
 	WPERF_FINDING_EDGE,	  /* an edge's share of the window changed */
 	WPERF_FINDING_THROUGHPUT, /* the throughput changed */
+	WPERF_FINDING_VERTEX,	  /* a vertex joined or left the bottleneck (knots or sinks) */
+	WPERF_FINDING_EXPECTATION, /* runs missed the scenario's expected answer */
+};
+
+/* A call site behind an edge, as the text report prints it: where the waiter
+ * blocked and where its waker woke it ("fsync (fig1.c:88)"), either may be
+ * NULL when unknown, and the share of the edge's weight from that pair. */
+struct wperf_site {
+	char *waiter, *waker;
+	double share;
 };
 
 enum wperf_level {
@@ -130,8 +152,23 @@ struct wperf_finding {
 	double change;	    /* (after - before) / reference; NaN for knots */
 	double p;	    /* Mann-Whitney p (decides only with min_runs a side); NaN: knots */
 	size_t runs_needed; /* inconclusive: runs per side that could settle it */
-	size_t seen, runs;  /* knots: in how many of the set's runs, of how many */
+	size_t seen, runs;  /* knots, vertices: in how many of the set's runs, of how many */
 	char *note;	    /* why, for people: the accepted reason, "within noise", ... */
+	/* VERTEX: the identity; sink: 1 when it is about the sinks, not the knots;
+	 * before_seen of before_runs: the base's (or baseline's) count; worse: it
+	 * joined. from/to: the edge that brought it, the one between it and the
+	 * bottleneck that grew most (may be NULL). */
+	char *vertex;
+	int sink;
+	size_t before_seen, before_runs;
+	/* The p value adjusted for the scenario's tests (Benjamini-Hochberg): the
+	 * finding fails when q <= the verdict's alpha. NaN when not tested. */
+	double q;
+	/* The smallest change (in the unit of change) the runs could have told
+	 * from noise at the verdict's alpha with 80% power; NaN when unknown. */
+	double detectable;
+	struct wperf_site *sites; /* EDGE, VERTEX: the call sites behind from -> to */
+	size_t nsites;
 };
 
 struct wperf_verdict {
@@ -146,6 +183,12 @@ struct wperf_verdict {
 	size_t nfindings;
 	char **warnings; /* sentences */
 	size_t nwarnings;
+	int paired;	       /* the tests were paired (see wperf_gate_opts) */
+	int structure_only;    /* the numbers were not compared (another machine) */
+	double alpha;	       /* the level each of the scenario's tests was held to */
+	size_t tests;	       /* how many tests the scenario's p values were adjusted over */
+	double detectable;     /* the smallest throughput change (relative) the runs could
+				* have detected; NaN when unknown */
 };
 
 int wperf_verdict(const struct wperf_runset *rs, const struct wperf_baseline *b,
