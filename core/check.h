@@ -33,14 +33,11 @@
  *                                      "vertex" "expectation"
  *          "level": "fail",            "info" "warn" "fail"
  *          "worse": true, "inconclusive": false, "accepted": false,
- *          "from": "fig1/B", "to": "fig1/extra",      edge, vertex (the edge that brought it); else null
- *          "vertex": null, "sink": false,             vertex
- *          "knot": null,                              new-knot, knot-gone: [identities]
- *          "before": 0.01, "after": 0.31, "change": 5.2,   null when NaN
- *          "before_range": [0, 0.02], "after_range": [0.29, 0.33],  null when NaN
- *          "seen": 8, "runs": 8, "before_seen": 0, "before_runs": 8,
- *          "p": 0.0001, "q": 0.0004, "detectable": 0.03,   null when NaN
- *          "runs_needed": 0,
+ *          "from": "fig1/B", "to": "fig1/extra",      edge, vertex (the edge that brought it); else
+ * null "vertex": null, "sink": false,             vertex "knot": null, new-knot, knot-gone:
+ * [identities] "before": 0.01, "after": 0.31, "change": 5.2,   null when NaN "before_range": [0,
+ * 0.02], "after_range": [0.29, 0.33],  null when NaN "seen": 8, "runs": 8, "before_seen": 0,
+ * "before_runs": 8, "p": 0.0001, "q": 0.0004, "detectable": 0.03,   null when NaN "runs_needed": 0,
  *          "note": "worse beyond the tolerance (10%) and the noise",
  *          "sites": [{"waiter": "fsync (fig1.c:88)", "waker": null, "share": 0.93}]}],
  *       "warnings": ["..."]}]}
@@ -61,20 +58,20 @@
 
 struct wperf_check_scenario {
 	char *name;
-	char *dir;	      /* relative to the check's folder */
-	int error;	      /* it could not run or be judged: reason says why */
-	char *reason;	      /* one line: the error, or why inconclusive; NULL otherwise */
-	size_t pairs;	      /* runs per side */
-	double seconds;	      /* from its first run to its verdict */
+	char *dir;		      /* relative to the check's folder */
+	int error;		      /* it could not run or be judged: reason says why */
+	char *reason;		      /* one line: the error, or why inconclusive; NULL otherwise */
+	size_t pairs;		      /* runs per side */
+	double seconds;		      /* from its first run to its verdict */
 	struct wperf_verdict verdict; /* zeroed when error */
 };
 
 struct wperf_check {
-	int base_mode;	     /* 1: head against the base's runs; 0: against baselines/ */
-	char base_ref[128];  /* base_mode: as the user named it */
+	int base_mode;	    /* 1: head against the base's runs; 0: against baselines/ */
+	char base_ref[128]; /* base_mode: as the user named it */
 	char base_commit[41];
 	char head_commit[41];
-	char head_branch[128];
+	char head_branch[256];
 	int head_dirty;
 	double alpha;	/* the whole check's false-failure rate */
 	double seconds; /* time to the verdict */
@@ -87,6 +84,7 @@ struct wperf_check {
  * error (the check's exit status is then 2). */
 enum wperf_verdict_kind wperf_check_kind(const struct wperf_check *c, int *error);
 
+void wperf_check_scenario_release(struct wperf_check_scenario *s);
 void wperf_check_release(struct wperf_check *c);
 
 #endif /* WPERF_CHECK_H */

@@ -134,3 +134,154 @@ double wperf_normal_quantile(double p)
 	}
 	return (lo + hi) / 2;
 }
+
+/*
+ * The regularized incomplete beta function I_x(a, b), by its continued
+ * fraction (modified Lentz), on the side where it converges fast.
+ */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+
+	d = 1 / (fabs(d) < tiny ? tiny : d);
+	h = d;
+	for (int m = 1; m <= 300; m++) {
+		double m2 = 2.0 * m, num;
+
+		/* The even step, then the odd step, of the fraction's terms. */
+		for (int odd = 0; odd < 2; odd++) {
+			num = odd ? -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1))
+				  : m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+			d = 1 + num * d;
+			d = 1 / (fabs(d) < tiny ? tiny : d);
+			c = 1 + num / c;
+			c = fabs(c) < tiny ? tiny : c;
+			h *= d * c;
+		}
+		if (fabs(d * c - 1) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+static double incomplete_beta(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+double wperf_student_t_p(double t, double df)
+{
+	if (isnan(t) || !(df > 0))
+		return NAN;
+	if (isinf(t))
+		return 0;
+	return fmin(1, incomplete_beta(df / 2, 0.5, df / (df + t * t)));
+}
+
+double wperf_student_t_quantile(double p, double df)
+{
+	double lo = 0, hi = 1e6;
+
+	if (!(p > 0 && p < 1) || !(df > 0))
+		return NAN;
+	if (p < 0.5)
+		return -wperf_student_t_quantile(1 - p, df);
+	/* P(T <= t) = 1 - p2(t) / 2 for t >= 0; bisection, as for the normal. */
+	for (int i = 0; i < 300 && hi - lo > 1e-12 * (1 + lo); i++) {
+		double mid = (lo + hi) / 2;
+
+		if (1 - wperf_student_t_p(mid, df) / 2 < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+double wperf_paired_t_p(const double *a, const double *b, size_t n, double *mean_diff,
+			double *sd_diff)
+{
+	double sum = 0, ss = 0, mean, sd;
+
+	*mean_diff = *sd_diff = NAN;
+	if (n < 2)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		sum += b[i] - a[i];
+	mean = sum / (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (b[i] - a[i] - mean) * (b[i] - a[i] - mean);
+	sd = sqrt(ss / (double)(n - 1));
+	*mean_diff = mean;
+	*sd_diff = sd;
+	if (!(sd > 0))
+		return mean == 0 ? 1 : 0; /* every pair moved by exactly the same amount */
+	return wperf_student_t_p(mean / (sd / sqrt((double)n)), (double)(n - 1));
+}
+
+/* log C(n, k) */
+static double log_choose(double n, double k)
+{
+	return lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1);
+}
+
+double wperf_fisher_p(size_t a_seen, size_t a_runs, size_t b_seen, size_t b_runs)
+{
+	double total = (double)(a_runs + b_runs), seen = (double)(a_seen + b_seen);
+	double p_obs, p = 0;
+	size_t lo, hi;
+
+	if (!a_runs || !b_runs || a_seen > a_runs || b_seen > b_runs)
+		return NAN;
+	/* With the margins fixed, a's count is hypergeometric: the p value sums
+	 * the tables no more likely than the one observed (R's fisher.test). */
+	lo = a_seen + b_seen > b_runs ? a_seen + b_seen - b_runs : 0;
+	hi = a_seen + b_seen < a_runs ? a_seen + b_seen : a_runs;
+	p_obs = log_choose((double)a_runs, (double)a_seen) +
+		log_choose((double)b_runs, (double)b_seen) - log_choose(total, seen);
+	for (size_t x = lo; x <= hi; x++) {
+		double lp = log_choose((double)a_runs, (double)x) +
+			    log_choose((double)b_runs, seen - (double)x) - log_choose(total, seen);
+
+		if (lp <= p_obs + 1e-7)
+			p += exp(lp);
+	}
+	return fmin(1, p);
+}
+
+void wperf_bh_adjust(const double *p, size_t n, double *q)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m += !isnan(p[i]);
+	/* q_i = min over p_j >= p_i of p_j m / rank_j, the rank of a tie its
+	 * largest: counted, not sorted, for the tens of tests of a scenario. */
+	for (size_t i = 0; i < n; i++) {
+		q[i] = NAN;
+		if (isnan(p[i]))
+			continue;
+		for (size_t j = 0; j < n; j++) {
+			size_t rank = 0;
+			double v;
+
+			if (isnan(p[j]) || p[j] < p[i])
+				continue;
+			for (size_t k = 0; k < n; k++)
+				rank += !isnan(p[k]) && p[k] <= p[j];
+			v = fmin(1, p[j] * (double)m / (double)rank);
+			if (isnan(q[i]) || v < q[i])
+				q[i] = v;
+		}
+	}
+}

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The little statistics the gate needs to tell a change from run-to-run noise:
- * mean, sample standard deviation, median, and the two-sided Mann-Whitney U
- * test (Wilcoxon rank-sum).
+ * mean, sample standard deviation, median, the two-sided Mann-Whitney U test
+ * (Wilcoxon rank-sum) for samples taken at different times, the paired t test
+ * for runs interleaved in pairs, Fisher's exact test for how often a vertex is
+ * in a knot, and the Benjamini-Hochberg adjustment over a family of tests.
  *
  * The functions allocate nothing and cannot fail: they rank and select by
  * counting, in O(n^2), which is what a handful of repeated runs needs (a gate
@@ -43,5 +45,44 @@ double wperf_mann_whitney_p(const double *a, size_t na, const double *b, size_t 
  * P(Z <= z) = p, for 0 < p < 1 (NaN otherwise). Accurate to about 1e-12.
  */
 double wperf_normal_quantile(double p);
+
+/*
+ * The two-sided p value of Student's t statistic t with df degrees of freedom,
+ * P(|T| >= |t|), through the regularized incomplete beta function; NaN when
+ * df <= 0 or t is NaN. (t 2.776, df 4: 0.05; t 12.71, df 1: 0.05.)
+ */
+double wperf_student_t_p(double t, double df);
+
+/* The quantile of Student's t with df degrees of freedom: t such that
+ * P(T <= t) = p, for 0 < p < 1 (NaN otherwise); to about 1e-10. */
+double wperf_student_t_quantile(double p, double df);
+
+/*
+ * The paired t test of n pairs (a[i], b[i]): is the mean of b[i] - a[i] zero?
+ * Returns the two-sided p value and sets *mean_diff and *sd_diff (the mean and
+ * the sample standard deviation of the differences). NaN when n < 2; when every
+ * difference is the same, 1 if it is 0 and 0 otherwise.
+ */
+double wperf_paired_t_p(const double *a, const double *b, size_t n, double *mean_diff,
+			double *sd_diff);
+
+/*
+ * The two-sided p value of Fisher's exact test on the 2x2 table of a thing
+ * seen in a_seen of a_runs runs on one side and b_seen of b_runs on the other:
+ * the sum of the probabilities of the tables with the same margins that are
+ * no more likely than this one (as R's fisher.test). 5 of 5 against 0 of 5:
+ * 2 / 252 = 0.0079. NaN when a side has no runs or a count passes its runs.
+ */
+double wperf_fisher_p(size_t a_seen, size_t a_runs, size_t b_seen, size_t b_runs);
+
+/*
+ * The Benjamini-Hochberg adjusted p values (q values) of the n p values p into
+ * q: q_i = min over p_j >= p_i of p_j m / rank(p_j), at most 1, with m the
+ * number of p values that are not NaN (a NaN p is no test: its q is NaN).
+ * Rejecting every test with q <= alpha keeps the expected share of false
+ * rejections at most alpha, and the chance of any false rejection at most
+ * alpha when no test has a true difference. O(n^3), for tens of tests.
+ */
+void wperf_bh_adjust(const double *p, size_t n, double *q);
 
 #endif /* WPERF_STATS_H */

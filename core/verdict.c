@@ -14,11 +14,14 @@
 #include "stats.h"
 #include "verdict.h"
 
-/* What a comparison of two samples found about the noise. */
-enum noise {
-	NOISE_WITHIN,  /* enough runs, and the test finds no difference */
-	NOISE_BEYOND,  /* enough runs and p < alpha, or few runs with apart ranges */
-	NOISE_UNKNOWN, /* few runs whose ranges overlap, or a single run on a side */
+/* A comparison made, waiting for the scenario's adjustment of its p values. */
+struct pending {
+	struct wperf_finding f; /* medians, change, p; level and note come later */
+	double tol;		/* beyond it the change matters */
+	double sd;		/* of the differences (paired) or pooled; NaN: unknown */
+	size_t n;		/* pairs, or the smaller side's runs */
+	int paired;
+	int log_scale; /* sd is of log values: the change is exp(x) - 1 */
 };
 
 struct gate {
@@ -27,11 +30,9 @@ struct gate {
 	const struct wperf_baseline *b;
 	struct wperf_verdict *out;
 	struct wperf_buf findings, warnings; /* the arrays of out, growing */
-	double *after;			     /* scratch: one sample per run */
+	struct wperf_buf pending;	     /* struct pending: every test of the scenario */
+	double *after, *before;		     /* scratch: one sample per run */
 	double *zeros;			     /* the baseline samples of an edge it lacks */
-	/* The baseline was measured on another CPU model or CPU count: a change in
-	 * a measure may be the machine's, not the code's. */
-	int other_machine;
 };
 
 static void defaults(const struct wperf_gate_opts *g, struct wperf_gate_opts *o)
@@ -156,35 +157,30 @@ static int warn_context(struct gate *s)
 	size_t n = s->rs->nruns, m = s->b->runs, lossy = 0;
 	int ret = 0;
 
-	if (now && now->kernel[0] && then->kernel[0] && strcmp(now->kernel, then->kernel))
+	/* Paired runs share one machine by construction; a stored baseline may not. */
+	if (!s->o.paired && now && now->kernel[0] && then->kernel[0] &&
+	    strcmp(now->kernel, then->kernel))
 		ret = add_warning(s, format("environment: the runs' kernel is %s, the baseline's "
-					    "%s: compare with care",
+					    "%s",
 					    now->kernel, then->kernel));
-	if (!ret && now && now->cpus && then->cpus && now->cpus != then->cpus) {
-		s->other_machine = 1;
-		ret = add_warning(s, format("environment: the runs had %u CPUs, the baseline %u: "
-					    "compare with care",
-					    now->cpus, then->cpus));
-	}
-	if (!ret && now && now->cpu_model[0] && then->cpu_model[0] &&
-	    strcmp(now->cpu_model, then->cpu_model)) {
-		s->other_machine = 1;
-		ret = add_warning(s, format("environment: the runs' CPU is %s, the baseline's "
-					    "%s: compare with care",
-					    now->cpu_model, then->cpu_model));
-	}
-	if (!ret && now && now->tool[0] && then->tool[0] && strcmp(now->tool, then->tool))
+	if (!ret && !s->o.paired && now && now->tool[0] && then->tool[0] &&
+	    strcmp(now->tool, then->tool))
 		ret = add_warning(s, format("environment: the runs were analyzed by %s, the "
 					    "baseline by %s",
 					    now->tool, then->tool));
+	if (!ret && s->o.structure_only)
+		ret = add_warning(s, format("the baseline's numbers are from another machine: "
+					    "edge shares and the throughput are not compared, "
+					    "only which vertices form the bottleneck (judge base "
+					    "against head on one machine: check-perf --base)"));
 	for (size_t i = 0; i < n; i++) {
 		const struct wperf_run *r = &s->rs->runs[i];
 
 		s->out->lost_events += r->lost_events;
 		lossy += r->lost_events > 0;
-		s->out->lossy_runs += s->o.max_lost >= 0 && r->lost_events &&
-				      (double)r->lost_events >
-					  s->o.max_lost * (double)(r->events + r->lost_events);
+		s->out->lossy_runs +=
+		    s->o.max_lost >= 0 && r->lost_events &&
+		    (double)r->lost_events > s->o.max_lost * (double)(r->events + r->lost_events);
 	}
 	if (!ret && lossy)
 		ret =
@@ -198,14 +194,13 @@ static int warn_context(struct gate *s)
 					    "or raise gate: max_lost",
 					    s->out->lossy_runs, n, 100 * s->o.max_lost));
 	if (!ret && (n < s->o.min_runs || m < s->o.min_runs))
-		ret = add_warning(s, format("%zu runs against a baseline of %zu: the noise test "
-					    "needs %zu per side, so a change beyond the tolerance "
-					    "fails only when the runs' ranges are apart",
+		ret = add_warning(s, format("%zu runs against %zu: a test needs %zu runs per side, "
+					    "so no change can fail the gate",
 					    n, m, s->o.min_runs));
 	return ret;
 }
 
-/* ---- knots ---- */
+/* ---- accepted entries ---- */
 
 /* Does every glob match a member, and every member match a glob? */
 int wperf_accepted_matches_knot(const struct wperf_accepted *a, const struct wperf_idset *s)
@@ -231,12 +226,15 @@ int wperf_accepted_matches_knot(const struct wperf_accepted *a, const struct wpe
 	return 1;
 }
 
-static const struct wperf_accepted *accepted_knot(const struct wperf_baseline *b,
-						  const struct wperf_idset *k)
+/* An accepted knot entry one of whose globs names vertex: a known member of
+ * the bottleneck. */
+static const struct wperf_accepted *accepted_vertex(const struct wperf_baseline *b,
+						    const char *vertex)
 {
 	for (size_t i = 0; i < b->naccepted; i++)
-		if (wperf_accepted_matches_knot(&b->accepted[i], k))
-			return &b->accepted[i];
+		for (size_t g = 0; !b->accepted[i].is_edge && g < b->accepted[i].nglobs; g++)
+			if (!fnmatch(b->accepted[i].globs[g], vertex, 0))
+				return &b->accepted[i];
 	return NULL;
 }
 
@@ -253,291 +251,248 @@ static const struct wperf_accepted *accepted_edge(const struct wperf_baseline *b
 	return NULL;
 }
 
-static size_t runs_with_knot(const struct wperf_runset *rs, const struct wperf_idset *k)
-{
-	size_t seen = 0;
+/* ---- the tests ---- */
 
-	for (size_t i = 0; i < rs->nruns; i++)
-		seen += wperf_run_has_knot(&rs->runs[i], k);
-	return seen;
+static void nan_finding_fields(struct wperf_finding *f)
+{
+	f->before = f->after = f->change = f->p = f->q = f->detectable = NAN;
+	f->before_lo = f->before_hi = f->after_lo = f->after_hi = NAN;
 }
 
-/* Is one of a and b inside the other (both sorted)? */
-static int idset_nested(const struct wperf_idset *a, const struct wperf_idset *b)
+static int cmp_str(const void *a, const void *b)
 {
-	const struct wperf_idset *small = a->n <= b->n ? a : b, *big = a->n <= b->n ? b : a;
-	size_t j = 0;
-
-	for (size_t i = 0; i < small->n; i++) {
-		while (j < big->n && strcmp(big->ids[j], small->ids[i]) < 0)
-			j++;
-		if (j == big->n || strcmp(big->ids[j], small->ids[i]))
-			return 0;
-	}
-	return 1;
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Runs with k, or a knot that k contains or that contains k. */
-static size_t runs_with_nested_knot(const struct wperf_runset *rs, const struct wperf_idset *k)
+static int add_pending(struct gate *s, struct pending *t)
+{
+	int ret = wperf_buf_append(&s->pending, t, sizeof(*t));
+
+	if (ret)
+		release_finding(&t->f);
+	return ret;
+}
+
+static int idset_has(const struct wperf_idset *set, const char *id)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (!strcmp(set->ids[i], id))
+			return 1;
+	return 0;
+}
+
+/* In how many runs of rs vertex is a member of a knot (sink 0) or a sink. */
+static size_t runs_with_vertex(const struct wperf_runset *rs, const char *vertex, int sink)
 {
 	size_t seen = 0;
 
 	for (size_t i = 0; i < rs->nruns; i++) {
-		int found = 0;
+		const struct wperf_run *r = &rs->runs[i];
+		int found = sink && idset_has(&r->sinks, vertex);
 
-		for (size_t j = 0; j < rs->runs[i].nknots && !found; j++)
-			found = idset_nested(&rs->runs[i].knots[j], k);
+		for (size_t k = 0; !sink && k < r->nknots && !found; k++)
+			found = idset_has(&r->knots[k], vertex);
 		seen += found;
 	}
 	return seen;
 }
 
-static int baseline_has_knot(const struct wperf_baseline *b, const struct wperf_idset *k)
+/* In how many baseline runs vertex is in a knot: a vertex is in at most one
+ * knot of a run (knots are disjoint), so the seen of its knots add up. */
+static size_t baseline_runs_with_vertex(const struct wperf_baseline *b, const char *vertex)
 {
+	size_t seen = 0;
+
 	for (size_t i = 0; i < b->nknots; i++)
-		if (!wperf_idset_cmp(&b->knots[i].vertices, k))
-			return 1;
-	return 0;
+		seen += idset_has(&b->knots[i].vertices, vertex) ? b->knots[i].seen : 0;
+	return seen > b->runs ? b->runs : seen;
 }
 
-static struct wperf_finding knot_finding(enum wperf_finding_kind kind)
+/* The median share of from -> to over the runs of rs. */
+static double median_edge(struct gate *s, const struct wperf_runset *rs, const char *from,
+			  const char *to)
 {
-	struct wperf_finding f = {.kind = kind};
-
-	f.before = f.after = f.change = f.p = NAN;
-	f.before_lo = f.before_hi = f.after_lo = f.after_hi = NAN;
-	return f;
+	for (size_t i = 0; i < rs->nruns; i++)
+		s->before[i] = wperf_run_edge_share(&rs->runs[i], from, to);
+	return wperf_median(s->before, rs->nruns);
 }
 
-/* New knots: in most runs, not in the baseline. */
-static int new_knots(struct gate *s)
+static double baseline_median_edge(const struct wperf_baseline *b, const char *from, const char *to)
 {
-	const struct wperf_runset *rs = s->rs;
+	const struct wperf_baseline_edge *e = wperf_baseline_edge(b, from, to);
 
-	for (size_t r = 0; r < rs->nruns; r++) {
-		for (size_t k = 0; k < rs->runs[r].nknots; k++) {
-			const struct wperf_idset *knot = &rs->runs[r].knots[k];
-			const struct wperf_accepted *a;
-			struct wperf_finding f = knot_finding(WPERF_FINDING_NEW_KNOT);
-			int counted = 0, ret;
+	return e ? wperf_median(e->samples, b->runs) : 0;
+}
 
-			/* Each distinct knot once: at the first run that has it. */
-			for (size_t p = 0; p < r && !counted; p++)
-				counted = wperf_run_has_knot(&rs->runs[p], knot);
-			for (size_t j = 0; j < k && !counted; j++)
-				counted = !wperf_idset_cmp(&rs->runs[r].knots[j], knot);
-			if (counted)
+/* The edge between vertex and the rest that grew most from the base to the
+ * runs: what brought vertex into (or out of) the bottleneck. */
+static int vertex_edge(struct gate *s, const char *vertex, struct wperf_finding *f)
+{
+	double best = -INFINITY;
+	const char *from = NULL, *to = NULL;
+
+	for (size_t r = 0; r < s->rs->nruns; r++)
+		for (size_t i = 0; i < s->rs->runs[r].nedges; i++) {
+			const struct wperf_run_edge *e = &s->rs->runs[r].edges[i];
+			double grew;
+
+			if (strcmp(e->from, vertex) && strcmp(e->to, vertex))
 				continue;
-			f.seen = runs_with_knot(rs, knot);
-			f.runs = rs->nruns;
-			if (2 * f.seen <= rs->nruns || baseline_has_knot(s->b, knot))
-				continue;
-			f.worse = 1;
-			a = accepted_knot(s->b, knot);
-			if (a) {
-				f.level = WPERF_LEVEL_INFO;
-				f.accepted = 1;
-				f.note = format("accepted: %s", a->reason);
-			} else {
-				f.level = WPERF_LEVEL_FAIL;
-				f.note =
-				    format("a knot the baseline does not have, in %zu of %zu runs",
-					   f.seen, f.runs);
+			grew = median_edge(s, s->rs, e->from, e->to) -
+			       baseline_median_edge(s->b, e->from, e->to);
+			if (grew > best) {
+				best = grew;
+				from = e->from;
+				to = e->to;
 			}
-			ret = f.note ? wperf_idset_copy(knot, &f.knot) : -ENOMEM;
-			if (ret) {
-				release_finding(&f);
-				return ret;
-			}
-			if ((ret = add_finding(s, &f)))
-				return ret;
 		}
+	if (!from)
+		return 0;
+	f->from = strdup(from);
+	f->to = strdup(to);
+	return f->from && f->to ? 0 : -ENOMEM;
+}
+
+/* Vertex in a knot (or a sink) of the runs against the base: Fisher's test on
+ * how many runs of each side have it there. */
+static int test_vertex(struct gate *s, const char *vertex, int sink)
+{
+	const struct wperf_runset *base = s->o.base_runs;
+	struct pending t = {.tol = WPERF_GATE_VERTEX_TOLERANCE, .sd = NAN};
+	struct wperf_finding *f = &t.f;
+
+	nan_finding_fields(f);
+	f->kind = WPERF_FINDING_VERTEX;
+	f->sink = sink;
+	f->seen = runs_with_vertex(s->rs, vertex, sink);
+	f->runs = s->rs->nruns;
+	f->before_seen =
+	    base ? runs_with_vertex(base, vertex, sink) : baseline_runs_with_vertex(s->b, vertex);
+	f->before_runs = base ? base->nruns : s->b->runs;
+	f->before = (double)f->before_seen / (double)f->before_runs;
+	f->after = (double)f->seen / (double)f->runs;
+	f->change = f->after - f->before;
+	f->worse = f->change > 0;
+	t.n = f->runs < f->before_runs ? f->runs : f->before_runs;
+	if (t.n >= s->o.min_runs)
+		f->p = wperf_fisher_p(f->seen, f->runs, f->before_seen, f->before_runs);
+	f->vertex = strdup(vertex);
+	if (!f->vertex || vertex_edge(s, vertex, f) < 0) {
+		release_finding(f);
+		return -ENOMEM;
 	}
-	return 0;
+	return add_pending(s, &t);
+}
+
+/* Every vertex of a knot (or sink) of the runs or of the base, once. */
+static int test_vertices(struct gate *s, int sink)
+{
+	const struct wperf_runset *sides[2] = {s->rs, s->o.base_runs};
+	struct wperf_buf ids = {0}; /* const char * */
+	const char **v;
+	size_t n;
+	int ret = 0;
+
+	for (int side = 0; side < 2; side++)
+		for (size_t r = 0; sides[side] && r < sides[side]->nruns && !ret; r++) {
+			const struct wperf_run *run = &sides[side]->runs[r];
+
+			for (size_t i = 0; sink && i < run->sinks.n && !ret; i++)
+				ret = wperf_buf_append(&ids, &run->sinks.ids[i], sizeof(char *));
+			for (size_t k = 0; !sink && k < run->nknots; k++)
+				for (size_t i = 0; i < run->knots[k].n && !ret; i++)
+					ret = wperf_buf_append(&ids, &run->knots[k].ids[i],
+							       sizeof(char *));
+		}
+	for (size_t k = 0; !sink && !s->o.base_runs && k < s->b->nknots; k++)
+		for (size_t i = 0; i < s->b->knots[k].vertices.n && !ret; i++)
+			ret =
+			    wperf_buf_append(&ids, &s->b->knots[k].vertices.ids[i], sizeof(char *));
+	v = (const char **)ids.data;
+	n = ids.len / sizeof(*v);
+	if (!ret && n)
+		qsort(v, n, sizeof(*v), cmp_str);
+	for (size_t i = 0; i < n && !ret; i++)
+		if (i == 0 || strcmp(v[i - 1], v[i]))
+			ret = test_vertex(s, v[i], sink);
+	wperf_buf_release(&ids);
+	return ret;
 }
 
 /*
- * Knots gone: in most baseline runs, and fewer than half of the runs have it or
- * a knot nested with it. A member that joins a knot in some runs and not in
- * others (a kernel worker near the threshold) is noise, not an improvement.
+ * Fills t's medians, ranges, change (relative to ref), p, and the spread that
+ * the detectable change comes from: a paired t test on the differences when
+ * the samples are pairs, else Mann-Whitney. On log values (log_scale) for a
+ * throughput: the change is then a ratio.
  */
-static int gone_knots(struct gate *s)
+static void measure(struct gate *s, const double *before, size_t nb, const double *after, size_t na,
+		    double ref, struct pending *t)
 {
-	for (size_t i = 0; i < s->b->nknots; i++) {
-		const struct wperf_baseline_knot *bk = &s->b->knots[i];
-		struct wperf_finding f = knot_finding(WPERF_FINDING_KNOT_GONE);
-		int ret;
+	struct wperf_finding *f = &t->f;
+	double mean;
 
-		if (2 * bk->seen <= s->b->runs)
-			continue;
-		f.runs = s->rs->nruns;
-		if (2 * runs_with_nested_knot(s->rs, &bk->vertices) >= f.runs)
-			continue;
-		f.seen = runs_with_knot(s->rs, &bk->vertices);
-		f.note = format("a baseline knot (in %zu of %zu baseline runs), now in %zu of %zu",
-				bk->seen, s->b->runs, f.seen, f.runs);
-		ret = f.note ? wperf_idset_copy(&bk->vertices, &f.knot) : -ENOMEM;
-		if (ret) {
-			release_finding(&f);
-			return ret;
-		}
-		if ((ret = add_finding(s, &f)))
-			return ret;
-	}
-	return 0;
-}
-
-/* ---- edges and the throughput ---- */
-
-/* The runs per side that could tell a difference of delta in samples as noisy as
- * a and b: the two-sample estimate 2 ((z_(1 - alpha/2) + z_0.8) sd / delta)^2, at
- * 80% power, with the pooled standard deviation; at least min_runs. */
-static size_t runs_needed(const double *a, size_t na, const double *b, size_t nb, double delta,
-			  const struct wperf_gate_opts *o)
-{
-	double ss = 0, dof = 0, n;
-
-	if (na >= 2) {
-		ss += pow(wperf_stddev(a, na), 2) * (double)(na - 1);
-		dof += (double)(na - 1);
-	}
-	if (nb >= 2) {
-		ss += pow(wperf_stddev(b, nb), 2) * (double)(nb - 1);
-		dof += (double)(nb - 1);
-	}
-	if (dof == 0 || !(delta > 0))
-		return o->min_runs;
-	n = (wperf_normal_quantile(1 - o->alpha / 2) + wperf_normal_quantile(0.8)) *
-	    sqrt(ss / dof) / delta;
-	n = ceil(2 * n * n);
-	if (n > 1000)
-		return 1000;
-	return n > (double)o->min_runs ? (size_t)n : o->min_runs;
-}
-
-/* The chance that nb and na samples of one distribution fall into ranges
- * apart, one side wholly above the other: 2 / C(nb + na, nb). */
-static double ranges_apart_chance(size_t nb, size_t na)
-{
-	double ways = 1;
-
-	for (size_t i = 1; i <= nb; i++)
-		ways = ways * (double)(na + i) / (double)i;
-	return 2 / ways;
-}
-
-/*
- * Compares before (the baseline's samples) with after (the runs') and fills in
- * f's medians, ranges, change (relative to ref), p; returns what the noise says.
- */
-static enum noise measure(const double *before, size_t nb, const double *after, size_t na,
-			  double ref, const struct wperf_gate_opts *o, struct wperf_finding *f)
-{
 	f->before = wperf_median(before, nb);
 	f->after = wperf_median(after, na);
 	wperf_range(before, nb, &f->before_lo, &f->before_hi);
 	wperf_range(after, na, &f->after_lo, &f->after_hi);
 	f->change = (f->after - f->before) / ref;
-	f->p = wperf_mann_whitney_p(before, nb, after, na);
-	if (nb >= o->min_runs && na >= o->min_runs)
-		return f->p < o->alpha ? NOISE_BEYOND : NOISE_WITHIN;
-	if (nb < 2 || na < 2 || (f->after_lo <= f->before_hi && f->before_lo <= f->after_hi))
-		return NOISE_UNKNOWN;
-	/* Ranges apart happen by chance too: with 2 runs a side, once in 3. */
-	return ranges_apart_chance(nb, na) < o->alpha ? NOISE_BEYOND : NOISE_UNKNOWN;
-}
+	t->n = na < nb ? na : nb;
+	t->paired = s->o.paired && na == nb;
+	if (t->n < s->o.min_runs)
+		return; /* no test: p stays NaN */
+	if (t->paired) {
+		double *lb = s->before, *la = s->after;
 
-/*
- * The level of a change by the table in verdict.h; 0 when it is not worth a
- * finding. worse: the change is for the worse.
- */
-static int classify(struct gate *s, struct wperf_finding *f, enum noise noise, double tol,
-		    const double *before, size_t nb, const double *after, size_t na)
-{
-	double size = fabs(f->change);
-	int beyond_tol = size > tol;
-	int warn = s->o.warn_ratio > 0 && size > s->o.warn_ratio * tol;
-
-	if (!f->worse) {
-		if (!beyond_tol || noise != NOISE_BEYOND)
-			return 0;
-		f->level = WPERF_LEVEL_INFO;
-		f->note = format("better beyond the tolerance (%.0f%%) and the noise", tol * 100);
-		return 1;
-	}
-	if (beyond_tol && noise == NOISE_BEYOND && s->other_machine) {
-		/* A measure is the machine's as much as the code's: only a new knot
-		 * (a change of shape) may fail against another machine's baseline. */
-		f->level = WPERF_LEVEL_WARN;
-		f->inconclusive = 1;
-		f->note = format("worse beyond the tolerance (%.0f%%) and the noise, but the "
-				 "baseline is from another machine: compare on one machine "
-				 "(or update the baseline here)",
-				 tol * 100);
-	} else if (beyond_tol && noise == NOISE_BEYOND) {
-		f->level = WPERF_LEVEL_FAIL;
-		f->note = format("worse beyond the tolerance (%.0f%%) and the noise", tol * 100);
-	} else if (beyond_tol && noise == NOISE_UNKNOWN) {
-		f->level = WPERF_LEVEL_WARN;
-		f->inconclusive = 1;
-		f->runs_needed =
-		    runs_needed(before, nb, after, na, fabs(f->after - f->before), &s->o);
-		f->note = format("worse beyond the tolerance (%.0f%%), but too few runs to tell it "
-				 "from noise: add runs (%zu per side)",
-				 tol * 100, f->runs_needed);
-	} else if (beyond_tol) {
-		f->level = WPERF_LEVEL_WARN;
-		f->note = format("worse beyond the tolerance (%.0f%%), but within run-to-run noise",
-				 tol * 100);
-	} else if (warn && noise == NOISE_BEYOND) {
-		f->level = WPERF_LEVEL_WARN;
-		f->note = format("worse beyond the warning level (%.0f%%), within the tolerance "
-				 "(%.0f%%)",
-				 s->o.warn_ratio * tol * 100, tol * 100);
-	} else {
-		return 0;
-	}
-	return 1;
-}
-
-/* Turns an accepted failure or warning into information. */
-static void accept(struct wperf_finding *f, const struct wperf_accepted *a)
-{
-	if (!a || f->level == WPERF_LEVEL_INFO)
+		for (size_t i = 0; t->log_scale && i < na; i++) {
+			lb[i] = log(before[i]);
+			la[i] = log(after[i]);
+		}
+		f->p = wperf_paired_t_p(t->log_scale ? lb : before, t->log_scale ? la : after, na,
+					&mean, &t->sd);
+		/* Pairs cancel the drift: the mean difference is the change. */
+		f->change = t->log_scale ? expm1(mean) : mean / ref;
+		if (!t->log_scale)
+			t->sd /= ref;
 		return;
-	free(f->note);
-	f->note = format("accepted: %s", a->reason);
-	f->level = WPERF_LEVEL_INFO;
-	f->accepted = 1;
-	f->inconclusive = 0;
+	}
+	f->p = wperf_mann_whitney_p(before, nb, after, na);
+	t->sd = sqrt((pow(wperf_stddev(before, nb), 2) * (double)(nb - 1) +
+		      pow(wperf_stddev(after, na), 2) * (double)(na - 1)) /
+		     (double)(na + nb - 2)) /
+		ref;
 }
 
-static int compare_edge(struct gate *s, const char *from, const char *to)
+static int test_edge(struct gate *s, const char *from, const char *to)
 {
 	const struct wperf_baseline_edge *be = wperf_baseline_edge(s->b, from, to);
 	const double *before = be ? be->samples : s->zeros;
 	size_t nb = s->b->runs, na = s->rs->nruns;
-	struct wperf_finding f = {.kind = WPERF_FINDING_EDGE};
-	enum noise noise;
+	double *after = calloc(na, sizeof(*after));
+	struct pending t = {.tol = s->o.edge_tolerance, .sd = NAN};
+	int ret;
 
+	if (!after)
+		return -ENOMEM;
+	nan_finding_fields(&t.f);
+	t.f.kind = WPERF_FINDING_EDGE;
 	for (size_t i = 0; i < na; i++)
-		s->after[i] = wperf_run_edge_share(&s->rs->runs[i], from, to);
-	f.before = wperf_median(before, nb);
-	f.after = wperf_median(s->after, na);
-	if (f.before < s->o.edge_floor && f.after < s->o.edge_floor)
-		return 0; /* too light to matter either way */
-	noise = measure(before, nb, s->after, na, fmax(f.before, s->o.edge_floor), &s->o, &f);
-	f.worse = f.after > f.before;
-	if (!classify(s, &f, noise, s->o.edge_tolerance, before, nb, s->after, na))
-		return 0;
-	accept(&f, accepted_edge(s->b, from, to));
-	f.from = strdup(from);
-	f.to = strdup(to);
-	if (!f.note || !f.from || !f.to) {
-		release_finding(&f);
+		after[i] = wperf_run_edge_share(&s->rs->runs[i], from, to);
+	if (wperf_median(before, nb) < s->o.edge_floor &&
+	    wperf_median(after, na) < s->o.edge_floor) {
+		free(after);
+		return 0; /* too light to matter either way: no test */
+	}
+	measure(s, before, nb, after, na, fmax(wperf_median(before, nb), s->o.edge_floor), &t);
+	free(after);
+	t.f.worse = t.f.change > 0;
+	t.f.from = strdup(from);
+	t.f.to = strdup(to);
+	if (!t.f.from || !t.f.to) {
+		release_finding(&t.f);
 		return -ENOMEM;
 	}
-	return add_finding(s, &f);
+	ret = add_pending(s, &t);
+	return ret;
 }
 
 static int cmp_pair(const void *pa, const void *pb)
@@ -549,7 +504,7 @@ static int cmp_pair(const void *pa, const void *pb)
 }
 
 /* Every edge of the baseline or of a run, once. */
-static int compare_edges(struct gate *s)
+static int test_edges(struct gate *s)
 {
 	struct wperf_buf pairs = {0}; /* const char *[2] */
 	const char **p;
@@ -574,52 +529,215 @@ static int compare_edges(struct gate *s)
 		qsort(p, n, 2 * sizeof(*p), cmp_pair);
 	for (size_t i = 0; i < n && !ret; i++)
 		if (i == 0 || cmp_pair(&p[2 * (i - 1)], &p[2 * i]))
-			ret = compare_edge(s, p[2 * i], p[2 * i + 1]);
+			ret = test_edge(s, p[2 * i], p[2 * i + 1]);
 	wperf_buf_release(&pairs);
 	return ret;
 }
 
-static int compare_throughput(struct gate *s)
+static int test_throughput(struct gate *s)
 {
-	struct wperf_finding f = {.kind = WPERF_FINDING_THROUGHPUT};
 	const struct wperf_baseline *b = s->b;
+	struct pending t = {.tol = s->o.throughput_tolerance, .sd = NAN, .log_scale = 1};
+	double *after = malloc((s->rs->nruns ? s->rs->nruns : 1) * sizeof(*after));
 	size_t na = 0;
-	enum noise noise;
+	int ret = 0;
 
+	if (!after)
+		return -ENOMEM;
 	for (size_t i = 0; i < s->rs->nruns; i++)
 		if (!isnan(s->rs->runs[i].throughput))
-			s->after[na++] = s->rs->runs[i].throughput;
+			after[na++] = s->rs->runs[i].throughput;
 	s->out->throughput_before = wperf_median(b->throughput, b->nthroughput);
-	s->out->throughput_after = wperf_median(s->after, na);
-	if (!na && !b->nthroughput)
-		return 0;
-	if (!na || !b->nthroughput)
-		return add_warning(s, format("the throughput is not compared: %s",
-					     na ? "the baseline has none" : "no run measured it"));
-	f.before = wperf_median(b->throughput, b->nthroughput);
-	if (f.before == 0)
-		return add_warning(s, format("the throughput is not compared: the baseline's "
-					     "median is 0"));
-	noise = measure(b->throughput, b->nthroughput, s->after, na, fabs(f.before), &s->o, &f);
-	f.worse = s->o.lower_is_better ? f.change > 0 : f.change < 0;
-	if (!classify(s, &f, noise, s->o.throughput_tolerance, b->throughput, b->nthroughput,
-		      s->after, na))
-		return 0;
-	if (!f.note) {
-		release_finding(&f);
-		return -ENOMEM;
+	s->out->throughput_after = wperf_median(after, na);
+	nan_finding_fields(&t.f);
+	t.f.kind = WPERF_FINDING_THROUGHPUT;
+	/* A throughput changes by ratios: paired, its test is on the log ratio. */
+	for (size_t i = 0; i < na; i++)
+		t.log_scale &= after[i] > 0;
+	for (size_t i = 0; i < b->nthroughput; i++)
+		t.log_scale &= b->throughput[i] > 0;
+	if (!na != !b->nthroughput)
+		ret = add_warning(s, format("the throughput is not compared: %s",
+					    na ? "the baseline has none" : "no run measured it"));
+	else if (na && s->out->throughput_before == 0)
+		ret = add_warning(s, format("the throughput is not compared: the baseline's "
+					    "median is 0"));
+	else if (na) {
+		measure(s, b->throughput, b->nthroughput, after, na,
+			fabs(s->out->throughput_before), &t);
+		t.f.worse = s->o.lower_is_better ? t.f.change > 0 : t.f.change < 0;
+		ret = add_pending(s, &t);
 	}
-	return add_finding(s, &f);
+	free(after);
+	return ret;
+}
+
+static int test_expectation(struct gate *s)
+{
+	struct pending t = {.sd = NAN};
+	size_t missed = s->o.expect_missed, checked = s->o.expect_checked;
+
+	if (!missed)
+		return 0;
+	nan_finding_fields(&t.f);
+	t.f.kind = WPERF_FINDING_EXPECTATION;
+	t.f.worse = 1;
+	t.f.seen = missed;
+	t.f.runs = checked;
+	/* A known answer missed by most runs is the analyzer's or the program's
+	 * fault; by a few, a flicker worth a look. */
+	t.f.level = 2 * missed > checked ? WPERF_LEVEL_FAIL : WPERF_LEVEL_WARN;
+	t.f.note = format("%zu of %zu runs missed the scenario's expected answer%s", missed,
+			  checked, t.f.level == WPERF_LEVEL_FAIL ? "" : " (most found it)");
+	if (!t.f.note)
+		return -ENOMEM;
+	return add_finding(s, &t.f);
+}
+
+/* ---- the family: adjusted p values, then levels ---- */
+
+/* The runs per side (pairs, when paired) that could tell a change of delta
+ * from noise of spread sd at level alpha with 80% power; at least min_runs. */
+static size_t runs_needed(const struct pending *t, double delta, double alpha, size_t min_runs)
+{
+	double z = wperf_normal_quantile(1 - alpha / 2) + wperf_normal_quantile(0.8), n;
+
+	if (!(t->sd > 0) || !(delta > 0))
+		return min_runs;
+	n = ceil((t->paired ? 1 : 2) * pow(z * t->sd / delta, 2));
+	if (n > 1000)
+		return 1000;
+	return n > (double)min_runs ? (size_t)n : min_runs;
+}
+
+/* The smallest change the runs could have told from noise at level alpha with
+ * 80% power (relative, or a ratio on the log scale). */
+static double detectable(const struct pending *t, double alpha)
+{
+	double df, x;
+
+	if (!(t->sd >= 0) || t->n < 2)
+		return NAN;
+	df = t->paired ? (double)(t->n - 1) : (double)(2 * t->n - 2);
+	x = (wperf_student_t_quantile(1 - alpha / 2, df) + wperf_student_t_quantile(0.8, df)) *
+	    t->sd * sqrt((t->paired ? 1.0 : 2.0) / (double)t->n);
+	return t->log_scale ? expm1(x) : x;
+}
+
+static const char *what(const struct wperf_finding *f)
+{
+	return f->kind == WPERF_FINDING_VERTEX ? "more runs have it in the bottleneck" : "worse";
+}
+
+/* The level of a test by the table in verdict.h; 0 when it is no finding. */
+static int classify(struct gate *s, struct pending *t)
+{
+	struct wperf_finding *f = &t->f;
+	double size = fabs(f->change), alpha = s->o.alpha;
+	int beyond_tol = size > t->tol, significant = f->q <= alpha;
+	int warn = s->o.warn_ratio > 0 && size > s->o.warn_ratio * t->tol;
+
+	if (!f->worse) {
+		if (!beyond_tol || !significant)
+			return 0;
+		f->level = WPERF_LEVEL_INFO;
+		f->note = format("better beyond the tolerance and the noise (q %.2g)", f->q);
+		return 1;
+	}
+	if (beyond_tol && significant) {
+		f->level = WPERF_LEVEL_FAIL;
+		f->note = format("%s beyond the tolerance (%.0f%%) and the noise (q %.2g <= %.2g)",
+				 what(f), t->tol * 100, f->q, alpha);
+	} else if (beyond_tol && (isnan(f->p) || f->p < WPERF_GATE_SUGGESTIVE)) {
+		/* Too few runs, or a difference the runs suggest and cannot yet
+		 * show over the family of tests: more runs settle it. */
+		f->level = WPERF_LEVEL_WARN;
+		f->inconclusive = 1;
+		f->runs_needed = runs_needed(t, size, alpha, s->o.min_runs);
+		f->note = format("%s beyond the tolerance (%.0f%%), not yet beyond the noise: "
+				 "about %zu runs per side would tell",
+				 what(f), t->tol * 100, f->runs_needed);
+	} else if (beyond_tol) {
+		f->level = WPERF_LEVEL_WARN;
+		f->note = format("%s beyond the tolerance (%.0f%%), but within run-to-run noise "
+				 "(p %.2g)",
+				 what(f), t->tol * 100, f->p);
+	} else if (warn && significant) {
+		f->level = WPERF_LEVEL_WARN;
+		f->note = format("%s beyond the warning level (%.0f%%), within the tolerance "
+				 "(%.0f%%)",
+				 what(f), s->o.warn_ratio * t->tol * 100, t->tol * 100);
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* Turns an accepted failure or warning into information. */
+static void accept(struct wperf_finding *f, const struct wperf_accepted *a)
+{
+	if (!a || f->level == WPERF_LEVEL_INFO)
+		return;
+	free(f->note);
+	f->note = format("accepted: %s", a->reason);
+	f->level = WPERF_LEVEL_INFO;
+	f->accepted = 1;
+	f->inconclusive = 0;
+}
+
+/* Adjusts the p values of every test over the scenario, then keeps the tests
+ * that are findings. */
+static int judge_tests(struct gate *s)
+{
+	struct pending *t = (struct pending *)s->pending.data;
+	size_t n = s->pending.len / sizeof(*t);
+	double *p = calloc(n ? n : 1, sizeof(*p)), *q = calloc(n ? n : 1, sizeof(*q));
+	double detect[2] = {NAN, NAN};
+	int ret = p && q ? 0 : -ENOMEM;
+
+	for (size_t i = 0; !ret && i < n; i++)
+		p[i] = t[i].f.p;
+	if (!ret)
+		wperf_bh_adjust(p, n, q);
+	for (size_t i = 0; i < n; i++)
+		s->out->tests += !isnan(p[i]);
+	for (size_t i = 0; i < n; i++) {
+		struct wperf_finding *f = &t[i].f;
+		const struct wperf_accepted *a = NULL;
+
+		f->q = q && !ret ? q[i] : NAN;
+		/* The worst case of the adjustment: the first of m tests. */
+		f->detectable =
+		    detectable(&t[i], s->o.alpha / (double)(s->out->tests + !s->out->tests));
+		if (f->kind == WPERF_FINDING_THROUGHPUT)
+			detect[0] = f->detectable;
+		if (ret || !classify(s, &t[i])) {
+			release_finding(f);
+			continue;
+		}
+		if (f->kind == WPERF_FINDING_EDGE)
+			a = accepted_edge(s->b, f->from, f->to);
+		else if (f->kind == WPERF_FINDING_VERTEX)
+			a = accepted_vertex(s->b, f->vertex);
+		accept(f, a);
+		ret = f->note ? add_finding(s, f) : -ENOMEM;
+		if (ret && !f->note)
+			release_finding(f);
+	}
+	s->out->detectable = detect[0];
+	s->pending.len = 0;
+	free(p);
+	free(q);
+	return ret;
 }
 
 /* ---- the verdict ---- */
 
 static int kind_rank(enum wperf_finding_kind k)
 {
-	static const int rank[] = {[WPERF_FINDING_NEW_KNOT] = 0,
-				   [WPERF_FINDING_THROUGHPUT] = 1,
-				   [WPERF_FINDING_EDGE] = 2,
-				   [WPERF_FINDING_KNOT_GONE] = 3};
+	static const int rank[] = {[WPERF_FINDING_NEW_KNOT] = 0,    [WPERF_FINDING_VERTEX] = 1,
+				   [WPERF_FINDING_EXPECTATION] = 2, [WPERF_FINDING_THROUGHPUT] = 3,
+				   [WPERF_FINDING_EDGE] = 4,	    [WPERF_FINDING_KNOT_GONE] = 5};
 
 	return rank[k];
 }
@@ -645,6 +763,11 @@ static int cmp_finding(const void *pa, const void *pb)
 		c = strcmp(a->from, b->from);
 		return c ? c : strcmp(a->to, b->to);
 	}
+	if (a->kind == WPERF_FINDING_VERTEX) {
+		if (a->sink != b->sink)
+			return a->sink - b->sink;
+		return strcmp(a->vertex, b->vertex);
+	}
 	return wperf_idset_cmp(&a->knot, &b->knot);
 }
 
@@ -654,11 +777,13 @@ static enum wperf_verdict_kind decide(const struct wperf_verdict *v)
 
 	for (size_t i = 0; i < v->nfindings; i++) {
 		const struct wperf_finding *f = &v->findings[i];
+		int fails = f->level == WPERF_LEVEL_FAIL;
 
-		fail |= f->level == WPERF_LEVEL_FAIL;
-		new_knot |= f->level == WPERF_LEVEL_FAIL && f->kind == WPERF_FINDING_NEW_KNOT;
+		fail |= fails;
+		new_knot |=
+		    fails && (f->kind == WPERF_FINDING_NEW_KNOT || f->kind == WPERF_FINDING_VERTEX);
 		unsure |= f->inconclusive;
-		better |= f->kind == WPERF_FINDING_KNOT_GONE ||
+		better |= (f->kind == WPERF_FINDING_VERTEX && !f->worse && !f->sink) ||
 			  (f->kind == WPERF_FINDING_THROUGHPUT && !f->worse);
 	}
 	if (new_knot)
@@ -675,6 +800,7 @@ int wperf_verdict(const struct wperf_runset *rs, const struct wperf_baseline *b,
 		  struct wperf_error *err)
 {
 	struct gate s = {.rs = rs, .b = b, .out = out};
+	size_t scratch;
 	int ret = -ENOMEM;
 
 	memset(out, 0, sizeof(*out));
@@ -684,20 +810,33 @@ int wperf_verdict(const struct wperf_runset *rs, const struct wperf_baseline *b,
 		return wperf_error_set(err, -EINVAL, "the baseline has no runs");
 	defaults(g, &s.o);
 	out->runs = rs->nruns;
-	out->throughput_before = out->throughput_after = NAN;
+	out->throughput_before = out->throughput_after = out->detectable = NAN;
 	out->baseline_runs = b->runs;
+	out->paired = s.o.paired;
+	out->structure_only = s.o.structure_only;
+	out->alpha = s.o.alpha;
 	snprintf(out->unit, sizeof(out->unit), "%s", rs->unit[0] || !b->unit ? rs->unit : b->unit);
 	out->scenario = strdup(b->scenario ? b->scenario : "");
-	s.after = calloc(rs->nruns, sizeof(*s.after));
+	scratch = rs->nruns > b->runs ? rs->nruns : b->runs;
+	if (s.o.base_runs && s.o.base_runs->nruns > scratch)
+		scratch = s.o.base_runs->nruns;
+	s.after = calloc(scratch, sizeof(*s.after));
+	s.before = calloc(scratch, sizeof(*s.before));
 	s.zeros = calloc(b->runs, sizeof(*s.zeros));
-	if (out->scenario && s.after && s.zeros) {
+	if (out->scenario && s.after && s.before && s.zeros) {
 		ret = warn_context(&s);
-		ret = ret ? ret : new_knots(&s);
-		ret = ret ? ret : gone_knots(&s);
-		ret = ret ? ret : compare_edges(&s);
-		ret = ret ? ret : compare_throughput(&s);
+		ret = ret ? ret : test_expectation(&s);
+		ret = ret ? ret : test_vertices(&s, 0);
+		ret = ret || !s.o.base_runs ? ret : test_vertices(&s, 1);
+		ret = ret || s.o.structure_only ? ret : test_edges(&s);
+		ret = ret || s.o.structure_only ? ret : test_throughput(&s);
+		ret = ret ? ret : judge_tests(&s);
 	}
+	for (size_t i = 0; i < s.pending.len / sizeof(struct pending); i++)
+		release_finding(&((struct pending *)s.pending.data)[i].f);
+	wperf_buf_release(&s.pending);
 	free(s.after);
+	free(s.before);
 	free(s.zeros);
 	if (ret) {
 		wperf_verdict_release(out);

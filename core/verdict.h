@@ -82,6 +82,12 @@
 #define WPERF_GATE_ALPHA		0.05
 #define WPERF_GATE_EDGE_FLOOR		0.05
 #define WPERF_GATE_MAX_LOST		0.001
+/* A vertex matters when the share of runs that have it in the bottleneck
+ * changes by more than this: from a minority of the runs to a majority. */
+#define WPERF_GATE_VERTEX_TOLERANCE 0.5
+/* A change beyond the tolerance whose own p value is under this, but that is
+ * not significant over the scenario's tests, is inconclusive: more runs tell. */
+#define WPERF_GATE_SUGGESTIVE 0.05
 
 /* The gate's options; a zeroed struct gives the defaults above. */
 struct wperf_gate_opts {
@@ -99,6 +105,9 @@ struct wperf_gate_opts {
 	 * runs, sample i taken just before or after run i (a pair). The tests are
 	 * then paired t tests on the differences, which cancel the drift. */
 	int paired;
+	/* The base's runs themselves, when the baseline was made from them (paired
+	 * mode): their sinks are compared too (a baseline file keeps no sinks). */
+	const struct wperf_runset *base_runs;
 	/* The baseline's numbers (edge shares, throughput) are from another machine:
 	 * only the structure is compared (vertices joining the bottleneck,
 	 * expectations). Set by the caller from the machines' fingerprints. */
@@ -117,11 +126,11 @@ enum wperf_verdict_kind {
 };
 
 enum wperf_finding_kind {
-	WPERF_FINDING_NEW_KNOT,	  /* a knot that most runs have and the baseline does not */
-	WPERF_FINDING_KNOT_GONE,  /* a baseline knot that most runs no longer have */
-	WPERF_FINDING_EDGE,	  /* an edge's share of the window changed */
-	WPERF_FINDING_THROUGHPUT, /* the throughput changed */
-	WPERF_FINDING_VERTEX,	  /* a vertex joined or left the bottleneck (knots or sinks) */
+	WPERF_FINDING_NEW_KNOT,	   /* a knot that most runs have and the baseline does not */
+	WPERF_FINDING_KNOT_GONE,   /* a baseline knot that most runs no longer have */
+	WPERF_FINDING_EDGE,	   /* an edge's share of the window changed */
+	WPERF_FINDING_THROUGHPUT,  /* the throughput changed */
+	WPERF_FINDING_VERTEX,	   /* a vertex joined or left the bottleneck (knots or sinks) */
 	WPERF_FINDING_EXPECTATION, /* runs missed the scenario's expected answer */
 };
 
@@ -175,20 +184,20 @@ struct wperf_verdict {
 	enum wperf_verdict_kind kind;
 	char *scenario;
 	size_t runs, baseline_runs;
-	uint64_t lost_events;			    /* summed over the runs */
-	size_t lossy_runs; /* runs that lost more than max_lost of their events */
-	char unit[32];				    /* of the throughput */
+	uint64_t lost_events; /* summed over the runs */
+	size_t lossy_runs;    /* runs that lost more than max_lost of their events */
+	char unit[32];	      /* of the throughput */
 	double throughput_before, throughput_after; /* medians; NaN when a side has none */
 	struct wperf_finding *findings; /* fail, then warn, then info; biggest change first */
 	size_t nfindings;
 	char **warnings; /* sentences */
 	size_t nwarnings;
-	int paired;	       /* the tests were paired (see wperf_gate_opts) */
-	int structure_only;    /* the numbers were not compared (another machine) */
-	double alpha;	       /* the level each of the scenario's tests was held to */
-	size_t tests;	       /* how many tests the scenario's p values were adjusted over */
-	double detectable;     /* the smallest throughput change (relative) the runs could
-				* have detected; NaN when unknown */
+	int paired;	    /* the tests were paired (see wperf_gate_opts) */
+	int structure_only; /* the numbers were not compared (another machine) */
+	double alpha;	    /* the level each of the scenario's tests was held to */
+	size_t tests;	    /* how many tests the scenario's p values were adjusted over */
+	double detectable;  /* the smallest throughput change (relative) the runs could
+			     * have detected; NaN when unknown */
 };
 
 int wperf_verdict(const struct wperf_runset *rs, const struct wperf_baseline *b,

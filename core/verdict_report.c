@@ -147,20 +147,19 @@ static const char *verdict_sentence(enum wperf_verdict_kind k)
 {
 	switch (k) {
 	case WPERF_VERDICT_PASS:
-		return "No new knot, and no edge or throughput worse beyond the tolerance and the "
-		       "noise";
+		return "No vertex joined the bottleneck, and no edge or throughput is worse beyond "
+		       "the tolerance and the noise";
 	case WPERF_VERDICT_IMPROVED:
 		return "Better than the baseline, and nothing got worse";
 	case WPERF_VERDICT_NEW_BOTTLENECK:
-		return "A new knot holds the throughput down: the gate fails";
+		return "A new vertex holds the throughput down: the gate fails";
 	case WPERF_VERDICT_REGRESSION:
 		return "Worse than the baseline beyond the tolerance and the run-to-run noise: the "
 		       "gate fails";
 	case WPERF_VERDICT_INCONCLUSIVE:
-		return "A change passes the tolerance but the runs cannot tell it from noise (too "
-		       "few runs, or a baseline from another machine: see the findings), or runs "
-		       "lost too many events to be trusted (see the warnings); this does not fail "
-		       "the gate";
+		return "A change passes the tolerance but the runs cannot yet tell it from noise "
+		       "(see the findings: more runs would), or runs lost too many events to be "
+		       "trusted (see the warnings); this does not fail the gate";
 	}
 	return "";
 }
@@ -188,32 +187,60 @@ static void md_p(struct md *m, double p)
 		md_printf(m, p < 0.001 ? "%.1e" : "%.3f", p);
 }
 
+/* The sites behind an edge, one per line under it. */
+static void md_sites(struct md *m, const struct wperf_finding *f)
+{
+	for (size_t i = 0; i < f->nsites; i++) {
+		md_printf(m, "  - %.0f%%: blocked in ", f->sites[i].share * 100);
+		md_code_(m, f->sites[i].waiter ? f->sites[i].waiter : "?");
+		md_printf(m, ", woken from ");
+		md_code_(m, f->sites[i].waker ? f->sites[i].waker : "?");
+		md_end(m);
+	}
+}
+
+/* Vertices that joined or left the bottleneck, and missed expectations. */
 static void md_knots(struct md *m, const struct wperf_verdict *v)
 {
 	size_t shown = 0;
 
-	md_printf(m, "\n#### Knots");
+	md_printf(m, "\n#### Bottleneck (knots and sinks the target waits for)");
 	md_end(m);
 	for (size_t i = 0; i < v->nfindings; i++) {
 		const struct wperf_finding *f = &v->findings[i];
 
-		if (f->kind == WPERF_FINDING_NEW_KNOT)
-			md_printf(m, "- %s knot in %zu of %zu runs: ",
-				  f->accepted ? "accepted" : "**new**", f->seen, f->runs);
-		else if (f->kind == WPERF_FINDING_KNOT_GONE)
-			md_printf(m, "- knot **gone** (now in %zu of %zu runs): ", f->seen,
-				  f->runs);
-		else
+		if (f->kind == WPERF_FINDING_EXPECTATION) {
+			md_printf(m, "- %s: ", level_name(f));
+			md_text_(m, f->note);
+			md_end(m);
+			shown++;
 			continue;
-		if (!m->ret)
-			m->ret = wperf_markdown_ids(&m->line, &f->knot);
+		}
+		if (f->kind != WPERF_FINDING_VERTEX)
+			continue;
+		md_printf(m, "- %s: ", level_name(f));
+		md_code_(m, f->vertex);
+		md_printf(m, " %s the %s: in %zu of %zu runs, was %zu of %zu (p ",
+			  f->worse ? "**joined**" : "left", f->sink ? "sinks" : "knots", f->seen,
+			  f->runs, f->before_seen, f->before_runs);
+		md_p(m, f->p);
+		md_printf(m, ", q ");
+		md_p(m, f->q);
+		md_printf(m, ")");
+		if (f->from) {
+			md_printf(m, ", through ");
+			md_code_(m, f->from);
+			md_printf(m, " → ");
+			md_code_(m, f->to);
+		}
 		md_printf(m, " — ");
 		md_text_(m, f->note);
 		md_end(m);
+		md_sites(m, f);
 		shown++;
 	}
 	if (!shown) {
-		md_printf(m, "No knot added or removed.");
+		md_printf(m, "No vertex joined or left the bottleneck.");
 		md_end(m);
 	}
 }
@@ -234,9 +261,9 @@ static void md_edges(struct md *m, const struct wperf_verdict *v)
 		if (f->level == WPERF_LEVEL_INFO && info++ >= MD_INFO_EDGES)
 			continue;
 		if (!shown++) {
-			md_printf(m, "\n| | edge | before | after | change | p | |");
+			md_printf(m, "\n| | edge | before | after | change | p | q | |");
 			md_end(m);
-			md_printf(m, "|---|---|---|---|---|---|---|");
+			md_printf(m, "|---|---|---|---|---|---|---|---|");
 			md_end(m);
 		}
 		md_printf(m, "| %s | ", level_name(f));
@@ -250,9 +277,12 @@ static void md_edges(struct md *m, const struct wperf_verdict *v)
 		md_printf(m, " | %+.1f%% | ", f->change * 100);
 		md_p(m, f->p);
 		md_printf(m, " | ");
+		md_p(m, f->q);
+		md_printf(m, " | ");
 		md_text_(m, f->note);
 		md_printf(m, " |");
 		md_end(m);
+		md_sites(m, f);
 	}
 	if (!shown) {
 		md_printf(m, "No edge changed beyond the warning level.");
@@ -313,8 +343,15 @@ int wperf_verdict_markdown(const struct wperf_verdict *v, size_t max_chars, stru
 	md_code_(&m, v->scenario ? v->scenario : "");
 	md_printf(&m, ": **%s**", wperf_verdict_name(v->kind));
 	md_end(&m);
-	md_printf(&m, "\n%s. %zu runs against a baseline of %zu.", verdict_sentence(v->kind),
-		  v->runs, v->baseline_runs);
+	md_printf(&m, "\n%s. %zu runs against %s of %zu", verdict_sentence(v->kind), v->runs,
+		  v->paired ? "the base's runs, interleaved," : "a baseline", v->baseline_runs);
+	if (v->tests)
+		md_printf(&m, "; %zu tests, each held to %.2g (Benjamini-Hochberg)", v->tests,
+			  v->alpha);
+	if (!isnan(v->detectable))
+		md_printf(&m, "; the runs could tell a throughput change of %.1f%%",
+			  v->detectable * 100);
+	md_printf(&m, ".");
 	md_end(&m);
 	md_knots(&m, v);
 	md_edges(&m, v);
@@ -372,6 +409,17 @@ static int finding_line(struct wperf_buf *b, const struct wperf_finding *f, cons
 		ret = wperf_buf_printf(b, "throughput %.6g -> %.6g%s%s (%+.1f%%)", f->before,
 				       f->after, unit[0] ? " " : "", unit, f->change * 100);
 		break;
+	case WPERF_FINDING_VERTEX:
+		ret = wperf_buf_printf(b, "%s %s the %s: in %zu of %zu runs, was %zu of %zu",
+				       f->vertex, f->worse ? "joined" : "left",
+				       f->sink ? "sinks" : "knots", f->seen, f->runs,
+				       f->before_seen, f->before_runs);
+		if (!ret && f->from)
+			ret = wperf_buf_printf(b, ", through %s -> %s", f->from, f->to);
+		break;
+	case WPERF_FINDING_EXPECTATION:
+		ret = wperf_buf_printf(b, "expected answer");
+		break;
 	}
 	if (!ret && !isnan(f->p))
 		ret = wperf_buf_printf(b, ", p %.3g", f->p);
@@ -413,7 +461,8 @@ static int junit_case(struct wperf_buf *b, const struct wperf_verdict *v, int th
 		/* The message: the first failure, else the first inconclusive finding. */
 		if (f->level == WPERF_LEVEL_FAIL) {
 			if (fails++ == 0) {
-				if (f->kind == WPERF_FINDING_NEW_KNOT)
+				if (f->kind == WPERF_FINDING_NEW_KNOT ||
+				    f->kind == WPERF_FINDING_VERTEX)
 					type = "new-bottleneck";
 				wperf_buf_clear(&first);
 				ret = finding_line(&first, f, v->unit) ||

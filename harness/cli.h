@@ -26,6 +26,7 @@ int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
+int cmd_check_perf(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_post(int argc, char **argv);
 

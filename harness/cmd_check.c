@@ -38,14 +38,6 @@ static void print_ok(const char *path, const struct scenario *s)
 	printf(")\n");
 }
 
-static int has_tag(const struct scenario *s, const char *tag)
-{
-	for (size_t i = 0; i < s->ntags; i++)
-		if (!strcmp(s->tags[i], tag))
-			return 1;
-	return 0;
-}
-
 int cmd_check(int argc, char **argv)
 {
 	static const struct option longopts[] = {{"tag", required_argument, NULL, 't'},
@@ -75,7 +67,7 @@ int cmd_check(int argc, char **argv)
 		}
 		if (!tag)
 			print_ok(argv[i], s);
-		else if (has_tag(s, tag))
+		else if (scenario_has_tag(s, tag))
 			printf("%s\n", argv[i]);
 		scenario_free(s);
 	}

@@ -91,23 +91,43 @@ int gate_judge_from(struct results *r, const struct gate_baseline_src *src, stru
 	int e = gate_load_baseline(src, r->scenario, &b, from, sizeof(from), err);
 
 	if (!e)
-		e = gate_judge(r, &b, from, v, err);
+		e = gate_judge(r, &b, from, NULL, v, err);
 	wperf_baseline_release(&b);
 	return e;
 }
 
-int gate_judge(struct results *r, const struct wperf_baseline *b, const char *from,
-	       struct wperf_verdict *v, struct wperf_error *err)
+void gate_options(const struct results *r, const struct wperf_baseline *b,
+		  const struct gate_judging *j, struct wperf_gate_opts *g, char *why, size_t size)
 {
-	struct wperf_gate_opts g = r->gate;
+	(void)b, (void)size;
+	*g = r->gate;
+	g->env = &r->env;
+	why[0] = '\0';
+	for (size_t i = 0; i < r->runs.nruns; i++) {
+		g->expect_checked += r->expect[i].checked;
+		g->expect_missed += r->expect[i].checked && !r->expect[i].met;
+	}
+	if (j && j->alpha > 0)
+		g->alpha = j->alpha;
+	if (j && j->base_runs) {
+		g->paired = 1;
+		g->base_runs = j->base_runs;
+	}
+}
+
+int gate_judge(struct results *r, const struct wperf_baseline *b, const char *from,
+	       const struct gate_judging *j, struct wperf_verdict *v, struct wperf_error *err)
+{
+	struct wperf_gate_opts g;
 	struct wperf_buf md = {0}, junit = {0};
 	const struct wperf_verdict *one = v;
+	char why[256];
 	int e;
 
 	if (!r->complete)
 		return wperf_error_set(err, -EINVAL, "%s is incomplete (%s): no verdict on it",
 				       r->dir, r->reason);
-	g.env = &r->env;
+	gate_options(r, b, j, &g, why, sizeof(why));
 	e = wperf_verdict(&r->runs, b, &g, v, err);
 	if (e)
 		return e;

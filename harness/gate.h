@@ -44,13 +44,32 @@ int gate_load_baseline(const struct gate_baseline_src *src, const char *scenario
 		       struct wperf_baseline *b, char *from, size_t size, struct wperf_error *err);
 
 /*
- * Judges the runs of r against b (read from from): *v (release it with
- * wperf_verdict_release), verdict.md and junit.xml written into r->dir, and
- * the verdict added to summary.md and summary.json (r->verdict and
- * r->baseline_from set). -EINVAL when r is not complete.
+ * How runs are judged beyond their scenario's gate options. A zeroed struct
+ * (or NULL): against a stored baseline, at the scenario's alpha.
+ */
+struct gate_judging {
+	/* The base's runs, interleaved with these on this machine: the tests are
+	 * paired, and the base's sinks are compared too. */
+	const struct wperf_runset *base_runs;
+	double alpha; /* each test's level (the check's rate over its tests); 0: the scenario's */
+};
+
+/*
+ * The gate options for r's runs against b: the scenario's, with j's, the
+ * expectations r's runs missed and, against a stored baseline from another
+ * machine, structure_only (why into why, for people; "" otherwise).
+ */
+void gate_options(const struct results *r, const struct wperf_baseline *b,
+		  const struct gate_judging *j, struct wperf_gate_opts *g, char *why, size_t size);
+
+/*
+ * Judges the runs of r against b (read from from) as j says (NULL: alone):
+ * *v (release it with wperf_verdict_release), verdict.md and junit.xml
+ * written into r->dir, and the verdict added to summary.md and summary.json
+ * (r->verdict and r->baseline_from set). -EINVAL when r is not complete.
  */
 int gate_judge(struct results *r, const struct wperf_baseline *b, const char *from,
-	       struct wperf_verdict *v, struct wperf_error *err);
+	       const struct gate_judging *j, struct wperf_verdict *v, struct wperf_error *err);
 
 /* gate_load_baseline of r's scenario, then gate_judge. */
 int gate_judge_from(struct results *r, const struct gate_baseline_src *src, struct wperf_verdict *v,

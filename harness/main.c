@@ -24,6 +24,7 @@ static const struct command commands[] = {
     {"compare", cmd_compare, "judge results against their baseline: the verdict"},
     {"baseline", cmd_baseline, "baseline update: make a scenario's baseline"},
     {"ab", cmd_ab, "the base commit against the work tree, run in turns: the verdict"},
+    {"check-perf", cmd_check_perf, "the gate over every scenario of a tag, for CI"},
     {"history", cmd_history, "a baseline across the commits that changed it, plotted"},
     {"post", cmd_post, "post the verdicts as a pull-request comment and a job summary"},
 };
@@ -32,7 +33,7 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: wperf-bench COMMAND [OPTIONS]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
-		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\n'wperf-bench COMMAND --help' describes a command.\n"
 		     "Exit status: 0 success, 1 the gate failed, 2 error.\n");
 }

@@ -364,6 +364,12 @@ unsigned run_set_planned(const struct run_set *set)
 	return set->runs;
 }
 
+void run_set_plan(struct run_set *set, unsigned runs)
+{
+	if (runs > set->runs)
+		set->runs = runs;
+}
+
 int run_set_build(struct run_set *set, struct wperf_error *err)
 {
 	char label[64];

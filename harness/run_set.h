@@ -43,6 +43,10 @@ int run_set_open(const struct run_set_opts *o, struct results *out, struct run_s
 /* How many runs the set makes: the option's, else the scenario's. */
 unsigned run_set_planned(const struct run_set *set);
 
+/* Raises the runs the set makes to runs (for a check that adds runs while its
+ * verdict is unclear); never lowers it. */
+void run_set_plan(struct run_set *set, unsigned runs);
+
 /* The scenario's build commands, run in the working directory (for ab). */
 int run_set_build(struct run_set *set, struct wperf_error *err);
 

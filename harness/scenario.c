@@ -147,8 +147,8 @@ static int target(struct loader *L, const yaml_node_t *n, int bare_process,
 
 static int record(struct loader *L, const yaml_node_t *map)
 {
-	static const char *const keys[] = {"targets", "warmup", "window", "stacks", "buffer_mb",
-					   NULL};
+	static const char *const keys[] = {"targets", "warmup",	   "window",
+					   "stacks",  "buffer_mb", NULL};
 	static const char *const stacks[] = {"none", "kernel", "user", "all"};
 	struct scenario_record *r = &L->s->record;
 	const double duration = L->s->load.duration;
@@ -320,8 +320,8 @@ static int expect(struct loader *L, const yaml_node_t *map)
 
 static int gate(struct loader *L, const yaml_node_t *map)
 {
-	static const char *const keys[] = {"edge_tolerance", "throughput_tolerance", "warn_ratio",
-					   "min_runs", "max_lost", NULL};
+	static const char *const keys[] = {
+	    "edge_tolerance", "throughput_tolerance", "warn_ratio", "min_runs", "max_lost", NULL};
 	struct scenario_gate *g = &L->s->gate;
 	long long min_runs = g->min_runs;
 
@@ -366,9 +366,11 @@ static int scenario(struct loader *L, const yaml_node_t *root)
 	s->record.stacks = SCENARIO_STACKS_ALL;
 	s->analysis.threshold = WPERF_DEFAULT_THRESHOLD;
 	s->analysis.min_edge = WPERF_DEFAULT_MIN_EDGE;
-	s->gate = (struct scenario_gate){
-	    .edge_tolerance = 0.10, .throughput_tolerance = 0.05, .warn_ratio = 0.5, .min_runs = 5,
-	    .max_lost = WPERF_GATE_MAX_LOST};
+	s->gate = (struct scenario_gate){.edge_tolerance = 0.10,
+					 .throughput_tolerance = 0.05,
+					 .warn_ratio = 0.5,
+					 .min_runs = 5,
+					 .max_lost = WPERF_GATE_MAX_LOST};
 	/* Lists not given are empty, never NULL; one {NULL} serves them all. */
 	if (!(L->empty = sc_alloc(L, root, sizeof(char *))))
 		return -1;
@@ -449,6 +451,14 @@ int scenario_load(const char *path, const struct scenario_vars *vars, struct sce
 		return L.err->code ? L.err->code : -EINVAL;
 	}
 	*out = L.s;
+	return 0;
+}
+
+int scenario_has_tag(const struct scenario *s, const char *tag)
+{
+	for (size_t i = 0; i < s->ntags; i++)
+		if (!strcmp(s->tags[i], tag))
+			return 1;
 	return 0;
 }
 

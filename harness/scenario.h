@@ -119,7 +119,7 @@ struct scenario_record {
 	double warmup; /* seconds from the load's start to the recording's; default 0 */
 	double window; /* seconds to record; 0: until the load ends */
 	enum scenario_stacks stacks; /* default SCENARIO_STACKS_ALL */
-	unsigned buffer_mb;	     /* the recorder's ring buffer, a power of two; 0: its default */
+	unsigned buffer_mb; /* the recorder's ring buffer, a power of two; 0: its default */
 };
 
 struct scenario_analysis {
@@ -199,6 +199,9 @@ int scenario_load(const char *path, const struct scenario_vars *vars, struct sce
 
 /* Releases s and everything it owns; NULL-safe. */
 void scenario_free(struct scenario *s);
+
+/* Is s tagged tag? */
+int scenario_has_tag(const struct scenario *s, const char *tag);
 
 /* The service called name, or NULL. */
 const struct scenario_service *scenario_service(const struct scenario *s, const char *name);

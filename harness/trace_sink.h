@@ -21,8 +21,8 @@ struct trace_sink_opts {
 	int ringbuf_fd;
 	struct wperf_trace_writer *writer; /* used by the thread until trace_sink_stop */
 	int poll_ms;			   /* how often the ring buffer is drained */
-	uint64_t reorder_ns;	  /* how late a record may arrive and still be put in order */
-	int (*flush)(void *ctx);  /* has the programs hand over what they staged, or NULL */
+	uint64_t reorder_ns;	 /* how late a record may arrive and still be put in order */
+	int (*flush)(void *ctx); /* has the programs hand over what they staged, or NULL */
 	void *flush_ctx;
 	uint64_t flush_ns;	  /* how often to call flush: well under reorder_ns */
 	uint32_t stack_ids;	  /* ids of the stack map are below this */

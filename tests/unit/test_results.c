@@ -151,7 +151,7 @@ static void judge(const char *name, struct wperf_verdict *v)
 
 	read_results(copy_results(name), &r);
 	assert_int_equal(gate_read_baseline("baselines/synthetic-fig1.yaml", &b, &err), 0);
-	if (gate_judge(&r, &b, "baselines/synthetic-fig1.yaml", v, &err) < 0)
+	if (gate_judge(&r, &b, "baselines/synthetic-fig1.yaml", NULL, v, &err) < 0)
 		fail_msg("%s", err.msg);
 	wperf_baseline_release(&b);
 	results_release(&r);
@@ -269,7 +269,7 @@ static void bad_summaries_are_refused_with_the_place(void **state)
 	assert_string_equal(r.reason, "interrupted by SIGINT");
 	assert_int_equal(r.runs.nruns, 5);
 	assert_int_equal(gate_read_baseline("baselines/synthetic-fig1.yaml", &b, &err), 0);
-	assert_int_equal(gate_judge(&r, &b, "baselines/synthetic-fig1.yaml", &v, &err), -EINVAL);
+	assert_int_equal(gate_judge(&r, &b, "baselines/synthetic-fig1.yaml", NULL, &v, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "is incomplete (interrupted by SIGINT)"));
 	assert_int_equal(gate_update_baseline(&r, "/nonexistent/x.yaml", &err), -EINVAL);
 	/* complete again: INCOMPLETE goes */
