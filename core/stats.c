@@ -82,13 +82,16 @@ static void count(const double *a, size_t na, const double *b, size_t nb, double
 	}
 }
 
-double wperf_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb)
+/*
+ * U of sample a and its mean and variance under the hypothesis that a and b
+ * come from one distribution, with the tie correction.
+ */
+static void mann_whitney_u(const double *a, size_t na, const double *b, size_t nb, double *u,
+			   double *mu, double *var)
 {
 	double n1 = (double)na, n2 = (double)nb, n = n1 + n2;
-	double r1 = 0, ties = 0, u, mu, var, z;
+	double r1 = 0, ties = 0;
 
-	if (na == 0 || nb == 0)
-		return NAN;
 	/*
 	 * The rank of a value in the pooled sample is the number of values below
 	 * it plus the mean position among its equals (ties share their mean rank).
@@ -103,9 +106,18 @@ double wperf_mann_whitney_p(const double *a, size_t na, const double *b, size_t 
 			r1 += below + (equal + 1) / 2;
 		ties += equal * equal - 1;
 	}
-	u = r1 - n1 * (n1 + 1) / 2;
-	mu = n1 * n2 / 2;
-	var = n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1)));
+	*u = r1 - n1 * (n1 + 1) / 2;
+	*mu = n1 * n2 / 2;
+	*var = n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1)));
+}
+
+double wperf_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb)
+{
+	double u, mu, var, z;
+
+	if (na == 0 || nb == 0)
+		return NAN;
+	mann_whitney_u(a, na, b, nb, &u, &mu, &var);
 	if (!(var > 0))
 		return 1; /* every value equal: nothing tells the samples apart */
 	/* The continuity correction moves |U - mu| half a step towards the mean. */
@@ -114,6 +126,19 @@ double wperf_mann_whitney_p(const double *a, size_t na, const double *b, size_t 
 		return 1;
 	z /= sqrt(var);
 	return fmin(1, erfc(z / sqrt(2)));
+}
+
+double wperf_mann_whitney_greater_p(const double *a, size_t na, const double *b, size_t nb)
+{
+	double u, mu, var;
+
+	if (na == 0 || nb == 0)
+		return NAN;
+	mann_whitney_u(a, na, b, nb, &u, &mu, &var);
+	if (!(var > 0))
+		return 1;
+	/* b greater: a's U small. P(U <= u) with the continuity correction. */
+	return fmin(1, 0.5 * erfc(-(u - mu + 0.5) / sqrt(var) / sqrt(2)));
 }
 
 double wperf_normal_quantile(double p)
@@ -235,27 +260,54 @@ static double log_choose(double n, double k)
 	return lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1);
 }
 
-double wperf_fisher_p(size_t a_seen, size_t a_runs, size_t b_seen, size_t b_runs)
+/* log P(a's count is x) with the margins of the table fixed (hypergeometric). */
+static double log_table(size_t x, size_t a_runs, size_t b_runs, size_t seen)
 {
-	double total = (double)(a_runs + b_runs), seen = (double)(a_seen + b_seen);
-	double p_obs, p = 0;
-	size_t lo, hi;
+	return log_choose((double)a_runs, (double)x) +
+	       log_choose((double)b_runs, (double)(seen - x)) -
+	       log_choose((double)(a_runs + b_runs), (double)seen);
+}
+
+/* The counts a's can take with the margins fixed: [lo, hi]. */
+static int table_range(size_t a_seen, size_t a_runs, size_t b_seen, size_t b_runs, size_t *lo,
+		       size_t *hi)
+{
+	size_t seen = a_seen + b_seen;
 
 	if (!a_runs || !b_runs || a_seen > a_runs || b_seen > b_runs)
+		return -1;
+	*lo = seen > b_runs ? seen - b_runs : 0;
+	*hi = seen < a_runs ? seen : a_runs;
+	return 0;
+}
+
+double wperf_fisher_p(size_t a_seen, size_t a_runs, size_t b_seen, size_t b_runs)
+{
+	size_t lo, hi, seen = a_seen + b_seen;
+	double p_obs, p = 0;
+
+	if (table_range(a_seen, a_runs, b_seen, b_runs, &lo, &hi) < 0)
 		return NAN;
-	/* With the margins fixed, a's count is hypergeometric: the p value sums
-	 * the tables no more likely than the one observed (R's fisher.test). */
-	lo = a_seen + b_seen > b_runs ? a_seen + b_seen - b_runs : 0;
-	hi = a_seen + b_seen < a_runs ? a_seen + b_seen : a_runs;
-	p_obs = log_choose((double)a_runs, (double)a_seen) +
-		log_choose((double)b_runs, (double)b_seen) - log_choose(total, seen);
+	/* The tables no more likely than the one observed (R's fisher.test). */
+	p_obs = log_table(a_seen, a_runs, b_runs, seen);
 	for (size_t x = lo; x <= hi; x++) {
-		double lp = log_choose((double)a_runs, (double)x) +
-			    log_choose((double)b_runs, seen - (double)x) - log_choose(total, seen);
+		double lp = log_table(x, a_runs, b_runs, seen);
 
 		if (lp <= p_obs + 1e-7)
 			p += exp(lp);
 	}
+	return fmin(1, p);
+}
+
+double wperf_fisher_greater_p(size_t a_seen, size_t a_runs, size_t b_seen, size_t b_runs)
+{
+	size_t lo, hi, seen = a_seen + b_seen;
+	double p = 0;
+
+	if (table_range(a_seen, a_runs, b_seen, b_runs, &lo, &hi) < 0)
+		return NAN;
+	for (size_t x = a_seen; x <= hi; x++)
+		p += exp(log_table(x, a_runs, b_runs, seen));
 	return fmin(1, p);
 }
 

@@ -40,6 +40,10 @@ void wperf_range(const double *x, size_t n, double *lo, double *hi);
  */
 double wperf_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb);
 
+/* The one-sided p value of the same test that b tends to be greater than a
+ * (5 against 5, b all above: 0.0061; the exact test: 0.0040). */
+double wperf_mann_whitney_greater_p(const double *a, size_t na, const double *b, size_t nb);
+
 /*
  * The quantile function of the standard normal distribution: z such that
  * P(Z <= z) = p, for 0 < p < 1 (NaN otherwise). Accurate to about 1e-12.
@@ -74,6 +78,10 @@ double wperf_paired_t_p(const double *a, const double *b, size_t n, double *mean
  * 2 / 252 = 0.0079. NaN when a side has no runs or a count passes its runs.
  */
 double wperf_fisher_p(size_t a_seen, size_t a_runs, size_t b_seen, size_t b_runs);
+
+/* The one-sided p value of the same table that a has it more often than b:
+ * the chance of a count at least a_seen for a (5 of 5 against 0 of 5: 1 / 252). */
+double wperf_fisher_greater_p(size_t a_seen, size_t a_runs, size_t b_seen, size_t b_runs);
 
 /*
  * The Benjamini-Hochberg adjusted p values (q values) of the n p values p into

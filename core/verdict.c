@@ -375,7 +375,10 @@ static int test_vertex(struct gate *s, const char *vertex, int sink)
 	f->worse = f->change > 0;
 	t.n = f->runs < f->before_runs ? f->runs : f->before_runs;
 	if (t.n >= s->o.min_runs)
-		f->p = wperf_fisher_p(f->seen, f->runs, f->before_seen, f->before_runs);
+		f->p =
+		    f->worse
+			? wperf_fisher_greater_p(f->seen, f->runs, f->before_seen, f->before_runs)
+			: wperf_fisher_greater_p(f->before_seen, f->before_runs, f->seen, f->runs);
 	f->vertex = strdup(vertex);
 	if (!f->vertex || vertex_edge(s, vertex, f) < 0) {
 		release_finding(f);
@@ -455,7 +458,8 @@ static void measure(struct gate *s, const double *before, size_t nb, const doubl
 			t->sd /= ref;
 		return;
 	}
-	f->p = wperf_mann_whitney_p(before, nb, after, na);
+	f->p = f->change >= 0 ? wperf_mann_whitney_greater_p(before, nb, after, na)
+			      : wperf_mann_whitney_greater_p(after, na, before, nb);
 	t->sd = sqrt((pow(wperf_stddev(before, nb), 2) * (double)(nb - 1) +
 		      pow(wperf_stddev(after, na), 2) * (double)(na - 1)) /
 		     (double)(na + nb - 2)) /

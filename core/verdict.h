@@ -4,53 +4,59 @@
  * verdict, with the findings behind it; then the verdict for people (Markdown)
  * and for CI (JUnit XML).
  *
- * The rules, with n the runs of the set, m the runs of the baseline, tol the
- * tolerance (edge_tolerance for edges, throughput_tolerance for the
- * throughput):
+ * The rules. Every comparison is a test with a one-sided p value, in the
+ * direction of the change (the gate fails in one direction only; an
+ * improvement is information). The p values of a scenario's tests are
+ * adjusted together (Benjamini-Hochberg: q values), and a change is beyond
+ * the noise when its q <= alpha (the caller divides the check's false-failure
+ * rate among scenarios and looks: see harness/check_scenario.h). A test needs
+ * min_runs runs on each side; with fewer it has no p and cannot fail.
  *
- * Knots. A knot (its set of vertex identities) is NEW when more than half of
- * the runs have it (2 * seen > n), the baseline does not list the same set
- * (whatever its seen), and no accepted knot entry matches it. An entry
- * matches a knot when each of its globs (fnmatch(3), no flags) matches a
- * member and each member is matched by a glob. A new knot is a failure; an
- * accepted one is reported (level info) with its reason. A baseline knot that
- * most baseline runs had (2 * seen > m) is GONE when more than half of the runs
- * have neither it nor a knot nested with it (one that contains it or that it
- * contains): an improvement. (A member that joins a knot in some runs only,
- * such as a kernel worker near the threshold, is noise, not an improvement.)
+ * Vertices. For every identity that is a member of a final knot in a run or
+ * in the base (and, with the base's runs at hand, of a final sink): in how
+ * many runs of each side it is there (a baseline's vertex count is the sum of
+ * the seen of its knots: a vertex is in one knot per run at most), Fisher's
+ * exact test, and the change, the difference of the shares of runs (after -
+ * before), whose tolerance is WPERF_GATE_VERTEX_TOLERANCE: from a minority of
+ * the runs to a majority. A vertex that joined is worse: a new bottleneck; one
+ * that left, better. The edge that brought it is the edge between it and the
+ * rest whose median share grew most. An accepted knot entry one of whose globs
+ * matches the vertex accepts it.
  *
  * Edges and throughput. The samples are the edge's share of the window in
- * each run (0 in a run without the edge) or the measured throughputs. Before
- * and after are the medians of the baseline's and the runs' samples; the
- * change is (after - before) / before for the throughput, and (after - before)
- * / max(before, edge_floor) for an edge (a new edge is measured against the
- * floor); edges whose medians are both under edge_floor are not compared. An
- * edge gets worse when its share grows; the throughput when it falls (or grows,
- * with lower_is_better). The noise test:
- *   - n >= min_runs and m >= min_runs: beyond noise when the Mann-Whitney
- *     p < alpha, within noise otherwise;
- *   - fewer runs: beyond noise when the ranges [min, max] of the two sides
- *     are apart and that is unlikely by chance (2 / C(n + m, n) < alpha:
- *     3 runs a side are not enough, 4 are); unknown otherwise (a single
- *     sample on a side, overlapping ranges, too few runs).
- * Then, for a change for the worse:
- *   - |change| > tol, beyond noise: REGRESSION (fail), or INCONCLUSIVE when
- *     the baseline's environment names another CPU model or CPU count (the
- *     machine may be the cause);
- *   - |change| > tol, unknown: INCONCLUSIVE, with the runs per side that would
- *     settle it (at least min_runs);
- *   - |change| > tol, within noise: warn ("within run-to-run noise");
- *   - warn_ratio * tol < |change| <= tol, beyond noise: warn;
- *   - otherwise nothing.
- * A change for the better beyond tol and beyond noise is an improvement
- * (level info). An accepted edge entry (from and to globs) turns an edge's
- * failure or warning into info.
+ * each run (0 in a run without the edge) or the measured throughputs. Edges
+ * whose medians are both under edge_floor are no test. Paired (the baseline
+ * made from runs interleaved with these), the test is the paired t test on
+ * the differences (of the shares; of the logs of the throughputs), and the
+ * change the mean difference, over max(before median, edge_floor) for an
+ * edge, exp(mean log ratio) - 1 for the throughput; otherwise Mann-Whitney,
+ * and the change of the medians, over the same reference. An edge gets worse
+ * when its share grows; the throughput when it falls (or grows, with
+ * lower_is_better).
  *
- * The verdict, first that applies: NEW_BOTTLENECK (a new knot), REGRESSION (a
- * failed edge or throughput), INCONCLUSIVE, IMPROVED (the throughput improved
- * or a baseline knot is gone), PASS. Exit status (wperf_verdict_exit_code): 0
- * for pass, improved and inconclusive (which is not a failure: the report says
- * to add runs), 1 for new-bottleneck and regression; 2 is left to errors.
+ * Levels, for a change for the worse, tol the tolerance of its kind:
+ *   - |change| > tol, q <= alpha: FAIL;
+ *   - |change| > tol, no p, or p < WPERF_GATE_SUGGESTIVE: WARN, inconclusive,
+ *     with the runs per side that would tell (more runs settle it);
+ *   - |change| > tol otherwise: WARN, within run-to-run noise;
+ *   - warn_ratio * tol < |change| <= tol, q <= alpha: WARN;
+ *   - otherwise no finding.
+ * A change for the better beyond tol with q <= alpha is an improvement (INFO).
+ * An accepted edge entry (from and to globs) turns an edge's failure or
+ * warning into INFO.
+ *
+ * Expectations. When most runs that checked it missed the scenario's
+ * expected answer, a FAIL; when some did, a WARN.
+ *
+ * Another machine. With structure_only, edges and the throughput are not
+ * compared at all: numbers from a machine of another fingerprint say nothing
+ * about the code.
+ *
+ * The verdict, first that applies: NEW_BOTTLENECK (a vertex joined, or a
+ * NEW_KNOT from an older file), REGRESSION (any other failure), INCONCLUSIVE,
+ * IMPROVED (the throughput improved or a vertex left the knots), PASS. Exit
+ * status (wperf_verdict_exit_code): 0 for pass, improved and inconclusive, 1
+ * for new-bottleneck and regression; 2 is left to errors.
  *
  * Lost events. A run that lost more than max_lost of its events (lost /
  * (recorded + lost); a run that does not say how many it recorded and lost
@@ -58,8 +64,9 @@
  * a run the gate cannot pass. PASS and IMPROVED become INCONCLUSIVE, with a
  * warning that says which runs and what to do; a failure stays a failure.
  *
- * Warnings (not findings): the environment differs (kernel, CPUs, CPU model,
- * tool), runs lost events, fewer runs than min_runs on either side.
+ * Warnings (not findings): the environment differs (kernel, tool) from a
+ * stored baseline's, the numbers were not compared, runs lost events, fewer
+ * runs than min_runs on either side.
  *
  * Ownership: a struct wperf_verdict owns its findings and warnings;
  * wperf_verdict_release frees them.
