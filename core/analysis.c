@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
+
 static int vertex_tables(struct wperf_analysis *a)
 {
 	const struct wperf_merged *m = &a->merged;
@@ -30,6 +32,32 @@ static int vertex_tables(struct wperf_analysis *a)
 	return 0;
 }
 
+/*
+ * Appends to b (uint32_t) the pids of list, "PID[,PID...]" (META
+ * recorder_tgid, harness_pids); what is not a pid is skipped: a damaged entry
+ * leaves a process in the analysis, it never stops it.
+ */
+static int append_pids(struct wperf_buf *b, const char *list)
+{
+	for (const char *p = list; p && *p;) {
+		char *end;
+		unsigned long pid = strtoul(p, &end, 10);
+
+		if (end == p) {
+			p++;
+			continue;
+		}
+		if (pid > 0 && pid <= UINT32_MAX) {
+			uint32_t tgid = (uint32_t)pid;
+
+			if (wperf_buf_append(b, &tgid, sizeof(tgid)) < 0)
+				return -ENOMEM;
+		}
+		p = end;
+	}
+	return 0;
+}
+
 int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts *opts,
 		  struct wperf_analysis **out, struct wperf_error *err)
 {
@@ -37,7 +65,7 @@ int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts 
 	struct wperf_timeline_opts to = {0};
 	struct wperf_callsites entity_sites = {0};
 	struct wperf_analysis *a = calloc(1, sizeof(*a));
-	const char *recorder = wperf_trace_meta(t, "recorder_tgid");
+	struct wperf_buf excluded = {0}; /* uint32_t: the tgids left out */
 	int e;
 
 	if (!a)
@@ -45,9 +73,20 @@ int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts 
 	if (!opts)
 		opts = &defaults;
 	to.capacity = opts->capacity;
-	if (recorder && !opts->keep_recorder)
-		to.exclude_tgid = strtoul(recorder, NULL, 10);
+	/* The recorder and the harness (the runner, the shells that wait for its
+	 * commands) are not the workload: their waits and wakeups would be judged
+	 * with it. */
+	if (!opts->keep_harness &&
+	    (append_pids(&excluded, wperf_trace_meta(t, "recorder_tgid")) < 0 ||
+	     append_pids(&excluded, wperf_trace_meta(t, "harness_pids")) < 0)) {
+		wperf_buf_release(&excluded);
+		free(a);
+		return wperf_error_set(err, -ENOMEM, "out of memory");
+	}
+	to.exclude_tgids = (const uint32_t *)excluded.data;
+	to.nexclude = excluded.len / sizeof(uint32_t);
 	e = wperf_timeline_build(t, &to, &a->timeline, err);
+	wperf_buf_release(&excluded);
 	if (e)
 		goto fail;
 	a->start = a->timeline->start;

@@ -31,7 +31,9 @@ struct wperf_analysis_opts {
 	unsigned jobs; /* worker threads for the cascade; 0: one */
 	struct wperf_merge_opts merge;
 	struct wperf_capacity capacity;
-	int keep_recorder; /* analyze the recorder's own threads too */
+	/* Analyze the processes the trace names as the recorder and the harness's
+	 * own (META recorder_tgid, harness_pids) too. */
+	int keep_harness;
 };
 
 struct wperf_analysis {

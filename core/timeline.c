@@ -16,7 +16,7 @@
  * WAKEUP_NEW is born then, runnable. A tid forked again after its thread ended
  * is a new thread (entity).
  *
- * The excluded process (opts->exclude_tgid) has no entity: its switches still
+ * An excluded process (opts->exclude_tgids) has no entity: its switches still
  * end and start the other side's segments, a wait it ends has no waker
  * (WPERF_NO_ENTITY), its block requests and packets are left out, and a
  * process it forks is born at the fork.
@@ -152,7 +152,10 @@ static uint64_t clamp(const struct tl_builder *b, uint64_t t)
 
 static int excluded(const struct tl_builder *b, uint32_t tgid)
 {
-	return b->opts.exclude_tgid && tgid == b->opts.exclude_tgid;
+	for (size_t i = 0; i < b->opts.nexclude; i++)
+		if (tgid == b->opts.exclude_tgids[i])
+			return 1;
+	return 0;
 }
 
 static uint32_t new_thread(struct tl_builder *b, uint32_t tid, uint32_t tgid)
@@ -201,7 +204,7 @@ static void set_thread(struct tl_builder *b, uint32_t *slot, uint32_t tid, uint3
 }
 
 /* The thread now holding tid, made when new; TL_NONE for the idle task (tid 0),
- * the excluded process, or out of memory. */
+ * an excluded process, or out of memory. */
 static uint32_t thread_of(struct tl_builder *b, uint32_t tid, uint32_t tgid)
 {
 	const struct tl_recent *r = &b->recent[tid & (TL_RECENT - 1)];
@@ -546,7 +549,7 @@ static void on_io(struct tl_builder *b, const struct wperf_event *ev)
 	if (ev->hdr.flags == WPERF_CTX_THREAD && ev->hdr.tid != 0) {
 		if (excluded(b, ev->hdr.tgid) &&
 		    (ev->hdr.kind == WPERF_EV_BLOCK_ISSUE || ev->hdr.kind == WPERF_EV_NET_XMIT))
-			return; /* the excluded process's own I/O is left out */
+			return; /* an excluded process's own I/O is left out */
 		issuer = current(b, ev);
 	}
 	if (block)

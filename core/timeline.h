@@ -110,7 +110,10 @@ struct wperf_capacity {
 };
 
 struct wperf_timeline_opts {
-	uint32_t exclude_tgid; /* leave this process out (the recorder); 0: none */
+	/* Processes left out: the recorder and the harness's own (analysis.c
+	 * reads them from the trace). Borrowed while the timeline is built. */
+	const uint32_t *exclude_tgids;
+	size_t nexclude;
 	struct wperf_capacity capacity;
 };
 

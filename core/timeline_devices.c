@@ -259,7 +259,7 @@ int tl_block_event(struct tl_builder *b, const struct wperf_event *ev, uint32_t 
 	if (ev->hdr.flags == WPERF_CTX_HARDIRQ && ev->block.irq >= 0)
 		tl_vote(b, ev->block.irq, d);
 	if (!r)
-		return 0; /* issued before the window, or by the excluded process */
+		return 0; /* issued before the window, or by an excluded process */
 	req_remove(b, r);
 	if (dv->inflight > 0 && --dv->inflight == 0)
 		add_busy(b, dv, dv->busy_start, ev->hdr.ts);

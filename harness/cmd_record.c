@@ -7,6 +7,7 @@
  * the last records (nothing arrives after the drain). The file is written as
  * FILE.part and renamed once complete, so FILE is never a half-written trace.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -50,8 +51,9 @@ struct record_opts {
 	uint32_t stack_entries;
 	int compress;
 	int quiet;
-	const char *ready_file; /* exists while the probes are attached; NULL: none */
-	char **command;		/* NULL: record until stopped */
+	const char *ready_file;	  /* exists while the probes are attached; NULL: none */
+	const char *harness_pids; /* META harness_pids: "PID[,PID...]", or "" */
+	char **command;		  /* NULL: record until stopped */
 };
 
 /* Everything a recording holds, released in one place. */
@@ -95,6 +97,9 @@ static void usage(FILE *out)
 		"      --no-compress       store event sections without zstd\n"
 		"      --ready-file FILE   create FILE once recording has started and remove\n"
 		"                          it when it stops (for scripts that wait on it)\n"
+		"      --harness-pids PID[,PID...]\n"
+		"                          processes of a harness that runs this recording\n"
+		"                          (run passes its own): the analysis leaves them out\n"
 		"  -q, --quiet             no progress or summary\n"
 		"  -h, --help              this text\n"
 		"\n"
@@ -155,7 +160,8 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		OPT_BUFFER,
 		OPT_STACK_ENTRIES,
 		OPT_NO_COMPRESS,
-		OPT_READY_FILE
+		OPT_READY_FILE,
+		OPT_HARNESS_PIDS
 	};
 	static const struct option longopts[] = {
 	    {"output", required_argument, NULL, 'o'},
@@ -167,6 +173,7 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 	    {"stack-entries", required_argument, NULL, OPT_STACK_ENTRIES},
 	    {"no-compress", no_argument, NULL, OPT_NO_COMPRESS},
 	    {"ready-file", required_argument, NULL, OPT_READY_FILE},
+	    {"harness-pids", required_argument, NULL, OPT_HARNESS_PIDS},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -180,6 +187,7 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 	o->ringbuf_mb = 32;
 	o->stack_entries = 16384;
 	o->compress = 1;
+	o->harness_pids = "";
 	/* "+": stop at the first non-option, the COMMAND. */
 	while ((c = getopt_long(argc, argv, "+o:d:p:qh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -231,6 +239,13 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 			break;
 		case OPT_READY_FILE:
 			o->ready_file = optarg;
+			break;
+		case OPT_HARNESS_PIDS:
+			if (!isdigit((unsigned char)*optarg) ||
+			    strspn(optarg, "0123456789,") != strlen(optarg))
+				return cli_error(CMD, "--harness-pids wants PID[,PID...], not '%s'",
+						 optarg);
+			o->harness_pids = optarg;
 			break;
 		case 'q':
 			o->quiet = 1;
@@ -347,7 +362,8 @@ static int write_meta(struct recording *rec, char **argv, struct wperf_error *er
 			      "targets",
 			      "hooks",
 			      "ringbuf_bytes",
-			      "command_pid"};
+			      "command_pid",
+			      "harness_pids"};
 	const char *values[] = {"wperf-trace",
 				"wperf-bench 0.1.0",
 				kernel,
@@ -365,7 +381,8 @@ static int write_meta(struct recording *rec, char **argv, struct wperf_error *er
 				targets,
 				bpf_recorder_hooks(rec->bpf),
 				rb,
-				child};
+				child,
+				o->harness_pids};
 
 	/* The fixed entries, then one or two for each network interface. */
 	struct net_meta nets[64];

@@ -22,6 +22,7 @@
 #define RECORD_READY_TIMEOUT 30.0   /* from starting the recorder to its probes attached */
 #define RECORD_STOP_TIMEOUT  60.0   /* for the recorder to write out the trace */
 #define LEFTOVER_TIMEOUT     10.0   /* for what a command left in its group to stop */
+#define SHELL_FORK_TIMEOUT   1.0    /* for a command string's shell to start its command */
 #define TICK_S		     0.1
 #define LOG_TAIL	     400
 
@@ -318,15 +319,57 @@ static int analysis_target(struct run_state *st, struct run_outcome *out, struct
 	return e;
 }
 
+static int append_harness_pid(struct wperf_buf *pids, pid_t pid)
+{
+	char num[24];
+	int n = snprintf(num, sizeof(num), "%s%d", pids->len ? "," : "", (int)pid);
+
+	return wperf_buf_append(pids, num, n) < 0 ? -ENOMEM : 0;
+}
+
+/* Appends svc's leader to pids if it is the shell of a command string that
+ * waits for its command (one that exec'd is the command itself). */
+static int append_shell(struct wperf_buf *pids, const struct scenario_command *c,
+			const struct service *svc)
+{
+	if (!c->shell || svc->pgid <= 0 ||
+	    !runner_shell_waits(svc->pgid, c->argv[0], SHELL_FORK_TIMEOUT))
+		return 0;
+	return append_harness_pid(pids, svc->pgid);
+}
+
+/*
+ * The harness's own processes that run while recording, "PID,PID,...", for
+ * the trace (META harness_pids): this program, and the shells that started the
+ * load and the services. They only wait, for the workload: judged with it,
+ * the shell's wait for its child reads as a bottleneck.
+ */
+static int harness_pids(struct run_state *st, struct wperf_buf *pids)
+{
+	const struct scenario *s = st->o->s;
+	int e = append_harness_pid(pids, getpid());
+
+	if (!e)
+		e = append_shell(pids, &s->load.command, &st->load);
+	for (size_t i = 0; i < st->nstarted && !e; i++)
+		e = append_shell(pids, &s->services[i].command, &st->services[i]);
+	if (!e && wperf_buf_append(pids, "", 1) < 0)
+		e = -ENOMEM;
+	return e;
+}
+
 static int start_recorder(struct run_state *st, struct run_outcome *out, struct wperf_error *err)
 {
 	const struct scenario *s = st->o->s;
 	char log[PATH_MAX], ready[PATH_MAX], window[32], buffer[16];
-	char *argv[16];
-	struct wperf_buf pids = {0};
+	char *argv[18];
+	struct wperf_buf pids = {0}, harness = {0};
 	struct service_spec spec = {.name = "the recorder", .argv = argv, .log_path = log};
 	size_t n = 0;
 	int e = record_pids(st, &pids, err);
+
+	if (!e && harness_pids(st, &harness))
+		e = wperf_error_set(err, -ENOMEM, "out of memory");
 
 	run_path(st, "record.log", log, sizeof(log));
 	run_path(st, "recording", ready, sizeof(ready));
@@ -340,6 +383,8 @@ static int start_recorder(struct run_state *st, struct run_outcome *out, struct 
 	argv[n++] = (char *)stacks_name(s->record.stacks);
 	argv[n++] = "--ready-file";
 	argv[n++] = ready;
+	argv[n++] = "--harness-pids";
+	argv[n++] = harness.len ? (char *)harness.data : "";
 	if (s->record.window > 0) {
 		snprintf(window, sizeof(window), "%g", s->record.window);
 		argv[n++] = "-d";
@@ -360,6 +405,7 @@ static int start_recorder(struct run_state *st, struct run_outcome *out, struct 
 	if (!e)
 		e = service_ready_file(&st->recorder, ready, RECORD_READY_TIMEOUT, err);
 	wperf_buf_release(&pids);
+	wperf_buf_release(&harness);
 	if (e == -EINTR)
 		e = interrupted(st, err);
 	return e;

@@ -15,6 +15,8 @@
 
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <sys/types.h>
 
 #include "core/buf.h"
 #include "core/error.h"
@@ -63,6 +65,15 @@ int runner_build(const struct runner_opts *o, struct wperf_error *err);
  */
 int runner_target_pids(const struct scenario_target *t, pid_t pgid, struct wperf_buf *out,
 		       struct wperf_error *err);
+
+/*
+ * Is leader, started as the program shell (a command string's /bin/sh), a
+ * shell that waits for the command it started? True once another process runs
+ * in its process group while leader still runs shell; false once it runs
+ * something else (it exec'd: it is the command), is gone, or after timeout
+ * seconds without either (a shell doing the work itself).
+ */
+bool runner_shell_waits(pid_t leader, const char *shell, double timeout);
 
 /*
  * Reads the throughput: the first group of the last line of text that regex

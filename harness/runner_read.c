@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "runner.h"
 
@@ -96,6 +98,44 @@ int runner_target_pids(const struct scenario_target *t, pid_t pgid, struct wperf
 				       t->kind == SCENARIO_TARGET_PROCESS ? "process" : "target",
 				       t->name);
 	return 0;
+}
+
+/* Counts the live processes of group pgid other than its leader. */
+struct group_others {
+	pid_t pgid;
+	size_t n;
+};
+
+static int count_others(pid_t pid, const struct proc_stat *st, void *ctx)
+{
+	struct group_others *g = ctx;
+
+	if (st->pgrp == g->pgid && pid != g->pgid && st->state != 'Z')
+		g->n++;
+	return 0;
+}
+
+bool runner_shell_waits(pid_t leader, const char *shell, double timeout)
+{
+	const struct timespec tick = {0, 10 * 1000 * 1000};
+	struct stat sh, exe;
+	char path[64];
+
+	if (stat(shell, &sh) < 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)leader);
+	/* The shell forks its command a moment after it starts: wait for it. */
+	for (double waited = 0;; waited += 0.01) {
+		struct group_others g = {.pgid = leader};
+
+		if (stat(path, &exe) < 0 || exe.st_dev != sh.st_dev || exe.st_ino != sh.st_ino)
+			return false;
+		if (proc_for_each(count_others, &g) == 0 && g.n > 0)
+			return true;
+		if (waited >= timeout)
+			return false;
+		nanosleep(&tick, NULL);
+	}
 }
 
 int runner_parse_throughput(const char *regex, const char *text, size_t len, const char *source,

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "core/analysis.h"
+#include "core/runset.h"
 #include "tests/lib/trace_builder.h"
 
 #define MS   1000000ull
@@ -21,6 +22,7 @@
 #define A    101
 #define B    102
 #define DISK ((254u << 20) | 0)
+#define SH   90 /* the shell the harness started the load with */
 
 static struct wperf_analysis *analyze(struct trace_builder *b, unsigned jobs,
 				      struct wperf_trace **t)
@@ -266,6 +268,75 @@ static void test_short_lived_tasks(void **state)
 	tb_release(&b);
 }
 
+/*
+ * The harness's own processes (META harness_pids; here the shell that started
+ * the load and waits for it) are no part of the workload: the run kept for the
+ * gate has neither their edges nor them in a knot, even with the shell among
+ * the target's processes (the load's process group). Left in, the shell's
+ * wait also cascades into the workload's own edges and inflates them.
+ */
+enum harness_shell { NO_SHELL, SHELL, SHELL_MARKED };
+
+static void run_figure1_with(enum harness_shell shell, struct wperf_run *out)
+{
+	struct wperf_error err = {0};
+	struct trace_builder b;
+	struct wperf_trace *t;
+
+	build_figure1(&b, 50);
+	if (shell != NO_SHELL) {
+		tb_thread(&b, SH, SH, "sh");
+		tb_switch(&b, 500, 1, SH, 0, 0, -1, -1); /* waits for its child */
+		tb_wake(&b, 49 * 10 * MS + MS, 1, SH, A, -1, -1);
+		tb_sort(&b);
+	}
+	if (shell == SHELL_MARKED)
+		tb_meta(&b, "harness_pids", "1,90");
+	struct wperf_analysis *a = analyze(&b, 1, &t);
+
+	/* SH and APP: the load's processes */
+	if (wperf_run_from_analysis(a, "90,100", 1, out, &err))
+		fail_msg("%s", err.msg);
+	wperf_analysis_free(a);
+	wperf_trace_free(t);
+	tb_release(&b);
+}
+
+static void test_harness_processes_left_out(void **state)
+{
+	struct wperf_run plain, unmarked, marked;
+
+	(void)state;
+	run_figure1_with(NO_SHELL, &plain);
+	run_figure1_with(SHELL, &unmarked);
+	run_figure1_with(SHELL_MARKED, &marked);
+	/* Unmarked, the shell's wait for its child weighs almost the window. */
+	assert_true(wperf_run_edge_share(&unmarked, "sh", "fig1/A") > 0.9);
+	for (size_t i = 0; i < marked.nedges; i++) {
+		assert_string_not_equal(marked.edges[i].from, "sh");
+		assert_string_not_equal(marked.edges[i].to, "sh");
+	}
+	for (size_t k = 0; k < marked.nknots; k++)
+		for (size_t i = 0; i < marked.knots[k].n; i++)
+			assert_string_not_equal(marked.knots[k].ids[i], "sh");
+	for (size_t i = 0; i < marked.sinks.n; i++)
+		assert_string_not_equal(marked.sinks.ids[i], "sh");
+	/* The workload's knot and edges are those of the trace without the shell. */
+	assert_int_equal(marked.nknots, 1);
+	assert_int_equal(marked.knots[0].n, 2);
+	assert_string_equal(marked.knots[0].ids[0], "disk:254:0");
+	assert_string_equal(marked.knots[0].ids[1], "fig1/B");
+	assert_int_equal(marked.nedges, plain.nedges);
+	assert_true(wperf_run_edge_share(&marked, "fig1/A", "fig1/B") > 0.5);
+	for (size_t i = 0; i < plain.nedges; i++)
+		assert_float_equal(
+		    wperf_run_edge_share(&marked, plain.edges[i].from, plain.edges[i].to),
+		    plain.edges[i].share, 1e-9);
+	wperf_run_release(&plain);
+	wperf_run_release(&unmarked);
+	wperf_run_release(&marked);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +345,7 @@ int main(void)
 	    cmocka_unit_test(test_merged_self_loop),
 	    cmocka_unit_test(test_turns_count_runnable_time),
 	    cmocka_unit_test(test_short_lived_tasks),
+	    cmocka_unit_test(test_harness_processes_left_out),
 	};
 
 	return cmocka_run_group_tests_name("analysis", tests, NULL, NULL);

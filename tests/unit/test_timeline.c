@@ -768,7 +768,8 @@ static void test_window_clipping(void **state)
 static void test_exclude_tgid(void **state)
 {
 	struct trace_builder *tr = *state;
-	struct wperf_timeline_opts opts = {.exclude_tgid = 900};
+	const uint32_t recorder = 900;
+	struct wperf_timeline_opts opts = {.exclude_tgids = &recorder, .nexclude = 1};
 	struct wperf_timeline *tl;
 	struct wperf_event *f;
 	uint32_t a, b, p;
@@ -913,8 +914,9 @@ static void garbage(struct trace_builder *tr, int sorted, const struct wperf_tim
 static void test_garbage(void **state)
 {
 	struct trace_builder *tr = *state;
-	struct wperf_timeline_opts opts = {.exclude_tgid = 105,
-					   .capacity = {1000000, 100, 1000000}};
+	const uint32_t excluded = 105;
+	struct wperf_timeline_opts opts = {
+	    .exclude_tgids = &excluded, .nexclude = 1, .capacity = {1000000, 100, 1000000}};
 
 	for (int round = 0; round < 8; round++) {
 		tb_release(tr);
