@@ -3,7 +3,8 @@
 #   make deps     install the Debian packages needed to build and run (idempotent)
 #   make          build everything into $(BUILD)/
 #   make demo     run the paper's Figure 1 scenario, start to verdict
-#   make check-perf  the performance gate: scenarios tagged ci against baselines/
+#   make check-perf  the performance gate over the scenarios tagged ci: against baselines/, or
+#                 CHECK_PERF_BASE=REF: base commit REF against the work tree, run in turns
 #   make validation  run the synthetic suite and its fixes; writes docs/validation.md
 #   make test     run the unit and end-to-end tests (cmocka)
 #   make asan     the same tests built with AddressSanitizer and UBSan
@@ -187,12 +188,17 @@ demo: all
 	@rm -rf $(DEMO_DIR)
 	$(WPERF_BENCH) run --gate --results $(DEMO_DIR) scenarios/synthetic-fig1.yaml
 
-# ---- the performance gate: every scenario tagged ci against baselines/ ----
+# ---- the performance gate: every scenario tagged ci (wperf-bench check-perf --help) ----
 # CHECK_PERF_TAG=nightly: the real workloads (ZooKeeper, memcached) instead.
+# CHECK_PERF_BASE=REF: judge the work tree against commit REF, run in turns on
+# this machine (what a pull request gets); empty: against baselines/.
 CHECK_PERF_DIR ?= $(BUILD)/check-perf
 CHECK_PERF_TAG ?= ci
+CHECK_PERF_BASE ?=
+CHECK_PERF_ARGS ?=
 check-perf: all
-	@bash ci/check-perf.sh $(WPERF_BENCH) $(CHECK_PERF_DIR) $(CHECK_PERF_TAG)
+	$(WPERF_BENCH) check-perf --tag $(CHECK_PERF_TAG) --results $(CHECK_PERF_DIR) \
+		$(if $(CHECK_PERF_BASE),--base $(CHECK_PERF_BASE)) $(CHECK_PERF_ARGS)
 
 # ---- the synthetic suite, run and written up in docs/validation.md ----
 validation: all

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/verdict.h"
 #include "scenario.h"
 
 #define CMD "check"
@@ -25,6 +26,9 @@ static void usage(FILE *out)
 		     "                  one a line (for scripts: make check-perf uses 'ci')\n"
 		     "  -h, --help      this text\n"
 		     "\n"
+		     "A scenario with fewer runs than its gate's min_runs is good, with a\n"
+		     "warning: 'run --gate' can never fail on it.\n"
+		     "\n"
 		     "Exit status: 0 all are good, 2 one is not.\n");
 }
 
@@ -36,6 +40,20 @@ static void print_ok(const char *path, const struct scenario *s)
 	for (size_t i = 0; i < s->ntags; i++)
 		printf("%s%s", i ? ", " : ", tags ", s->tags[i]);
 	printf(")\n");
+}
+
+/* A scenario whose runs are too few for any test: `run --gate` on it can
+ * never fail (check-perf makes min_runs per side all the same). */
+static void warn_no_verdict(const char *path, const struct scenario *s)
+{
+	unsigned min = s->gate.min_runs ? s->gate.min_runs : WPERF_GATE_MIN_RUNS;
+
+	if (s->runs < min)
+		cli_warn(CMD,
+			 "%s: runs: %u is below the %u runs per side a test of the gate needs, "
+			 "so 'run --gate' can never fail on it ('check-perf' makes %u); set "
+			 "runs: %u",
+			 path, s->runs, min, min, min);
 }
 
 int cmd_check(int argc, char **argv)
@@ -69,6 +87,7 @@ int cmd_check(int argc, char **argv)
 			print_ok(argv[i], s);
 		else if (scenario_has_tag(s, tag))
 			printf("%s\n", argv[i]);
+		warn_no_verdict(argv[i], s);
 		scenario_free(s);
 	}
 	fflush(stdout);
