@@ -10,8 +10,10 @@
  * tests. Without, the head's runs are judged against the stored baseline.
  *
  * The looks: after `first` runs per side, then every `step` more, up to
- * `max`. After each look the runs are judged; a verdict that is not
- * inconclusive ends the scenario, an inconclusive one asks for the next look.
+ * `max`. After each look the runs are judged; when no finding is inconclusive
+ * the scenario ends, otherwise the next look comes (also after a failure: a
+ * vertex joining the bottleneck in 4 of 5 runs may settle it as a new
+ * bottleneck rather than a regression).
  * Each look is a chance of a false failure, so each test's level is the
  * check's divided by the number of looks (and by the scenarios, by the
  * caller): with K looks at alpha / K each, the chance of a false failure
