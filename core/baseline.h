@@ -50,18 +50,11 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "env.h"
 #include "error.h"
 #include "runset.h"
 
 #define WPERF_BASELINE_FORMAT "wperf-baseline/1"
-
-/* The machine the runs were made on; empty strings and 0 mean unknown. */
-struct wperf_env {
-	char kernel[128]; /* uname -r */
-	uint32_t cpus;
-	char tool[64];	     /* "wperf-bench 0.1.0" */
-	char cpu_model[128]; /* "model name" of /proc/cpuinfo; empty: unknown */
-};
 
 struct wperf_baseline_knot {
 	struct wperf_idset vertices;
