@@ -608,6 +608,8 @@ static int read_env(struct reader *r, const yaml_node_t *n, struct wperf_env *en
 		ret = get_fixed(r, v[3], "environment.cpu", env->cpu_model, sizeof(env->cpu_model));
 	if (!ret && v[4])
 		ret = get_number(r, v[4], "environment.calibration", 0, &env->calibration);
+	if (!(env->calibration > 0)) /* -0 too is unknown, and left out when written */
+		env->calibration = 0;
 	env->cpus = (uint32_t)cpus;
 	return ret;
 }

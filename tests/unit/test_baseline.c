@@ -432,7 +432,7 @@ static void test_cpu_model(void **state)
 
 /* The calibration: written as environment.calibration when known (> 0), with
  * the digits that read back exactly; a baseline without it (made before
- * fingerprints) or with 0 reads as unknown. */
+ * fingerprints) or with 0 (or -0) reads as unknown. */
 static void test_calibration(void **state)
 {
 	static const char old_text[] = "format: wperf-baseline/1\n"
@@ -441,7 +441,7 @@ static void test_calibration(void **state)
 				       "runs: 1\n";
 	static const char zero_text[] = "format: wperf-baseline/1\n"
 					"scenario: s\n"
-					"environment: {cpus: 2, calibration: 0}\n"
+					"environment: {cpus: 2, calibration: -0}\n"
 					"runs: 1\n";
 	const double odd[] = {4.3902, 0.1 + 0.2, 1.0 / 3, 1e-300, 5e-324, 123456789.123, 7};
 	struct wperf_env with = env;
@@ -498,6 +498,7 @@ static void test_calibration(void **state)
 	if (wperf_baseline_read("zero.yaml", zero_text, strlen(zero_text), &back, &err))
 		fail_msg("%s", err.msg);
 	assert_true(back.env.calibration == 0);
+	assert_false(signbit(back.env.calibration)); /* -0 is 0, as written back */
 	assert_int_equal(back.env.cpus, 2);
 	wperf_baseline_release(&back);
 	wperf_buf_release(&out);
