@@ -83,8 +83,8 @@ FUZZ_CFLAGS := -g -O1 $(BASE_CFLAGS) -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 # The harness files the readers need, and what they call.
 FUZZ_HARNESS_SRCS := harness/scenario.c harness/scenario_services.c harness/scenario_values.c \
-	harness/scenario_yaml.c harness/results.c harness/output.c harness/proc_info.c \
-	harness/github_comments.c harness/forge_http.c
+	harness/scenario_yaml.c harness/results.c harness/calibrate.c harness/output.c \
+	harness/proc_info.c harness/github_comments.c harness/forge_http.c
 FUZZ_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRCS) $(FUZZ_HARNESS_SRCS) tests/lib/fuzz_readers.c)
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= $(FUZZ_SRCS:fuzz/%.c=%)

@@ -10,6 +10,7 @@
  *     cpus: 2
  *     tool: wperf-bench 0.1.0
  *     cpu: Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz
+ *     calibration: 4.3902
  *   runs: 5
  *   throughput: {samples: [1012, 998, 1003, 1010, 995], unit: requests/s}
  *   knots:
@@ -25,9 +26,11 @@
  *   - edge: {from: fig1/A, to: fig1/B}
  *     reason: A waits for B, as it should
  *
- * environment: the machine, every key optional (cpu: the CPU model); on one
- * line, {kernel: ..., cpus: 2, tool: ...}, when it has no cpu. runs: how many
- * runs made it. throughput.samples: one per run that measured a throughput
+ * environment: the machine (core/env.h), every key optional (cpu: the CPU
+ * model; calibration: ns a step of the calibration loop, left out when
+ * unknown, as in baselines made before fingerprints; 0 reads as unknown); on
+ * one line, {kernel: ..., cpus: 2, tool: ...}, when it has no cpu. runs: how
+ * many runs made it. throughput.samples: one per run that measured a throughput
  * (at most runs). knots: every knot (set of vertex identities) seen
  * in any run, and in how many. edges: every edge kept in any run (share of the
  * window at least WPERF_RUN_MIN_SHARE), with its share in each run, 0 in a run
@@ -50,18 +53,11 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "env.h"
 #include "error.h"
 #include "runset.h"
 
 #define WPERF_BASELINE_FORMAT "wperf-baseline/1"
-
-/* The machine the runs were made on; empty strings and 0 mean unknown. */
-struct wperf_env {
-	char kernel[128]; /* uname -r */
-	uint32_t cpus;
-	char tool[64];	     /* "wperf-bench 0.1.0" */
-	char cpu_model[128]; /* "model name" of /proc/cpuinfo; empty: unknown */
-};
 
 struct wperf_baseline_knot {
 	struct wperf_idset vertices;

@@ -190,6 +190,10 @@ static void write_env(struct writer *w, const struct wperf_env *env)
 		key(w, "cpu");
 		string(w, env->cpu_model);
 	}
+	if (env->calibration > 0) { /* NaN too is unknown */
+		key(w, "calibration");
+		number(w, env->calibration);
+	}
 	mapping_end(w);
 }
 
@@ -589,10 +593,10 @@ static int get_strings(struct reader *r, const yaml_node_t *n, const char *where
 
 static int read_env(struct reader *r, const yaml_node_t *n, struct wperf_env *env)
 {
-	static const char *const keys[] = {"kernel", "cpus", "tool", "cpu"};
-	yaml_node_t *v[4];
+	static const char *const keys[] = {"kernel", "cpus", "tool", "cpu", "calibration"};
+	yaml_node_t *v[5];
 	uint64_t cpus = 0;
-	int ret = get_keys(r, n, "environment", keys, 4, 0, v);
+	int ret = get_keys(r, n, "environment", keys, 5, 0, v);
 
 	if (!ret && v[0])
 		ret = get_fixed(r, v[0], "environment.kernel", env->kernel, sizeof(env->kernel));
@@ -602,6 +606,10 @@ static int read_env(struct reader *r, const yaml_node_t *n, struct wperf_env *en
 		ret = get_fixed(r, v[2], "environment.tool", env->tool, sizeof(env->tool));
 	if (!ret && v[3])
 		ret = get_fixed(r, v[3], "environment.cpu", env->cpu_model, sizeof(env->cpu_model));
+	if (!ret && v[4])
+		ret = get_number(r, v[4], "environment.calibration", 0, &env->calibration);
+	if (!(env->calibration > 0)) /* -0 too is unknown, and left out when written */
+		env->calibration = 0;
 	env->cpus = (uint32_t)cpus;
 	return ret;
 }

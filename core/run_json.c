@@ -179,6 +179,11 @@ int wperf_env_to_json(const struct wperf_env *e, struct json_object **out)
 		ret = put(o, "tool", fixed_string(e->tool, sizeof(e->tool)));
 	if (!ret)
 		ret = put(o, "cpu", fixed_string(e->cpu_model, sizeof(e->cpu_model)));
+	/* One that is not a number > 0 is unknown, as the reader would take 0. */
+	if (!ret)
+		ret = put(
+		    o, "calibration",
+		    number(isfinite(e->calibration) && e->calibration > 0 ? e->calibration : 0));
 	if (ret) {
 		json_object_put(o);
 		return ret;
@@ -534,8 +539,8 @@ int wperf_run_from_json(const struct json_object *o, const char *where, struct w
 			struct wperf_error *err)
 {
 	/* sinks, cmetric_first and events came later: optional */
-	static const char *const keys[] = {"throughput", "window_ns",	  "lost_events", "knots",
-					   "edges",	 "sinks",	  "cmetric_first", "events"};
+	static const char *const keys[] = {"throughput", "window_ns", "lost_events",   "knots",
+					   "edges",	 "sinks",     "cmetric_first", "events"};
 	struct json_object *v[8];
 	char sub[PATH_LEN], text[40];
 	struct wperf_run r;
@@ -590,9 +595,9 @@ int wperf_run_from_json(const struct json_object *o, const char *where, struct w
 int wperf_env_from_json(const struct json_object *o, const char *where, struct wperf_env *out,
 			struct wperf_error *err)
 {
-	static const char *const keys[] = {"kernel", "cpus", "tool", "cpu"};
-	struct json_object *v[4];
-	char sub[PATH_LEN];
+	static const char *const keys[] = {"kernel", "cpus", "tool", "cpu", "calibration"};
+	struct json_object *v[5];
+	char sub[PATH_LEN], text[40];
 	struct wperf_env e;
 	uint64_t cpus = 0;
 	int ret;
@@ -600,7 +605,7 @@ int wperf_env_from_json(const struct json_object *o, const char *where, struct w
 	where = where ? where : "";
 	memset(out, 0, sizeof(*out));
 	memset(&e, 0, sizeof(e));
-	ret = get_keys(o, where, keys, 4, 3, v, err);
+	ret = get_keys(o, where, keys, 5, 3, v, err);
 	key_path(sub, where, "kernel");
 	if (!ret)
 		ret = get_fixed(v[0], sub, e.kernel, sizeof(e.kernel), err);
@@ -615,6 +620,14 @@ int wperf_env_from_json(const struct json_object *o, const char *where, struct w
 	key_path(sub, where, "cpu");
 	if (!ret && has_key(o, "cpu")) /* optional; null is not a string */
 		ret = get_fixed(v[3], sub, e.cpu_model, sizeof(e.cpu_model), err);
+	key_path(sub, where, "calibration");
+	if (!ret && has_key(o, "calibration")) { /* optional, as "cpu" */
+		if (!is_number(v[4]) || json_object_get_double(v[4]) < 0)
+			ret = fail(err, sub, "expected a number >= 0, found %s",
+				   found(v[4], text, sizeof(text)));
+		else if (json_object_get_double(v[4]) > 0) /* -0.0 is 0, as written back */
+			e.calibration = json_object_get_double(v[4]);
+	}
 	if (ret)
 		return ret;
 	*out = e;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Runs (core/runset.h) and the environment (struct wperf_env, core/baseline.h)
+ * Runs (core/runset.h) and the environment (struct wperf_env, core/env.h)
  * as JSON values, built and read with json-c: how the summary.json of a results
  * folder keeps its runs so that `wperf-bench compare` can rebuild them.
  *
@@ -17,23 +17,26 @@
  * The environment:
  *
  *   {"kernel": "6.1.0-18-amd64", "cpus": 2, "tool": "wperf-bench 0.1.0",
- *    "cpu": "Intel(R) Xeon(R) Gold 6130 CPU @ 2.10GHz"}
+ *    "cpu": "Intel(R) Xeon(R) Gold 6130 CPU @ 2.10GHz", "calibration": 4.3902}
  *
  * "cpu" (struct wperf_env's cpu_model) is always written, empty when unknown,
- * and may be missing when read (files written before it was kept).
+ * and may be missing when read (files written before it was kept); so is
+ * "calibration" (ns a step of the calibration loop, a number >= 0), 0 when
+ * unknown, also for a value in the struct that is not a number > 0.
  *
  * Numbers are written with the fewest digits that read back as the same double
  * (0.1 is written 0.1), whatever double format json-c was told to use, so a run
  * written and parsed again is the same run, bit for bit.
  *
  * The readers are strict, so that a typo in a hand-edited file does not pass
- * silently: every key is required (but "cpu" of the environment), an unknown key
- * is an error, and so are a value of the wrong type, a share that is negative or
- * not finite (json-c reads NaN and Infinity), a window of 0, an identity that is
- * empty, holds a NUL byte or is listed twice in a knot, an edge listed twice, an
- * empty knot, and a string of the environment too long for its array. Identities
- * are made valid UTF-8 as a run keeps them (wperf_identity_dup: '?' for each
- * invalid byte). The order of knots is kept; edges may come in any order.
+ * silently: every key is required (but "cpu" and "calibration" of the
+ * environment), an unknown key is an error, and so are a value of the wrong
+ * type, a share or a calibration that is negative or not finite (json-c reads
+ * NaN and Infinity), a window of 0, an identity that is empty, holds a NUL byte
+ * or is listed twice in a knot, an edge listed twice, an empty knot, and a
+ * string of the environment too long for its array. Identities are made valid
+ * UTF-8 as a run keeps them (wperf_identity_dup: '?' for each invalid byte).
+ * The order of knots is kept; edges may come in any order.
  *
  * Errors name the value by its key path after where, the name the caller gives
  * o ("results/x/summary.json: runs[2]"), with '.' before each key:
@@ -77,9 +80,9 @@ int wperf_env_to_json(const struct wperf_env *e, struct json_object **out);
 
 /*
  * The environment that JSON value o describes, in *out: "kernel", "cpus" and
- * "tool" required, "cpu" (the CPU model) optional. Strings that do not fit
- * their arrays are an error. 0 or -EINVAL (nothing is allocated); on error
- * *out is zeroed.
+ * "tool" required, "cpu" (the CPU model) and "calibration" optional. Strings
+ * that do not fit their arrays are an error. 0 or -EINVAL (nothing is
+ * allocated); on error *out is zeroed.
  */
 int wperf_env_from_json(const struct json_object *o, const char *where, struct wperf_env *out,
 			struct wperf_error *err);

@@ -14,6 +14,7 @@
 
 #include "core/buf.h"
 #include "core/run_json.h"
+#include "harness/calibrate.h"
 #include "harness/cli.h"
 #include "harness/output.h"
 
@@ -83,6 +84,7 @@ void results_environment(struct wperf_env *env)
 	env->cpus = cpus > 0 ? (uint32_t)cpus : 0;
 	cpu_model(env->cpu_model, sizeof(env->cpu_model));
 	snprintf(env->tool, sizeof(env->tool), "wperf-bench %s", WPERF_VERSION);
+	env->calibration = calibrate_machine();
 }
 
 int results_add_run(struct results *r, struct wperf_run *run, const struct results_expect *x)
@@ -220,16 +222,21 @@ static int md_knots(const struct wperf_run *run, struct wperf_buf *out)
 static int summary_md(const struct results *r, const char *verdict_md, struct wperf_buf *out)
 {
 	const struct wperf_env *env = &r->env;
+	char calibration[64] = "";
 	int e = wperf_buf_printf(out, "# %s: %zu run%s, %s\n\n", r->scenario, r->runs.nruns,
 				 r->runs.nruns == 1 ? "" : "s",
 				 r->complete ? "complete" : "incomplete");
 
 	if (!e && !r->complete)
 		e = wperf_buf_printf(out, "**Incomplete:** %s\n\n", r->reason);
+	if (env->calibration > 0) /* the fingerprint's part people cannot look up */
+		snprintf(calibration, sizeof(calibration), ", calibration loop %.4g ns a step",
+			 env->calibration);
 	if (!e)
-		e = wperf_buf_printf(
-		    out, "Environment: kernel %s, %s, %u CPUs, %s.\n\n", env->kernel,
-		    env->cpu_model[0] ? env->cpu_model : "CPU unknown", env->cpus, env->tool);
+		e = wperf_buf_printf(out, "Environment: kernel %s, %s, %u CPUs, %s%s.\n\n",
+				     env->kernel,
+				     env->cpu_model[0] ? env->cpu_model : "CPU unknown", env->cpus,
+				     env->tool, calibration);
 	if (!e && r->git.commit[0])
 		e = wperf_buf_printf(out, "Commit: %.12s%s%s%s", r->git.commit,
 				     r->git.branch[0] ? " on " : "", r->git.branch,

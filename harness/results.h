@@ -68,7 +68,8 @@ struct results {
  */
 int results_make_dir(const char *dir, struct wperf_error *err);
 
-/* The environment this program runs in: kernel, CPU model, CPUs, tool. */
+/* The environment this program runs in: kernel, CPU model, CPUs, tool, and
+ * the calibration (harness/calibrate.h), which takes about 200 ms. */
 void results_environment(struct wperf_env *env);
 
 /* Moves *run into r with its expectation; 0 or -ENOMEM. */

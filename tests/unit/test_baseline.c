@@ -430,6 +430,82 @@ static void test_cpu_model(void **state)
 	wperf_runset_release(&rs);
 }
 
+/* The calibration: written as environment.calibration when known (> 0), with
+ * the digits that read back exactly; a baseline without it (made before
+ * fingerprints) or with 0 (or -0) reads as unknown. */
+static void test_calibration(void **state)
+{
+	static const char old_text[] = "format: wperf-baseline/1\n"
+				       "scenario: s\n"
+				       "environment: {kernel: 6.1.0-18-amd64, cpus: 2, tool: x}\n"
+				       "runs: 1\n";
+	static const char zero_text[] = "format: wperf-baseline/1\n"
+					"scenario: s\n"
+					"environment: {cpus: 2, calibration: -0}\n"
+					"runs: 1\n";
+	const double odd[] = {4.3902, 0.1 + 0.2, 1.0 / 3, 1e-300, 5e-324, 123456789.123, 7};
+	struct wperf_env with = env;
+	struct wperf_runset rs;
+	struct wperf_baseline b, back;
+	struct wperf_buf out = {0};
+	struct wperf_error err = {0};
+
+	(void)state;
+	with.calibration = 4.3902;
+	three_runs(&rs);
+	assert_int_equal(wperf_baseline_from_runs(&rs, "synthetic-fig1", &with, &b, &err), 0);
+	assert_int_equal(wperf_baseline_write(&b, &out, &err), 0);
+	if (!strstr(text_of(&out), "environment: {kernel: 6.1.0-18-amd64, cpus: 2, tool: "
+				   "wperf-bench 0.1.0, calibration: 4.3902}\n"))
+		fail_msg("no calibration on the environment's line in\n%s", text_of(&out));
+	for (size_t i = 0; i < sizeof(odd) / sizeof(*odd); i++) {
+		b.env.calibration = odd[i];
+		round_trip(&b, &back);
+		assert_true(back.env.calibration == odd[i]);
+		wperf_baseline_release(&back);
+	}
+
+	/* With the CPU model: one key a line, calibration last. */
+	snprintf(b.env.cpu_model, sizeof(b.env.cpu_model), "AMD EPYC");
+	b.env.calibration = 4.3902;
+	out.len = 0;
+	assert_int_equal(wperf_baseline_write(&b, &out, &err), 0);
+	if (!strstr(text_of(&out), "  cpu: AMD EPYC\n  calibration: 4.3902\nruns: 3\n"))
+		fail_msg("no calibration after cpu in\n%s", text_of(&out));
+	round_trip(&b, &back);
+	wperf_baseline_release(&back);
+
+	/* Unknown, 0 or NaN: no key. Infinite: an error. */
+	b.env.calibration = NAN;
+	out.len = 0;
+	assert_int_equal(wperf_baseline_write(&b, &out, &err), 0);
+	assert_null(strstr(text_of(&out), "calibration"));
+	b.env.calibration = 0;
+	round_trip(&b, &back);
+	wperf_baseline_release(&back);
+	b.env.calibration = INFINITY;
+	out.len = 0;
+	assert_int_equal(wperf_baseline_write(&b, &out, &err), -EINVAL);
+	assert_string_equal(err.msg, "cannot write the baseline of synthetic-fig1: a number is not "
+				     "finite");
+
+	/* Older baselines, and 0 written by hand. */
+	if (wperf_baseline_read("old.yaml", old_text, strlen(old_text), &back, &err))
+		fail_msg("%s", err.msg);
+	assert_true(back.env.calibration == 0);
+	assert_string_equal(back.env.kernel, "6.1.0-18-amd64");
+	wperf_baseline_release(&back);
+	if (wperf_baseline_read("zero.yaml", zero_text, strlen(zero_text), &back, &err))
+		fail_msg("%s", err.msg);
+	assert_true(back.env.calibration == 0);
+	assert_false(signbit(back.env.calibration)); /* -0 is 0, as written back */
+	assert_int_equal(back.env.cpus, 2);
+	wperf_baseline_release(&back);
+	wperf_buf_release(&out);
+	wperf_baseline_release(&b);
+	wperf_runset_release(&rs);
+}
+
 struct bad {
 	const char *text, *error;
 };
@@ -473,6 +549,18 @@ static const struct bad bad[] = {
      "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
      "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx}\n",
      "b.yaml:4:20: environment.cpu: longer than 127 bytes"},
+    {HEAD "environment: {calibration: fast}\n",
+     "b.yaml:4:28: environment.calibration: expected a number"},
+    {HEAD "environment: {calibration: \"4.39\"}\n",
+     "b.yaml:4:28: environment.calibration: expected a number"},
+    {HEAD "environment: {calibration: [4.39]}\n",
+     "b.yaml:4:28: environment.calibration: expected a number"},
+    {HEAD "environment: {calibration: .inf}\n",
+     "b.yaml:4:28: environment.calibration: expected a number"},
+    {HEAD "environment: {calibration: -4.39}\n",
+     "b.yaml:4:28: environment.calibration: -4.39 is below 0"},
+    {HEAD "environment:\n  cpus: 2\n  calibration: 4.39\n  calibration: 4.4\n",
+     "b.yaml:7:3: environment.calibration: duplicate key"},
     {HEAD "throughput: [1, 2]\n", "b.yaml:4:13: throughput: expected a mapping, found a list"},
     {HEAD "throughput: {samples: [1, 2, 3]}\n",
      "b.yaml:4:23: throughput.samples: 3 samples for 2 runs"},
@@ -716,11 +804,17 @@ static void test_deep(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_from_runs),	   cmocka_unit_test(test_write_text),
-	    cmocka_unit_test(test_round_trip),	   cmocka_unit_test(test_read_handwritten),
-	    cmocka_unit_test(test_cpu_model),	   cmocka_unit_test(test_read_errors),
-	    cmocka_unit_test(test_merge_accepted), cmocka_unit_test(test_fuzz),
-	    cmocka_unit_test(test_deep),	   cmocka_unit_test(test_from_runs_many_new_edges),
+	    cmocka_unit_test(test_from_runs),
+	    cmocka_unit_test(test_write_text),
+	    cmocka_unit_test(test_round_trip),
+	    cmocka_unit_test(test_read_handwritten),
+	    cmocka_unit_test(test_cpu_model),
+	    cmocka_unit_test(test_calibration),
+	    cmocka_unit_test(test_read_errors),
+	    cmocka_unit_test(test_merge_accepted),
+	    cmocka_unit_test(test_fuzz),
+	    cmocka_unit_test(test_deep),
+	    cmocka_unit_test(test_from_runs_many_new_edges),
 	};
 
 	return cmocka_run_group_tests_name("baselines", tests, NULL, NULL);

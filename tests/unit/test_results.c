@@ -314,6 +314,46 @@ static const char *write_edited(const char *from, const char *to)
 #define COMMIT "\"0123456789abcdef0123456789abcdef01234567\""
 #define UNIT   "\"unit\":\"requests/s\","
 
+#define CPU "\"cpu\":\"Intel(R) Xeon(R) Processor\""
+
+/* The machine's fingerprint: this machine's has a calibration, which
+ * summary.json keeps and summary.md shows; run sets made before it read with
+ * the calibration unknown. */
+static void the_environment_has_a_fingerprint(void **state)
+{
+	struct wperf_env env;
+	struct results r;
+	struct wperf_error err = {0};
+	char path[300], md[4096];
+	FILE *f;
+	size_t n;
+
+	(void)state;
+	results_environment(&env);
+	assert_true(env.kernel[0] && env.cpus > 0);
+	/* a few ns a step on any machine we know; not 0, unknown */
+	assert_true(env.calibration > 0.1 && env.calibration < 1000);
+
+	read_results("tests/data/results/fig1-head", &r);
+	assert_true(r.env.calibration == 0);
+	r.env.calibration = 4.3902;
+	snprintf(r.dir, sizeof(r.dir), "%s/fingerprint", tmp);
+	assert_int_equal(results_make_dir(r.dir, &err), 0);
+	assert_int_equal(results_write(&r, NULL, &err), 0);
+	results_release(&r);
+	snprintf(path, sizeof(path), "%s/fingerprint", tmp);
+	read_results(path, &r);
+	assert_true(r.env.calibration == 4.3902);
+	results_release(&r);
+	snprintf(path, sizeof(path), "%s/fingerprint/summary.md", tmp);
+	assert_non_null(f = fopen(path, "r"));
+	n = fread(md, 1, sizeof(md) - 1, f);
+	fclose(f);
+	md[n] = '\0';
+	assert_non_null(strstr(md, "Intel(R) Xeon(R) Processor, 2 CPUs, wperf-bench 0.1.0, "
+				   "calibration loop 4.39 ns a step.\n"));
+}
+
 /* Every value results_read takes is checked for its type and its range, and
  * the error names the file, the key, what was expected and what was found. */
 static void every_value_is_checked(void **state)
@@ -338,6 +378,10 @@ static void every_value_is_checked(void **state)
 	    {UNIT, "\"unit\":null,", "unit: expected a string, found null"},
 	    {"\"environment\":{", "\"environment\":null,\"x\":{",
 	     "environment: expected an object, found null"},
+	    {CPU, CPU ",\"calibration\":\"4.39\"",
+	     "environment.calibration: expected a number >= 0, found a string"},
+	    {CPU, CPU ",\"calibration\":-4.39",
+	     "environment.calibration: expected a number >= 0, found -4.39"},
 	    /* the gate: the ranges of a scenario's gate block */
 	    {"\"gate\":{", "\"gate\":true,\"x\":{", "gate: expected an object, found true"},
 	    {"\"min_runs\":5", "\"min_runs\":-1",
@@ -550,6 +594,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(reads_real_run_sets),
+	    cmocka_unit_test(the_environment_has_a_fingerprint),
 	    cmocka_unit_test(baseline_update_keeps_accepted),
 	    cmocka_unit_test(the_same_program_passes),
 	    cmocka_unit_test(a_new_wait_is_a_new_bottleneck),

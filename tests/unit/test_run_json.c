@@ -460,21 +460,40 @@ static void env_round_trip(const struct wperf_env *e)
 	assert_true(back.cpus == e->cpus);
 	assert_string_equal(back.tool, e->tool);
 	assert_string_equal(back.cpu_model, e->cpu_model);
+	assert_true(back.calibration == e->calibration);
 }
 
 static void test_env_round_trip(void **state)
 {
+	const double odd[] = {0.1 + 0.2, 1.0 / 3, 1e-300, 5e-324, 7, 123456789.123};
+	const double unknown[] = {0, -4.39, NAN, INFINITY, -INFINITY};
 	struct wperf_env e = {.kernel = "6.1.0-18-amd64", .cpus = 2, .tool = "wperf-bench 0.1.0"};
 	struct json_object *o;
 
 	(void)state;
 	snprintf(e.cpu_model, sizeof(e.cpu_model), "Intel(R) Xeon(R) \"Gold\" 6130 @ 2.10GHz");
+	e.calibration = 4.3902;
 	env_round_trip(&e);
 	assert_int_equal(wperf_env_to_json(&e, &o), 0);
 	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
 			    "{\"kernel\":\"6.1.0-18-amd64\",\"cpus\":2,\"tool\":\"wperf-bench "
-			    "0.1.0\",\"cpu\":\"Intel(R) Xeon(R) \\\"Gold\\\" 6130 @ 2.10GHz\"}");
+			    "0.1.0\",\"cpu\":\"Intel(R) Xeon(R) \\\"Gold\\\" 6130 @ 2.10GHz\","
+			    "\"calibration\":4.3902}");
 	json_object_put(o);
+
+	/* Calibrations read back to the bit; one that is not a number > 0 is
+	 * written as unknown, 0. */
+	for (size_t i = 0; i < sizeof(odd) / sizeof(*odd); i++) {
+		e.calibration = odd[i];
+		env_round_trip(&e);
+	}
+	for (size_t i = 0; i < sizeof(unknown) / sizeof(*unknown); i++) {
+		e.calibration = unknown[i];
+		assert_int_equal(wperf_env_to_json(&e, &o), 0);
+		assert_non_null(strstr(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+				       ",\"calibration\":0.0}"));
+		json_object_put(o);
+	}
 
 	/* Unknown: empty strings and 0. The longest strings that fit. */
 	memset(&e, 0, sizeof(e));
@@ -506,6 +525,18 @@ static const struct {
      ".cpu: expected a string, found 4"},
     {"{\"kernel\":\"6.1\",\"cpus\":2,\"tool\":\"t\",\"cpu\":null}",
      ".cpu: expected a string, found null"},
+    {"{\"kernel\":\"6.1\",\"cpus\":2,\"tool\":\"t\",\"calibration\":\"4.39\"}",
+     ".calibration: expected a number >= 0, found a string"},
+    {"{\"kernel\":\"6.1\",\"cpus\":2,\"tool\":\"t\",\"calibration\":-4.39}",
+     ".calibration: expected a number >= 0, found -4.39"},
+    {"{\"kernel\":\"6.1\",\"cpus\":2,\"tool\":\"t\",\"calibration\":-1}",
+     ".calibration: expected a number >= 0, found -1"},
+    {"{\"kernel\":\"6.1\",\"cpus\":2,\"tool\":\"t\",\"calibration\":null}",
+     ".calibration: expected a number >= 0, found null"},
+    {"{\"kernel\":\"6.1\",\"cpus\":2,\"tool\":\"t\",\"calibration\":NaN}",
+     ".calibration: expected a number >= 0, found NaN"},
+    {"{\"kernel\":\"6.1\",\"cpus\":2,\"tool\":\"t\",\"calibration\":[4.39]}",
+     ".calibration: expected a number >= 0, found an array"},
 };
 
 static void test_env_errors(void **state)
@@ -528,6 +559,7 @@ static void test_env_errors(void **state)
 		assert_string_equal(e.kernel, "");
 		assert_string_equal(e.tool, "");
 		assert_true(e.cpus == 0);
+		assert_true(e.calibration == 0);
 	}
 
 	/* A kernel of 128 bytes does not fit; 127 do; a tool of 64 does not. */
@@ -561,6 +593,7 @@ static void test_env_errors(void **state)
 	memset(&e, 0x55, sizeof(e));
 	assert_int_equal(wperf_env_from_json(o, NULL, &e, &err), 0);
 	assert_string_equal(e.cpu_model, "");
+	assert_true(e.calibration == 0); /* so is "calibration" */
 	assert_string_equal(e.tool, "t");
 	json_object_put(o);
 	snprintf(text, sizeof(text),
@@ -569,6 +602,22 @@ static void test_env_errors(void **state)
 	assert_true(ok);
 	assert_int_equal(wperf_env_from_json(o, NULL, &e, &err), 0);
 	assert_string_equal(e.cpu_model, "Xeon");
+	json_object_put(o);
+	snprintf(text, sizeof(text),
+		 "{\"kernel\":\"k\",\"cpus\":1,\"tool\":\"t\",\"calibration\":4}");
+	o = parse(text, strlen(text), &ok);
+	assert_true(ok);
+	assert_int_equal(wperf_env_from_json(o, NULL, &e, &err), 0);
+	assert_true(e.calibration == 4); /* a whole number is a number */
+	json_object_put(o);
+	/* -0.0 is 0: written back as 0.0, it reads the same, to the bit. */
+	snprintf(text, sizeof(text),
+		 "{\"kernel\":\"k\",\"cpus\":1,\"tool\":\"t\",\"calibration\":-0.0}");
+	o = parse(text, strlen(text), &ok);
+	assert_true(ok);
+	assert_int_equal(wperf_env_from_json(o, NULL, &e, &err), 0);
+	assert_false(signbit(e.calibration));
+	assert_true(e.calibration == 0);
 	json_object_put(o);
 }
 
