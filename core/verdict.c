@@ -169,10 +169,14 @@ static int warn_context(struct gate *s)
 					    "baseline by %s",
 					    now->tool, then->tool));
 	if (!ret && s->o.structure_only)
-		ret = add_warning(s, format("the baseline's numbers are from another machine: "
-					    "edge shares and the throughput are not compared, "
-					    "only which vertices form the bottleneck (judge base "
-					    "against head on one machine: check-perf --base)"));
+		ret =
+		    add_warning(s, format("the baseline's numbers are from another machine%s%s%s: "
+					  "edge shares and the throughput are not compared, "
+					  "only which vertices form the bottleneck (judge base "
+					  "against head on one machine: check-perf --base)",
+					  s->o.machine_why ? " (" : "",
+					  s->o.machine_why ? s->o.machine_why : "",
+					  s->o.machine_why ? ")" : ""));
 	for (size_t i = 0; i < n; i++) {
 		const struct wperf_run *r = &s->rs->runs[i];
 
@@ -560,7 +564,9 @@ static int test_throughput(struct gate *s)
 		t.log_scale &= after[i] > 0;
 	for (size_t i = 0; i < b->nthroughput; i++)
 		t.log_scale &= b->throughput[i] > 0;
-	if (!na != !b->nthroughput)
+	if (s->o.structure_only)
+		; /* the medians are shown, not compared */
+	else if (!na != !b->nthroughput)
 		ret = add_warning(s, format("the throughput is not compared: %s",
 					    na ? "the baseline has none" : "no run measured it"));
 	else if (na && s->out->throughput_before == 0)
@@ -833,7 +839,7 @@ int wperf_verdict(const struct wperf_runset *rs, const struct wperf_baseline *b,
 		ret = ret ? ret : test_vertices(&s, 0);
 		ret = ret || !s.o.base_runs ? ret : test_vertices(&s, 1);
 		ret = ret || s.o.structure_only ? ret : test_edges(&s);
-		ret = ret || s.o.structure_only ? ret : test_throughput(&s);
+		ret = ret ? ret : test_throughput(&s);
 		ret = ret ? ret : judge_tests(&s);
 	}
 	for (size_t i = 0; i < s.pending.len / sizeof(struct pending); i++)

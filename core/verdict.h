@@ -119,6 +119,7 @@ struct wperf_gate_opts {
 	 * only the structure is compared (vertices joining the bottleneck,
 	 * expectations). Set by the caller from the machines' fingerprints. */
 	int structure_only;
+	const char *machine_why; /* structure_only: how the machines differ; may be NULL */
 	/* Runs whose expectation (a synthetic scenario's known answer) was missed,
 	 * of those checked: a majority missed fails the gate. */
 	size_t expect_missed, expect_checked;

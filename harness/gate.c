@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "gate.h"
 
+#include "core/env.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -99,7 +101,6 @@ int gate_judge_from(struct results *r, const struct gate_baseline_src *src, stru
 void gate_options(const struct results *r, const struct wperf_baseline *b,
 		  const struct gate_judging *j, struct wperf_gate_opts *g, char *why, size_t size)
 {
-	(void)b, (void)size;
 	*g = r->gate;
 	g->env = &r->env;
 	why[0] = '\0';
@@ -112,6 +113,11 @@ void gate_options(const struct results *r, const struct wperf_baseline *b,
 	if (j && j->base_runs) {
 		g->paired = 1;
 		g->base_runs = j->base_runs;
+	} else if (!wperf_env_same_machine(&r->env, &b->env, why, size)) {
+		/* Another machine's numbers say nothing of the code: only the
+		 * structure counts. (Interleaved runs share this machine.) */
+		g->structure_only = 1;
+		g->machine_why = why;
 	}
 }
 

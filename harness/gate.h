@@ -56,8 +56,9 @@ struct gate_judging {
 
 /*
  * The gate options for r's runs against b: the scenario's, with j's, the
- * expectations r's runs missed and, against a stored baseline from another
- * machine, structure_only (why into why, for people; "" otherwise).
+ * expectations r's runs missed and, against a stored baseline whose machine
+ * has another fingerprint (core/env.h), structure_only, with why into why for
+ * people ("" otherwise).
  */
 void gate_options(const struct results *r, const struct wperf_baseline *b,
 		  const struct gate_judging *j, struct wperf_gate_opts *g, char *why, size_t size);
