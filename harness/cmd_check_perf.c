@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <glob.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
