@@ -679,6 +679,282 @@ static void test_knot_with_a_flickering_member(void **state)
 	wperf_verdict_release(&v);
 }
 
+/* A vertex in 2 of 5 runs' knots against 1 of 5 of the baseline's (a knot
+ * {disk, B, kworker} seen once among its five): +0.2, within the tolerance,
+ * p (50 + 10) / 120 = 0.5. Nothing. */
+static void test_flickering_vertex_passes(void **state)
+{
+	const char *const base[N] = {KNOT, KNOT " kworker/0:1H", KNOT, KNOT, KNOT};
+	const char *const head[N] = {KNOT " kworker/0:1H", KNOT, KNOT, KNOT " kworker/0:1H", KNOT};
+	struct wperf_runset brs, rs;
+	struct wperf_baseline b;
+	struct wperf_verdict v;
+
+	(void)state;
+	make_runs(&brs, N, NULL, NULL, base);
+	baseline_of(&brs, &b);
+	make_runs(&rs, N, NULL, NULL, head);
+	judge(&rs, &b, NULL, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_PASS);
+	assert_int_equal(v.nfindings, 0);
+	assert_int_equal(v.tests, STANDARD_TESTS + 1);
+	wperf_verdict_release(&v);
+	wperf_runset_release(&rs);
+	wperf_baseline_release(&b);
+	wperf_runset_release(&brs);
+}
+
+/*
+ * fig1/C joins the knot of disk and B in 8 of 8 runs, against 0 of 8: p 1 /
+ * C(16, 8) = 1 / 12870. It came with two new edges, B -> C at 30% of the window
+ * and C -> disk at 6%, and A -> C at 2% (under the floor): the edge that brought
+ * it is B -> C, the one that grew most. Nine tests (three vertices, five edges,
+ * the throughput); the two new edges' p (8 zeros against 8 equal shares: 6.9e-5)
+ * are smaller than C's, so C's q = 9 / 12870 / 3.
+ */
+static void test_vertex_joins_in_all_runs(void **state)
+{
+	const char *const joined[8] = {KNOT " fig1/C", KNOT " fig1/C", KNOT " fig1/C",
+				       KNOT " fig1/C", KNOT " fig1/C", KNOT " fig1/C",
+				       KNOT " fig1/C", KNOT " fig1/C"};
+	struct wperf_runset brs, rs;
+	struct wperf_baseline b;
+	struct wperf_verdict v;
+	const struct wperf_finding *f;
+
+	(void)state;
+	make_runs(&brs, 8, NULL, NULL, NULL);
+	baseline_of(&brs, &b);
+	make_runs(&rs, 8, NULL, NULL, joined);
+	for (size_t i = 0; i < 8; i++) {
+		assert_int_equal(wperf_run_add_edge(&rs.runs[i], "fig1/B", "fig1/C", 0.30), 0);
+		assert_int_equal(wperf_run_add_edge(&rs.runs[i], "fig1/C", "disk:254:0", 0.06), 0);
+		assert_int_equal(wperf_run_add_edge(&rs.runs[i], "fig1/A", "fig1/C", 0.02), 0);
+	}
+	judge(&rs, &b, NULL, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_NEW_BOTTLENECK);
+	assert_int_equal(v.tests, 9);
+	f = find(&v, WPERF_FINDING_VERTEX, "fig1/C");
+	assert_non_null(f);
+	assert_ptr_equal(f, &v.findings[0]); /* a vertex fails before edges */
+	assert_int_equal(f->level, WPERF_LEVEL_FAIL);
+	assert_true(f->worse);
+	assert_int_equal(f->seen, 8);
+	assert_int_equal(f->runs, 8);
+	assert_int_equal(f->before_seen, 0);
+	assert_int_equal(f->before_runs, 8);
+	assert_float_equal(f->p, 1.0 / 12870, 1e-18);
+	assert_float_equal(f->q, 3.0 / 12870, 1e-15);
+	assert_string_equal(f->from, "fig1/B");
+	assert_string_equal(f->to, "fig1/C");
+	/* disk and B stayed: no finding; the two new edges fail too. */
+	assert_null(find(&v, WPERF_FINDING_VERTEX, "disk:254:0"));
+	assert_null(find(&v, WPERF_FINDING_VERTEX, "fig1/B"));
+	assert_int_equal(v.nfindings, 3);
+	assert_int_equal(find(&v, WPERF_FINDING_EDGE, "fig1/C")->level, WPERF_LEVEL_FAIL);
+	assert_int_equal(find(&v, WPERF_FINDING_EDGE, "disk:254:0")->level, WPERF_LEVEL_FAIL);
+	wperf_verdict_release(&v);
+	wperf_runset_release(&rs);
+	wperf_baseline_release(&b);
+	wperf_runset_release(&brs);
+}
+
+/* With the base's runs at hand, the sinks are compared too: fig1/A a sink in
+ * every run, in none of the base's: p 1 / 252, seven tests (disk, B, the sink,
+ * three edges, the throughput), q = 7 / 252. Without base_runs, no sinks. */
+static void test_new_sink(void **state)
+{
+	struct wperf_runset brs, rs;
+	struct wperf_baseline b;
+	struct wperf_gate_opts g = {0};
+	struct wperf_verdict v;
+	const struct wperf_finding *f;
+	const char *a = "fig1/A";
+
+	(void)state;
+	make_runs(&brs, N, NULL, NULL, NULL);
+	baseline_of(&brs, &b);
+	make_runs(&rs, N, NULL, NULL, NULL);
+	for (size_t i = 0; i < N; i++)
+		assert_int_equal(wperf_idset_from(&a, 1, &rs.runs[i].sinks), 0);
+	g.base_runs = &brs;
+	judge(&rs, &b, &g, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_NEW_BOTTLENECK);
+	assert_int_equal(wperf_verdict_exit_code(v.kind), 1);
+	assert_int_equal(v.tests, 7);
+	assert_int_equal(v.nfindings, 1);
+	f = &v.findings[0];
+	assert_int_equal(f->kind, WPERF_FINDING_VERTEX);
+	assert_true(f->sink);
+	assert_string_equal(f->vertex, "fig1/A");
+	assert_int_equal(f->level, WPERF_LEVEL_FAIL);
+	assert_int_equal(f->seen, 5);
+	assert_int_equal(f->before_seen, 0);
+	assert_float_equal(f->p, 1.0 / 252, 1e-15);
+	assert_float_equal(f->q, 7.0 / 252, 1e-15);
+	wperf_verdict_release(&v);
+
+	judge(&rs, &b, NULL, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_PASS);
+	assert_int_equal(v.tests, STANDARD_TESTS);
+	wperf_verdict_release(&v);
+	wperf_runset_release(&rs);
+	wperf_baseline_release(&b);
+	wperf_runset_release(&brs);
+}
+
+/* The edge regression of test_edge_regression fails among six tests (q = 6 p
+ * = 0.037). Among 30 more edges that did not change (one-sided p 0.54 each),
+ * the same p is the smallest of 36: q = 36 p = 0.22 > alpha. It is still
+ * suggestive (p < 0.05): inconclusive, not a failure. */
+static void test_adjusted_among_many_tests(void **state)
+{
+	const double up50[N] = {0.57, 0.585, 0.60, 0.615, 0.63};
+	struct wperf_runset brs, rs;
+	struct wperf_baseline b;
+	struct wperf_verdict v;
+	const struct wperf_finding *f;
+	char name[32];
+
+	(void)state;
+	make_runs(&brs, N, NULL, NULL, NULL);
+	make_runs(&rs, N, NULL, up50, NULL);
+	for (size_t i = 0; i < N; i++)
+		for (int e = 0; e < 30; e++) {
+			double share = 0.10 + 0.01 * (double)i;
+
+			snprintf(name, sizeof(name), "worker-%02d", e);
+			assert_int_equal(wperf_run_add_edge(&brs.runs[i], name, "fig1/B", share),
+					 0);
+			assert_int_equal(wperf_run_add_edge(&rs.runs[i], name, "fig1/B", share), 0);
+		}
+	baseline_of(&brs, &b);
+	judge(&rs, &b, NULL, &v);
+	assert_int_equal(v.tests, 36);
+	assert_int_equal(v.kind, WPERF_VERDICT_INCONCLUSIVE);
+	assert_int_equal(wperf_verdict_exit_code(v.kind), 0);
+	assert_int_equal(v.nfindings, 1);
+	f = &v.findings[0];
+	assert_string_equal(f->to, "disk:254:0");
+	assert_int_equal(f->level, WPERF_LEVEL_WARN);
+	assert_true(f->inconclusive);
+	assert_float_equal(f->p, ONE_SIDED, 1e-15);
+	assert_float_equal(f->q, 36 * ONE_SIDED, 1e-15);
+	assert_true(f->q > WPERF_GATE_ALPHA);
+	wperf_verdict_release(&v);
+	wperf_runset_release(&rs);
+	wperf_baseline_release(&b);
+	wperf_runset_release(&brs);
+}
+
+/*
+ * Paired (a baseline of the base's runs interleaved with these): six pairs whose
+ * throughput drifts from 1000 to 1500 through the session. The head 20% lower
+ * in each pair, with 2% noise (+2 -2 +1 -1 +2 -2%): the log ratios have mean
+ * log 0.8 - 0.000150 = -0.223294 and sd 0.018976, t = -28.8 with 5 degrees of
+ * freedom, one-sided p 4.7e-7, the smallest of six tests (q = 6 p): a failure
+ * of exp(mean) - 1 = -20.0%. Not paired, the drift hides it: Mann-Whitney p
+ * 0.0227, q 0.136, inconclusive. The drift alone, in both sides of each pair,
+ * passes, paired or not.
+ */
+static void test_paired_drop_and_drift(void **state)
+{
+	const double base[6] = {1000, 1100, 1200, 1300, 1400, 1500};
+	const double noise[6] = {0.02, -0.02, 0.01, -0.01, 0.02, -0.02};
+	double drop[6], drift[6];
+	struct wperf_gate_opts g = {.paired = 1};
+	struct wperf_runset brs, rs;
+	struct wperf_baseline b;
+	struct wperf_verdict v;
+	const struct wperf_finding *f;
+
+	(void)state;
+	for (size_t i = 0; i < 6; i++) {
+		drop[i] = 0.8 * base[i] * (1 + noise[i]);
+		drift[i] = base[i] * (1 + noise[i]);
+	}
+	make_runs(&brs, 6, base, NULL, NULL);
+	baseline_of(&brs, &b);
+	g.base_runs = &brs;
+
+	make_runs(&rs, 6, drop, NULL, NULL);
+	judge(&rs, &b, &g, &v);
+	assert_true(v.paired);
+	assert_int_equal(v.kind, WPERF_VERDICT_REGRESSION);
+	assert_int_equal(v.tests, 6);
+	assert_int_equal(v.nfindings, 1);
+	f = &v.findings[0];
+	assert_int_equal(f->kind, WPERF_FINDING_THROUGHPUT);
+	assert_int_equal(f->level, WPERF_LEVEL_FAIL);
+	assert_true(f->worse);
+	assert_float_equal(f->change, -0.20012001300288404, 1e-12);
+	assert_float_equal(f->p, 9.418889358418636e-07 / 2, 1e-15);
+	assert_float_equal(f->q, 6 * 9.418889358418636e-07 / 2, 1e-15);
+	wperf_verdict_release(&v);
+	judge(&rs, &b, NULL, &v);
+	assert_false(v.paired);
+	assert_int_equal(v.kind, WPERF_VERDICT_INCONCLUSIVE);
+	assert_int_equal(v.nfindings, 1);
+	assert_true(v.findings[0].inconclusive);
+	assert_float_equal(v.findings[0].p, 0.022663781038986086, 1e-12);
+	assert_float_equal(v.findings[0].q, 6 * 0.022663781038986086, 1e-12);
+	wperf_verdict_release(&v);
+	wperf_runset_release(&rs);
+
+	make_runs(&rs, 6, drift, NULL, NULL);
+	judge(&rs, &b, &g, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_PASS);
+	assert_int_equal(v.nfindings, 0);
+	wperf_verdict_release(&v);
+	judge(&rs, &b, NULL, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_PASS);
+	assert_int_equal(v.nfindings, 0);
+	wperf_verdict_release(&v);
+	wperf_runset_release(&rs);
+	wperf_baseline_release(&b);
+	wperf_runset_release(&brs);
+}
+
+/* A synthetic scenario's known answer missed by most runs that checked it
+ * fails; by a few, a warning; by none, nothing. */
+static void test_expectation(void **state)
+{
+	struct wperf_gate_opts g = {.expect_missed = 3, .expect_checked = 5};
+	struct wperf_runset rs;
+	struct wperf_verdict v;
+
+	(void)state;
+	make_runs(&rs, N, NULL, NULL, NULL);
+	judge(&rs, NULL, &g, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_REGRESSION);
+	assert_int_equal(wperf_verdict_exit_code(v.kind), 1);
+	assert_int_equal(v.nfindings, 1);
+	assert_int_equal(v.findings[0].kind, WPERF_FINDING_EXPECTATION);
+	assert_int_equal(v.findings[0].level, WPERF_LEVEL_FAIL);
+	assert_int_equal(v.findings[0].seen, 3);
+	assert_int_equal(v.findings[0].runs, 5);
+	assert_string_equal(v.findings[0].note,
+			    "3 of 5 runs missed the scenario's expected answer");
+	wperf_verdict_release(&v);
+
+	g.expect_missed = 1;
+	judge(&rs, NULL, &g, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_PASS);
+	assert_int_equal(v.nfindings, 1);
+	assert_int_equal(v.findings[0].kind, WPERF_FINDING_EXPECTATION);
+	assert_int_equal(v.findings[0].level, WPERF_LEVEL_WARN);
+	assert_string_equal(v.findings[0].note,
+			    "1 of 5 runs missed the scenario's expected answer (most found it)");
+	wperf_verdict_release(&v);
+
+	g.expect_missed = 0;
+	judge(&rs, NULL, &g, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_PASS);
+	assert_int_equal(v.nfindings, 0);
+	wperf_verdict_release(&v);
+	wperf_runset_release(&rs);
+}
+
 /* Against numbers from another machine only the structure is compared: the
  * throughput halved and an edge doubled are no finding, not even a test (the
  * two vertices are the only tests); a vertex that joined still fails (q = 4 /
@@ -1172,6 +1448,12 @@ int main(void)
 	    cmocka_unit_test(test_throughput_improved),
 	    cmocka_unit_test(test_vertex_left_the_knots),
 	    cmocka_unit_test(test_knot_with_a_flickering_member),
+	    cmocka_unit_test(test_flickering_vertex_passes),
+	    cmocka_unit_test(test_vertex_joins_in_all_runs),
+	    cmocka_unit_test(test_new_sink),
+	    cmocka_unit_test(test_adjusted_among_many_tests),
+	    cmocka_unit_test(test_paired_drop_and_drift),
+	    cmocka_unit_test(test_expectation),
 	    cmocka_unit_test(test_structure_only),
 	    cmocka_unit_test(test_environment_and_lost_events),
 	    cmocka_unit_test(test_lost_events),
