@@ -445,25 +445,30 @@ static void measure(struct gate *s, const double *before, size_t nb, const doubl
 	f->change = (f->after - f->before) / ref;
 	t->n = na < nb ? na : nb;
 	t->paired = s->o.paired && na == nb;
-	if (t->n < s->o.min_runs)
-		return; /* no test: p stays NaN */
-	if (t->paired) {
-		double *lb = s->before, *la = s->after;
+	/* With fewer than min_runs a side there is no test (p stays NaN), but the
+	 * spread still tells how many runs would settle the change. */
+	if (t->paired && t->n >= 2) {
+		double *lb = s->before, *la = s->after, p;
 
 		for (size_t i = 0; t->log_scale && i < na; i++) {
 			lb[i] = log(before[i]);
 			la[i] = log(after[i]);
 		}
-		f->p = wperf_paired_t_p(t->log_scale ? lb : before, t->log_scale ? la : after, na,
-					&mean, &t->sd);
+		p = wperf_paired_t_p(t->log_scale ? lb : before, t->log_scale ? la : after, na,
+				     &mean, &t->sd);
+		/* One-sided, in the direction of the mean difference: half the
+		 * two-sided p (every difference the same: 0 or 1 already). */
+		if (t->n >= s->o.min_runs)
+			f->p = t->sd > 0 ? p / 2 : p;
 		/* Pairs cancel the drift: the mean difference is the change. */
 		f->change = t->log_scale ? expm1(mean) : mean / ref;
 		if (!t->log_scale)
 			t->sd /= ref;
 		return;
 	}
-	f->p = f->change >= 0 ? wperf_mann_whitney_greater_p(before, nb, after, na)
-			      : wperf_mann_whitney_greater_p(after, na, before, nb);
+	if (t->n >= s->o.min_runs && !t->paired)
+		f->p = f->change >= 0 ? wperf_mann_whitney_greater_p(before, nb, after, na)
+				      : wperf_mann_whitney_greater_p(after, na, before, nb);
 	t->sd = sqrt((pow(wperf_stddev(before, nb), 2) * (double)(nb - 1) +
 		      pow(wperf_stddev(after, na), 2) * (double)(na - 1)) /
 		     (double)(na + nb - 2)) /
@@ -626,8 +631,8 @@ static double detectable(const struct pending *t, double alpha)
 {
 	double df, x;
 
-	if (!(t->sd >= 0) || t->n < 2)
-		return NAN;
+	if (!(t->sd >= 0) || t->n < 2 || isnan(t->f.p))
+		return NAN; /* no test (fewer than min_runs): it could tell nothing */
 	df = t->paired ? (double)(t->n - 1) : (double)(2 * t->n - 2);
 	x = (wperf_student_t_quantile(1 - alpha / 2, df) + wperf_student_t_quantile(0.8, df)) *
 	    t->sd * sqrt((t->paired ? 1.0 : 2.0) / (double)t->n);
