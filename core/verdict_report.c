@@ -372,6 +372,18 @@ static int finding_line(struct wperf_buf *b, const struct wperf_finding *f, cons
 		ret = wperf_buf_printf(b, "throughput %.6g -> %.6g%s%s (%+.1f%%)", f->before,
 				       f->after, unit[0] ? " " : "", unit, f->change * 100);
 		break;
+	case WPERF_FINDING_VERTEX:
+		ret = wperf_buf_printf(b, "%s %s the %s in %zu of %zu runs (was %zu of %zu)",
+				       f->vertex ? f->vertex : "?", f->worse ? "joined" : "left",
+				       f->sink ? "sinks" : "knots", f->seen, f->runs,
+				       f->before_seen, f->before_runs);
+		if (!ret && f->from && f->to)
+			ret = wperf_buf_printf(b, ", through %s -> %s", f->from, f->to);
+		break;
+	case WPERF_FINDING_EXPECTATION:
+		ret = wperf_buf_printf(b, "the expected answer missed in %zu of %zu runs", f->seen,
+				       f->runs);
+		break;
 	}
 	if (!ret && !isnan(f->p))
 		ret = wperf_buf_printf(b, ", p %.3g", f->p);
