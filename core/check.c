@@ -43,18 +43,19 @@ enum wperf_verdict_kind wperf_check_kind(const struct wperf_check *c, int *error
 	return order[worst];
 }
 
-static void release_scenario(struct wperf_check_scenario *s)
+void wperf_check_scenario_release(struct wperf_check_scenario *s)
 {
 	free(s->name);
 	free(s->dir);
 	free(s->reason);
 	wperf_verdict_release(&s->verdict);
+	memset(s, 0, sizeof(*s));
 }
 
 void wperf_check_release(struct wperf_check *c)
 {
 	for (size_t i = 0; i < c->n; i++)
-		release_scenario(&c->scenarios[i]);
+		wperf_check_scenario_release(&c->scenarios[i]);
 	free(c->scenarios);
 	memset(c, 0, sizeof(*c));
 }

@@ -56,6 +56,7 @@
  *
  * Ownership: a struct wperf_check owns its scenarios, their strings and their
  * verdicts; wperf_check_release frees them and leaves a zeroed struct.
+ * scenarios is an array of n, from malloc; each scenario's strings too.
  */
 #ifndef WPERF_CHECK_H
 #define WPERF_CHECK_H
@@ -97,6 +98,9 @@ struct wperf_check {
 enum wperf_verdict_kind wperf_check_kind(const struct wperf_check *c, int *error);
 
 void wperf_check_release(struct wperf_check *c);
+
+/* Frees one scenario's strings and verdict, and zeroes it. */
+void wperf_check_scenario_release(struct wperf_check_scenario *s);
 
 struct json_object;
 

@@ -518,8 +518,9 @@ int wperf_check_markdown(const struct wperf_check *c, const char *artifacts_url,
 	first_line(&head, c);
 	md_printf(&head, "\n\n");
 	compared_line(&head, c);
-	md_printf(&head, "\n\n| scenario | verdict | pairs | throughput | why |\n"
-			 "|---|---|---|---|---|\n");
+	md_printf(&head,
+		  "\n\n| scenario | verdict | %s | throughput | why |\n|---|---|---|---|---|\n",
+		  c->base_mode ? "pairs" : "runs");
 	for (size_t i = 0; i < c->n; i++)
 		table_row(&head, &c->scenarios[i]);
 	md_printf(&head, "\n");
