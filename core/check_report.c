@@ -233,7 +233,7 @@ static void finding_what(struct md *m, const struct wperf_finding *f, const char
 		}
 		break;
 	case WPERF_FINDING_THROUGHPUT:
-		md_printf(m, "throughput %.4g → %.4g", f->before, f->after);
+		md_printf(m, "throughput %.6g → %.6g", f->before, f->after);
 		if (unit[0]) {
 			md_printf(m, " ");
 			md_text(m, unit);
@@ -335,8 +335,8 @@ static void throughput_cell(struct md *m, const struct wperf_check_scenario *s)
 		md_printf(m, "–");
 	} else {
 		if (!isnan(v->throughput_before))
-			md_printf(m, "%.4g → ", v->throughput_before);
-		md_printf(m, "%.4g", v->throughput_after);
+			md_printf(m, "%.6g → ", v->throughput_before);
+		md_printf(m, "%.6g", v->throughput_after);
 		if (v->unit[0]) {
 			md_printf(m, " ");
 			md_text(m, v->unit);
