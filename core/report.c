@@ -8,6 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+int wperf_report_scheduler_frame(const char *frame)
+{
+	static const char *const sched[] = {"bpf_prog_",	"bpf_trace_run", "__bpf_trace",
+					    "__traceiter",	"__schedule",	 "schedule",
+					    "preempt_schedule", "io_schedule"};
+
+	for (size_t i = 0; i < sizeof(sched) / sizeof(*sched); i++)
+		if (!strncmp(frame, sched[i], strlen(sched[i])))
+			return 1;
+	return 0;
+}
+
 const char *wperf_report_display(const struct wperf_report_opts *opts, const char *identity)
 {
 	size_t len = strlen(identity);

@@ -68,6 +68,10 @@ int wperf_report_perfetto(const struct wperf_analysis *a, struct wperf_symbolize
 /* What people see for a vertex: its alias from opts, or its identity. */
 const char *wperf_report_display(const struct wperf_report_opts *opts, const char *identity);
 
+/* Is frame (a symbolized kernel frame, "__schedule+0x618") the recorder's or
+ * the scheduler's own, where every wait ends, and so no news to a reader? */
+int wperf_report_scheduler_frame(const char *frame);
+
 /* "thread", "disk", "nic", "irq". */
 const char *wperf_vertex_kind_name(uint8_t kind);
 

@@ -52,22 +52,11 @@ static void stack_text(struct text *t, int32_t id, int user, uint32_t tgid, char
 {
 	char all[STACK_TEXT];
 	const char *p = all;
-	/* The recorder's own frames, then the scheduler's: where every wait ends. */
-	static const char *const sched[] = {"bpf_prog_",	"bpf_trace_run", "__bpf_trace",
-					    "__traceiter",	"__schedule",	 "schedule",
-					    "preempt_schedule", "io_schedule"};
-
 	wperf_symbolize_stack(t->sym, id, user, tgid, "\n", 0, all, sizeof(all));
-	for (int skipping = !user; skipping && *p;) {
-		skipping = 0;
-		for (size_t i = 0; i < sizeof(sched) / sizeof(*sched); i++)
-			if (!strncmp(p, sched[i], strlen(sched[i])))
-				skipping = 1;
-		if (skipping) {
-			const char *nl = strchr(p, '\n');
+	while (!user && *p && wperf_report_scheduler_frame(p)) {
+		const char *nl = strchr(p, '\n');
 
-			p = nl ? nl + 1 : p + strlen(p);
-		}
+		p = nl ? nl + 1 : p + strlen(p);
 	}
 	buf[0] = '\0';
 	for (unsigned f = 0, len = 0; *p && f < t->o.frames; f++) {

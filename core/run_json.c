@@ -5,6 +5,8 @@
  */
 #include "run_json.h"
 
+#include "json_util.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -12,56 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Room for a key path; longer ones are cut, as the message would be. */
-#define PATH_LEN WPERF_ERROR_MSG_LEN
-
 /* ---- writing ---- */
-
-/*
- * A number with the fewest of 15, 16 or 17 significant digits that read back
- * as v, and ".0" when that looks like a whole number, so that it stays a double
- * for other readers. The text is given to json-c, so no global double format
- * (json_c_set_serialization_double_format) can change it. v is finite.
- */
-static struct json_object *number(double v)
-{
-	char text[48];
-
-	for (int digits = 15; digits <= 17; digits++) {
-		snprintf(text, sizeof(text), "%.*g", digits, v);
-		if (strtod(text, NULL) == v)
-			break;
-	}
-	if (!strpbrk(text, ".eE"))
-		strcat(text, ".0");
-	return json_object_new_double_s(v, text);
-}
-
-/* Adds v (NULL: out of memory) to object o under key, a string literal. The
- * value is put when it cannot be added. */
-static int put(struct json_object *o, const char *key, struct json_object *v)
-{
-	if (!v)
-		return -ENOMEM;
-	if (json_object_object_add_ex(
-		o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY)) {
-		json_object_put(v);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-/* Appends v (NULL: out of memory) to array a; the value is put when it cannot. */
-static int append(struct json_object *a, struct json_object *v)
-{
-	if (!v)
-		return -ENOMEM;
-	if (json_object_array_add(a, v)) {
-		json_object_put(v);
-		return -ENOMEM;
-	}
-	return 0;
-}
 
 static struct json_object *idset_to_json(const struct wperf_idset *s)
 {
@@ -69,7 +22,7 @@ static struct json_object *idset_to_json(const struct wperf_idset *s)
 	int ret = ids ? 0 : -ENOMEM;
 
 	for (size_t j = 0; j < s->n && !ret; j++)
-		ret = append(ids, json_object_new_string(s->ids[j]));
+		ret = wperf_json_append(ids, json_object_new_string(s->ids[j]));
 	if (ret) {
 		json_object_put(ids);
 		return NULL;
@@ -83,7 +36,7 @@ static struct json_object *knots_to_json(const struct wperf_run *r)
 	int ret = arr ? 0 : -ENOMEM;
 
 	for (size_t i = 0; i < r->nknots && !ret; i++)
-		ret = append(arr, idset_to_json(&r->knots[i]));
+		ret = wperf_json_append(arr, idset_to_json(&r->knots[i]));
 	if (ret) {
 		json_object_put(arr);
 		return NULL;
@@ -106,13 +59,13 @@ static struct json_object *edges_to_json(const struct wperf_run *r, int *ret)
 			break;
 		}
 		o = json_object_new_object();
-		*ret = append(arr, o);
+		*ret = wperf_json_append(arr, o);
 		if (!*ret)
-			*ret = put(o, "from", json_object_new_string(e->from));
+			*ret = wperf_json_put(o, "from", json_object_new_string(e->from));
 		if (!*ret)
-			*ret = put(o, "to", json_object_new_string(e->to));
+			*ret = wperf_json_put(o, "to", json_object_new_string(e->to));
 		if (!*ret)
-			*ret = put(o, "share", number(e->share));
+			*ret = wperf_json_put(o, "share", wperf_json_number(e->share));
 	}
 	if (*ret) {
 		json_object_put(arr);
@@ -128,28 +81,26 @@ int wperf_run_to_json(const struct wperf_run *r, struct json_object **out)
 
 	*out = NULL;
 	if (!ret && isfinite(r->throughput))
-		ret = put(o, "throughput", number(r->throughput));
-	else if (!ret && json_object_object_add_ex(o, "throughput", NULL,
-						   JSON_C_OBJECT_ADD_KEY_IS_NEW |
-						       JSON_C_OBJECT_ADD_CONSTANT_KEY))
-		ret = -ENOMEM;
+		ret = wperf_json_put(o, "throughput", wperf_json_number(r->throughput));
+	else if (!ret)
+		ret = wperf_json_put_null(o, "throughput");
 	if (!ret)
-		ret = put(o, "window_ns", json_object_new_uint64(r->window_ns));
+		ret = wperf_json_put(o, "window_ns", json_object_new_uint64(r->window_ns));
 	if (!ret)
-		ret = put(o, "lost_events", json_object_new_uint64(r->lost_events));
+		ret = wperf_json_put(o, "lost_events", json_object_new_uint64(r->lost_events));
 	if (!ret && r->events)
-		ret = put(o, "events", json_object_new_uint64(r->events));
+		ret = wperf_json_put(o, "events", json_object_new_uint64(r->events));
 	if (!ret)
-		ret = put(o, "knots", knots_to_json(r));
+		ret = wperf_json_put(o, "knots", knots_to_json(r));
 	if (!ret && r->sinks.n)
-		ret = put(o, "sinks", idset_to_json(&r->sinks));
+		ret = wperf_json_put(o, "sinks", idset_to_json(&r->sinks));
 	if (!ret && r->cmetric_first)
-		ret = put(o, "cmetric_first", json_object_new_string(r->cmetric_first));
+		ret = wperf_json_put(o, "cmetric_first", json_object_new_string(r->cmetric_first));
 	if (!ret) {
 		struct json_object *edges = edges_to_json(r, &ret);
 
 		if (!ret)
-			ret = put(o, "edges", edges);
+			ret = wperf_json_put(o, "edges", edges);
 	}
 	if (ret) {
 		json_object_put(o);
@@ -172,18 +123,18 @@ int wperf_env_to_json(const struct wperf_env *e, struct json_object **out)
 
 	*out = NULL;
 	if (!ret)
-		ret = put(o, "kernel", fixed_string(e->kernel, sizeof(e->kernel)));
+		ret = wperf_json_put(o, "kernel", fixed_string(e->kernel, sizeof(e->kernel)));
 	if (!ret)
-		ret = put(o, "cpus", json_object_new_int64(e->cpus));
+		ret = wperf_json_put(o, "cpus", json_object_new_int64(e->cpus));
 	if (!ret)
-		ret = put(o, "tool", fixed_string(e->tool, sizeof(e->tool)));
+		ret = wperf_json_put(o, "tool", fixed_string(e->tool, sizeof(e->tool)));
 	if (!ret)
-		ret = put(o, "cpu", fixed_string(e->cpu_model, sizeof(e->cpu_model)));
+		ret = wperf_json_put(o, "cpu", fixed_string(e->cpu_model, sizeof(e->cpu_model)));
 	/* One that is not a number > 0 is unknown, as the reader would take 0. */
 	if (!ret)
-		ret = put(
+		ret = wperf_json_put(
 		    o, "calibration",
-		    number(isfinite(e->calibration) && e->calibration > 0 ? e->calibration : 0));
+		    wperf_json_number(isfinite(e->calibration) && e->calibration > 0 ? e->calibration : 0));
 	if (ret) {
 		json_object_put(o);
 		return ret;
@@ -194,193 +145,10 @@ int wperf_env_to_json(const struct wperf_env *e, struct json_object **out)
 
 /* ---- reading ---- */
 
-static int fail(struct wperf_error *err, const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* "path: message", -EINVAL. */
-static int fail(struct wperf_error *err, const char *path, const char *fmt, ...)
-{
-	char msg[WPERF_ERROR_MSG_LEN];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return wperf_error_set(err, -EINVAL, "%s%s%s", path, *path ? ": " : "", msg);
-}
-
-static int no_memory(struct wperf_error *err, const char *path)
-{
-	return wperf_error_set(err, -ENOMEM, "%s%sout of memory", path, *path ? ": " : "");
-}
-
-/* path "where.key" (or "key" at the top) into sub. */
-static void key_path(char *sub, const char *where, const char *key)
-{
-	snprintf(sub, PATH_LEN, "%s%s%.80s", where, *where ? "." : "", key);
-}
-
-/* path "where[i]" into sub. */
-static void index_path(char *sub, const char *where, size_t i)
-{
-	snprintf(sub, PATH_LEN, "%s[%zu]", where, i);
-}
-
-/* What o is, for "found ..." in messages: its value when it is a number. */
-static const char *found(const struct json_object *o, char *text, size_t size)
-{
-	int64_t i;
-
-	switch (json_object_get_type(o)) {
-	case json_type_null:
-		return "null";
-	case json_type_boolean:
-		return json_object_get_boolean(o) ? "true" : "false";
-	case json_type_double:
-		if (isnan(json_object_get_double(o)))
-			return "NaN";
-		if (isinf(json_object_get_double(o)))
-			return json_object_get_double(o) > 0 ? "Infinity" : "-Infinity";
-		snprintf(text, size, "%g", json_object_get_double(o));
-		return text;
-	case json_type_int:
-		i = json_object_get_int64(o);
-		if (i < 0)
-			snprintf(text, size, "%lld", (long long)i);
-		else
-			snprintf(text, size, "%llu", (unsigned long long)json_object_get_uint64(o));
-		return text;
-	case json_type_object:
-		return "an object";
-	case json_type_array:
-		return "an array";
-	case json_type_string:
-		return json_object_get_string_len(o) ? "a string" : "an empty string";
-	}
-	return "something else";
-}
-
-static int want_type(const struct json_object *o, const char *path, enum json_type type,
-		     struct wperf_error *err)
-{
-	char text[40];
-
-	if (json_object_is_type(o, type))
-		return 0;
-	return fail(err, path, "expected %s, found %s",
-		    type == json_type_object ? "an object" : "an array",
-		    found(o, text, sizeof(text)));
-}
-
-/*
- * The values of object o for its nkeys keys, in values (NULL where a key is
- * missing, and for a JSON null). An unknown key, or a missing key of the first
- * nrequired, is an error.
- */
-static int get_keys(const struct json_object *o, const char *path, const char *const *keys,
-		    size_t nkeys, size_t nrequired, struct json_object **values,
-		    struct wperf_error *err)
-{
-	char sub[PATH_LEN];
-	int ret = want_type(o, path, json_type_object, err);
-
-	if (ret)
-		return ret;
-	for (struct lh_entry *e = lh_table_head(json_object_get_object(o)); e;
-	     e = lh_entry_next(e)) {
-		const char *k = (const char *)lh_entry_k(e);
-		size_t i = 0;
-
-		while (i < nkeys && strcmp(k, keys[i]))
-			i++;
-		if (i == nkeys) {
-			key_path(sub, path, k);
-			return fail(err, sub, "unknown key");
-		}
-	}
-	for (size_t i = 0; i < nkeys; i++) {
-		if (!json_object_object_get_ex(o, keys[i], &values[i])) {
-			values[i] = NULL;
-			if (i < nrequired)
-				return fail(err, path, "missing key \"%s\"", keys[i]);
-		}
-	}
-	return 0;
-}
-
 /* Is key present in o (even as null)? */
 static int has_key(const struct json_object *o, const char *key)
 {
 	return json_object_object_get_ex(o, key, NULL);
-}
-
-/* A string without NUL bytes (possibly empty); *s points into o. */
-static int get_string(struct json_object *o, const char *path, const char **s, size_t *len,
-		      struct wperf_error *err)
-{
-	char text[40];
-
-	if (!json_object_is_type(o, json_type_string))
-		return fail(err, path, "expected a string, found %s", found(o, text, sizeof(text)));
-	*s = json_object_get_string(o);
-	*len = (size_t)json_object_get_string_len(o);
-	if (memchr(*s, '\0', *len))
-		return fail(err, path, "a string with a NUL character");
-	return 0;
-}
-
-/* An identity: a non-empty string without NUL bytes; *s points into o. */
-static int get_identity(struct json_object *o, const char *path, const char **s,
-			struct wperf_error *err)
-{
-	char text[40];
-	size_t len;
-	int ret;
-
-	if (!json_object_is_type(o, json_type_string))
-		return fail(err, path, "expected an identity (a non-empty string), found %s",
-			    found(o, text, sizeof(text)));
-	ret = get_string(o, path, s, &len, err);
-	if (!ret && len == 0)
-		return fail(err, path, "expected an identity (a non-empty string), found \"\"");
-	return ret;
-}
-
-/* A string into a fixed-size array. */
-static int get_fixed(struct json_object *o, const char *path, char *out, size_t size,
-		     struct wperf_error *err)
-{
-	const char *s;
-	size_t len;
-	int ret = get_string(o, path, &s, &len, err);
-
-	if (ret)
-		return ret;
-	if (len >= size)
-		return fail(err, path, "longer than %zu bytes", size - 1);
-	memcpy(out, s, len);
-	out[len] = '\0';
-	return 0;
-}
-
-/* A whole number from min to max; what says it in messages. */
-static int get_count(const struct json_object *o, const char *path, uint64_t min, uint64_t max,
-		     const char *what, uint64_t *out, struct wperf_error *err)
-{
-	char text[40];
-
-	if (!json_object_is_type(o, json_type_int) || json_object_get_int64(o) < 0 ||
-	    json_object_get_uint64(o) < min || json_object_get_uint64(o) > max)
-		return fail(err, path, "expected %s, found %s", what, found(o, text, sizeof(text)));
-	*out = json_object_get_uint64(o);
-	return 0;
-}
-
-/* A finite number (json-c reads NaN and Infinity as numbers too). */
-static int is_number(const struct json_object *o)
-{
-	return (json_object_is_type(o, json_type_double) && isfinite(json_object_get_double(o))) ||
-	       json_object_is_type(o, json_type_int);
 }
 
 /* ---- a run ---- */
@@ -404,31 +172,31 @@ static int cmp_placed_id(const void *pa, const void *pb)
 static int read_idset(struct json_object *o, const char *path, const char *what,
 		      struct wperf_idset *out, struct wperf_error *err)
 {
-	char sub[PATH_LEN], text[40];
+	char sub[WPERF_JSON_PATH_LEN], text[40];
 	struct placed_id *p;
 	const char **ids, *dup = NULL;
 	size_t n, twice = SIZE_MAX, done = 0;
 	int ret = 0;
 
 	if (!json_object_is_type(o, json_type_array))
-		return fail(err, path, "expected an array of identities, found %s",
-			    found(o, text, sizeof(text)));
+		return wperf_json_fail(err, path, "expected an array of identities, found %s",
+				       wperf_json_found(o, text, sizeof(text)));
 	n = json_object_array_length(o);
 	p = calloc(n + 1, sizeof(*p));
 	ids = calloc(n + 1, sizeof(*ids));
 	if (!p || !ids)
-		ret = no_memory(err, path);
+		ret = wperf_json_no_memory(err, path);
 	for (; done < n && !ret; done++) {
 		const char *id;
 
-		index_path(sub, path, done);
-		ret = get_identity(json_object_array_get_idx(o, done), sub, &id, err);
+		wperf_json_index_path(sub, path, done);
+		ret = wperf_json_get_identity(json_object_array_get_idx(o, done), sub, &id, err);
 		if (ret)
 			break;
 		p[done].id = wperf_identity_dup(id);
 		p[done].index = done;
 		if (!p[done].id)
-			ret = no_memory(err, path);
+			ret = wperf_json_no_memory(err, path);
 	}
 	if (!ret) {
 		/* Listed twice: of the equal identities, the one listed second. */
@@ -440,15 +208,16 @@ static int read_idset(struct json_object *o, const char *path, const char *what,
 			}
 		}
 		if (twice != SIZE_MAX) {
-			index_path(sub, path, twice);
-			ret = fail(err, sub, "\"%s\", listed twice in the %s", dup, what);
+			wperf_json_index_path(sub, path, twice);
+			ret =
+			    wperf_json_fail(err, sub, "\"%s\", listed twice in the %s", dup, what);
 		}
 	}
 	if (!ret) {
 		for (size_t i = 0; i < n; i++)
 			ids[i] = p[i].id;
 		if (wperf_idset_from(ids, n, out))
-			ret = no_memory(err, path);
+			ret = wperf_json_no_memory(err, path);
 	}
 	for (size_t i = 0; p && i < done; i++)
 		free(p[i].id);
@@ -465,9 +234,9 @@ static int read_knot(struct json_object *o, const char *path, struct wperf_run *
 	int ret = read_idset(o, path, "knot", &knot, err);
 
 	if (!ret && knot.n == 0)
-		ret = fail(err, path, "an empty knot: a knot has at least one identity");
+		ret = wperf_json_fail(err, path, "an empty knot: a knot has at least one identity");
 	if (!ret && wperf_run_add_knot(r, (const char *const *)knot.ids, knot.n))
-		ret = no_memory(err, path);
+		ret = wperf_json_no_memory(err, path);
 	wperf_idset_release(&knot);
 	return ret;
 }
@@ -478,36 +247,36 @@ static int read_edge(struct json_object *o, const char *path, struct wperf_run *
 {
 	static const char *const keys[] = {"from", "to", "share"};
 	struct json_object *v[3];
-	char sub[PATH_LEN], text[40];
+	char sub[WPERF_JSON_PATH_LEN], text[40];
 	const char *from, *to;
 	size_t before = r->nedges;
 	double share;
-	int ret = get_keys(o, path, keys, 3, 3, v, err);
+	int ret = wperf_json_get_keys(o, path, keys, 3, 3, v, err);
 
 	if (ret)
 		return ret;
-	key_path(sub, path, "from");
-	ret = get_identity(v[0], sub, &from, err);
+	wperf_json_key_path(sub, path, "from");
+	ret = wperf_json_get_identity(v[0], sub, &from, err);
 	if (ret)
 		return ret;
-	key_path(sub, path, "to");
-	ret = get_identity(v[1], sub, &to, err);
+	wperf_json_key_path(sub, path, "to");
+	ret = wperf_json_get_identity(v[1], sub, &to, err);
 	if (ret)
 		return ret;
-	key_path(sub, path, "share");
+	wperf_json_key_path(sub, path, "share");
 	share = json_object_get_double(v[2]);
-	if (!is_number(v[2]) || share < 0)
-		return fail(err, sub, "expected a number >= 0, found %s",
-			    found(v[2], text, sizeof(text)));
+	if (!wperf_json_is_number(v[2]) || share < 0)
+		return wperf_json_fail(err, sub, "expected a number >= 0, found %s",
+				       wperf_json_found(v[2], text, sizeof(text)));
 	ret = wperf_run_add_edge(r, from, to, share);
 	if (ret)
-		return no_memory(err, path); /* the share was checked: not -EINVAL */
+		return wperf_json_no_memory(err, path); /* the share was checked: not -EINVAL */
 	if (r->nedges == before) {
 		/* add_edge added the share to the same edge, listed before. */
 		char *f = wperf_identity_dup(from), *t = wperf_identity_dup(to);
 
-		ret = f && t ? fail(err, path, "edge %s -> %s, listed twice", f, t)
-			     : no_memory(err, path);
+		ret = f && t ? wperf_json_fail(err, path, "edge %s -> %s, listed twice", f, t)
+			     : wperf_json_no_memory(err, path);
 		free(f);
 		free(t);
 	}
@@ -520,16 +289,16 @@ static int read_array(struct json_object *o, const char *path, struct wperf_run 
 				       struct wperf_error *),
 		      const char *what, struct wperf_error *err)
 {
-	char sub[PATH_LEN], text[40];
+	char sub[WPERF_JSON_PATH_LEN], text[40];
 	size_t n;
 	int ret = 0;
 
 	if (!json_object_is_type(o, json_type_array))
-		return fail(err, path, "expected an array of %s, found %s", what,
-			    found(o, text, sizeof(text)));
+		return wperf_json_fail(err, path, "expected an array of %s, found %s", what,
+				       wperf_json_found(o, text, sizeof(text)));
 	n = json_object_array_length(o);
 	for (size_t i = 0; i < n && !ret; i++) {
-		index_path(sub, path, i);
+		wperf_json_index_path(sub, path, i);
 		ret = read_item(json_object_array_get_idx(o, i), sub, r, err);
 	}
 	return ret;
@@ -542,45 +311,48 @@ int wperf_run_from_json(const struct json_object *o, const char *where, struct w
 	static const char *const keys[] = {"throughput", "window_ns", "lost_events",   "knots",
 					   "edges",	 "sinks",     "cmetric_first", "events"};
 	struct json_object *v[8];
-	char sub[PATH_LEN], text[40];
+	char sub[WPERF_JSON_PATH_LEN], text[40];
 	struct wperf_run r;
 	int ret;
 
 	where = where ? where : "";
 	wperf_run_init(out);
 	wperf_run_init(&r);
-	ret = get_keys(o, where, keys, 8, 5, v, err);
+	ret = wperf_json_get_keys(o, where, keys, 8, 5, v, err);
 	if (ret)
 		return ret;
-	key_path(sub, where, "throughput");
-	if (v[0] && !is_number(v[0]))
-		return fail(err, sub, "expected a number or null, found %s",
-			    found(v[0], text, sizeof(text)));
+	wperf_json_key_path(sub, where, "throughput");
+	if (v[0] && !wperf_json_is_number(v[0]))
+		return wperf_json_fail(err, sub, "expected a number or null, found %s",
+				       wperf_json_found(v[0], text, sizeof(text)));
 	r.throughput = v[0] ? json_object_get_double(v[0]) : NAN;
-	key_path(sub, where, "window_ns");
-	ret = get_count(v[1], sub, 1, UINT64_MAX, "a whole number > 0", &r.window_ns, err);
-	key_path(sub, where, "lost_events");
+	wperf_json_key_path(sub, where, "window_ns");
+	ret =
+	    wperf_json_get_count(v[1], sub, 1, UINT64_MAX, "a whole number > 0", &r.window_ns, err);
+	wperf_json_key_path(sub, where, "lost_events");
 	if (!ret)
-		ret = get_count(v[2], sub, 0, UINT64_MAX, "a whole number", &r.lost_events, err);
-	key_path(sub, where, "events");
+		ret = wperf_json_get_count(v[2], sub, 0, UINT64_MAX, "a whole number",
+					   &r.lost_events, err);
+	wperf_json_key_path(sub, where, "events");
 	if (!ret && v[7])
-		ret = get_count(v[7], sub, 0, UINT64_MAX, "a whole number", &r.events, err);
-	key_path(sub, where, "knots");
+		ret = wperf_json_get_count(v[7], sub, 0, UINT64_MAX, "a whole number", &r.events,
+					   err);
+	wperf_json_key_path(sub, where, "knots");
 	if (!ret)
 		ret = read_array(v[3], sub, &r, read_knot, "knots", err);
-	key_path(sub, where, "edges");
+	wperf_json_key_path(sub, where, "edges");
 	if (!ret)
 		ret = read_array(v[4], sub, &r, read_edge, "edges", err);
-	key_path(sub, where, "sinks");
+	wperf_json_key_path(sub, where, "sinks");
 	if (!ret && v[5])
 		ret = read_idset(v[5], sub, "sinks", &r.sinks, err);
-	key_path(sub, where, "cmetric_first");
+	wperf_json_key_path(sub, where, "cmetric_first");
 	if (!ret && v[6]) {
 		const char *id;
 
-		ret = get_identity(v[6], sub, &id, err);
+		ret = wperf_json_get_identity(v[6], sub, &id, err);
 		if (!ret && !(r.cmetric_first = wperf_identity_dup(id)))
-			ret = no_memory(err, sub);
+			ret = wperf_json_no_memory(err, sub);
 	}
 	if (ret) {
 		wperf_run_release(&r);
@@ -597,7 +369,7 @@ int wperf_env_from_json(const struct json_object *o, const char *where, struct w
 {
 	static const char *const keys[] = {"kernel", "cpus", "tool", "cpu", "calibration"};
 	struct json_object *v[5];
-	char sub[PATH_LEN], text[40];
+	char sub[WPERF_JSON_PATH_LEN], text[40];
 	struct wperf_env e;
 	uint64_t cpus = 0;
 	int ret;
@@ -605,26 +377,26 @@ int wperf_env_from_json(const struct json_object *o, const char *where, struct w
 	where = where ? where : "";
 	memset(out, 0, sizeof(*out));
 	memset(&e, 0, sizeof(e));
-	ret = get_keys(o, where, keys, 5, 3, v, err);
-	key_path(sub, where, "kernel");
+	ret = wperf_json_get_keys(o, where, keys, 5, 3, v, err);
+	wperf_json_key_path(sub, where, "kernel");
 	if (!ret)
-		ret = get_fixed(v[0], sub, e.kernel, sizeof(e.kernel), err);
-	key_path(sub, where, "cpus");
+		ret = wperf_json_get_fixed(v[0], sub, e.kernel, sizeof(e.kernel), err);
+	wperf_json_key_path(sub, where, "cpus");
 	if (!ret)
-		ret = get_count(v[1], sub, 0, UINT32_MAX, "a whole number up to 4294967295", &cpus,
-				err);
+		ret = wperf_json_get_count(v[1], sub, 0, UINT32_MAX,
+					   "a whole number up to 4294967295", &cpus, err);
 	e.cpus = (uint32_t)cpus;
-	key_path(sub, where, "tool");
+	wperf_json_key_path(sub, where, "tool");
 	if (!ret)
-		ret = get_fixed(v[2], sub, e.tool, sizeof(e.tool), err);
-	key_path(sub, where, "cpu");
+		ret = wperf_json_get_fixed(v[2], sub, e.tool, sizeof(e.tool), err);
+	wperf_json_key_path(sub, where, "cpu");
 	if (!ret && has_key(o, "cpu")) /* optional; null is not a string */
-		ret = get_fixed(v[3], sub, e.cpu_model, sizeof(e.cpu_model), err);
-	key_path(sub, where, "calibration");
+		ret = wperf_json_get_fixed(v[3], sub, e.cpu_model, sizeof(e.cpu_model), err);
+	wperf_json_key_path(sub, where, "calibration");
 	if (!ret && has_key(o, "calibration")) { /* optional, as "cpu" */
-		if (!is_number(v[4]) || json_object_get_double(v[4]) < 0)
-			ret = fail(err, sub, "expected a number >= 0, found %s",
-				   found(v[4], text, sizeof(text)));
+		if (!wperf_json_is_number(v[4]) || json_object_get_double(v[4]) < 0)
+			ret = wperf_json_fail(err, sub, "expected a number >= 0, found %s",
+					      wperf_json_found(v[4], text, sizeof(text)));
 		else if (json_object_get_double(v[4]) > 0) /* -0.0 is 0, as written back */
 			e.calibration = json_object_get_double(v[4]);
 	}

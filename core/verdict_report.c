@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "verdict.h"
+#include "verdict_text.h"
 
 /* ---- text pieces ---- */
 
@@ -71,16 +72,22 @@ static int append_clean(struct wperf_buf *b, const char *s, const struct escape 
 	return ret;
 }
 
-/* `s` as a Markdown code span that is also safe in a table cell. */
-static int md_code(struct wperf_buf *b, const char *s)
+int wperf_md_code(struct wperf_buf *b, const char *s)
 {
 	return wperf_buf_append(b, "`", 1) || append_clean(b, s, md_code_escapes) ||
-	       wperf_buf_append(b, "`", 1);
+		       wperf_buf_append(b, "`", 1)
+		   ? -ENOMEM
+		   : 0;
 }
 
-static int md_text(struct wperf_buf *b, const char *s)
+int wperf_md_text(struct wperf_buf *b, const char *s)
 {
-	return append_clean(b, s, md_text_escapes);
+	return append_clean(b, s, md_text_escapes) ? -ENOMEM : 0;
+}
+
+int wperf_xml_text(struct wperf_buf *b, const char *s)
+{
+	return append_clean(b, s, xml_escapes) ? -ENOMEM : 0;
 }
 
 int wperf_markdown_ids(struct wperf_buf *b, const struct wperf_idset *s)
@@ -88,7 +95,7 @@ int wperf_markdown_ids(struct wperf_buf *b, const struct wperf_idset *s)
 	int ret = 0;
 
 	for (size_t i = 0; i < s->n && !ret; i++)
-		ret = (i ? wperf_buf_append(b, ", ", 2) : 0) || md_code(b, s->ids[i]);
+		ret = (i ? wperf_buf_append(b, ", ", 2) : 0) || wperf_md_code(b, s->ids[i]);
 	return ret ? -ENOMEM : 0;
 }
 
@@ -134,13 +141,13 @@ static void md_printf(struct md *m, const char *fmt, ...)
 static void md_code_(struct md *m, const char *s)
 {
 	if (!m->ret)
-		m->ret = md_code(&m->line, s) ? -ENOMEM : 0;
+		m->ret = wperf_md_code(&m->line, s) ? -ENOMEM : 0;
 }
 
 static void md_text_(struct md *m, const char *s)
 {
 	if (!m->ret)
-		m->ret = md_text(&m->line, s) ? -ENOMEM : 0;
+		m->ret = wperf_md_text(&m->line, s) ? -ENOMEM : 0;
 }
 
 static const char *verdict_sentence(enum wperf_verdict_kind k)
@@ -379,13 +386,6 @@ int wperf_verdict_markdown(const struct wperf_verdict *v, size_t max_chars, stru
 
 /* ---- JUnit XML ---- */
 
-/* XML text or attribute value: markup escaped; what XML 1.0 does not allow
- * (control characters, invalid UTF-8, U+FFFE and U+FFFF) as '?'. */
-static int xml(struct wperf_buf *b, const char *s)
-{
-	return append_clean(b, s, xml_escapes);
-}
-
 /* One line about a finding, for failure messages and system-out. */
 static int finding_line(struct wperf_buf *b, const struct wperf_finding *f, const char *unit)
 {
@@ -410,15 +410,16 @@ static int finding_line(struct wperf_buf *b, const struct wperf_finding *f, cons
 				       f->after, unit[0] ? " " : "", unit, f->change * 100);
 		break;
 	case WPERF_FINDING_VERTEX:
-		ret = wperf_buf_printf(b, "%s %s the %s: in %zu of %zu runs, was %zu of %zu",
-				       f->vertex, f->worse ? "joined" : "left",
+		ret = wperf_buf_printf(b, "%s %s the %s in %zu of %zu runs (was %zu of %zu)",
+				       f->vertex ? f->vertex : "?", f->worse ? "joined" : "left",
 				       f->sink ? "sinks" : "knots", f->seen, f->runs,
 				       f->before_seen, f->before_runs);
-		if (!ret && f->from)
+		if (!ret && f->from && f->to)
 			ret = wperf_buf_printf(b, ", through %s -> %s", f->from, f->to);
 		break;
 	case WPERF_FINDING_EXPECTATION:
-		ret = wperf_buf_printf(b, "expected answer");
+		ret = wperf_buf_printf(b, "the expected answer missed in %zu of %zu runs", f->seen,
+				       f->runs);
 		break;
 	}
 	if (!ret && !isnan(f->p))
@@ -451,7 +452,7 @@ static int junit_case(struct wperf_buf *b, const struct wperf_verdict *v, int th
 	const char *type = "regression";
 	int ret = wperf_buf_printf(b, "    <testcase classname=\"wperf-bench.");
 
-	ret = ret ? ret : xml(b, v->scenario ? v->scenario : "");
+	ret = ret ? ret : wperf_xml_text(b, v->scenario ? v->scenario : "");
 	ret = ret ? ret : wperf_buf_printf(b, "\" name=\"%s\">\n", name);
 	for (size_t i = 0; i < v->nfindings && !ret; i++) {
 		const struct wperf_finding *f = &v->findings[i];
@@ -478,16 +479,16 @@ static int junit_case(struct wperf_buf *b, const struct wperf_verdict *v, int th
 	ret = ret ? ret : wperf_buf_append(&lines, "", 1);
 	if (!ret && fails) {
 		ret = wperf_buf_printf(b, "      <failure type=\"%s\" message=\"", type);
-		ret = ret ? ret : xml(b, (const char *)first.data);
+		ret = ret ? ret : wperf_xml_text(b, (const char *)first.data);
 		ret = ret ? ret : wperf_buf_printf(b, "\">");
-		ret = ret ? ret : xml(b, (const char *)lines.data);
+		ret = ret ? ret : wperf_xml_text(b, (const char *)lines.data);
 		ret = ret ? ret : wperf_buf_printf(b, "</failure>\n");
 	} else if (!ret && (unsure || (!throughput && v->lossy_runs))) {
 		/* Runs with too many lost events cannot vouch for the bottlenecks. */
 		if (!unsure)
 			ret = lossy_line(&first, v);
 		ret = ret ? ret : wperf_buf_printf(b, "      <skipped message=\"inconclusive: ");
-		ret = ret ? ret : xml(b, (const char *)first.data);
+		ret = ret ? ret : wperf_xml_text(b, (const char *)first.data);
 		ret = ret ? ret : wperf_buf_printf(b, "\"/>\n");
 	}
 	ret = ret ? ret : wperf_buf_printf(b, "    </testcase>\n");
@@ -518,7 +519,8 @@ static int junit_out(struct wperf_buf *b, const struct wperf_verdict *v)
 	}
 	if (!ret && text.len) {
 		ret = wperf_buf_append(&text, "", 1) || wperf_buf_printf(b, "    <system-out>") ||
-		      xml(b, (const char *)text.data) || wperf_buf_printf(b, "</system-out>\n");
+		      wperf_xml_text(b, (const char *)text.data) ||
+		      wperf_buf_printf(b, "</system-out>\n");
 	}
 	wperf_buf_release(&text);
 	return ret ? -ENOMEM : 0;
@@ -541,14 +543,34 @@ static void junit_counts(const struct wperf_verdict *v, size_t *fails, size_t *s
 	}
 }
 
-int wperf_verdict_junit(const struct wperf_verdict *const *v, size_t n, struct wperf_buf *out)
+/* A scenario that could not run: one testcase, in error, with why. */
+static int junit_error(struct wperf_buf *b, const char *scenario, const char *why)
 {
-	size_t start = out->len, fails = 0, skipped = 0;
+	int ret = wperf_buf_printf(b, "  <testsuite name=\"");
+
+	ret = ret ? ret : wperf_xml_text(b, scenario);
+	ret = ret ? ret
+		  : wperf_buf_printf(b, "\" tests=\"1\" failures=\"0\" errors=\"1\" "
+					"skipped=\"0\">\n    <testcase classname=\"wperf-bench.");
+	ret = ret ? ret : wperf_xml_text(b, scenario);
+	ret = ret ? ret : wperf_buf_printf(b, "\" name=\"run\">\n      <error message=\"");
+	ret = ret ? ret : wperf_xml_text(b, why);
+	return ret ? ret : wperf_buf_printf(b, "\"/>\n    </testcase>\n  </testsuite>\n");
+}
+
+int wperf_verdict_junit_errors(const struct wperf_verdict *const *v, const char *const *errors,
+			       size_t n, struct wperf_buf *out)
+{
+	size_t start = out->len, fails = 0, skipped = 0, nerrors = 0;
 	int ret;
 
 	for (size_t i = 0; i < n; i++) {
 		size_t f, s;
 
+		if (errors && errors[i]) {
+			nerrors++;
+			continue;
+		}
 		junit_counts(v[i], &f, &s);
 		fails += f;
 		skipped += s;
@@ -556,14 +578,18 @@ int wperf_verdict_junit(const struct wperf_verdict *const *v, size_t n, struct w
 	ret = wperf_buf_printf(out,
 			       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 			       "<testsuites name=\"wperf-bench\" tests=\"%zu\" failures=\"%zu\" "
-			       "errors=\"0\" skipped=\"%zu\">\n",
-			       2 * n, fails, skipped);
+			       "errors=\"%zu\" skipped=\"%zu\">\n",
+			       2 * (n - nerrors) + nerrors, fails, nerrors, skipped);
 	for (size_t i = 0; i < n && !ret; i++) {
 		size_t f, s;
 
+		if (errors && errors[i]) {
+			ret = junit_error(out, v[i]->scenario ? v[i]->scenario : "", errors[i]);
+			continue;
+		}
 		junit_counts(v[i], &f, &s);
 		ret = wperf_buf_printf(out, "  <testsuite name=\"");
-		ret = ret ? ret : xml(out, v[i]->scenario ? v[i]->scenario : "");
+		ret = ret ? ret : wperf_xml_text(out, v[i]->scenario ? v[i]->scenario : "");
 		ret = ret ? ret
 			  : wperf_buf_printf(
 				out,
@@ -584,4 +610,9 @@ int wperf_verdict_junit(const struct wperf_verdict *const *v, size_t n, struct w
 	if (ret)
 		out->len = start;
 	return ret ? -ENOMEM : 0;
+}
+
+int wperf_verdict_junit(const struct wperf_verdict *const *v, size_t n, struct wperf_buf *out)
+{
+	return wperf_verdict_junit_errors(v, NULL, n, out);
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * wperf-bench post: the verdicts of judged results folders on the pull
- * request, one comment per scenario found again by a hidden marker and
- * updated in place, and in the CI's job summary. Posting is a courtesy: its
- * failures are warnings, and the exit status is the verdicts'.
+ * wperf-bench post: the verdicts of a check-perf folder (or of judged results
+ * folders) on the pull request as one comment, found again by a hidden marker
+ * and updated in place, and in the CI's job summary. Posting is a courtesy:
+ * its failures are warnings, and the exit status is the verdicts'.
  */
 #include <arpa/inet.h>
 #include <curl/curl.h>
@@ -29,13 +29,18 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: wperf-bench post [OPTIONS] RESULTS...\n"
+		"usage: wperf-bench post [OPTIONS] FOLDER...\n"
 		"\n"
-		"Puts the verdict of each judged results folder (see 'compare' and 'run\n"
-		"--gate') on a GitHub pull request: one comment per scenario, found again by\n"
-		"its hidden marker <!-- wperf-bench: KEY --> and updated in place, created\n"
-		"when there is none. Also appends the same Markdown to $GITHUB_STEP_SUMMARY\n"
-		"when it is set (the job summary), with a pull request or without.\n"
+		"Puts the verdicts on a GitHub pull request as ONE comment, found again by\n"
+		"its hidden marker <!-- wperf-bench --> and updated in place, created when\n"
+		"there is none. Also appends the same Markdown to $GITHUB_STEP_SUMMARY when\n"
+		"it is set (the job summary), with a pull request or without.\n"
+		"\n"
+		"A FOLDER is the output of 'check-perf' (its summary.json, wperf-check/1:\n"
+		"every scenario with its findings and call sites), or a results folder\n"
+		"judged by 'compare' or 'run --gate' (its verdict; the findings are in its\n"
+		"verdict.md). All the folders given make one comment; a scenario given\n"
+		"twice is taken from the later folder (NAME.confirm after NAME), with a note.\n"
 		"\n"
 		"options:\n"
 		"      --repo OWNER/NAME   the repository (default: $GITHUB_REPOSITORY)\n"
@@ -46,9 +51,9 @@ static void usage(FILE *out)
 		"                          this machine (127.0.0.0/8, ::1, localhost)\n"
 		"      --token-env NAME    the variable that holds the token (default:\n"
 		"                          " POST_TOKEN_ENV "); the token is never printed\n"
-		"      --key-suffix S      appended to each scenario's name to make its KEY,\n"
-		"                          for the jobs of a matrix\n"
-		"      --artifacts-url URL linked from each comment (default:\n"
+		"      --key-suffix S      the marker becomes <!-- wperf-bench: S -->: one\n"
+		"                          comment per job of a matrix\n"
+		"      --artifacts-url URL linked from the comment (default:\n"
 		"                          $GITHUB_SERVER_URL/$GITHUB_REPOSITORY/actions/runs/\n"
 		"                          $GITHUB_RUN_ID, when they are set)\n"
 		"      --timeout S         seconds per HTTP request (default: %d; connecting:\n"
@@ -64,11 +69,11 @@ static void usage(FILE *out)
 		"A creation that failed so (5xx, timeout) is looked for before it is tried\n"
 		"again: there is never a second comment.\n"
 		"\n"
-		"Exit status: the verdicts': 0 every one is pass, improved or inconclusive; 1\n"
-		"one is new-bottleneck or regression; 2 bad usage, or a RESULTS folder that is\n"
-		"not complete and judged (the other folders are posted all the same). A\n"
-		"comment that could not be posted, or no token, is a warning, never a change\n"
-		"of the exit status.\n",
+		"Exit status: the verdicts': 0 every scenario is pass, improved or\n"
+		"inconclusive; 1 one is new-bottleneck or regression; 2 one could not run,\n"
+		"bad usage, or a FOLDER that is neither (the others are posted all the\n"
+		"same). A comment that could not be posted, or no token, is a warning,\n"
+		"never a change of the exit status.\n",
 		FORGE_HTTP_TIMEOUT_S, FORGE_HTTP_CONNECT_TIMEOUT_S, FORGE_HTTP_RETRIES,
 		FORGE_HTTP_RETRY_CAP_MS / 1000);
 }
@@ -188,9 +193,9 @@ static int find_target(const struct post_opts *o, struct github_target *t, char 
 
 /* ---- the job summary and the comments ---- */
 
-/* Appends the comments' Markdown to $GITHUB_STEP_SUMMARY, when it is set;
+/* Appends the comment's Markdown to $GITHUB_STEP_SUMMARY, when it is set;
  * a failure is a warning. */
-static void write_summary(const struct post_comment *c, size_t n, int dry_run)
+static void write_summary(const struct post_comment *c, int dry_run)
 {
 	const char *path = getenv("GITHUB_STEP_SUMMARY");
 	FILE *f;
@@ -198,13 +203,12 @@ static void write_summary(const struct post_comment *c, size_t n, int dry_run)
 	if (!path || !path[0])
 		return;
 	if (dry_run) {
-		printf("(dry run: the Markdown of %zu scenario%s would be appended to %s)\n", n,
-		       n == 1 ? "" : "s", path);
+		printf("(dry run: the Markdown would be appended to %s)\n", path);
 		return;
 	}
 	f = fopen(path, "ae");
-	for (size_t i = 0; f && i < n; i++)
-		fprintf(f, "%s\n", post_comment_markdown(&c[i]));
+	if (f)
+		fprintf(f, "%s\n", post_comment_markdown(c));
 	if (!f || ferror(f) | fclose(f))
 		cli_warn(CMD, "cannot append the job summary to %s ($GITHUB_STEP_SUMMARY): %s",
 			 path, strerror(errno));
@@ -219,46 +223,43 @@ static void retrying(const char *method, const char *url, const char *why, unsig
 			 wait_ms / 1000.0);
 }
 
-/* Posts (or, for a dry run, prints) each comment on t; failures are warnings. */
-static void post_comments(const struct post_opts *o, const struct github_target *t,
-			  const struct post_comment *c, size_t n)
+/* Posts (or, for a dry run, prints) the comment on t; failures are warnings. */
+static void post_comment(const struct post_opts *o, const struct github_target *t,
+			 const struct post_comment *c)
 {
 	static const char *const verbs[] = {"created", "updated", "unchanged"};
 	const char *token = getenv(o->token_env);
 	struct forge_http *h = NULL;
 	struct wperf_error err = {0};
+	struct github_comment posted = {0};
+	struct wperf_buf req = {0};
+	enum github_posted what;
 
 	if (!token || !token[0])
 		cli_warn(CMD, "no token in $%s: %s", o->token_env,
-			 o->dry_run ? "without --dry-run the comments would be skipped"
-				    : "the pull-request comments are skipped");
+			 o->dry_run ? "without --dry-run the comment would be skipped"
+				    : "the pull-request comment is skipped");
 	if ((!token || !token[0]) && !o->dry_run)
 		return;
 	if (forge_http_open(&o->http, github_headers, token, &h, &err) < 0) {
-		cli_warn(CMD, "the comments are not posted: %s", err.msg);
+		cli_warn(CMD, "the comment is not posted: %s", err.msg);
 		return;
 	}
-	for (size_t i = 0; i < n; i++) {
-		struct github_comment posted = {0};
-		struct wperf_buf req = {0};
-		enum github_posted what;
-
-		if (o->dry_run) {
-			if (github_describe_upsert(h, t, (const char *)c[i].text.data, &req) < 0)
-				cli_warn(CMD, "out of memory");
-			else
-				printf("# %s\n%.*s\n", c[i].key, (int)req.len,
-				       (const char *)req.data);
-			wperf_buf_release(&req);
-		} else if (github_upsert_comment(h, t, c[i].marker, (const char *)c[i].text.data,
-						 &what, &posted, &err) < 0) {
-			cli_warn(CMD, "%s: the comment is not posted: %s", c[i].key, err.msg);
-		} else {
-			printf("%s: %s %s\n", c[i].key, verbs[what],
-			       posted.html_url ? posted.html_url : "");
-		}
-		github_comment_release(&posted);
+	if (o->dry_run) {
+		if (github_describe_upsert(h, t, (const char *)c->text.data, &req) < 0)
+			cli_warn(CMD, "out of memory");
+		else
+			printf("# %s\n%.*s\n", c->marker, (int)req.len, (const char *)req.data);
+	} else if (github_upsert_comment(h, t, c->marker, (const char *)c->text.data, &what,
+					 &posted, &err) < 0) {
+		cli_warn(CMD, "the comment is not posted: %s", err.msg);
+	} else {
+		printf("comment%s%s %s %s\n", o->key_suffix ? " " : "",
+		       o->key_suffix ? o->key_suffix : "", verbs[what],
+		       posted.html_url ? posted.html_url : "");
 	}
+	wperf_buf_release(&req);
+	github_comment_release(&posted);
 	forge_http_close(h);
 }
 
@@ -356,33 +357,15 @@ static int environment_defaults(struct post_opts *o, char *url, size_t size)
 	return EXIT_OK;
 }
 
-/* Reads the judged folder dir into c[n], a key none of c[0..n) has; an exit
- * status (the verdict's, or EXIT_ERROR after saying why). */
-static int add_comment(const char *dir, const struct post_opts *o, struct post_comment *c, size_t n)
-{
-	struct wperf_error err = {0};
-
-	if (post_comment_make(dir, o->key_suffix, o->artifacts, &c[n], &err) < 0)
-		return cli_error(CMD, "%s", err.msg);
-	for (size_t j = 0; j < n; j++)
-		if (!strcmp(c[j].key, c[n].key)) {
-			post_comment_release(&c[n]);
-			return cli_error(CMD,
-					 "%s and %s are both of %s: post them from jobs with "
-					 "different --key-suffix",
-					 c[j].dir, dir, c[j].key);
-		}
-	return c[n].status;
-}
-
 int cmd_post(int argc, char **argv)
 {
 	struct post_opts o = {0};
 	struct github_target t = {0};
-	struct post_comment *c = NULL;
-	char api[FORGE_HTTP_URL_MAX], artifacts[FORGE_HTTP_URL_MAX];
-	size_t n = 0;
-	int status = parse_options(argc, argv, &o);
+	struct post_comment c = {0};
+	struct wperf_error err = {0};
+	char api[FORGE_HTTP_URL_MAX], artifacts[FORGE_HTTP_URL_MAX], note[1024];
+	size_t read = 0;
+	int status = parse_options(argc, argv, &o), verdicts;
 
 	if (status >= 0)
 		return status;
@@ -391,31 +374,35 @@ int cmd_post(int argc, char **argv)
 		status = cli_error(CMD, "cannot initialize libcurl");
 	else if (status == EXIT_OK)
 		status = find_target(&o, &t, api, sizeof(api));
-	if (status == EXIT_OK && !(c = calloc(argc - optind, sizeof(*c))))
-		status = cli_error(CMD, "out of memory");
 	if (status != EXIT_OK)
 		goto out;
-	/* A folder without a verdict is an error, and the others are posted all
+	/* A folder that cannot be read is an error, and the others are posted all
 	 * the same: in CI, a comment on most scenarios beats none. */
 	for (int i = optind; i < argc; i++) {
-		int one = add_comment(argv[i], &o, c, n);
-
-		if (one != EXIT_ERROR)
-			n++;
-		if (one > status)
-			status = one;
+		if (post_comment_add(&c, argv[i], note, sizeof(note), &err) < 0) {
+			status = cli_error(CMD, "%s", err.msg);
+			continue;
+		}
+		read++;
+		if (note[0])
+			cli_warn(CMD, "%s", note);
 	}
-	if (n)
-		write_summary(c, n, o.dry_run);
-	if (n && t.pr)
-		post_comments(&o, &t, c, n);
-	else if (n)
+	if (read && post_comment_compose(&c, o.key_suffix, o.artifacts, &err) < 0) {
+		status = cli_error(CMD, "%s", err.msg);
+		goto out;
+	}
+	verdicts = read ? post_comment_status(&c) : EXIT_OK;
+	if (verdicts > status)
+		status = verdicts;
+	if (read)
+		write_summary(&c, o.dry_run);
+	if (read && t.pr)
+		post_comment(&o, &t, &c);
+	else if (read)
 		printf("no pull request (no --pr, and $GITHUB_EVENT_PATH names none): no "
 		       "comment\n");
 out:
-	for (size_t i = 0; i < n; i++)
-		post_comment_release(&c[i]);
-	free(c);
+	post_comment_release(&c);
 	curl_global_cleanup();
 	return status;
 }

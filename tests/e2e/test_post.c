@@ -1,19 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `wperf-bench post` against a real HTTP server on loopback that answers like
- * GitHub's REST API (tests/lib/forge_server.py), with results folders judged
- * by `compare` for real (tests/data/results: fig1-worse a new bottleneck,
- * fig1-head a pass). The comment is created, found again across pages and
- * updated, never duplicated; the token reaches the server and nothing else;
- * each HTTP error (and an answer that is not JSON) is explained; rate limits
- * and server errors are retried; a post that fails leaves the verdict, the
- * exit status and the results as they were; a long verdict is cut to fit;
- * --dry-run sends nothing; the job summary is always written.
+ * GitHub's REST API (tests/lib/forge_server.py), with check-perf folders made
+ * from a struct wperf_check and results folders judged by `compare` for real
+ * (tests/data/results: fig1-worse a new bottleneck, fig1-head a pass). All
+ * the folders of a post are one comment, created, found again across pages
+ * and updated, never duplicated; the token reaches the server and nothing
+ * else; each HTTP error (and an answer that is not JSON) is explained; rate
+ * limits and server errors are retried; a post that fails leaves the verdict,
+ * the exit status and the results as they were; a long check is cut to fit,
+ * with a note; --dry-run sends nothing; the job summary is always written.
  */
 #include <errno.h>
 #include <ftw.h>
 #include <json-c/json.h>
 #include <limits.h>
+#include <math.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -31,11 +33,12 @@
 #include <cmocka.h>
 
 #include "core/buf.h"
+#include "core/check.h"
 #include "harness/output.h"
 #include "tests/lib/e2e.h"
 
 #define MAX_ARGS  24
-#define MARKER	  "<!-- wperf-bench: synthetic-fig1 -->"
+#define MARKER	  "<!-- wperf-bench -->"
 #define BASELINE  "baselines/synthetic-fig1.yaml"
 #define SERVER_PY "tests/lib/forge_server.py"
 
@@ -315,6 +318,90 @@ static void assert_unchanged(const char *dir, const struct wperf_buf *before)
 	wperf_buf_release(&now);
 }
 
+/* ---- check-perf folders, made from a struct wperf_check ---- */
+
+static char *dup_or_fail(const char *s)
+{
+	char *d = strdup(s);
+
+	assert_non_null(d);
+	return d;
+}
+
+/* A check of base against head: synthetic-fig1 of verdict kind, with
+ * nfindings failing edges when it is not a pass, and two passing scenarios. */
+static void check_fixture(struct wperf_check *c, enum wperf_verdict_kind kind, size_t nfindings)
+{
+	static const char *const names[] = {"synthetic-fig1", "synthetic-lock", "memcached"};
+
+	memset(c, 0, sizeof(*c));
+	c->base_mode = 1;
+	strcpy(c->base_ref, "origin/main");
+	strcpy(c->base_commit, "0123456789abcdef0123456789abcdef01234567");
+	strcpy(c->head_commit, "fedcba9876543210fedcba9876543210fedcba98");
+	c->alpha = 0.05;
+	c->seconds = 300;
+	c->n = 3;
+	c->scenarios = calloc(c->n, sizeof(*c->scenarios));
+	assert_non_null(c->scenarios);
+	for (size_t i = 0; i < c->n; i++) {
+		struct wperf_check_scenario *s = &c->scenarios[i];
+		struct wperf_verdict *v = &s->verdict;
+
+		s->name = dup_or_fail(names[i]);
+		s->dir = dup_or_fail(names[i]);
+		s->pairs = v->runs = v->baseline_runs = 6;
+		v->scenario = dup_or_fail(names[i]);
+		v->kind = i == 0 ? kind : WPERF_VERDICT_PASS;
+		v->paired = 1;
+		v->alpha = v->detectable = NAN;
+		v->throughput_before = 100;
+		v->throughput_after = i == 0 && kind != WPERF_VERDICT_PASS ? 80 : 101;
+		if (i || kind == WPERF_VERDICT_PASS)
+			continue;
+		v->findings = calloc(nfindings, sizeof(*v->findings));
+		assert_non_null(v->findings);
+		for (size_t k = 0; k < nfindings; k++) {
+			struct wperf_finding *f = &v->findings[v->nfindings++];
+			char to[32];
+
+			snprintf(to, sizeof(to), "fig1/extra-%zu", k);
+			f->kind = WPERF_FINDING_EDGE;
+			f->level = WPERF_LEVEL_FAIL;
+			f->worse = 1;
+			f->from = dup_or_fail("fig1/B");
+			f->to = dup_or_fail(to);
+			f->before = 0.01, f->after = 0.31, f->change = 5.2;
+			f->before_lo = f->before_hi = f->after_lo = f->after_hi = NAN;
+			f->p = f->q = f->detectable = NAN;
+			f->sites = calloc(1, sizeof(*f->sites));
+			assert_non_null(f->sites);
+			f->sites[0].waiter = dup_or_fail("fsync (fig1.c:88)");
+			f->sites[0].share = 0.93;
+			f->nsites = 1;
+		}
+	}
+}
+
+/* dir/summary.json of c. */
+static void write_check(const char *dir, const struct wperf_check *c)
+{
+	char path[PATH_MAX];
+	json_object *o;
+	FILE *f;
+
+	shell("mkdir -p '%s'", dir);
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	assert_int_equal(wperf_check_to_json(c, &o), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						    JSON_C_TO_STRING_NOSLASHESCAPE),
+	      f);
+	assert_int_equal(fclose(f), 0);
+	json_object_put(o);
+}
+
 /* ---- the comment: created, found again, updated ---- */
 
 static void created_then_updated_across_pages(void **state)
@@ -330,7 +417,7 @@ static void created_then_updated_across_pages(void **state)
 	/* 35 comments of others before ours, 10 a page: ours lands on page 4. */
 	server_start("--seed", "35", "--per-page-cap", "10", NULL);
 	POST(ENV(token_env, summary_env), TARGET, worse);
-	expect(1, "out", "synthetic-fig1: created https://github.example/o/r/pull/7#issuecomment-");
+	expect(1, "out", "comment created https://github.example/o/r/pull/7#issuecomment-");
 	assert_token_unsaid();
 	/* four pages, then the creation */
 	assert_string_equal(answers(), "GET 200, GET 200, GET 200, GET 200, POST 201");
@@ -348,7 +435,7 @@ static void created_then_updated_across_pages(void **state)
 
 	/* The same scenario passing now: the comment on page 4 is found and updated. */
 	POST(ENV(token_env, summary_env), TARGET, head);
-	expect(0, "out", "synthetic-fig1: updated https://github.example/o/r/pull/7#issuecomment-");
+	expect(0, "out", "comment updated https://github.example/o/r/pull/7#issuecomment-");
 	assert_token_unsaid();
 	assert_int_equal(requests(r, 32), 10);
 	assert_string_equal(r[9].method, "PATCH");
@@ -357,11 +444,11 @@ static void created_then_updated_across_pages(void **state)
 	assert_int_equal(marked(MARKER, &second), 1);
 	assert_int_equal(comments_on_server(), 36);
 	assert_string_not_equal((const char *)first.data, (const char *)second.data);
-	assert_non_null(strstr((const char *)second.data, "**pass**"));
+	assert_non_null(strstr((const char *)second.data, "**wperf-bench: 1 scenario passes**"));
 
 	/* Nothing new to say: nothing written. */
 	POST(ENV(token_env, summary_env), TARGET, head);
-	expect(0, "out", "synthetic-fig1: unchanged");
+	expect(0, "out", "comment unchanged");
 	n = requests(r, 32);
 	assert_int_equal(n, 14);
 	for (size_t i = 10; i < n; i++)
@@ -376,57 +463,127 @@ static void created_then_updated_across_pages(void **state)
 	/* Each post appended its Markdown to the job summary. */
 	read_file(summary, &text);
 	assert_non_null(strstr((const char *)text.data, "**new-bottleneck**"));
-	assert_non_null(strstr((const char *)text.data, "**pass**"));
+	assert_non_null(strstr((const char *)text.data, "**wperf-bench: 1 scenario passes**"));
 	assert_null(strstr((const char *)text.data, MARKER));
 	wperf_buf_release(&first);
 	wperf_buf_release(&second);
 	wperf_buf_release(&text);
 }
 
-static void one_comment_per_scenario_and_key(void **state)
+/* A check-perf folder is one comment; the next push's check updates it. */
+static void a_check_is_one_comment_updated_in_place(void **state)
+{
+	const char *failing = e2e_tmp_path("check-failing"),
+		   *passing = e2e_tmp_path("check-passing");
+	const char *summary = e2e_tmp_path("summary-check.md");
+	char summary_env[600];
+	struct wperf_check c;
+	struct wperf_buf body = {0}, text = {0};
+	const char *b;
+
+	(void)state;
+	snprintf(summary_env, sizeof(summary_env), "GITHUB_STEP_SUMMARY=%s", summary);
+	check_fixture(&c, WPERF_VERDICT_NEW_BOTTLENECK, 2);
+	write_check(failing, &c);
+	wperf_check_release(&c);
+	check_fixture(&c, WPERF_VERDICT_PASS, 0);
+	write_check(passing, &c);
+	wperf_check_release(&c);
+	server_start("--seed", "3", NULL);
+
+	POST(ENV(token_env, summary_env), TARGET, failing);
+	expect(1, "out", "comment created https://github.example/o/r/pull/7#issuecomment-");
+	assert_token_unsaid();
+	assert_int_equal(marked(MARKER, &body), 1);
+	b = (const char *)body.data;
+	assert_non_null(strstr(b, MARKER "\n**wperf-bench: 1 new bottleneck in 3 scenarios**\n"));
+	assert_non_null(strstr(b, "Head `fedcba9` against base `0123456` (`origin/main`)"));
+	assert_non_null(strstr(b, "| `memcached` | pass | 6 |"));
+	assert_non_null(strstr(b, "<details><summary><code>synthetic-fig1</code>"));
+	assert_non_null(
+	    strstr(b, "- **fail** edge `fig1/B` → `fig1/extra-1`: 31.0 pp, was 1.0 pp"));
+	assert_non_null(strstr(b, "  - 93%: waits in `fsync (fig1.c:88)`\n"));
+
+	/* the same check again: found, and nothing to change */
+	POST(ENV(token_env, summary_env), TARGET, failing);
+	expect(1, "out", "comment unchanged");
+
+	/* the next push passes: the same comment, updated */
+	POST(ENV(token_env, summary_env), TARGET, passing);
+	expect(0, "out", "comment updated https://github.example/o/r/pull/7#issuecomment-");
+	assert_token_unsaid();
+	assert_int_equal(marked(MARKER, &body), 1);
+	assert_int_equal(comments_on_server(), 4);
+	assert_non_null(strstr((const char *)body.data, "**wperf-bench: 3 scenarios pass**"));
+	assert_null(strstr((const char *)body.data, "<details>"));
+
+	/* the job summary got the same Markdown, without the marker */
+	read_file(summary, &text);
+	assert_non_null(strstr((const char *)text.data, "**wperf-bench: 1 new bottleneck in 3 "
+							"scenarios**"));
+	assert_non_null(strstr((const char *)text.data, "**wperf-bench: 3 scenarios pass**"));
+	assert_null(strstr((const char *)text.data, MARKER));
+	assert_token_not_in(failing);
+	assert_token_not_in(passing);
+	assert_token_not_in(summary);
+
+	/* a scenario that could not run: exit status 2, posted all the same */
+	check_fixture(&c, WPERF_VERDICT_PASS, 0);
+	c.scenarios[2].error = 1;
+	c.scenarios[2].reason = dup_or_fail("memcached did not start: port 11211 taken");
+	write_check(passing, &c);
+	wperf_check_release(&c);
+	POST(ENV(token_env), TARGET, passing);
+	expect(2, "out", "comment updated");
+	assert_int_equal(marked(MARKER, &body), 1);
+	assert_non_null(strstr((const char *)body.data, "**wperf-bench: 1 could not run in 3 "
+							"scenarios**"));
+	wperf_buf_release(&body);
+	wperf_buf_release(&text);
+}
+
+static void one_comment_for_all_and_per_key(void **state)
 {
 	struct wperf_buf body = {0};
 
 	(void)state;
 	server_start(NULL);
 	POST(ENV(token_env), TARGET, worse, other);
-	expect(1, "out", "synthetic-fig1: created");
-	expect(1, "out", "synthetic-fig1-other: created");
-	POST(ENV(token_env), TARGET, "--key-suffix", " (arm64)", head);
-	expect(0, "out", "synthetic-fig1 (arm64): created");
+	expect(1, "out", "comment created");
 	assert_int_equal(marked(MARKER, &body), 1);
-	assert_non_null(strstr((const char *)body.data, "**new-bottleneck**"));
-	assert_int_equal(marked("<!-- wperf-bench: synthetic-fig1-other -->", NULL), 1);
-	assert_int_equal(marked("<!-- wperf-bench: synthetic-fig1 (arm64) -->", &body), 1);
-	assert_non_null(strstr((const char *)body.data, "**pass**"));
-	assert_int_equal(comments_on_server(), 3);
+	assert_non_null(
+	    strstr((const char *)body.data, "**wperf-bench: 1 new bottleneck in 2 scenarios**"));
+	assert_non_null(strstr((const char *)body.data, "| `synthetic-fig1-other` | pass |"));
+	POST(ENV(token_env), TARGET, "--key-suffix", "arm64", head);
+	expect(0, "out", "comment arm64 created");
+	assert_int_equal(marked("<!-- wperf-bench: arm64 -->", &body), 1);
+	assert_non_null(strstr((const char *)body.data, "**wperf-bench: 1 scenario passes**"));
+	assert_int_equal(marked(MARKER, NULL), 1);
+	assert_int_equal(comments_on_server(), 2);
 	wperf_buf_release(&body);
 }
-
-static void a_long_verdict_is_cut_at_a_line(void **state)
+static void a_long_check_is_cut_with_a_note(void **state)
 {
-	const char *dir = e2e_tmp_path("long");
+	const char *dir = e2e_tmp_path("check-long");
+	struct wperf_check c;
 	struct wperf_buf body = {0};
-	const char *text, *note;
+	const char *text;
 
 	(void)state;
-	shell("cp -r '%s' '%s' && for i in $(seq 3000); do echo \"| padding row $i of a long "
-	      "verdict |\"; done >> '%s/verdict.md'",
-	      worse, dir, dir);
+	check_fixture(&c, WPERF_VERDICT_REGRESSION, 800);
+	write_check(dir, &c);
+	wperf_check_release(&c);
 	server_start(NULL); /* which refuses bodies over 65,536 characters */
 	POST(ENV(token_env), TARGET, dir);
-	expect(1, "out", "synthetic-fig1: created");
+	expect(1, "out", "comment created");
 	assert_int_equal(marked(MARKER, &body), 1);
 	text = (const char *)body.data;
 	assert_true(strlen(text) <= 65536);
-	assert_true(strlen(text) > 60000);
-	note = strstr(text, "\n_(cut here: the whole verdict is verdict.md in the artifacts)_\n");
-	assert_non_null(note);
-	assert_memory_equal(note - 2, "|\n", 2);		       /* after a whole line */
-	assert_non_null(strstr(note, "judged against " BASELINE ".")); /* the footer stays */
+	assert_true(strlen(text) > 50000);
+	assert_non_null(strstr(text, "\n_Left out to stay under 60000 characters: "));
+	assert_non_null(strstr(text, "the whole is summary.md in the artifacts._\n"));
 	wperf_buf_release(&body);
 }
-
 /* ---- when the forge says no, or fails ---- */
 
 static void http_errors_are_explained(void **state)
@@ -457,8 +614,8 @@ static void http_errors_are_explained(void **state)
 		POST(ENV(token_env), TARGET, worse);
 		expect(1, "err", cases[i].says);
 		/* one line, a warning, and no retry */
-		assert_non_null(strstr(out.err, "wperf-bench post: warning: synthetic-fig1: the "
-						"comment is not posted: "));
+		assert_non_null(strstr(out.err, "wperf-bench post: warning: the comment is not "
+						"posted: "));
 		assert_int_equal(strchr(out.err, '\n') - out.err + 1, strlen(out.err));
 		assert_string_equal(answers(), cases[i].answers);
 		assert_token_unsaid();
@@ -474,7 +631,7 @@ static void rate_limits_and_server_errors_are_retried(void **state)
 	/* 429 with Retry-After: 1, which is waited for, not the fast back-off */
 	server_start("--fail", "429", "--fail-count", "1", NULL);
 	POST(ENV(token_env), TARGET, worse);
-	expect(1, "out", "synthetic-fig1: created");
+	expect(1, "out", "comment created");
 	expect(1, "err", "HTTP 429, rate limited; trying again in 1.0 s");
 	assert_string_equal(answers(), "GET 429, GET 200, POST 201");
 	requests(r, 8);
@@ -484,14 +641,14 @@ static void rate_limits_and_server_errors_are_retried(void **state)
 	/* 500 twice, then fine */
 	server_start("--fail", "500", "--fail-count", "2", NULL);
 	POST(ENV(token_env), TARGET, worse);
-	expect(1, "out", "synthetic-fig1: created");
+	expect(1, "out", "comment created");
 	assert_string_equal(answers(), "GET 500, GET 500, GET 200, POST 201");
 	server_stop(NULL);
 
 	/* A creation answered 502 that happened all the same: found, not made twice. */
 	server_start("--fail", "502-after-create", "--fail-count", "1", NULL);
 	POST(ENV(token_env), TARGET, worse);
-	expect(1, "out", "synthetic-fig1: created");
+	expect(1, "out", "comment created");
 	assert_string_equal(answers(), "GET 200, POST 502, GET 200");
 	assert_int_equal(marked(MARKER, NULL), 1);
 }
@@ -557,7 +714,8 @@ static void dry_run_sends_nothing(void **state)
 	expect(1, "out", line);
 	snprintf(line, sizeof(line), "POST %s/repos/o/r/issues/7/comments\n", server_url);
 	expect(1, "out", line);
-	expect(1, "out", "{\"body\":\"" MARKER "\\n## Performance gate: `synthetic-fig1`");
+	expect(1, "out",
+	       "{\"body\":\"" MARKER "\\n**wperf-bench: 1 new bottleneck in 1 scenario**");
 	assert_token_unsaid();
 	assert_string_equal(answers(), "");
 	assert_int_not_equal(access(summary, F_OK), 0);
@@ -575,19 +733,19 @@ static void without_a_token_only_the_summary(void **state)
 	server_start(NULL);
 	POST(ENV(summary_env), TARGET, worse);
 	expect(1, "err",
-	       "warning: no token in $GITHUB_TOKEN: the pull-request comments are "
+	       "warning: no token in $GITHUB_TOKEN: the pull-request comment is "
 	       "skipped");
 	assert_string_equal(answers(), "");
 	read_file(summary, &text);
-	assert_non_null(strstr((const char *)text.data, "### wperf-bench `synthetic-fig1`: "
-							"**new-bottleneck**"));
+	assert_non_null(
+	    strstr((const char *)text.data, "**wperf-bench: 1 new bottleneck in 1 scenario**"));
 	POST(ENV(summary_env), TARGET, head);
 	expect(0, "err", "no token in $GITHUB_TOKEN");
 
 	/* the token in another variable */
 	snprintf(other_token, sizeof(other_token), "WPERF_TEST_TOKEN=%s", token);
 	POST(ENV(other_token), TARGET, "--token-env", "WPERF_TEST_TOKEN", head);
-	expect(0, "out", "synthetic-fig1: created");
+	expect(0, "out", "comment created");
 	assert_int_equal(requests(r, 4), 2);
 	assert_string_equal(r[1].auth, bearer);
 	wperf_buf_release(&text);
@@ -634,17 +792,17 @@ static void the_ci_environment_names_the_pull_request(void **state)
 	      f);
 	fclose(f);
 	post_with(env, ENV(worse));
-	expect(1, "out", "synthetic-fig1: created https://github.example/octo/bench/pull/12");
+	expect(1, "out", "comment created https://github.example/octo/bench/pull/12");
 	assert_int_equal(requests(r, 8), 2);
 	assert_string_equal(r[1].path, "/repos/octo/bench/issues/12/comments");
 	assert_int_equal(marked(MARKER, &body), 1);
 	assert_non_null(strstr((const char *)body.data,
-			       "[Artifacts](https://github.example/octo/bench/actions/runs/99)."));
+			       "[Artifacts](https://github.example/octo/bench/actions/runs/99)"));
 
 	/* a comment on the pull request: the issue's number */
 	shell("echo '{\"issue\": {\"number\": 13, \"pull_request\": {}}}' > '%s'", event);
 	post_with(env, ENV(head));
-	expect(0, "out", "synthetic-fig1: created https://github.example/octo/bench/pull/13");
+	expect(0, "out", "comment created https://github.example/octo/bench/pull/13");
 	assert_int_equal(requests(r, 8), 4);
 	assert_string_equal(r[3].path, "/repos/octo/bench/issues/13/comments");
 
@@ -678,7 +836,7 @@ static void refused_before_anything_is_sent(void **state)
 	POST(ENV(token_env), TARGET, "--pr", "0", worse);
 	expect(2, "err", "--pr wants a number");
 	POST(ENV(token_env), TARGET, "--key-suffix", "-->", worse);
-	expect(2, "err", "may not hold '--'");
+	expect(2, "err", "hold '--'");
 	POST(ENV(token_env, "WPERF_POST_RETRY_MS=soon"), TARGET, worse);
 	expect(2, "err", "$WPERF_POST_RETRY_MS wants a number");
 	POST(ENV(token_env), TARGET);
@@ -686,25 +844,27 @@ static void refused_before_anything_is_sent(void **state)
 	assert_string_equal(answers(), "");
 }
 
-/* A folder without a verdict, or a second one of a scenario, is an error
- * (exit status 2) that spares the others. */
+/* A folder without a verdict is an error (exit status 2) that spares the
+ * others; a second one of a scenario replaces the first, with a note. */
 static void bad_folders_spare_the_others(void **state)
 {
 	const char *twin = e2e_tmp_path("worse-twin");
+	struct wperf_buf body = {0};
 
 	(void)state;
 	shell("cp -r '%s' '%s'", head, twin);
 	server_start(NULL);
 	POST(ENV(token_env), TARGET, unjudged, worse, twin);
 	expect(2, "err", "was never judged");
-	expect(2, "err",
-	       "are both of synthetic-fig1: post them from jobs with different "
-	       "--key-suffix");
-	expect(2, "out", "synthetic-fig1: created");
-	assert_int_equal(marked(MARKER, NULL), 1);
+	expect(2, "err", "warning: synthetic-fig1 of ");
+	expect(2, "err", "worse-twin replaces the earlier one");
+	expect(2, "out", "comment created");
+	assert_int_equal(marked(MARKER, &body), 1);
+	/* the later folder, a pass, won */
+	assert_non_null(strstr((const char *)body.data, "**wperf-bench: 1 scenario passes**"));
 	assert_string_equal(answers(), "GET 200, POST 201");
+	wperf_buf_release(&body);
 }
-
 /* ---- the fixtures: results folders judged by compare ---- */
 
 /* tests/data/results/FROM copied to NAME, its scenario renamed to scenario
@@ -744,8 +904,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_teardown(created_then_updated_across_pages, server_stop),
-	    cmocka_unit_test_teardown(one_comment_per_scenario_and_key, server_stop),
-	    cmocka_unit_test_teardown(a_long_verdict_is_cut_at_a_line, server_stop),
+	    cmocka_unit_test_teardown(a_check_is_one_comment_updated_in_place, server_stop),
+	    cmocka_unit_test_teardown(one_comment_for_all_and_per_key, server_stop),
+	    cmocka_unit_test_teardown(a_long_check_is_cut_with_a_note, server_stop),
 	    cmocka_unit_test_teardown(http_errors_are_explained, server_stop),
 	    cmocka_unit_test_teardown(rate_limits_and_server_errors_are_retried, server_stop),
 	    cmocka_unit_test_teardown(a_failed_post_keeps_the_verdict, server_stop),
