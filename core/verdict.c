@@ -611,12 +611,31 @@ static int test_expectation(struct gate *s)
 
 /* ---- the family: adjusted p values, then levels ---- */
 
+/* The runs per side at which a vertex seen in the shares of runs it is now
+ * seen in would pass Fisher's test at level alpha; 1000 when none would. */
+static size_t vertex_runs_needed(const struct wperf_finding *f, double alpha, size_t min_runs)
+{
+	double after = f->after, before = f->before;
+
+	for (size_t n = min_runs; n < 1000; n++) {
+		size_t a = (size_t)lround(after * (double)n),
+		       b = (size_t)lround(before * (double)n);
+
+		if (wperf_fisher_greater_p(a, n, b, n) <= alpha)
+			return n;
+	}
+	return 1000;
+}
+
 /* The runs per side (pairs, when paired) that could tell a change of delta
- * from noise of spread sd at level alpha with 80% power; at least min_runs. */
+ * from noise of spread sd with a one-sided test at level alpha with 80%
+ * power; at least min_runs. */
 static size_t runs_needed(const struct pending *t, double delta, double alpha, size_t min_runs)
 {
-	double z = wperf_normal_quantile(1 - alpha / 2) + wperf_normal_quantile(0.8), n;
+	double z = wperf_normal_quantile(1 - alpha) + wperf_normal_quantile(0.8), n;
 
+	if (t->f.kind == WPERF_FINDING_VERTEX)
+		return vertex_runs_needed(&t->f, alpha, min_runs);
 	if (!(t->sd > 0) || !(delta > 0))
 		return min_runs;
 	n = ceil((t->paired ? 1 : 2) * pow(z * t->sd / delta, 2));
@@ -625,8 +644,8 @@ static size_t runs_needed(const struct pending *t, double delta, double alpha, s
 	return n > (double)min_runs ? (size_t)n : min_runs;
 }
 
-/* The smallest change the runs could have told from noise at level alpha with
- * 80% power (relative, or a ratio on the log scale). */
+/* The smallest change the runs could have told from noise with a one-sided
+ * test at level alpha with 80% power (relative, or a ratio on the log scale). */
 static double detectable(const struct pending *t, double alpha)
 {
 	double df, x;
@@ -634,8 +653,8 @@ static double detectable(const struct pending *t, double alpha)
 	if (!(t->sd >= 0) || t->n < 2 || isnan(t->f.p))
 		return NAN; /* no test (fewer than min_runs): it could tell nothing */
 	df = t->paired ? (double)(t->n - 1) : (double)(2 * t->n - 2);
-	x = (wperf_student_t_quantile(1 - alpha / 2, df) + wperf_student_t_quantile(0.8, df)) *
-	    t->sd * sqrt((t->paired ? 1.0 : 2.0) / (double)t->n);
+	x = (wperf_student_t_quantile(1 - alpha, df) + wperf_student_t_quantile(0.8, df)) * t->sd *
+	    sqrt((t->paired ? 1.0 : 2.0) / (double)t->n);
 	return t->log_scale ? expm1(x) : x;
 }
 

@@ -15,7 +15,8 @@
 #define CHECK_MARK "summary.json"
 
 /*
- * Empties dir, a check's folder from before (it has CHECK_MARK); -ENOTEMPTY
+ * Empties dir, a check's folder from before (its CHECK_MARK is of format
+ * WPERF_CHECK_FORMAT, not a run's summary.json); -ENOTEMPTY
  * with advice when dir holds anything else, so that a mistyped --results never
  * costs a file.
  */
