@@ -144,7 +144,7 @@ $(BUILD)/loads/%: scenarios/%.c scenarios/loadgen.h $$(wildcard scenarios/$$(*D)
 	$(CC) $(CFLAGS) -fno-omit-frame-pointer -Iscenarios -Iscenarios/$(*D) $< $(LOAD_LIBS_$(*D)) -lpthread -lm -o $@
 
 # ---- tests ----
-$(BUILD)/tests/lib/%.o: tests/lib/%.c tests/lib/*.h
+$(BUILD)/tests/lib/%.o: tests/lib/%.c tests/lib/*.h core/*.h harness/*.h bpf/wperf_event.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
