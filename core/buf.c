@@ -110,22 +110,33 @@ int wperf_buf_append_u64(struct wperf_buf *b, uint64_t v)
 	return wperf_buf_append(b, le, sizeof(le));
 }
 
+int wperf_buf_vprintf(struct wperf_buf *b, const char *fmt, va_list ap)
+{
+	va_list again;
+	int n, ret = 0;
+
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	if (n < 0)
+		ret = -EINVAL;
+	/* Room for the NUL vsnprintf writes; it is not counted in len. */
+	else if (wperf_buf_reserve(b, (size_t)n + 1) < 0)
+		ret = -ENOMEM;
+	if (!ret) {
+		vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, again);
+		b->len += n;
+	}
+	va_end(again);
+	return ret;
+}
+
 int wperf_buf_printf(struct wperf_buf *b, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
+	int ret;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	ret = wperf_buf_vprintf(b, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return -EINVAL;
-	/* Room for the NUL vsnprintf writes; it is not counted in len. */
-	if (wperf_buf_reserve(b, (size_t)n + 1) < 0)
-		return -ENOMEM;
-	va_start(ap, fmt);
-	vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += n;
-	return 0;
+	return ret;
 }

@@ -10,6 +10,7 @@
 #ifndef WPERF_BUF_H
 #define WPERF_BUF_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -46,7 +47,10 @@ int wperf_buf_append_uvarint(struct wperf_buf *b, uint64_t v);
 int wperf_buf_append_u32(struct wperf_buf *b, uint32_t v);
 int wperf_buf_append_u64(struct wperf_buf *b, uint64_t v);
 
-/* Appends printf-formatted text (no NUL kept after it); returns 0 or -ENOMEM. */
+/* Appends printf-formatted text (no NUL kept after it); returns 0, -ENOMEM, or
+ * -EINVAL for a format vsnprintf refuses. wperf_buf_vprintf leaves ap as
+ * vsnprintf does (indeterminate). */
+int wperf_buf_vprintf(struct wperf_buf *b, const char *fmt, va_list ap);
 int wperf_buf_printf(struct wperf_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

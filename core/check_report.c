@@ -29,14 +29,12 @@ static void md_printf(struct md *m, const char *fmt, ...) __attribute__((format(
 
 static void md_printf(struct md *m, const char *fmt, ...)
 {
-	char text[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
 	if (!m->ret)
-		m->ret = wperf_buf_append(&m->b, text, strlen(text));
+		m->ret = wperf_buf_vprintf(&m->b, fmt, ap);
+	va_end(ap);
 }
 
 static void md_code(struct md *m, const char *s)
