@@ -15,7 +15,12 @@
 #include "core/runset.h"
 #include "harness/output.h"
 
-#define SITE_FRAMES 2 /* frames of a stack told, innermost first */
+/* Frames of a stack told, innermost first. A user stack needs more: a wait
+ * starts in the C library (__futex_abstimed_wait_common <-
+ * __pthread_cond_wait_common <- pthread_cond_wait) before it reaches the
+ * program's own frame, which is what a developer reads the site for. */
+#define SITE_FRAMES_USER   5
+#define SITE_FRAMES_KERNEL 2
 
 /* A call site of an edge in one run; weight: its share of the window. */
 struct site {
@@ -66,17 +71,18 @@ static json_object *member(json_object *o, const char *key, enum json_type type)
 	return v;
 }
 
-/* The first SITE_FRAMES frames of stack (a JSON array of strings, or null),
- * past the scheduler's when kernel, " <- " between them, into a new *out
- * (NULL: no stack). */
+/* The first SITE_FRAMES_USER (or _KERNEL) frames of stack (a JSON array of
+ * strings, or null), past the scheduler's when kernel, " <- " between them,
+ * into a new *out (NULL: no stack). */
 static int stack_text(json_object *stack, int kernel, char **out)
 {
 	struct wperf_buf b = {0};
 	size_t n = stack ? json_object_array_length(stack) : 0, told = 0;
+	size_t most = kernel ? SITE_FRAMES_KERNEL : SITE_FRAMES_USER;
 	int e = 0;
 
 	*out = NULL;
-	for (size_t i = 0; i < n && told < SITE_FRAMES && !e; i++) {
+	for (size_t i = 0; i < n && told < most && !e; i++) {
 		json_object *f = json_object_array_get_idx(stack, i);
 		const char *frame = json_object_get_string(f);
 

@@ -6,10 +6,11 @@
  * by their identity, as the gate names them (wperf_identity_dup: bytes that
  * are not UTF-8 become '?'). Edges of one identity pair add up, as in the gate.
  *
- * A site is told as the text report tells it, two frames deep: where the
- * waiter blocked ("fsync (fsync.c:27) <- [fig1+0x2de5]"), its user stack, else
- * its kernel stack past the scheduler's frames; likewise where the waker woke
- * it; NULL when there is no stack (an interrupt, a device's idle time).
+ * A site is where the waiter blocked ("fsync (fsync.c:27) <- [fig1+0x2de5]"):
+ * its user stack, five frames deep (far enough to leave the C library and
+ * reach the program's own frame), else its kernel stack past the scheduler's
+ * frames, two deep; likewise where the waker woke it; NULL when there is no
+ * stack (an interrupt, a device's idle time).
  */
 #ifndef WPERF_FINDING_SITES_H
 #define WPERF_FINDING_SITES_H

@@ -73,14 +73,18 @@ static void median_run_sites(void **state)
 
 	assert_int_equal(v.findings[1].nsites, 1);
 	s = v.findings[1].sites;
-	assert_string_equal(s[0].waiter, "fsync (fsync.c:27) <- [fig1+0x2de5]");
+	assert_string_equal(
+	    s[0].waiter,
+	    "fsync (fsync.c:27) <- [fig1+0x2de5] <- start_thread (pthread_create.c:442)");
 	assert_string_equal(s[0].waker, "try_to_wake_up+0x3a4 <- wake_page_function+0x7d");
 	assert_true(fabs(s[0].share - 1) < 1e-9);
 
 	assert_true(v.findings[2].nsites >= 1 && v.findings[2].nsites <= FINDING_SITES_MAX);
 	s = v.findings[2].sites;
 	assert_string_equal(s[0].waiter, "worker_thread+0x98 <- kthread+0xf8");
-	assert_string_equal(s[0].waker, "fsync (fsync.c:27) <- [fig1+0x2de5]");
+	assert_string_equal(
+	    s[0].waker,
+	    "fsync (fsync.c:27) <- [fig1+0x2de5] <- start_thread (pthread_create.c:442)");
 	assert_true(s[0].share > 0.98);
 	for (size_t i = 1; i < v.findings[2].nsites; i++)
 		assert_true(s[i].share <= s[i - 1].share);
