@@ -184,7 +184,8 @@ static int run_looks(struct check *c, struct wperf_error *err)
 
 	for (unsigned k = 0; !e && k < c->looks; k++) {
 		unsigned want = runs_at_look(c, k);
-		struct wperf_verdict v;
+		struct wperf_verdict v = {0};
+		int clear;
 
 		for (int i = 0; i < c->sides; i++)
 			run_set_plan(c->set[HEAD - i], want);
@@ -193,9 +194,10 @@ static int run_looks(struct check *c, struct wperf_error *err)
 		if (e || k + 1 == c->looks)
 			break;
 		e = look(c, &v, err);
-		if (!e && settled(&v))
-			k = c->looks;
+		clear = !e && settled(&v);
 		wperf_verdict_release(&v);
+		if (clear)
+			break;
 	}
 	return e;
 }
