@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 
 #include <json-c/json.h>
@@ -31,12 +32,15 @@ static int is_check_summary(const char *path)
 	return yes;
 }
 
-int check_write_clear(const char *dir, struct wperf_error *err)
+int check_write_prepare(const char *dir, struct wperf_error *err)
 {
 	char mark[PATH_MAX];
+	struct stat st;
 
+	if (stat(dir, &st) < 0 || output_is_empty_dir(dir))
+		return output_make_dirs(dir, err);
 	snprintf(mark, sizeof(mark), "%s/%s", dir, CHECK_MARK);
-	if (!is_check_summary(mark))
+	if (!S_ISDIR(st.st_mode) || !is_check_summary(mark))
 		return wperf_error_set(err, -ENOTEMPTY,
 				       "%s is not empty and holds no earlier check (a %s of "
 				       "format " WPERF_CHECK_FORMAT "): name another folder with "

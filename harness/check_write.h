@@ -15,12 +15,12 @@
 #define CHECK_MARK "summary.json"
 
 /*
- * Empties dir, a check's folder from before (its CHECK_MARK is of format
- * WPERF_CHECK_FORMAT, not a run's summary.json); -ENOTEMPTY
- * with advice when dir holds anything else, so that a mistyped --results never
- * costs a file.
+ * Makes dir ready for a check: made when missing, kept when empty, emptied
+ * when it is a check's folder from before (its CHECK_MARK is of format
+ * WPERF_CHECK_FORMAT, not a run's summary.json); -ENOTEMPTY with advice when
+ * it holds anything else, so that a mistyped --results never costs a file.
  */
-int check_write_clear(const char *dir, struct wperf_error *err);
+int check_write_prepare(const char *dir, struct wperf_error *err);
 
 /* The work tree's commit, branch and dirty flag into c. */
 void check_write_head(struct wperf_check *c);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "output.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -108,4 +109,18 @@ int output_make_dirs(const char *dir, struct wperf_error *err)
 		return wperf_error_set(err, -ENOTDIR, "cannot make the folder %s: %s", dir,
 				       "a file of that name is in the way");
 	return 0;
+}
+
+int output_is_empty_dir(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	int empty = 1;
+
+	if (!d)
+		return 0;
+	while (empty && (de = readdir(d)))
+		empty = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
+	closedir(d);
+	return empty;
 }

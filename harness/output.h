@@ -26,4 +26,7 @@ int output_read_all(const char *path, struct wperf_buf *out, struct wperf_error 
  * negative errno with err naming the folder (-ENOTDIR: a file is in the way). */
 int output_make_dirs(const char *dir, struct wperf_error *err);
 
+/* Is path a folder with nothing in it? */
+int output_is_empty_dir(const char *path);
+
 #endif /* WPERF_OUTPUT_H */

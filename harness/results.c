@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "results.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
@@ -20,27 +19,13 @@
 
 /* ---- the folder ---- */
 
-static int is_empty_dir(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *de;
-	int empty = 1;
-
-	if (!d)
-		return 0;
-	while (empty && (de = readdir(d)))
-		empty = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
-	closedir(d);
-	return empty;
-}
-
 int results_make_dir(const char *dir, struct wperf_error *err)
 {
 	char path[PATH_MAX];
 	struct stat st;
 	int e;
 
-	if (stat(dir, &st) == 0 && !(S_ISDIR(st.st_mode) && is_empty_dir(dir)))
+	if (stat(dir, &st) == 0 && !(output_is_empty_dir(dir)))
 		return wperf_error_set(err, -EEXIST,
 				       "%s exists and is not an empty folder: results are never "
 				       "written over; choose another --results",
