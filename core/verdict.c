@@ -587,20 +587,43 @@ static int test_throughput(struct gate *s)
 	return ret;
 }
 
+/*
+ * Runs that missed the scenario's expected answer. Against the base's runs, a
+ * test like a vertex's: the head misses it in more runs than the base beyond
+ * chance (a machine that makes the analyzer miss does so on both sides).
+ * Against a stored baseline, which does not know how often its runs missed:
+ * most runs missing is a failure, some a warning.
+ */
 static int test_expectation(struct gate *s)
 {
-	struct pending t = {.sd = NAN};
+	struct pending t = {.sd = NAN, .tol = WPERF_GATE_VERTEX_TOLERANCE};
 	size_t missed = s->o.expect_missed, checked = s->o.expect_checked;
+	size_t base_missed = s->o.expect_base_missed, base_checked = s->o.expect_base_checked;
 
-	if (!missed)
+	if (!missed && !base_missed)
 		return 0;
 	nan_finding_fields(&t.f);
 	t.f.kind = WPERF_FINDING_EXPECTATION;
-	t.f.worse = 1;
 	t.f.seen = missed;
 	t.f.runs = checked;
-	/* A known answer missed by most runs is the analyzer's or the program's
-	 * fault; by a few, a flicker worth a look. */
+	t.f.before_seen = base_missed;
+	t.f.before_runs = base_checked;
+	if (s->o.paired && checked && base_checked) {
+		t.f.after = (double)missed / (double)checked;
+		t.f.before = (double)base_missed / (double)base_checked;
+		t.f.change = t.f.after - t.f.before;
+		t.f.worse = t.f.change > 0;
+		t.n = checked < base_checked ? checked : base_checked;
+		if (t.n >= s->o.min_runs)
+			t.f.p = t.f.worse ? wperf_fisher_greater_p(missed, checked, base_missed,
+								   base_checked)
+					  : wperf_fisher_greater_p(base_missed, base_checked,
+								   missed, checked);
+		return add_pending(s, &t);
+	}
+	if (!missed)
+		return 0;
+	t.f.worse = 1;
 	t.f.level = 2 * missed > checked ? WPERF_LEVEL_FAIL : WPERF_LEVEL_WARN;
 	t.f.note = format("%zu of %zu runs missed the scenario's expected answer%s", missed,
 			  checked, t.f.level == WPERF_LEVEL_FAIL ? "" : " (most found it)");
@@ -634,7 +657,7 @@ static size_t runs_needed(const struct pending *t, double delta, double alpha, s
 {
 	double z = wperf_normal_quantile(1 - alpha) + wperf_normal_quantile(0.8), n;
 
-	if (t->f.kind == WPERF_FINDING_VERTEX)
+	if (t->f.kind == WPERF_FINDING_VERTEX || t->f.kind == WPERF_FINDING_EXPECTATION)
 		return vertex_runs_needed(&t->f, alpha, min_runs);
 	if (!(t->sd > 0) || !(delta > 0))
 		return min_runs;
@@ -660,7 +683,11 @@ static double detectable(const struct pending *t, double alpha)
 
 static const char *what(const struct wperf_finding *f)
 {
-	return f->kind == WPERF_FINDING_VERTEX ? "more runs have it in the bottleneck" : "worse";
+	if (f->kind == WPERF_FINDING_VERTEX)
+		return "more runs have it in the bottleneck";
+	if (f->kind == WPERF_FINDING_EXPECTATION)
+		return "more runs miss the expected answer";
+	return "worse";
 }
 
 /* The level of a test by the table in verdict.h; 0 when it is no finding. */

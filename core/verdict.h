@@ -45,8 +45,11 @@
  * An accepted edge entry (from and to globs) turns an edge's failure or
  * warning into INFO.
  *
- * Expectations. When most runs that checked it missed the scenario's
- * expected answer, a FAIL; when some did, a WARN.
+ * Expectations. Against the base's runs (paired), a test like a vertex's on
+ * how many runs of each side missed the scenario's expected answer: the head
+ * missing it in more runs beyond chance fails (a machine that makes the
+ * analyzer miss does so on both sides). Against a stored baseline: when most
+ * runs that checked it missed it, a FAIL; when some did, a WARN.
  *
  * Another machine. With structure_only, edges and the throughput are not
  * compared at all: numbers from a machine of another fingerprint say nothing
@@ -121,8 +124,9 @@ struct wperf_gate_opts {
 	int structure_only;
 	const char *machine_why; /* structure_only: how the machines differ; may be NULL */
 	/* Runs whose expectation (a synthetic scenario's known answer) was missed,
-	 * of those checked: a majority missed fails the gate. */
+	 * of those checked; expect_base_*: the base's runs (paired mode). */
 	size_t expect_missed, expect_checked;
+	size_t expect_base_missed, expect_base_checked;
 };
 
 enum wperf_verdict_kind {

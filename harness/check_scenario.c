@@ -286,7 +286,7 @@ int check_scenario(const struct check_scenario_opts *o, struct wperf_check_scena
 		c.looks = check_looks_count(&o->looks, c.first);
 		c.j.alpha = (o->alpha > 0 ? o->alpha : WPERF_GATE_ALPHA) / c.looks;
 		if (c.sides == 2)
-			c.j.base_runs = &c.r[BASE].runs;
+			c.j.base = &c.r[BASE];
 		e = run_looks(&c, err);
 	}
 	/* The base's set was opened last: it closes first (signals are restored in turn). */

@@ -98,21 +98,28 @@ int gate_judge_from(struct results *r, const struct gate_baseline_src *src, stru
 	return e;
 }
 
+/* How many of r's runs checked the expected answer, and missed it. */
+static void count_missed(const struct results *r, size_t *missed, size_t *checked)
+{
+	for (size_t i = 0; i < r->runs.nruns; i++) {
+		*checked += r->expect[i].checked;
+		*missed += r->expect[i].checked && !r->expect[i].met;
+	}
+}
+
 void gate_options(const struct results *r, const struct wperf_baseline *b,
 		  const struct gate_judging *j, struct wperf_gate_opts *g, char *why, size_t size)
 {
 	*g = r->gate;
 	g->env = &r->env;
 	why[0] = '\0';
-	for (size_t i = 0; i < r->runs.nruns; i++) {
-		g->expect_checked += r->expect[i].checked;
-		g->expect_missed += r->expect[i].checked && !r->expect[i].met;
-	}
+	count_missed(r, &g->expect_missed, &g->expect_checked);
 	if (j && j->alpha > 0)
 		g->alpha = j->alpha;
-	if (j && j->base_runs) {
+	if (j && j->base) {
 		g->paired = 1;
-		g->base_runs = j->base_runs;
+		g->base_runs = &j->base->runs;
+		count_missed(j->base, &g->expect_base_missed, &g->expect_base_checked);
 	} else if (!wperf_env_same_machine(&r->env, &b->env, why, size)) {
 		/* Another machine's numbers say nothing of the code: only the
 		 * structure counts. (Interleaved runs share this machine.) */

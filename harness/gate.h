@@ -48,9 +48,10 @@ int gate_load_baseline(const struct gate_baseline_src *src, const char *scenario
  * (or NULL): against a stored baseline, at the scenario's alpha.
  */
 struct gate_judging {
-	/* The base's runs, interleaved with these on this machine: the tests are
-	 * paired, and the base's sinks are compared too. */
-	const struct wperf_runset *base_runs;
+	/* The base's results, runs interleaved with these on this machine: the
+	 * tests are paired, and the base's sinks and missed expectations are
+	 * compared too. */
+	const struct results *base;
 	double alpha; /* each test's level (the check's rate over its tests); 0: the scenario's */
 };
 

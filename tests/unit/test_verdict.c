@@ -956,6 +956,43 @@ static void test_expectation(void **state)
 	wperf_runset_release(&rs);
 }
 
+/* Against the base's runs a missed expectation counts only beyond what the
+ * base missed (a machine that makes the analyzer miss does so on both sides):
+ * 3 of 5 against 3 of 5 is nothing; 5 of 5 against 0 of 5 fails, p 1/252,
+ * q 7/252 over the seven tests (five of identical runs, the expectation). */
+static void test_expectation_paired(void **state)
+{
+	struct wperf_gate_opts g = {.paired = 1,
+				    .expect_missed = 3,
+				    .expect_checked = 5,
+				    .expect_base_missed = 3,
+				    .expect_base_checked = 5};
+	struct wperf_runset rs;
+	struct wperf_verdict v;
+
+	(void)state;
+	make_runs(&rs, N, NULL, NULL, NULL);
+	judge(&rs, NULL, &g, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_PASS);
+	assert_int_equal(v.nfindings, 0);
+	wperf_verdict_release(&v);
+
+	g.expect_missed = 5;
+	g.expect_base_missed = 0;
+	judge(&rs, NULL, &g, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_REGRESSION);
+	assert_int_equal(v.nfindings, 1);
+	assert_int_equal(v.findings[0].kind, WPERF_FINDING_EXPECTATION);
+	assert_int_equal(v.findings[0].level, WPERF_LEVEL_FAIL);
+	assert_int_equal(v.findings[0].before_seen, 0);
+	assert_int_equal(v.findings[0].seen, 5);
+	assert_float_equal(v.findings[0].p, 1.0 / 252, 1e-12);
+	assert_float_equal(v.findings[0].q, 7.0 / 252, 1e-12);
+	assert_non_null(strstr(v.findings[0].note, "more runs miss the expected answer"));
+	wperf_verdict_release(&v);
+	wperf_runset_release(&rs);
+}
+
 /* Against numbers from another machine only the structure is compared: the
  * throughput halved and an edge doubled are no finding, not even a test (the
  * two vertices are the only tests); a vertex that joined still fails (q = 4 /
@@ -1456,6 +1493,7 @@ int main(void)
 	    cmocka_unit_test(test_adjusted_among_many_tests),
 	    cmocka_unit_test(test_paired_drop_and_drift),
 	    cmocka_unit_test(test_expectation),
+	    cmocka_unit_test(test_expectation_paired),
 	    cmocka_unit_test(test_structure_only),
 	    cmocka_unit_test(test_environment_and_lost_events),
 	    cmocka_unit_test(test_lost_events),
