@@ -256,6 +256,15 @@ static char *inconclusive_reason(const struct wperf_verdict *v)
 	return (char *)b.data;
 }
 
+/* "synthetic-fig1" of "scenarios/synthetic-fig1.yaml": the name of a
+ * scenario whose file could not be loaded. */
+static char *file_stem(const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+
+	return strndup(base, strcspn(base, "."));
+}
+
 static double seconds_since(const struct timespec *t0)
 {
 	struct timespec t1;
@@ -300,8 +309,8 @@ int check_scenario(const struct check_scenario_opts *o, struct wperf_check_scena
 	if (!e)
 		e = judge(&c, &out->verdict, err);
 	fatal = e == -EINTR || e == -ENOMEM;
-	out->name = strdup(c.r[HEAD].scenario[0] ? c.r[HEAD].scenario : o->scenario);
-	out->dir = strdup(o->dir);
+	out->name = c.r[HEAD].scenario[0] ? strdup(c.r[HEAD].scenario) : file_stem(o->scenario);
+	out->dir = strdup(strrchr(o->dir, '/') ? strrchr(o->dir, '/') + 1 : o->dir);
 	out->pairs = c.r[HEAD].runs.nruns;
 	out->seconds = seconds_since(&t0);
 	if (e) {

@@ -56,7 +56,9 @@ struct check_scenario_opts {
 
 /*
  * Runs and judges one scenario into *out (release it with
- * wperf_check_scenario_release): its name, folder (o->dir), runs per side,
+ * wperf_check_scenario_release): its name (its file's stem when it could not
+ * be loaded), folder (the last part of o->dir: the check's summary names it
+ * relative to the check's folder), runs per side,
  * seconds, and its verdict; or out->error with out->reason when it could not
  * run or be judged (a service that never became ready, a missing baseline):
  * that is the scenario's outcome, and 0 is returned. A negative errno only

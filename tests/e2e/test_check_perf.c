@@ -90,7 +90,8 @@ static void a_scenario_that_cannot_load_is_its_error(void **state)
 	(void)state;
 	e2e_bench(&out, "check-perf", "--results", dir, broken_scenario(), NULL);
 	assert_int_equal(out.status, 2);
-	assert_non_null(strstr(out.err, "broken.yaml: error"));
+	assert_non_null(strstr(out.err, "[1/1] broken: error"));
+	assert_non_null(strstr(out.err, "load.durationn: unknown key"));
 
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
 	assert_int_equal(output_read_all(path, &text, &err), 0);
@@ -98,6 +99,8 @@ static void a_scenario_that_cannot_load_is_its_error(void **state)
 		fail_msg("%s", err.msg);
 	assert_int_equal(c.n, 1);
 	assert_true(c.scenarios[0].error);
+	assert_string_equal(c.scenarios[0].name, "broken");
+	assert_string_equal(c.scenarios[0].dir, "broken");
 	assert_non_null(strstr(c.scenarios[0].reason, "durationn"));
 	assert_false(c.base_mode);
 	wperf_check_release(&c);

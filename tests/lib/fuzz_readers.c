@@ -22,6 +22,7 @@
 
 #include "core/analysis.h"
 #include "core/baseline.h"
+#include "core/check.h"
 #include "core/run_json.h"
 #include "core/symbolize.h"
 #include "core/trace.h"
@@ -287,7 +288,8 @@ static const char *baseline_where(void)
 
 /* ---- runs and environments as JSON ---- */
 
-#define JSON_NAME "input.json"
+#define JSON_NAME  "input.json"
+#define CHECK_NAME "summary.json"
 
 /* JSON text parsed as results_read does (strict); NULL with err when it is not. */
 static struct json_object *parse_json(const uint8_t *data, size_t size, struct wperf_error *err)
@@ -359,6 +361,53 @@ static int read_run_json(const uint8_t *data, size_t size, struct wperf_error *e
 static const char *json_where(void)
 {
 	return JSON_NAME;
+}
+
+/* ---- a check's summary.json ---- */
+
+/* A check that reads is written, reads back the same, and renders. */
+static void check_round_trip(const struct wperf_check *c)
+{
+	struct json_object *o, *o2;
+	struct wperf_check again;
+	struct wperf_buf md = {0}, xml = {0};
+	struct wperf_error e2;
+	const char *text;
+
+	FUZZ_CHECK(wperf_check_to_json(c, &o) == 0);
+	text = json_object_to_json_string(o);
+	if (wperf_check_from_json("rewritten", text, strlen(text), &again, &e2) < 0) {
+		fprintf(stderr, "%s\n", e2.msg);
+		FUZZ_CHECK(!"a check that reads back");
+	}
+	FUZZ_CHECK(wperf_check_to_json(&again, &o2) == 0);
+	FUZZ_CHECK(!strcmp(text, json_object_to_json_string(o2)));
+	/* The comment keeps to its cap whatever the check holds. */
+	FUZZ_CHECK(wperf_check_markdown(c, "https://example.com/runs/1", 1000, &md) == 0);
+	FUZZ_CHECK(md.len <= 1000);
+	FUZZ_CHECK(wperf_check_junit(c, &xml) == 0);
+	json_object_put(o);
+	json_object_put(o2);
+	wperf_check_release(&again);
+	wperf_buf_release(&md);
+	wperf_buf_release(&xml);
+}
+
+static int read_check(const uint8_t *data, size_t size, struct wperf_error *err)
+{
+	struct wperf_check c;
+	int ret = wperf_check_from_json(CHECK_NAME, (const char *)data, size, &c, err);
+
+	if (ret == 0) {
+		check_round_trip(&c);
+		wperf_check_release(&c);
+	}
+	return ret;
+}
+
+static const char *check_where(void)
+{
+	return CHECK_NAME;
 }
 
 /* ---- results folders ---- */
@@ -566,7 +615,8 @@ static int read_forge_headers(const uint8_t *data, size_t size, struct wperf_err
 		FUZZ_CHECK(r.bad_link == 0 || r.bad_link == 1);
 		FUZZ_CHECK(header_number_ok(r.retry_after_s));
 		FUZZ_CHECK(header_number_ok(r.ratelimit_remaining));
-		FUZZ_CHECK(r.ratelimit_reset >= 0 && r.ratelimit_reset <= FORGE_HTTP_HEADER_NUMBER_MAX);
+		FUZZ_CHECK(r.ratelimit_reset >= 0 &&
+			   r.ratelimit_reset <= FORGE_HTTP_HEADER_NUMBER_MAX);
 	}
 	for (r.status = 403; r.status <= 429; r.status += 26)
 		sink += forge_response_rate_limited(&r);
@@ -587,6 +637,7 @@ static const struct fuzz_reader readers[] = {
     {"scenario", read_scenario, scenario_where}, /* harness/scenario*.c */
     {"baseline", read_baseline, baseline_where}, /* baseline_yaml.c */
     {"run_json", read_run_json, json_where},	 /* run_json.c */
+    {"check", read_check, check_where},		 /* check.c */
     {"results", read_results, results_where},	 /* harness/results.c */
     {"proc_maps", read_proc_maps, NULL},	 /* harness/proc_info.c */
     {"proc_stat", read_proc_stat, NULL},	 /* harness/proc_info.c */
