@@ -312,8 +312,11 @@ int cmd_check_perf(int argc, char **argv)
 		return status;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	status = select_scenarios(&cp, argv + optind, argc - optind);
-	if (status == EXIT_OK && (e = results_make_dir(cp.results, &err)) == -ENOTEMPTY)
-		e = check_write_clear(cp.results, &err);
+	/* A folder that is not empty (-EEXIST) is emptied when it holds an
+	 * earlier check, and refused otherwise. */
+	if (status == EXIT_OK && (e = results_make_dir(cp.results, &err)) == -EEXIST &&
+	    !(e = check_write_clear(cp.results, &err)))
+		e = results_make_dir(cp.results, &err);
 	if (status == EXIT_OK && !e && cp.base_mode)
 		e = base_tree_open(cp.base_ref, cp.target, cp.keep_tree, &tree, &err);
 	if (status == EXIT_OK && !e) {
