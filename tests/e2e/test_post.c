@@ -40,18 +40,6 @@ static struct e2e_output out; /* of the last post */
 /* The judged results folders of the group's setup. */
 static const char *worse, *head, *other, *unjudged;
 
-static void shell(const char *fmt, ...)
-{
-	char cmd[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	if (system(cmd) != 0)
-		fail_msg("failed: %s", cmd);
-}
-
 /* ---- running post ---- */
 
 /* post, from here, into out. */
@@ -170,7 +158,7 @@ static void write_check(const char *dir, const struct wperf_check *c)
 	json_object *o;
 	FILE *f;
 
-	shell("mkdir -p '%s'", dir);
+	e2e_shell("mkdir -p '%s'", dir);
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
 	assert_int_equal(wperf_check_to_json(c, &o), 0);
 	f = fopen(path, "w");
@@ -584,21 +572,21 @@ static void the_ci_environment_names_the_pull_request(void **state)
 			       "[Artifacts](https://github.example/octo/bench/actions/runs/99)"));
 
 	/* a comment on the pull request: the issue's number */
-	shell("echo '{\"issue\": {\"number\": 13, \"pull_request\": {}}}' > '%s'", event);
+	e2e_shell("echo '{\"issue\": {\"number\": 13, \"pull_request\": {}}}' > '%s'", event);
 	post_with(env, ENV(head));
 	expect(0, "out", "comment created https://github.example/octo/bench/pull/13");
 	assert_int_equal(forge_requests(r, 8), 4);
 	assert_string_equal(r[3].path, "/repos/octo/bench/issues/13/comments");
 
 	/* a push: no pull request, the summary all the same */
-	shell("echo '{\"ref\": \"refs/heads/main\"}' > '%s' && rm -f '%s'", event, summary);
+	e2e_shell("echo '{\"ref\": \"refs/heads/main\"}' > '%s' && rm -f '%s'", event, summary);
 	post_with(env, ENV(worse));
 	expect(1, "out", "no pull request");
 	assert_int_equal(forge_requests(r, 8), 4);
 	assert_int_equal(access(summary, F_OK), 0);
 
 	/* an event file that is not JSON */
-	shell("echo 'not json' > '%s'", event);
+	e2e_shell("echo 'not json' > '%s'", event);
 	post_with(env, ENV(worse));
 	expect(2, "err", event);
 	expect(2, "err", "($GITHUB_EVENT_PATH): the event is not JSON");
@@ -636,7 +624,7 @@ static void bad_folders_spare_the_others(void **state)
 	struct wperf_buf body = {0};
 
 	(void)state;
-	shell("cp -r '%s' '%s'", head, twin);
+	e2e_shell("cp -r '%s' '%s'", head, twin);
 	forge_start(NULL);
 	POST(ENV(forge_token_env), TARGET, unjudged, worse, twin);
 	expect(2, "err", "was never judged");
@@ -661,11 +649,11 @@ static const char *judged(const char *name, const char *from, const char *scenar
 	char *argv[] = {
 	    (char *)e2e_path("wperf-bench"), "compare", "--baseline", BASELINE, (char *)dir, NULL};
 
-	shell("cp -r tests/data/results/%s '%s'", from, dir);
+	e2e_shell("cp -r tests/data/results/%s '%s'", from, dir);
 	if (scenario)
-		shell("sed -i 's/\"scenario\":\"synthetic-fig1\"/\"scenario\":\"%s\"/' "
-		      "'%s/summary.json'",
-		      scenario, dir);
+		e2e_shell("sed -i 's/\"scenario\":\"synthetic-fig1\"/\"scenario\":\"%s\"/' "
+			  "'%s/summary.json'",
+			  scenario, dir);
 	if (verdict_status >= 0) {
 		e2e_run(argv, (uid_t)-1, &out);
 		if (out.status != verdict_status)

@@ -210,6 +210,18 @@ void e2e_run_in(struct e2e_output *o, const char *dir, const char *cmd, ...)
 	e2e_run(argv, (uid_t)-1, o);
 }
 
+void e2e_shell(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	if (system(cmd) != 0)
+		fail_msg("failed: %s", cmd);
+}
+
 /* argv: the build's wperf-bench and the arguments up to NULL. */
 static void bench_argv(char *argv[32], va_list ap)
 {

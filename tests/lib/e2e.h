@@ -60,6 +60,9 @@ void e2e_run(char *const argv[], uid_t uid, struct e2e_output *o);
 void e2e_run_in(struct e2e_output *o, const char *dir, const char *cmd, ...)
     __attribute__((sentinel));
 
+/* Runs the shell command made from the printf format fmt, which must succeed. */
+void e2e_shell(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Runs the wperf-bench of the build with the arguments up to NULL. */
 void e2e_bench(struct e2e_output *o, ...) __attribute__((sentinel));
 
