@@ -116,7 +116,7 @@ static void duration(struct md *m, double seconds)
 		md_printf(m, "%.0f s", seconds);
 }
 
-/* "8 pairs" or "4 to 8 pairs" over the scenarios that ran. */
+/* "8 pairs" or "4 to 8 pairs" over the scenarios that ran, or that none did. */
 static void pairs_range(struct md *m, const struct wperf_check *c, const char *what)
 {
 	size_t lo = SIZE_MAX, hi = 0;
@@ -128,8 +128,8 @@ static void pairs_range(struct md *m, const struct wperf_check *c, const char *w
 		hi = c->scenarios[i].pairs > hi ? c->scenarios[i].pairs : hi;
 	}
 	if (lo == SIZE_MAX)
-		return;
-	if (lo == hi)
+		md_printf(m, "no scenario ran");
+	else if (lo == hi)
 		md_printf(m, "%zu %s", lo, what);
 	else
 		md_printf(m, "%zu to %zu %s", lo, hi, what);

@@ -228,6 +228,34 @@ static int judge(struct check *c, struct wperf_verdict *v, struct wperf_error *e
 	return e;
 }
 
+/* msg as one line, as summary.json's reason must be: a run's error quotes the
+ * end of a log on the lines after "the end of FILE:"; each break becomes " / "
+ * (a space after a colon), the trailing ones none. NULL when out of memory. */
+static char *one_line(const char *msg)
+{
+	size_t len = strlen(msg);
+	char *out, *o;
+
+	while (len && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
+		len--;
+	if (!(out = o = malloc(3 * len + 1)))
+		return NULL;
+	for (size_t i = 0; i < len; i++) {
+		if (msg[i] != '\n') {
+			*o++ = msg[i];
+			continue;
+		}
+		while (i + 1 < len && msg[i + 1] == '\n')
+			i++;
+		if (o > out && o[-1] == ':')
+			*o++ = ' ';
+		else
+			o += sprintf(o, " / ");
+	}
+	*o = '\0';
+	return out;
+}
+
 /* One line on why the verdict is inconclusive, for the check's table. */
 static char *inconclusive_reason(const struct wperf_verdict *v)
 {
@@ -315,7 +343,7 @@ int check_scenario(const struct check_scenario_opts *o, struct wperf_check_scena
 	out->seconds = seconds_since(&t0);
 	if (e) {
 		out->error = 1;
-		out->reason = strdup(err->msg);
+		out->reason = one_line(err->msg);
 	} else if (out->verdict.kind == WPERF_VERDICT_INCONCLUSIVE) {
 		out->reason = inconclusive_reason(&out->verdict);
 	}

@@ -333,10 +333,12 @@ int cmd_check_perf(int argc, char **argv)
 	if (status == EXIT_OK && e)
 		status = cli_error(CMD, "%s", err.msg);
 	else if (status == EXIT_OK) {
+		enum wperf_verdict_kind k = wperf_check_kind(&c, &e);
+
 		status = check_status(&c, cp.strict);
+		/* a scenario that could not run is the check's outcome, whatever the others say */
 		fprintf(stderr, "check-perf: %s in %.0f s (%.1f min); %s/summary.md, junit.xml\n",
-			wperf_verdict_name(wperf_check_kind(&c, &e)), c.seconds, c.seconds / 60,
-			cp.results);
+			e ? "error" : wperf_verdict_name(k), c.seconds, c.seconds / 60, cp.results);
 	}
 	wperf_check_release(&c);
 	base_tree_free(tree);

@@ -520,7 +520,13 @@ static int run_load(struct run_state *st, struct run_outcome *out, struct wperf_
 		     s->record.warmup > 0 ? ", warming up" : "");
 	if (s->record.warmup > 0 && (e = wait_with_load(st, s->record.warmup, "warm-up", err)))
 		return e;
-	if ((e = analysis_target(st, out, err)) || (e = start_recorder(st, out, err)))
+	e = analysis_target(st, out, err);
+	/* A load that failed at once leaves no process to target: its exit status
+	 * and its log say why, the missing target does not. */
+	if (e == -ESRCH && !service_running(&st->load) &&
+	    (!WIFEXITED(st->load.status) || WEXITSTATUS(st->load.status) != 0))
+		return failed(&st->load, "the load", err);
+	if (e || (e = start_recorder(st, out, err)))
 		return e;
 	progress_say(st->o->progress, "%s: recording", st->o->label);
 	if ((e = record_load(st, err)) || (e = finish_load(st, err)))

@@ -26,8 +26,6 @@
 #include "harness/results.h"
 #include "tests/lib/e2e.h"
 
-#define MAX_ARGS 16
-
 static struct e2e_output out;
 static char build[PATH_MAX];  /* the build folder, absolute: commands run elsewhere */
 static char source[PATH_MAX]; /* the source tree: the tests run from its root */
@@ -44,19 +42,7 @@ static const char *built(const char *rel)
 }
 
 /* Runs a command (NULL-terminated arguments) in folder dir into out. */
-static void run_in(const char *dir, const char *cmd, ...)
-{
-	char *argv[MAX_ARGS] = {"/usr/bin/env", "-C", (char *)dir, (char *)cmd};
-	size_t n = 4;
-	va_list ap;
-
-	va_start(ap, cmd);
-	while (n < MAX_ARGS - 1 && (argv[n] = va_arg(ap, char *)))
-		n++;
-	va_end(ap);
-	argv[n] = NULL;
-	e2e_run(argv, (uid_t)-1, &out);
-}
+#define run_in(dir, ...) e2e_run_in(&out, dir, __VA_ARGS__)
 
 /* git in dir, which must succeed. */
 #define GIT(dir, ...)                                                                              \

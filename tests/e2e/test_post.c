@@ -12,22 +12,17 @@
  * with a note; --dry-run sends nothing; the job summary is always written.
  */
 #include <errno.h>
-#include <ftw.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <math.h>
 #include <setjmp.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/random.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -36,227 +31,26 @@
 #include "core/check.h"
 #include "harness/output.h"
 #include "tests/lib/e2e.h"
+#include "tests/lib/forge.h"
 
-#define MAX_ARGS  24
-#define MARKER	  "<!-- wperf-bench -->"
-#define BASELINE  "baselines/synthetic-fig1.yaml"
-#define SERVER_PY "tests/lib/forge_server.py"
+#define BASELINE "baselines/synthetic-fig1.yaml"
 
-static char token[64];	    /* distinctive: found anywhere, it leaked */
-static char token_env[96];  /* GITHUB_TOKEN=token */
-static char bearer[96];	    /* the Authorization header's value */
-static pid_t server;	    /* 0: none running */
-static char server_url[64]; /* http://127.0.0.1:PORT */
-static char log_path[PATH_MAX], state_path[PATH_MAX];
 static struct e2e_output out; /* of the last post */
 
 /* The judged results folders of the group's setup. */
 static const char *worse, *head, *other, *unjudged;
 
-static void read_file(const char *path, struct wperf_buf *b)
-{
-	struct wperf_error err = {0};
-
-	wperf_buf_release(b);
-	if (output_read_all(path, b, &err) < 0)
-		fail_msg("%s", err.msg);
-	assert_int_equal(wperf_buf_append(b, "", 1), 0); /* a C string */
-}
-
-static void shell(const char *fmt, ...)
-{
-	char cmd[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	if (system(cmd) != 0)
-		fail_msg("failed: %s", cmd);
-}
-
-/* ---- the server ---- */
-
-/* Starts the forge with extra options (NULL-terminated) and a fresh log. */
-static void server_start(const char *first, ...)
-{
-	const char *argv[MAX_ARGS] = {"python3", SERVER_PY,  "--log",	log_path,
-				      "--state", state_path, "--token", token};
-	size_t n = 8;
-	int fds[2];
-	char line[32] = "";
-	FILE *f;
-	va_list ap;
-
-	va_start(ap, first);
-	for (const char *a = first; a && n < MAX_ARGS - 1; a = va_arg(ap, const char *))
-		argv[n++] = a;
-	va_end(ap);
-	argv[n] = NULL;
-	unlink(state_path);
-	assert_int_equal(pipe(fds), 0);
-	fflush(NULL);
-	server = fork();
-	assert_true(server >= 0);
-	if (server == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGTERM); /* never outlive the tests */
-		dup2(fds[1], STDOUT_FILENO);
-		close(fds[0]);
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	f = fdopen(fds[0], "r");
-	if (!f || !fgets(line, sizeof(line), f))
-		fail_msg("%s did not start (no port on its first line)", SERVER_PY);
-	fclose(f);
-	line[strcspn(line, "\n")] = '\0';
-	snprintf(server_url, sizeof(server_url), "http://127.0.0.1:%s", line);
-}
-
-static int server_stop(void **state)
-{
-	(void)state;
-	if (server > 0) {
-		kill(server, SIGTERM);
-		waitpid(server, NULL, 0);
-	}
-	server = 0;
-	return 0;
-}
-
-struct request {
-	char method[8];
-	char path[256];
-	char auth[128];
-	long status;
-	double time;
-};
-
-static void copy_member(json_object *o, const char *key, char *dst, size_t size)
-{
-	json_object *v;
-
-	dst[0] = '\0';
-	if (json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string))
-		snprintf(dst, size, "%s", json_object_get_string(v));
-}
-
-/* The requests the server answered, in order, into r; how many. */
-static size_t requests(struct request *r, size_t max)
-{
-	FILE *f = fopen(log_path, "r");
-	char *line = NULL;
-	size_t size = 0, n = 0;
-
-	assert_non_null(f);
-	while (getline(&line, &size, f) > 0 && n < max) {
-		json_object *o = json_tokener_parse(line), *v, *headers;
-
-		assert_non_null(o);
-		copy_member(o, "method", r[n].method, sizeof(r[n].method));
-		copy_member(o, "path", r[n].path, sizeof(r[n].path));
-		r[n].auth[0] = '\0';
-		if (json_object_object_get_ex(o, "headers", &headers))
-			copy_member(headers, "authorization", r[n].auth, sizeof(r[n].auth));
-		r[n].status =
-		    json_object_object_get_ex(o, "status", &v) ? json_object_get_int(v) : 0;
-		r[n].time =
-		    json_object_object_get_ex(o, "time", &v) ? json_object_get_double(v) : 0;
-		json_object_put(o);
-		n++;
-	}
-	free(line);
-	fclose(f);
-	return n;
-}
-
-/* The server's answers so far, as "GET 200, POST 201". */
-static const char *answers(void)
-{
-	static char text[1024];
-	struct request r[32];
-	size_t n = requests(r, 32), len = 0;
-
-	text[0] = '\0';
-	for (size_t i = 0; i < n && len < sizeof(text); i++)
-		len += snprintf(text + len, sizeof(text) - len, "%s%s %ld", i ? ", " : "",
-				r[i].method, r[i].status);
-	return text;
-}
-
-/* How many comments on the server start with marker; the last one's body
- * into body (when not NULL). */
-static int marked(const char *marker, struct wperf_buf *body)
-{
-	struct wperf_buf state = {0};
-	json_object *all;
-	int n = 0;
-
-	if (access(state_path, F_OK) != 0)
-		return 0;
-	read_file(state_path, &state);
-	all = json_tokener_parse((const char *)state.data);
-	assert_non_null(all);
-	for (size_t i = 0; i < json_object_array_length(all); i++) {
-		json_object *b;
-		const char *text;
-
-		json_object_object_get_ex(json_object_array_get_idx(all, i), "body", &b);
-		text = json_object_get_string(b);
-		if (!text || strncmp(text, marker, strlen(marker)))
-			continue;
-		n++;
-		if (body) {
-			wperf_buf_clear(body);
-			wperf_buf_append(body, text, strlen(text) + 1);
-		}
-	}
-	json_object_put(all);
-	wperf_buf_release(&state);
-	return n;
-}
-
-static size_t comments_on_server(void)
-{
-	struct wperf_buf state = {0};
-	json_object *all;
-	size_t n;
-
-	read_file(state_path, &state);
-	all = json_tokener_parse((const char *)state.data);
-	n = json_object_array_length(all);
-	json_object_put(all);
-	wperf_buf_release(&state);
-	return n;
-}
-
 /* ---- running post ---- */
 
-/* Runs wperf-bench post with env ("NAME=VALUE", NULL-terminated, set for
- * this run only) and args (NULL-terminated) into out. */
+/* post, from here, into out. */
 static void post_with(const char *const *env, const char *const *args)
 {
-	char *argv[MAX_ARGS] = {(char *)e2e_path("wperf-bench"), "post"};
-	size_t n = 2;
-
-	for (size_t i = 0; args[i] && n < MAX_ARGS - 1; i++)
-		argv[n++] = (char *)args[i];
-	argv[n] = NULL;
-	for (size_t i = 0; env && env[i]; i++)
-		assert_int_equal(putenv((char *)env[i]), 0);
-	e2e_run(argv, (uid_t)-1, &out);
-	for (size_t i = 0; env && env[i]; i++) {
-		char name[64];
-
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(env[i], "="), env[i]);
-		unsetenv(name);
-	}
+	forge_post(&out, NULL, env, args);
 }
 
-#define ENV(...)       ((const char *const[]){__VA_ARGS__, NULL})
+#define ENV	       FORGE_ENV
 #define POST(env, ...) post_with(env, (const char *const[]){__VA_ARGS__, NULL})
-#define TARGET	       "--repo", "o/r", "--pr", "7", "--api-url", server_url
+#define TARGET	       "--repo", "o/r", "--pr", "7", "--api-url", forge_url
 
 static void expect(int status, const char *where, const char *text)
 {
@@ -268,32 +62,6 @@ static void expect(int status, const char *where, const char *text)
 			 out.status, status, where, text ? text : "", out.out, out.err);
 }
 
-/* Neither standard output nor standard error of the last post hold the token. */
-static void assert_token_unsaid(void)
-{
-	assert_null(strstr(out.out, token));
-	assert_null(strstr(out.err, token));
-}
-
-static int file_lacks_token(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	struct wperf_buf b = {0};
-
-	(void)st, (void)ftw;
-	if (type == FTW_F) {
-		read_file(path, &b);
-		if (memmem(b.data, b.len, token, strlen(token)))
-			fail_msg("the token is in %s", path);
-		wperf_buf_release(&b);
-	}
-	return 0;
-}
-
-static void assert_token_not_in(const char *path)
-{
-	assert_int_equal(nftw(path, file_lacks_token, 8, FTW_PHYS), 0);
-}
-
 /* summary.json and verdict.md of dir, to check that a post leaves them alone. */
 static void snapshot(const char *dir, struct wperf_buf *b)
 {
@@ -301,9 +69,9 @@ static void snapshot(const char *dir, struct wperf_buf *b)
 	struct wperf_buf verdict = {0};
 
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	read_file(path, b);
+	e2e_read_file(path, b);
 	snprintf(path, sizeof(path), "%s/verdict.md", dir);
-	read_file(path, &verdict);
+	e2e_read_file(path, &verdict);
 	assert_int_equal(wperf_buf_append(b, verdict.data, verdict.len), 0);
 	wperf_buf_release(&verdict);
 }
@@ -390,7 +158,7 @@ static void write_check(const char *dir, const struct wperf_check *c)
 	json_object *o;
 	FILE *f;
 
-	shell("mkdir -p '%s'", dir);
+	e2e_shell("mkdir -p '%s'", dir);
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
 	assert_int_equal(wperf_check_to_json(c, &o), 0);
 	f = fopen(path, "w");
@@ -408,20 +176,20 @@ static void created_then_updated_across_pages(void **state)
 {
 	const char *summary = e2e_tmp_path("summary-pages.md");
 	char summary_env[600];
-	struct request r[32];
+	struct forge_request r[32];
 	struct wperf_buf first = {0}, second = {0}, text = {0};
 	size_t n;
 
 	(void)state;
 	snprintf(summary_env, sizeof(summary_env), "GITHUB_STEP_SUMMARY=%s", summary);
 	/* 35 comments of others before ours, 10 a page: ours lands on page 4. */
-	server_start("--seed", "35", "--per-page-cap", "10", NULL);
-	POST(ENV(token_env, summary_env), TARGET, worse);
+	forge_start("--seed", "35", "--per-page-cap", "10", NULL);
+	POST(ENV(forge_token_env, summary_env), TARGET, worse);
 	expect(1, "out", "comment created https://github.example/o/r/pull/7#issuecomment-");
-	assert_token_unsaid();
+	forge_assert_token_unsaid(&out);
 	/* four pages, then the creation */
-	assert_string_equal(answers(), "GET 200, GET 200, GET 200, GET 200, POST 201");
-	requests(r, 32);
+	assert_string_equal(forge_answers(), "GET 200, GET 200, GET 200, GET 200, POST 201");
+	forge_requests(r, 32);
 	assert_string_equal(r[0].path, "/repos/o/r/issues/7/comments?per_page=100");
 	for (int page = 2; page <= 4; page++) {
 		char path[128];
@@ -430,41 +198,41 @@ static void created_then_updated_across_pages(void **state)
 			 "/repositories/4242/issues/7/comments?per_page=10&page=%d", page);
 		assert_string_equal(r[page - 1].path, path); /* the Link header's URL */
 	}
-	assert_int_equal(marked(MARKER, &first), 1);
+	assert_int_equal(forge_marked(FORGE_MARKER, &first, NULL), 1);
 	assert_non_null(strstr((const char *)first.data, "**new-bottleneck**"));
 
 	/* The same scenario passing now: the comment on page 4 is found and updated. */
-	POST(ENV(token_env, summary_env), TARGET, head);
+	POST(ENV(forge_token_env, summary_env), TARGET, head);
 	expect(0, "out", "comment updated https://github.example/o/r/pull/7#issuecomment-");
-	assert_token_unsaid();
-	assert_int_equal(requests(r, 32), 10);
+	forge_assert_token_unsaid(&out);
+	assert_int_equal(forge_requests(r, 32), 10);
 	assert_string_equal(r[9].method, "PATCH");
 	assert_int_equal(r[9].status, 200);
 	assert_non_null(strstr(r[9].path, "/repos/o/r/issues/comments/"));
-	assert_int_equal(marked(MARKER, &second), 1);
-	assert_int_equal(comments_on_server(), 36);
+	assert_int_equal(forge_marked(FORGE_MARKER, &second, NULL), 1);
+	assert_int_equal(forge_comments(), 36);
 	assert_string_not_equal((const char *)first.data, (const char *)second.data);
 	assert_non_null(strstr((const char *)second.data, "**wperf-bench: 1 scenario passes**"));
 
 	/* Nothing new to say: nothing written. */
-	POST(ENV(token_env, summary_env), TARGET, head);
+	POST(ENV(forge_token_env, summary_env), TARGET, head);
 	expect(0, "out", "comment unchanged");
-	n = requests(r, 32);
+	n = forge_requests(r, 32);
 	assert_int_equal(n, 14);
 	for (size_t i = 10; i < n; i++)
 		assert_string_equal(r[i].method, "GET");
 
 	/* The token went to the server, in every request, and nowhere else. */
 	for (size_t i = 0; i < n; i++)
-		assert_string_equal(r[i].auth, bearer);
-	assert_token_not_in(worse);
-	assert_token_not_in(head);
-	assert_token_not_in(summary);
+		assert_string_equal(r[i].auth, forge_bearer);
+	forge_assert_token_not_in(worse);
+	forge_assert_token_not_in(head);
+	forge_assert_token_not_in(summary);
 	/* Each post appended its Markdown to the job summary. */
-	read_file(summary, &text);
+	e2e_read_file(summary, &text);
 	assert_non_null(strstr((const char *)text.data, "**new-bottleneck**"));
 	assert_non_null(strstr((const char *)text.data, "**wperf-bench: 1 scenario passes**"));
-	assert_null(strstr((const char *)text.data, MARKER));
+	assert_null(strstr((const char *)text.data, FORGE_MARKER));
 	wperf_buf_release(&first);
 	wperf_buf_release(&second);
 	wperf_buf_release(&text);
@@ -489,14 +257,15 @@ static void a_check_is_one_comment_updated_in_place(void **state)
 	check_fixture(&c, WPERF_VERDICT_PASS, 0);
 	write_check(passing, &c);
 	wperf_check_release(&c);
-	server_start("--seed", "3", NULL);
+	forge_start("--seed", "3", NULL);
 
-	POST(ENV(token_env, summary_env), TARGET, failing);
+	POST(ENV(forge_token_env, summary_env), TARGET, failing);
 	expect(1, "out", "comment created https://github.example/o/r/pull/7#issuecomment-");
-	assert_token_unsaid();
-	assert_int_equal(marked(MARKER, &body), 1);
+	forge_assert_token_unsaid(&out);
+	assert_int_equal(forge_marked(FORGE_MARKER, &body, NULL), 1);
 	b = (const char *)body.data;
-	assert_non_null(strstr(b, MARKER "\n**wperf-bench: 1 new bottleneck in 3 scenarios**\n"));
+	assert_non_null(
+	    strstr(b, FORGE_MARKER "\n**wperf-bench: 1 new bottleneck in 3 scenarios**\n"));
 	assert_non_null(strstr(b, "Head `fedcba9` against base `0123456` (`origin/main`)"));
 	assert_non_null(strstr(b, "| `memcached` | pass | 6 |"));
 	assert_non_null(strstr(b, "<details><summary><code>synthetic-fig1</code>"));
@@ -505,27 +274,27 @@ static void a_check_is_one_comment_updated_in_place(void **state)
 	assert_non_null(strstr(b, "  - 93%: waits in `fsync (fig1.c:88)`\n"));
 
 	/* the same check again: found, and nothing to change */
-	POST(ENV(token_env, summary_env), TARGET, failing);
+	POST(ENV(forge_token_env, summary_env), TARGET, failing);
 	expect(1, "out", "comment unchanged");
 
 	/* the next push passes: the same comment, updated */
-	POST(ENV(token_env, summary_env), TARGET, passing);
+	POST(ENV(forge_token_env, summary_env), TARGET, passing);
 	expect(0, "out", "comment updated https://github.example/o/r/pull/7#issuecomment-");
-	assert_token_unsaid();
-	assert_int_equal(marked(MARKER, &body), 1);
-	assert_int_equal(comments_on_server(), 4);
+	forge_assert_token_unsaid(&out);
+	assert_int_equal(forge_marked(FORGE_MARKER, &body, NULL), 1);
+	assert_int_equal(forge_comments(), 4);
 	assert_non_null(strstr((const char *)body.data, "**wperf-bench: 3 scenarios pass**"));
 	assert_null(strstr((const char *)body.data, "<details>"));
 
 	/* the job summary got the same Markdown, without the marker */
-	read_file(summary, &text);
+	e2e_read_file(summary, &text);
 	assert_non_null(strstr((const char *)text.data, "**wperf-bench: 1 new bottleneck in 3 "
 							"scenarios**"));
 	assert_non_null(strstr((const char *)text.data, "**wperf-bench: 3 scenarios pass**"));
-	assert_null(strstr((const char *)text.data, MARKER));
-	assert_token_not_in(failing);
-	assert_token_not_in(passing);
-	assert_token_not_in(summary);
+	assert_null(strstr((const char *)text.data, FORGE_MARKER));
+	forge_assert_token_not_in(failing);
+	forge_assert_token_not_in(passing);
+	forge_assert_token_not_in(summary);
 
 	/* a scenario that could not run: exit status 2, posted all the same */
 	check_fixture(&c, WPERF_VERDICT_PASS, 0);
@@ -533,9 +302,9 @@ static void a_check_is_one_comment_updated_in_place(void **state)
 	c.scenarios[2].reason = dup_or_fail("memcached did not start: port 11211 taken");
 	write_check(passing, &c);
 	wperf_check_release(&c);
-	POST(ENV(token_env), TARGET, passing);
+	POST(ENV(forge_token_env), TARGET, passing);
 	expect(2, "out", "comment updated");
-	assert_int_equal(marked(MARKER, &body), 1);
+	assert_int_equal(forge_marked(FORGE_MARKER, &body, NULL), 1);
 	assert_non_null(strstr((const char *)body.data, "**wperf-bench: 1 could not run in 3 "
 							"scenarios**"));
 	wperf_buf_release(&body);
@@ -547,19 +316,19 @@ static void one_comment_for_all_and_per_key(void **state)
 	struct wperf_buf body = {0};
 
 	(void)state;
-	server_start(NULL);
-	POST(ENV(token_env), TARGET, worse, other);
+	forge_start(NULL);
+	POST(ENV(forge_token_env), TARGET, worse, other);
 	expect(1, "out", "comment created");
-	assert_int_equal(marked(MARKER, &body), 1);
+	assert_int_equal(forge_marked(FORGE_MARKER, &body, NULL), 1);
 	assert_non_null(
 	    strstr((const char *)body.data, "**wperf-bench: 1 new bottleneck in 2 scenarios**"));
 	assert_non_null(strstr((const char *)body.data, "| `synthetic-fig1-other` | pass |"));
-	POST(ENV(token_env), TARGET, "--key-suffix", "arm64", head);
+	POST(ENV(forge_token_env), TARGET, "--key-suffix", "arm64", head);
 	expect(0, "out", "comment arm64 created");
-	assert_int_equal(marked("<!-- wperf-bench: arm64 -->", &body), 1);
+	assert_int_equal(forge_marked("<!-- wperf-bench: arm64 -->", &body, NULL), 1);
 	assert_non_null(strstr((const char *)body.data, "**wperf-bench: 1 scenario passes**"));
-	assert_int_equal(marked(MARKER, NULL), 1);
-	assert_int_equal(comments_on_server(), 2);
+	assert_int_equal(forge_marked(FORGE_MARKER, NULL, NULL), 1);
+	assert_int_equal(forge_comments(), 2);
 	wperf_buf_release(&body);
 }
 static void a_long_check_is_cut_with_a_note(void **state)
@@ -573,10 +342,10 @@ static void a_long_check_is_cut_with_a_note(void **state)
 	check_fixture(&c, WPERF_VERDICT_REGRESSION, 800);
 	write_check(dir, &c);
 	wperf_check_release(&c);
-	server_start(NULL); /* which refuses bodies over 65,536 characters */
-	POST(ENV(token_env), TARGET, dir);
+	forge_start(NULL); /* which refuses bodies over 65,536 characters */
+	POST(ENV(forge_token_env), TARGET, dir);
 	expect(1, "out", "comment created");
-	assert_int_equal(marked(MARKER, &body), 1);
+	assert_int_equal(forge_marked(FORGE_MARKER, &body, NULL), 1);
 	text = (const char *)body.data;
 	assert_true(strlen(text) <= 65536);
 	assert_true(strlen(text) > 50000);
@@ -610,47 +379,47 @@ static void http_errors_are_explained(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
-		server_start("--fail", cases[i].mode, NULL);
-		POST(ENV(token_env), TARGET, worse);
+		forge_start("--fail", cases[i].mode, NULL);
+		POST(ENV(forge_token_env), TARGET, worse);
 		expect(1, "err", cases[i].says);
 		/* one line, a warning, and no retry */
 		assert_non_null(strstr(out.err, "wperf-bench post: warning: the comment is not "
 						"posted: "));
 		assert_int_equal(strchr(out.err, '\n') - out.err + 1, strlen(out.err));
-		assert_string_equal(answers(), cases[i].answers);
-		assert_token_unsaid();
-		server_stop(NULL);
+		assert_string_equal(forge_answers(), cases[i].answers);
+		forge_assert_token_unsaid(&out);
+		forge_stop(NULL);
 	}
 }
 
 static void rate_limits_and_server_errors_are_retried(void **state)
 {
-	struct request r[8];
+	struct forge_request r[8];
 
 	(void)state;
 	/* 429 with Retry-After: 1, which is waited for, not the fast back-off */
-	server_start("--fail", "429", "--fail-count", "1", NULL);
-	POST(ENV(token_env), TARGET, worse);
+	forge_start("--fail", "429", "--fail-count", "1", NULL);
+	POST(ENV(forge_token_env), TARGET, worse);
 	expect(1, "out", "comment created");
 	expect(1, "err", "HTTP 429, rate limited; trying again in 1.0 s");
-	assert_string_equal(answers(), "GET 429, GET 200, POST 201");
-	requests(r, 8);
+	assert_string_equal(forge_answers(), "GET 429, GET 200, POST 201");
+	forge_requests(r, 8);
 	assert_true(r[1].time - r[0].time >= 0.9);
-	server_stop(NULL);
+	forge_stop(NULL);
 
 	/* 500 twice, then fine */
-	server_start("--fail", "500", "--fail-count", "2", NULL);
-	POST(ENV(token_env), TARGET, worse);
+	forge_start("--fail", "500", "--fail-count", "2", NULL);
+	POST(ENV(forge_token_env), TARGET, worse);
 	expect(1, "out", "comment created");
-	assert_string_equal(answers(), "GET 500, GET 500, GET 200, POST 201");
-	server_stop(NULL);
+	assert_string_equal(forge_answers(), "GET 500, GET 500, GET 200, POST 201");
+	forge_stop(NULL);
 
 	/* A creation answered 502 that happened all the same: found, not made twice. */
-	server_start("--fail", "502-after-create", "--fail-count", "1", NULL);
-	POST(ENV(token_env), TARGET, worse);
+	forge_start("--fail", "502-after-create", "--fail-count", "1", NULL);
+	POST(ENV(forge_token_env), TARGET, worse);
 	expect(1, "out", "comment created");
-	assert_string_equal(answers(), "GET 200, POST 502, GET 200");
-	assert_int_equal(marked(MARKER, NULL), 1);
+	assert_string_equal(forge_answers(), "GET 200, POST 502, GET 200");
+	assert_int_equal(forge_marked(FORGE_MARKER, NULL, NULL), 1);
 }
 
 /* A post that fails changes neither the exit status nor the results. */
@@ -665,33 +434,34 @@ static void a_failed_post_keeps_the_verdict(void **state)
 	snapshot(worse, &worse_before);
 	snapshot(head, &head_before);
 
-	server_start("--fail", "500", NULL); /* always */
-	POST(ENV(token_env, summary_env), TARGET, worse);
+	forge_start("--fail", "500", NULL); /* always */
+	POST(ENV(forge_token_env, summary_env), TARGET, worse);
 	expect(1, "err",
 	       "the comment is not posted: listing the comments of o/r#7 (page 1): "
 	       "HTTP 500");
-	assert_string_equal(answers(), "GET 500, GET 500, GET 500, GET 500"); /* 3 retries */
+	assert_string_equal(forge_answers(), "GET 500, GET 500, GET 500, GET 500"); /* 3 retries */
 	assert_unchanged(worse, &worse_before);
-	read_file(summary, &text);
+	e2e_read_file(summary, &text);
 	assert_non_null(strstr((const char *)text.data, "**new-bottleneck**"));
-	server_stop(NULL);
+	forge_stop(NULL);
 
 	/* answers slower than --timeout */
-	server_start("--slow", "5", NULL);
-	POST(ENV(token_env, summary_env), TARGET, "--timeout", "1", head);
+	forge_start("--slow", "5", NULL);
+	POST(ENV(forge_token_env, summary_env), TARGET, "--timeout", "1", head);
 	expect(0, "err", "the comment is not posted: listing the comments of o/r#7 (page 1): GET");
 	expect(0, "err", "Operation timed out after");
 	assert_non_null(strstr(out.err, "Timeout was reached; trying again"));
 	assert_unchanged(head, &head_before);
-	snprintf(closed, sizeof(closed), "%s", server_url);
-	server_stop(NULL);
+	snprintf(closed, sizeof(closed), "%s", forge_url);
+	forge_stop(NULL);
 
 	/* nobody listening */
-	POST(ENV(token_env, summary_env), "--repo", "o/r", "--pr", "7", "--api-url", closed, worse);
+	POST(ENV(forge_token_env, summary_env), "--repo", "o/r", "--pr", "7", "--api-url", closed,
+	     worse);
 	expect(1, "err", "Couldn't connect to server; trying again");
 	expect(1, "err", "the comment is not posted");
 	assert_unchanged(worse, &worse_before);
-	assert_token_not_in(summary);
+	forge_assert_token_not_in(summary);
 	wperf_buf_release(&worse_before);
 	wperf_buf_release(&head_before);
 	wperf_buf_release(&text);
@@ -706,18 +476,18 @@ static void dry_run_sends_nothing(void **state)
 
 	(void)state;
 	snprintf(summary_env, sizeof(summary_env), "GITHUB_STEP_SUMMARY=%s", summary);
-	server_start(NULL);
-	POST(ENV(token_env, summary_env), TARGET, "--dry-run", worse);
+	forge_start(NULL);
+	POST(ENV(forge_token_env, summary_env), TARGET, "--dry-run", worse);
 	expect(1, "out", "Authorization: Bearer ***\n");
 	snprintf(line, sizeof(line), "GET %s/repos/o/r/issues/7/comments?per_page=100\n",
-		 server_url);
+		 forge_url);
 	expect(1, "out", line);
-	snprintf(line, sizeof(line), "POST %s/repos/o/r/issues/7/comments\n", server_url);
+	snprintf(line, sizeof(line), "POST %s/repos/o/r/issues/7/comments\n", forge_url);
 	expect(1, "out", line);
 	expect(1, "out",
-	       "{\"body\":\"" MARKER "\\n**wperf-bench: 1 new bottleneck in 1 scenario**");
-	assert_token_unsaid();
-	assert_string_equal(answers(), "");
+	       "{\"body\":\"" FORGE_MARKER "\\n**wperf-bench: 1 new bottleneck in 1 scenario**");
+	forge_assert_token_unsaid(&out);
+	assert_string_equal(forge_answers(), "");
 	assert_int_not_equal(access(summary, F_OK), 0);
 }
 
@@ -726,28 +496,28 @@ static void without_a_token_only_the_summary(void **state)
 	const char *summary = e2e_tmp_path("summary-no-token.md");
 	char summary_env[600], other_token[128];
 	struct wperf_buf text = {0};
-	struct request r[4];
+	struct forge_request r[4];
 
 	(void)state;
 	snprintf(summary_env, sizeof(summary_env), "GITHUB_STEP_SUMMARY=%s", summary);
-	server_start(NULL);
+	forge_start(NULL);
 	POST(ENV(summary_env), TARGET, worse);
 	expect(1, "err",
 	       "warning: no token in $GITHUB_TOKEN: the pull-request comment is "
 	       "skipped");
-	assert_string_equal(answers(), "");
-	read_file(summary, &text);
+	assert_string_equal(forge_answers(), "");
+	e2e_read_file(summary, &text);
 	assert_non_null(
 	    strstr((const char *)text.data, "**wperf-bench: 1 new bottleneck in 1 scenario**"));
 	POST(ENV(summary_env), TARGET, head);
 	expect(0, "err", "no token in $GITHUB_TOKEN");
 
 	/* the token in another variable */
-	snprintf(other_token, sizeof(other_token), "WPERF_TEST_TOKEN=%s", token);
+	snprintf(other_token, sizeof(other_token), "WPERF_TEST_TOKEN=%s", forge_token);
 	POST(ENV(other_token), TARGET, "--token-env", "WPERF_TEST_TOKEN", head);
 	expect(0, "out", "comment created");
-	assert_int_equal(requests(r, 4), 2);
-	assert_string_equal(r[1].auth, bearer);
+	assert_int_equal(forge_requests(r, 4), 2);
+	assert_string_equal(r[1].auth, forge_bearer);
 	wperf_buf_release(&text);
 }
 
@@ -755,18 +525,20 @@ static void plain_http_is_refused_off_this_machine(void **state)
 {
 
 	(void)state;
-	server_start(NULL);
-	POST(ENV(token_env), "--repo", "o/r", "--pr", "7", "--api-url", "http://example.com/api",
-	     worse);
+	forge_start(NULL);
+	POST(ENV(forge_token_env), "--repo", "o/r", "--pr", "7", "--api-url",
+	     "http://example.com/api", worse);
 	expect(2, "err",
 	       "--api-url: refusing http://example.com/api: the token would travel in "
 	       "clear");
-	POST(ENV(token_env, "GITHUB_API_URL=http://10.1.2.3"), "--repo", "o/r", "--pr", "7", worse);
+	POST(ENV(forge_token_env, "GITHUB_API_URL=http://10.1.2.3"), "--repo", "o/r", "--pr", "7",
+	     worse);
 	expect(2, "err", "$GITHUB_API_URL: refusing http://10.1.2.3");
-	POST(ENV(token_env), "--repo", "o/r", "--pr", "7", "--api-url", "ftp://127.0.0.1/", worse);
+	POST(ENV(forge_token_env), "--repo", "o/r", "--pr", "7", "--api-url", "ftp://127.0.0.1/",
+	     worse);
 	expect(2, "err", "--api-url: 'ftp://127.0.0.1/' is not an http(s) URL");
-	assert_string_equal(answers(), "");
-	assert_token_unsaid();
+	assert_string_equal(forge_answers(), "");
+	forge_assert_token_unsaid(&out);
 }
 
 static void the_ci_environment_names_the_pull_request(void **state)
@@ -775,15 +547,15 @@ static void the_ci_environment_names_the_pull_request(void **state)
 	char event_env[600], summary_env[600], api_env[128];
 	const char *const *env;
 	struct wperf_buf body = {0};
-	struct request r[8];
+	struct forge_request r[8];
 	FILE *f;
 
 	(void)state;
-	server_start(NULL);
+	forge_start(NULL);
 	snprintf(event_env, sizeof(event_env), "GITHUB_EVENT_PATH=%s", event);
 	snprintf(summary_env, sizeof(summary_env), "GITHUB_STEP_SUMMARY=%s", summary);
-	snprintf(api_env, sizeof(api_env), "GITHUB_API_URL=%s/", server_url);
-	env = ENV(token_env, event_env, summary_env, api_env, "GITHUB_REPOSITORY=octo/bench",
+	snprintf(api_env, sizeof(api_env), "GITHUB_API_URL=%s/", forge_url);
+	env = ENV(forge_token_env, event_env, summary_env, api_env, "GITHUB_REPOSITORY=octo/bench",
 		  "GITHUB_SERVER_URL=https://github.example", "GITHUB_RUN_ID=99");
 
 	f = fopen(event, "w");
@@ -793,28 +565,28 @@ static void the_ci_environment_names_the_pull_request(void **state)
 	fclose(f);
 	post_with(env, ENV(worse));
 	expect(1, "out", "comment created https://github.example/octo/bench/pull/12");
-	assert_int_equal(requests(r, 8), 2);
+	assert_int_equal(forge_requests(r, 8), 2);
 	assert_string_equal(r[1].path, "/repos/octo/bench/issues/12/comments");
-	assert_int_equal(marked(MARKER, &body), 1);
+	assert_int_equal(forge_marked(FORGE_MARKER, &body, NULL), 1);
 	assert_non_null(strstr((const char *)body.data,
 			       "[Artifacts](https://github.example/octo/bench/actions/runs/99)"));
 
 	/* a comment on the pull request: the issue's number */
-	shell("echo '{\"issue\": {\"number\": 13, \"pull_request\": {}}}' > '%s'", event);
+	e2e_shell("echo '{\"issue\": {\"number\": 13, \"pull_request\": {}}}' > '%s'", event);
 	post_with(env, ENV(head));
 	expect(0, "out", "comment created https://github.example/octo/bench/pull/13");
-	assert_int_equal(requests(r, 8), 4);
+	assert_int_equal(forge_requests(r, 8), 4);
 	assert_string_equal(r[3].path, "/repos/octo/bench/issues/13/comments");
 
 	/* a push: no pull request, the summary all the same */
-	shell("echo '{\"ref\": \"refs/heads/main\"}' > '%s' && rm -f '%s'", event, summary);
+	e2e_shell("echo '{\"ref\": \"refs/heads/main\"}' > '%s' && rm -f '%s'", event, summary);
 	post_with(env, ENV(worse));
 	expect(1, "out", "no pull request");
-	assert_int_equal(requests(r, 8), 4);
+	assert_int_equal(forge_requests(r, 8), 4);
 	assert_int_equal(access(summary, F_OK), 0);
 
 	/* an event file that is not JSON */
-	shell("echo 'not json' > '%s'", event);
+	e2e_shell("echo 'not json' > '%s'", event);
 	post_with(env, ENV(worse));
 	expect(2, "err", event);
 	expect(2, "err", "($GITHUB_EVENT_PATH): the event is not JSON");
@@ -824,24 +596,24 @@ static void the_ci_environment_names_the_pull_request(void **state)
 static void refused_before_anything_is_sent(void **state)
 {
 	(void)state;
-	server_start(NULL);
-	POST(ENV(token_env), TARGET, unjudged);
+	forge_start(NULL);
+	POST(ENV(forge_token_env), TARGET, unjudged);
 	expect(2, "err", "was never judged: run 'wperf-bench compare");
-	POST(ENV(token_env), TARGET, e2e_tmp_path("nowhere"));
+	POST(ENV(forge_token_env), TARGET, e2e_tmp_path("nowhere"));
 	expect(2, "err", "nowhere/summary.json");
-	POST(ENV(token_env), "--pr", "7", "--api-url", server_url, worse);
+	POST(ENV(forge_token_env), "--pr", "7", "--api-url", forge_url, worse);
 	expect(2, "err", "--pr wants --repo OWNER/NAME");
-	POST(ENV(token_env), "--repo", "o", "--pr", "7", worse);
+	POST(ENV(forge_token_env), "--repo", "o", "--pr", "7", worse);
 	expect(2, "err", "--repo wants OWNER/NAME, not 'o'");
-	POST(ENV(token_env), TARGET, "--pr", "0", worse);
+	POST(ENV(forge_token_env), TARGET, "--pr", "0", worse);
 	expect(2, "err", "--pr wants a number");
-	POST(ENV(token_env), TARGET, "--key-suffix", "-->", worse);
+	POST(ENV(forge_token_env), TARGET, "--key-suffix", "-->", worse);
 	expect(2, "err", "hold '--'");
-	POST(ENV(token_env, "WPERF_POST_RETRY_MS=soon"), TARGET, worse);
+	POST(ENV(forge_token_env, "WPERF_POST_RETRY_MS=soon"), TARGET, worse);
 	expect(2, "err", "$WPERF_POST_RETRY_MS wants a number");
-	POST(ENV(token_env), TARGET);
+	POST(ENV(forge_token_env), TARGET);
 	expect(2, "err", "usage: wperf-bench post");
-	assert_string_equal(answers(), "");
+	assert_string_equal(forge_answers(), "");
 }
 
 /* A folder without a verdict is an error (exit status 2) that spares the
@@ -852,17 +624,17 @@ static void bad_folders_spare_the_others(void **state)
 	struct wperf_buf body = {0};
 
 	(void)state;
-	shell("cp -r '%s' '%s'", head, twin);
-	server_start(NULL);
-	POST(ENV(token_env), TARGET, unjudged, worse, twin);
+	e2e_shell("cp -r '%s' '%s'", head, twin);
+	forge_start(NULL);
+	POST(ENV(forge_token_env), TARGET, unjudged, worse, twin);
 	expect(2, "err", "was never judged");
 	expect(2, "err", "warning: synthetic-fig1 of ");
 	expect(2, "err", "worse-twin replaces the earlier one");
 	expect(2, "out", "comment created");
-	assert_int_equal(marked(MARKER, &body), 1);
+	assert_int_equal(forge_marked(FORGE_MARKER, &body, NULL), 1);
 	/* the later folder, a pass, won */
 	assert_non_null(strstr((const char *)body.data, "**wperf-bench: 1 scenario passes**"));
-	assert_string_equal(answers(), "GET 200, POST 201");
+	assert_string_equal(forge_answers(), "GET 200, POST 201");
 	wperf_buf_release(&body);
 }
 /* ---- the fixtures: results folders judged by compare ---- */
@@ -877,11 +649,11 @@ static const char *judged(const char *name, const char *from, const char *scenar
 	char *argv[] = {
 	    (char *)e2e_path("wperf-bench"), "compare", "--baseline", BASELINE, (char *)dir, NULL};
 
-	shell("cp -r tests/data/results/%s '%s'", from, dir);
+	e2e_shell("cp -r tests/data/results/%s '%s'", from, dir);
 	if (scenario)
-		shell("sed -i 's/\"scenario\":\"synthetic-fig1\"/\"scenario\":\"%s\"/' "
-		      "'%s/summary.json'",
-		      scenario, dir);
+		e2e_shell("sed -i 's/\"scenario\":\"synthetic-fig1\"/\"scenario\":\"%s\"/' "
+			  "'%s/summary.json'",
+			  scenario, dir);
 	if (verdict_status >= 0) {
 		e2e_run(argv, (uid_t)-1, &out);
 		if (out.status != verdict_status)
@@ -903,38 +675,22 @@ static int make_fixtures(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test_teardown(created_then_updated_across_pages, server_stop),
-	    cmocka_unit_test_teardown(a_check_is_one_comment_updated_in_place, server_stop),
-	    cmocka_unit_test_teardown(one_comment_for_all_and_per_key, server_stop),
-	    cmocka_unit_test_teardown(a_long_check_is_cut_with_a_note, server_stop),
-	    cmocka_unit_test_teardown(http_errors_are_explained, server_stop),
-	    cmocka_unit_test_teardown(rate_limits_and_server_errors_are_retried, server_stop),
-	    cmocka_unit_test_teardown(a_failed_post_keeps_the_verdict, server_stop),
-	    cmocka_unit_test_teardown(dry_run_sends_nothing, server_stop),
-	    cmocka_unit_test_teardown(without_a_token_only_the_summary, server_stop),
-	    cmocka_unit_test_teardown(plain_http_is_refused_off_this_machine, server_stop),
-	    cmocka_unit_test_teardown(the_ci_environment_names_the_pull_request, server_stop),
-	    cmocka_unit_test_teardown(refused_before_anything_is_sent, server_stop),
-	    cmocka_unit_test_teardown(bad_folders_spare_the_others, server_stop),
+	    cmocka_unit_test_teardown(created_then_updated_across_pages, forge_stop),
+	    cmocka_unit_test_teardown(a_check_is_one_comment_updated_in_place, forge_stop),
+	    cmocka_unit_test_teardown(one_comment_for_all_and_per_key, forge_stop),
+	    cmocka_unit_test_teardown(a_long_check_is_cut_with_a_note, forge_stop),
+	    cmocka_unit_test_teardown(http_errors_are_explained, forge_stop),
+	    cmocka_unit_test_teardown(rate_limits_and_server_errors_are_retried, forge_stop),
+	    cmocka_unit_test_teardown(a_failed_post_keeps_the_verdict, forge_stop),
+	    cmocka_unit_test_teardown(dry_run_sends_nothing, forge_stop),
+	    cmocka_unit_test_teardown(without_a_token_only_the_summary, forge_stop),
+	    cmocka_unit_test_teardown(plain_http_is_refused_off_this_machine, forge_stop),
+	    cmocka_unit_test_teardown(the_ci_environment_names_the_pull_request, forge_stop),
+	    cmocka_unit_test_teardown(refused_before_anything_is_sent, forge_stop),
+	    cmocka_unit_test_teardown(bad_folders_spare_the_others, forge_stop),
 	};
-	uint8_t noise[12];
 
-	/* The CI's own variables must not leak into the tests. */
-	for (const char *const *v =
-		 (const char *const[]){"GITHUB_TOKEN", "GITHUB_REPOSITORY", "GITHUB_EVENT_PATH",
-				       "GITHUB_API_URL", "GITHUB_STEP_SUMMARY", "GITHUB_SERVER_URL",
-				       "GITHUB_RUN_ID", NULL};
-	     *v; v++)
-		unsetenv(*v);
-	setenv("WPERF_POST_RETRY_MS", "10", 1); /* the back-off, fast */
-	if (getrandom(noise, sizeof(noise), 0) != sizeof(noise))
+	if (forge_setup() < 0)
 		return 1;
-	strcpy(token, "ghs_wperfTestToken");
-	for (size_t i = 0; i < sizeof(noise); i++)
-		sprintf(token + strlen(token), "%02x", noise[i]);
-	snprintf(token_env, sizeof(token_env), "GITHUB_TOKEN=%s", token);
-	snprintf(bearer, sizeof(bearer), "Bearer %s", token);
-	snprintf(log_path, sizeof(log_path), "%s/forge.log", e2e_tmpdir());
-	snprintf(state_path, sizeof(state_path), "%s/forge.json", e2e_tmpdir());
 	return cmocka_run_group_tests(tests, make_fixtures, NULL);
 }

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "core/buf.h"
+#include "harness/output.h"
 #include "harness/results.h"
 
 void e2e_require_bpf(void)
@@ -194,6 +195,33 @@ void e2e_run(char *const argv[], uid_t uid, struct e2e_output *o)
 	slurp(err, o->err, sizeof(o->err));
 }
 
+void e2e_run_in(struct e2e_output *o, const char *dir, const char *cmd, ...)
+{
+	/* env -C: the folder is the child's only, and cmd is looked up on $PATH */
+	char *argv[32] = {"/usr/bin/env", "-C", (char *)dir, (char *)cmd};
+	size_t n = 4;
+	va_list ap;
+
+	va_start(ap, cmd);
+	while (n < 31 && (argv[n] = va_arg(ap, char *)))
+		n++;
+	va_end(ap);
+	argv[n] = NULL;
+	e2e_run(argv, (uid_t)-1, o);
+}
+
+void e2e_shell(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	if (system(cmd) != 0)
+		fail_msg("failed: %s", cmd);
+}
+
 /* argv: the build's wperf-bench and the arguments up to NULL. */
 static void bench_argv(char *argv[32], va_list ap)
 {
@@ -258,6 +286,16 @@ void e2e_assert_incomplete(const char *dir, const char *why)
 	snprintf(path, sizeof(path), "%s/INCOMPLETE", dir);
 	assert_int_equal(access(path, F_OK), 0);
 	results_release(&r);
+}
+
+void e2e_read_file(const char *path, struct wperf_buf *b)
+{
+	struct wperf_error err = {0};
+
+	wperf_buf_release(b);
+	if (output_read_all(path, b, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(wperf_buf_append(b, "", 1), 0); /* a C string */
 }
 
 uint32_t e2e_thread_tid(const char *out, const char *name)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "core/buf.h"
 #include "core/trace.h"
 
 /*
@@ -54,6 +55,14 @@ struct e2e_output {
 /* Runs argv (argv[0] a path) as uid (or -1 for ours) and waits for it. */
 void e2e_run(char *const argv[], uid_t uid, struct e2e_output *o);
 
+/* Runs cmd (a path, or a program on $PATH) with the arguments up to NULL in
+ * folder dir, into o. */
+void e2e_run_in(struct e2e_output *o, const char *dir, const char *cmd, ...)
+    __attribute__((sentinel));
+
+/* Runs the shell command made from the printf format fmt, which must succeed. */
+void e2e_shell(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Runs the wperf-bench of the build with the arguments up to NULL. */
 void e2e_bench(struct e2e_output *o, ...) __attribute__((sentinel));
 
@@ -70,6 +79,9 @@ int e2e_wait_for_file(const char *path, double seconds);
 /* Asserts that the results folder dir is marked incomplete (summary.json and
  * INCOMPLETE) for a reason that contains why. */
 void e2e_assert_incomplete(const char *dir, const char *why);
+
+/* The whole file at path into b (released first), with a '\0' after it. */
+void e2e_read_file(const char *path, struct wperf_buf *b);
 
 /* The tid printed as "thread NAME tid TID" by a synthetic program; 0 if absent. */
 uint32_t e2e_thread_tid(const char *out, const char *name);

@@ -1,0 +1,493 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The pull-request flow of ci/github/wperf-bench.yml and wperf-bench-comment.yml,
+ * end to end, recorded by the kernel: a throwaway git repository with a tiny
+ * project (the paper's Figure 1 and a ci scenario that builds it), a pull
+ * request that plants a new bottleneck (B waits for a new thread D per
+ * request), then fixes it, then adds a scenario that cannot run. Each push:
+ * check-perf --base main from the repository, as CI runs it; the results
+ * folder copied as the artifact; post as the same-repository job runs it,
+ * then as the fork's two workflows do. One comment for the pull request,
+ * updated in place; the gate's exit status whatever posting does; the token
+ * nowhere but in the requests to the API.
+ */
+#include <json-c/json.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/check.h"
+#include "harness/output.h"
+#include "tests/lib/e2e.h"
+#include "tests/lib/forge.h"
+
+#define SCENARIO     "fig1-pr"
+#define BROKEN	     "broken"
+#define PROGRAM	     "fig1pr"
+#define NEW_VERTEX   PROGRAM "/D"
+#define RUN_URL	     "https://github.example/o/r/actions/runs/4711"
+#define PLANT	     "app.extra_ms = 8;"
+#define ARTIFACT_DIR "check-perf" /* where the comment workflow downloads it */
+
+static struct e2e_output out;
+static char bench[PATH_MAX];	   /* the build's wperf-bench, absolute: run from the repository */
+static const char *repo;	   /* the throwaway repository, on branch pr */
+static const char *check;	   /* check-perf's --results */
+static const char *comment_job;	   /* the comment workflow's working directory */
+static char artifact[PATH_MAX];	   /* comment_job/ARTIFACT_DIR */
+static char event_env[PATH_MAX];   /* GITHUB_EVENT_PATH=...: pull_request 7 */
+static char summary_env[PATH_MAX]; /* GITHUB_STEP_SUMMARY=... */
+static char api_env[128];	   /* GITHUB_API_URL=the stand-in */
+static long comment_id;		   /* of the one comment, once made */
+
+/* The scenario: as the project's synthetic-fig1, two seconds a run; every
+ * process it starts carries the test's marker, so that none may be left. Its
+ * program is fig1 named PROGRAM: the analysis merges threads of one name
+ * across processes, and the other tests of a shared machine run fig1 with
+ * and without D (fig1/D was seen in the base, and in the fixed head). */
+static const char scenario_text[] =
+    "name: " SCENARIO "\n"
+    "description: 'the paper''s Figure 1 in a pull request'\n"
+    "tags: [ci]\n"
+    "build:\n"
+    "  - [make, -s, \"BUILD=${BUILD_DIR}\", \"${BUILD_DIR}/" PROGRAM "\"]\n"
+    "load:\n"
+    "  command: env %s ${BUILD_DIR}/" PROGRAM " --duration ${DURATION} --direct"
+    " --write-bytes 4194304 --file ${RESULTS_DIR}/fig1.data\n"
+    "  duration: 2\n"
+    "  throughput:\n"
+    "    regex: 'throughput: ([0-9.]+) requests/s'\n"
+    "    unit: requests/s\n"
+    "runs: 5\n"
+    "analysis:\n"
+    "  target: " PROGRAM "\n";
+
+/* The tiny project's build: fig1 as the project builds it (frame pointers, no
+ * tail calls, for its stacks). */
+static const char makefile_text[] =
+    "BUILD ?= build\n"
+    "$(BUILD)/" PROGRAM ": synthetic/fig1.c synthetic/*.h include/*.h\n"
+    "\t@mkdir -p $(@D)\n"
+    "\t$(CC) -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer "
+    "-fno-optimize-sibling-calls -Iinclude $< -lpthread -lm -o $@\n";
+
+/* A scenario whose load is a program that does not exist. */
+static const char broken_text[] = "name: " BROKEN "\n"
+				  "tags: [ci]\n"
+				  "load:\n"
+				  "  command: ./no-such-load --duration ${DURATION}\n"
+				  "  duration: 2\n"
+				  "  throughput:\n"
+				  "    regex: 'throughput: ([0-9.]+) requests/s'\n"
+				  "runs: 5\n";
+
+static void write_file(const char *path, const char *text)
+{
+	struct wperf_error err = {0};
+
+	if (output_write(path, text, strlen(text), &err) < 0)
+		fail_msg("%s", err.msg);
+}
+
+/* repo/rel */
+static const char *in_repo(const char *rel)
+{
+	static char path[4][PATH_MAX];
+	static unsigned next;
+	char *p = path[next++ % 4];
+
+	snprintf(p, sizeof(path[0]), "%s/%s", repo, rel);
+	return p;
+}
+
+/* git in the repository, which must succeed. */
+#define GIT(...)                                                                                   \
+	do {                                                                                       \
+		e2e_run_in(&out, repo, "git", __VA_ARGS__, NULL);                                  \
+		if (out.status)                                                                    \
+			fail_msg("git %s: %d\n%s", #__VA_ARGS__, out.status, out.err);             \
+	} while (0)
+
+static void rev_parse(const char *rev, char oid[41])
+{
+	GIT("rev-parse", rev);
+	snprintf(oid, 41, "%.40s", out.out);
+}
+
+/* ---- the steps ---- */
+
+/* check-perf as the template's gate step runs it, from the repository, runs
+ * pairs at its first look and 8 at the most; its exit status, which must be
+ * status, and the check it wrote, read back. */
+static void check_perf(const char *runs, int status, struct wperf_check *c)
+{
+	struct wperf_buf text = {0}, md = {0};
+	struct wperf_error err = {0};
+	char path[PATH_MAX + 16], base[41], head[41];
+
+	rev_parse("main", base);
+	rev_parse("HEAD", head);
+	e2e_run_in(&out, repo, bench, "check-perf", "--base", "main", "--runs", runs, "--max-runs",
+		   "8", "--results", check, "scenarios", NULL);
+	snprintf(path, sizeof(path), "%s/summary.md", check);
+	e2e_read_file(path, &md);
+	if (out.status != status)
+		fail_msg("check-perf: exit %d (want %d)\n%s\n%s", out.status, status, out.err,
+			 (const char *)md.data);
+	wperf_buf_release(&md);
+	snprintf(path, sizeof(path), "%s/summary.json", check);
+	e2e_read_file(path, &text);
+	if (wperf_check_from_json(path, (const char *)text.data, text.len - 1, c, &err) < 0)
+		fail_msg("%s", err.msg);
+	wperf_buf_release(&text);
+	/* base main, run in turns with the head, the pull request's commit */
+	assert_true(c->base_mode);
+	assert_string_equal(c->base_ref, "main");
+	assert_string_equal(c->base_commit, base);
+	assert_string_equal(c->head_commit, head);
+	assert_false(c->head_dirty);
+}
+
+/* The scenario named name of c. */
+static const struct wperf_check_scenario *scenario(const struct wperf_check *c, const char *name)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->scenarios[i].name, name))
+			return &c->scenarios[i];
+	fail_msg("no scenario %s in the check", name);
+	return NULL;
+}
+
+/* The artifact: the template saves the pull request's number in the results
+ * folder, then uploads it whole; the comment workflow downloads it into
+ * comment_job/check-perf. */
+static void upload_and_download(void)
+{
+	e2e_shell("echo 7 > '%s/pr-number' && rm -rf '%s' && cp -r '%s' '%s'", check, artifact,
+		  check, artifact);
+}
+
+/* post as the same-repository job of wperf-bench.yml runs it: from the
+ * repository, the pull request from the event, the token when given. */
+static void post_from_the_job(const char *token_env)
+{
+	forge_post(&out, repo,
+		   FORGE_ENV(token_env, "GITHUB_REPOSITORY=o/r", event_env, api_env, summary_env,
+			     "GITHUB_SERVER_URL=https://github.example", "GITHUB_RUN_ID=4711"),
+		   FORGE_ENV(check));
+}
+
+/* post as wperf-bench-comment.yml runs it: elsewhere, on the downloaded
+ * artifact, the number read from it, with a token that may write. */
+static void post_from_the_comment_workflow(void)
+{
+	struct wperf_buf pr = {0};
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/pr-number", artifact);
+	e2e_read_file(path, &pr);
+	assert_string_equal((const char *)pr.data, "7\n");
+	wperf_buf_release(&pr);
+	forge_post(&out, comment_job, FORGE_ENV(forge_token_env, "GITHUB_REPOSITORY=o/r", api_env),
+		   FORGE_ENV("--pr", "7", "--artifacts-url", RUN_URL, ARTIFACT_DIR));
+}
+
+static void expect(int status, const char *where, const char *text)
+{
+	const char *in = !strcmp(where, "out") ? out.out : out.err;
+
+	if (out.status != status || (text && !strstr(in, text)))
+		fail_msg("post: exit %d (want %d), std%s lacks \"%s\"\n--- stdout:\n%s\n--- "
+			 "stderr:\n%s",
+			 out.status, status, where, text ? text : "", out.out, out.err);
+}
+
+/* The one comment on the server, into body; it must be the one of before. */
+static void the_one_comment(struct wperf_buf *body)
+{
+	long id = 0;
+
+	assert_int_equal(forge_marked(FORGE_MARKER, body, &id), 1);
+	assert_int_equal(forge_comments(), 1);
+	if (comment_id)
+		assert_int_equal(id, comment_id);
+	comment_id = id;
+}
+
+static void assert_has(const struct wperf_buf *b, const char *text)
+{
+	if (!strstr((const char *)b->data, text))
+		fail_msg("lacks \"%s\":\n%s", text, (const char *)b->data);
+}
+
+/* The token reached the API in every request, and nothing else. */
+static void assert_token_kept(const char *summary)
+{
+	struct forge_request r[64];
+	size_t n = forge_requests(r, 64);
+
+	forge_assert_token_unsaid(&out);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(r[i].auth, forge_bearer);
+	forge_assert_token_not_in(check);
+	forge_assert_token_not_in(artifact);
+	forge_assert_token_not_in(summary);
+}
+
+/* ---- the pushes ---- */
+
+/* 1, 2: the base on main, the pull request's first push plants D. */
+static void a_new_bottleneck_fails_the_gate(void **state)
+{
+	struct wperf_check c;
+	const struct wperf_check_scenario *s;
+	int named = 0;
+
+	(void)state;
+	e2e_require_bpf();
+	GIT("checkout", "-q", "-b", "pr");
+	e2e_shell("sed -i 's/^\\tapp.write_bytes = 4096;$/&\\n\\t" PLANT "/' '%s' && "
+		  "grep -q '" PLANT "' '%s'",
+		  in_repo("synthetic/fig1.c"), in_repo("synthetic/fig1.c"));
+	GIT("commit", "-q", "-am", "fig1: B waits for D on every request");
+
+	/* One look at 8 pairs: at 5, D joining the knot in 5 of 5 runs cannot
+	 * pass its 22 tests' correction (Fisher's p 0.004), while the throughput
+	 * already fails: the check would stop there with "regression". */
+	check_perf("8", 1, &c);
+	assert_int_equal(c.n, 1);
+	s = scenario(&c, SCENARIO);
+	assert_false(s->error);
+	assert_int_equal(s->verdict.kind, WPERF_VERDICT_NEW_BOTTLENECK);
+	for (size_t i = 0; i < s->verdict.nfindings; i++) {
+		const struct wperf_finding *f = &s->verdict.findings[i];
+
+		if (f->level != WPERF_LEVEL_FAIL)
+			continue;
+		named |=
+		    f->kind == WPERF_FINDING_VERTEX && f->vertex && !strcmp(f->vertex, NEW_VERTEX);
+		named |=
+		    f->kind == WPERF_FINDING_EDGE && ((f->from && !strcmp(f->from, NEW_VERTEX)) ||
+						      (f->to && !strcmp(f->to, NEW_VERTEX)));
+	}
+	if (!named)
+		fail_msg("no failing finding names " NEW_VERTEX "\n%s", out.err);
+	wperf_check_release(&c);
+	upload_and_download();
+}
+
+/* 3, 4: the same-repository job: one comment, the job summary, exit 1. */
+static void the_job_comments_once(void **state)
+{
+	const char *summary = e2e_tmp_path("summary-1.md"), *md;
+	struct wperf_buf body = {0}, text = {0};
+
+	(void)state;
+	e2e_require_bpf();
+	snprintf(summary_env, sizeof(summary_env), "GITHUB_STEP_SUMMARY=%s", summary);
+	post_from_the_job(forge_token_env);
+	expect(1, "out", "comment created https://github.example/o/r/pull/7#issuecomment-");
+	assert_string_equal(forge_answers(), "GET 200, POST 201");
+	the_one_comment(&body);
+	assert_has(&body, FORGE_MARKER "\n**wperf-bench: 1 new bottleneck in 1 scenario**\n");
+	assert_has(&body, "| `" SCENARIO "` | **new-bottleneck** |");
+	assert_has(&body, "`" NEW_VERTEX "`");
+	assert_has(&body, "[Artifacts](" RUN_URL ")");
+	/* the job summary: the same Markdown, without the marker; a blank line
+	 * after it keeps the next step's summary apart */
+	md = (const char *)body.data + strlen(FORGE_MARKER "\n");
+	e2e_read_file(summary, &text);
+	if (strncmp((const char *)text.data, md, strlen(md)) ||
+	    strcmp((const char *)text.data + strlen(md), "\n"))
+		fail_msg("the job summary is not the comment's Markdown:\n%s",
+			 (const char *)text.data);
+	assert_token_kept(summary);
+	wperf_buf_release(&body);
+	wperf_buf_release(&text);
+}
+
+/* 5: a fork's pull request: the job without a token writes the summary and
+ * posts nothing; the comment workflow finds the comment and leaves it. */
+static void the_fork_path_keeps_one_comment(void **state)
+{
+	const char *summary = e2e_tmp_path("summary-fork.md");
+	struct wperf_buf before = {0}, body = {0}, text = {0};
+	size_t requests_before;
+	struct forge_request r[64];
+
+	(void)state;
+	e2e_require_bpf();
+	the_one_comment(&before);
+	requests_before = forge_requests(r, 64);
+	snprintf(summary_env, sizeof(summary_env), "GITHUB_STEP_SUMMARY=%s", summary);
+	post_from_the_job("GITHUB_TOKEN=");
+	expect(1, "err", "no token in $GITHUB_TOKEN: the pull-request comment is skipped");
+	assert_int_equal(forge_requests(r, 64), requests_before);
+	e2e_read_file(summary, &text);
+	assert_has(&text, "**wperf-bench: 1 new bottleneck in 1 scenario**");
+
+	post_from_the_comment_workflow();
+	expect(1, "out", "comment unchanged");
+	assert_int_equal(forge_requests(r, 64), requests_before + 1);
+	assert_string_equal(r[requests_before].method, "GET");
+	the_one_comment(&body);
+	assert_string_equal((const char *)body.data, (const char *)before.data);
+	assert_token_kept(summary);
+	wperf_buf_release(&before);
+	wperf_buf_release(&body);
+	wperf_buf_release(&text);
+}
+
+/* 6: the next push reverts the plant: a pass, in the same comment. */
+static void the_fix_passes_in_the_same_comment(void **state)
+{
+	const char *summary = e2e_tmp_path("summary-2.md");
+	struct wperf_check c;
+	struct wperf_buf body = {0};
+
+	(void)state;
+	e2e_require_bpf();
+	GIT("revert", "--no-edit", "HEAD");
+	check_perf("5", 0, &c); /* into the same folder: the earlier check's is emptied */
+	assert_int_equal(c.n, 1);
+	assert_false(scenario(&c, SCENARIO)->error);
+	assert_int_equal(scenario(&c, SCENARIO)->verdict.kind, WPERF_VERDICT_PASS);
+	wperf_check_release(&c);
+	upload_and_download();
+
+	snprintf(summary_env, sizeof(summary_env), "GITHUB_STEP_SUMMARY=%s", summary);
+	post_from_the_job(forge_token_env);
+	expect(0, "out", "comment updated https://github.example/o/r/pull/7#issuecomment-");
+	the_one_comment(&body);
+	assert_has(&body, FORGE_MARKER "\n**wperf-bench: 1 scenario passes**\n");
+	assert_has(&body, "| `" SCENARIO "` | pass |");
+	if (strstr((const char *)body.data, NEW_VERTEX))
+		fail_msg("the fix's comment still names " NEW_VERTEX ":\n%s",
+			 (const char *)body.data);
+	assert_token_kept(summary);
+	wperf_buf_release(&body);
+}
+
+/* 7: main gains a scenario that cannot run, the pull request merges it:
+ * check-perf exit 2, and so post, whose comment says which and why. */
+static void a_scenario_that_cannot_run(void **state)
+{
+	const char *summary = e2e_tmp_path("summary-3.md");
+	struct wperf_check c;
+	const struct wperf_check_scenario *s;
+	struct wperf_buf body = {0};
+	int gate;
+
+	(void)state;
+	e2e_require_bpf();
+	GIT("checkout", "-q", "main");
+	write_file(in_repo("scenarios/" BROKEN ".yaml"), broken_text);
+	GIT("add", "scenarios");
+	GIT("commit", "-q", "-m", "a scenario whose load is missing");
+	GIT("checkout", "-q", "pr");
+	GIT("merge", "-q", "--no-edit", "main");
+
+	check_perf("5", 2, &c);
+	gate = out.status; /* the gate's, for post to keep */
+	assert_int_equal(c.n, 2);
+	s = scenario(&c, BROKEN);
+	assert_true(s->error);
+	assert_non_null(s->reason);
+	if (!strstr(s->reason, "the load exited with status 127") ||
+	    !strstr(s->reason, "no-such-load: not found"))
+		fail_msg("the reason: %s", s->reason);
+	assert_null(strchr(s->reason, '\n')); /* one line */
+	assert_false(scenario(&c, SCENARIO)->error);
+	wperf_check_release(&c);
+	upload_and_download();
+
+	snprintf(summary_env, sizeof(summary_env), "GITHUB_STEP_SUMMARY=%s", summary);
+	post_from_the_job(forge_token_env);
+	expect(gate, "out", "comment updated");
+	the_one_comment(&body);
+	assert_has(&body, "could not run in 2 scenarios**");
+	assert_has(&body, "| `" BROKEN "` | **error** |");
+	assert_has(&body, "the load exited with status 127; the end of ");
+	assert_has(&body, "./no-such-load: not found |");
+	post_from_the_comment_workflow();
+	expect(gate, "out", "comment");
+	the_one_comment(&body);
+	assert_token_kept(summary);
+	wperf_buf_release(&body);
+}
+
+/* Last: what the checks started is gone. */
+static void nothing_is_left(void **state)
+{
+	(void)state;
+	e2e_require_bpf();
+	assert_int_equal(e2e_marked_processes(), 0);
+	assert_false(e2e_recorder_programs_linger());
+}
+
+/* ---- the repository ---- */
+
+/* The base on main: fig1 with the headers it includes, the Makefile, the
+ * scenario. */
+static int make_repo(void **state)
+{
+	char text[2048], source[PATH_MAX];
+
+	(void)state;
+	if (!realpath(e2e_path("wperf-bench"), bench) || !getcwd(source, sizeof(source)))
+		return -1;
+	repo = strdup(e2e_tmp_path("repo"));
+	check = strdup(e2e_tmp_path("check"));
+	comment_job = strdup(e2e_tmp_path("comment-job"));
+	snprintf(artifact, sizeof(artifact), "%s/" ARTIFACT_DIR, comment_job);
+	snprintf(api_env, sizeof(api_env), "GITHUB_API_URL=%s", forge_url);
+	snprintf(event_env, sizeof(event_env), "GITHUB_EVENT_PATH=%s", e2e_tmp_path("event.json"));
+	write_file(
+	    strchr(event_env, '=') + 1,
+	    "{\"action\": \"synchronize\", \"number\": 7, \"pull_request\": {\"number\": 7}}\n");
+	e2e_shell("mkdir -p '%s/synthetic' '%s/include' '%s/scenarios' '%s' && "
+		  "cp '%s'/synthetic/fig1.c '%s'/synthetic/*.h '%s/synthetic/' && "
+		  "cp '%s'/include/*.h '%s/include/'",
+		  repo, repo, repo, comment_job, source, source, repo, source, repo);
+	write_file(in_repo("Makefile"), makefile_text);
+	write_file(in_repo(".gitignore"), "build/\n");
+	snprintf(text, sizeof(text), scenario_text, e2e_marker());
+	write_file(in_repo("scenarios/" SCENARIO ".yaml"), text);
+	GIT("init", "-q", "-b", "main");
+	GIT("config", "user.email", "test@example.com");
+	GIT("config", "user.name", "wperf-bench tests");
+	GIT("add", "-A");
+	GIT("commit", "-q", "-m", "fig1, built and checked");
+	return 0;
+}
+
+static int setup(void **state)
+{
+	forge_start(NULL);
+	return make_repo(state);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(a_new_bottleneck_fails_the_gate),
+	    cmocka_unit_test(the_job_comments_once),
+	    cmocka_unit_test(the_fork_path_keeps_one_comment),
+	    cmocka_unit_test(the_fix_passes_in_the_same_comment),
+	    cmocka_unit_test(a_scenario_that_cannot_run),
+	    cmocka_unit_test(nothing_is_left),
+	};
+
+	if (forge_setup() < 0)
+		return 1;
+	return cmocka_run_group_tests(tests, setup, forge_stop);
+}
