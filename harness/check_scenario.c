@@ -24,6 +24,7 @@ static const char *const side_name[] = {"base", "head"};
 struct check {
 	const struct check_scenario_opts *o;
 	int sides;		   /* 2 with a base, else 1 (the head only) */
+	int fresh;		   /* a base without the scenario: the head alone */
 	struct results r[2];	   /* the results folders, by side */
 	struct run_set *set[2];	   /* open while the runs are made */
 	struct wperf_baseline b;   /* the stored baseline; with a base, its accepted entries */
@@ -51,7 +52,11 @@ static unsigned runs_at_look(const struct check *c, unsigned k)
 	return n < max ? n : max < c->first ? c->first : max;
 }
 
-/* The head's set first: its scenario says how many runs both sides make. */
+/*
+ * The head's set first: its scenario says how many runs both sides make. A
+ * scenario the change adds is not in the base commit: its head runs alone
+ * (fresh), as the work tree's, and nothing is compared.
+ */
 static int open_sides(struct check *c, struct wperf_error *err)
 {
 	const struct check_scenario_opts *o = c->o;
@@ -59,6 +64,14 @@ static int open_sides(struct check *c, struct wperf_error *err)
 	struct run_set_opts ro[2] = {0};
 	int e = 0;
 
+	if (o->base) {
+		e = base_tree_path(o->base, o->scenario, base_scenario, sizeof(base_scenario), err);
+		c->fresh = e == -ENOENT && o->new_ok;
+		if (e && !c->fresh)
+			return e;
+		e = 0;
+		c->sides = c->fresh ? 1 : 2;
+	}
 	for (int i = BASE; i <= HEAD; i++) {
 		if (c->sides == 2)
 			snprintf(folder[i], sizeof(folder[i]), "%s/%s", o->dir, side_name[i]);
@@ -70,38 +83,41 @@ static int open_sides(struct check *c, struct wperf_error *err)
 	}
 	ro[HEAD].scenario_path = o->scenario;
 	ro[HEAD].build_dir = o->build_dir;
-	if (c->sides == 2) {
+	if (o->base) {
 		snprintf(build[HEAD], sizeof(build[HEAD]), "%sbuild",
 			 git_repo_workdir(o->base->repo));
-		snprintf(build[BASE], sizeof(build[BASE]), "%s/build", o->base->dir);
 		ro[HEAD].workdir = git_repo_workdir(o->base->repo);
 		if (!ro[HEAD].build_dir)
 			ro[HEAD].build_dir = build[HEAD];
+	}
+	if (c->sides == 2) {
+		snprintf(build[BASE], sizeof(build[BASE]), "%s/build", o->base->dir);
 		ro[BASE].workdir = o->base->dir;
 		ro[BASE].build_dir = build[BASE];
 		ro[BASE].scenario_path = base_scenario;
-		e = base_tree_path(o->base, o->scenario, base_scenario, sizeof(base_scenario), err);
 	}
-	if (!e)
-		e = run_set_open(&ro[HEAD], &c->r[HEAD], &c->set[HEAD], err);
+	e = run_set_open(&ro[HEAD], &c->r[HEAD], &c->set[HEAD], err);
 	if (!e && c->sides == 2)
 		e = run_set_open(&ro[BASE], &c->r[BASE], &c->set[BASE], err);
-	if (e || c->sides == 1)
+	if (e || !o->base)
 		return e;
-	/* The base's results name its commit; its tree is no repository. */
-	c->r[BASE].git = o->base->head;
-	snprintf(c->r[BASE].git.commit, sizeof(c->r[BASE].git.commit), "%s", o->base->commit);
-	c->r[BASE].git.dirty = 0;
-	c->r[BASE].git.branch[0] = '\0';
-	for (int i = BASE; !e && i <= HEAD; i++)
+	if (c->sides == 2) {
+		/* The base's results name its commit; its tree is no repository. */
+		c->r[BASE].git = o->base->head;
+		snprintf(c->r[BASE].git.commit, sizeof(c->r[BASE].git.commit), "%s",
+			 o->base->commit);
+		c->r[BASE].git.dirty = 0;
+		c->r[BASE].git.branch[0] = '\0';
+	}
+	for (int i = c->sides == 2 ? BASE : HEAD; !e && i <= HEAD; i++)
 		e = run_set_build(c->set[i], err);
 	return e;
 }
 
 /*
  * The baseline the head is judged against: without a base, the stored one;
- * with a base, the accepted entries of the head's stored baseline (people's
- * decisions hold), if it has one.
+ * with a base (fresh or not), the accepted entries of the head's stored
+ * baseline (people's decisions hold), if it has one.
  */
 static int load_baseline(struct check *c, struct wperf_error *err)
 {
@@ -109,7 +125,7 @@ static int load_baseline(struct check *c, struct wperf_error *err)
 	struct wperf_error ignored = {0};
 	char path[PATH_MAX];
 
-	if (c->sides == 1)
+	if (!c->o->base)
 		return gate_load_baseline(c->o->baseline ? c->o->baseline : &none,
 					  c->r[HEAD].scenario, &c->b, c->from, sizeof(c->from),
 					  err);
@@ -120,11 +136,12 @@ static int load_baseline(struct check *c, struct wperf_error *err)
 	return 0;
 }
 
-/* The baseline made from the base's runs, with the accepted entries kept. */
+/* The baseline made from the base's runs (a fresh scenario's: its own), with
+ * the accepted entries kept. */
 static int base_baseline(struct check *c, struct wperf_baseline *out, struct wperf_error *err)
 {
-	int e = wperf_baseline_from_runs(&c->r[BASE].runs, c->r[HEAD].scenario, &c->r[BASE].env,
-					 out, err);
+	const struct results *from = &c->r[c->fresh ? HEAD : BASE];
+	int e = wperf_baseline_from_runs(&from->runs, c->r[HEAD].scenario, &from->env, out, err);
 
 	if (!e && wperf_baseline_merge_accepted(out, &c->b) < 0)
 		e = wperf_error_set(err, -ENOMEM, "out of memory");
@@ -166,13 +183,25 @@ static int look(struct check *c, struct wperf_verdict *v, struct wperf_error *er
 	return e;
 }
 
-/* Does no finding of v wait for more runs? A failure already found may still
- * turn into a new bottleneck with them (a vertex joining in 4 of 5 runs). */
+/*
+ * Does no finding of v wait for more runs? One that is inconclusive does.
+ * So, when the verdict fails already, does a vertex that joined the
+ * bottleneck in more runs than the tolerance but not yet beyond the noise: it
+ * may settle the failure as a new bottleneck rather than a regression (the
+ * throughput fails first, the vertex's test needs more runs). That costs runs
+ * only when the change fails anyway.
+ */
 static int settled(const struct wperf_verdict *v)
 {
-	for (size_t i = 0; i < v->nfindings; i++)
-		if (v->findings[i].inconclusive)
+	int fails = wperf_verdict_exit_code(v->kind);
+
+	for (size_t i = 0; i < v->nfindings; i++) {
+		const struct wperf_finding *f = &v->findings[i];
+
+		if (f->inconclusive || (fails && f->kind == WPERF_FINDING_VERTEX && f->worse &&
+					f->level == WPERF_LEVEL_WARN && !f->accepted))
 			return 0;
+	}
 	return 1;
 }
 
@@ -210,9 +239,19 @@ static int judge(struct check *c, struct wperf_verdict *v, struct wperf_error *e
 	char path[PATH_MAX];
 	int e;
 
-	if (c->sides == 1)
+	if (!c->o->base)
 		return gate_judge(&c->r[HEAD], &c->b, c->from, &c->j, v, err);
 	e = base_baseline(c, &made, err);
+	if (!e && c->fresh) {
+		/* Its runs against themselves: nothing compared, the expected
+		 * answer still checked. */
+		snprintf(c->from, sizeof(c->from),
+			 "none: the base commit %.12s has no such scenario (a new one)",
+			 c->o->base->commit);
+		e = gate_judge(&c->r[HEAD], &made, c->from, &c->j, v, err);
+		wperf_baseline_release(&made);
+		return e;
+	}
 	if (!e)
 		e = wperf_baseline_write(&made, &text, err);
 	snprintf(path, sizeof(path), "%s/base.yaml", c->o->dir);
@@ -320,7 +359,7 @@ int check_scenario(const struct check_scenario_opts *o, struct wperf_check_scena
 		c.first = o->looks.first ? o->looks.first : run_set_planned(c.set[HEAD]);
 		if (c.first < min && !o->looks.first)
 			c.first = min;
-		c.looks = check_looks_count(&o->looks, c.first);
+		c.looks = c.fresh ? 1 : check_looks_count(&o->looks, c.first);
 		c.j.alpha = (o->alpha > 0 ? o->alpha : WPERF_GATE_ALPHA) / c.looks;
 		if (c.sides == 2)
 			c.j.base = &c.r[BASE];
@@ -346,6 +385,9 @@ int check_scenario(const struct check_scenario_opts *o, struct wperf_check_scena
 		out->reason = one_line(err->msg);
 	} else if (out->verdict.kind == WPERF_VERDICT_INCONCLUSIVE) {
 		out->reason = inconclusive_reason(&out->verdict);
+	} else if (c.fresh) {
+		out->reason = strdup("a new scenario: the base has none, so its runs are "
+				     "compared with nothing (its expected answer is checked)");
 	}
 	for (int i = BASE; i <= HEAD; i++)
 		results_release(&c.r[i]);

@@ -21,6 +21,10 @@
  *
  *   DIR/            without a base: the head's results folder (as `run`)
  *   DIR/base/, DIR/head/, DIR/base.yaml   with a base
+ *
+ * A scenario that the base commit lacks (the change adds it) is, with new_ok,
+ * run on the head alone into DIR/ and compared with nothing: its verdict is
+ * its expected answer's, and its reason says it is new.
  */
 #ifndef WPERF_CHECK_SCENARIO_H
 #define WPERF_CHECK_SCENARIO_H
@@ -52,6 +56,9 @@ struct check_scenario_opts {
 	const char *build_dir; /* the head's ${BUILD_DIR}; NULL: build/ of the work tree with a
 				* base, else the folder of this program */
 	int quiet;
+	/* With a base that lacks the scenario (a change that adds it): run the
+	 * head alone, compare nothing, check its expected answer; else an error. */
+	int new_ok;
 };
 
 /*

@@ -185,7 +185,8 @@ static int run_all(struct check_perf *cp, struct base_tree *tree, struct wperf_c
 						.baseline = &cp->baseline,
 						.looks = cp->looks,
 						.alpha = cp->alpha / (double)cp->nfiles,
-						.quiet = 1};
+						.quiet = 1,
+						.new_ok = 1};
 
 		snprintf(dir, sizeof(dir), "%s/%.*s", cp->results,
 			 (int)strcspn(slash ? slash + 1 : file, "."), slash ? slash + 1 : file);

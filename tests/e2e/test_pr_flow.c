@@ -377,6 +377,37 @@ static void the_fix_passes_in_the_same_comment(void **state)
 	wperf_buf_release(&body);
 }
 
+/* A pull request that adds a scenario: the base has none, so its runs are
+ * compared with nothing and the check passes, saying why; then it goes. */
+static void a_new_scenario_is_compared_with_nothing(void **state)
+{
+	char text[2048];
+	const struct wperf_check_scenario *s;
+	struct wperf_check c;
+
+	(void)state;
+	e2e_require_bpf();
+	snprintf(text, sizeof(text), scenario_text, e2e_marker());
+	memcpy(strstr(text, SCENARIO), "fig1-nu", strlen("fig1-nu"));
+	write_file(in_repo("scenarios/fig1-nu.yaml"), text);
+	GIT("add", "scenarios");
+	GIT("commit", "-q", "-m", "a second scenario");
+	check_perf("5", 0, &c);
+	assert_int_equal(c.n, 2);
+	s = scenario(&c, "fig1-nu");
+	assert_false(s->error);
+	assert_int_equal(s->verdict.kind, WPERF_VERDICT_PASS);
+	assert_int_equal(s->pairs, 5);
+	assert_false(s->verdict.paired);
+	assert_non_null(s->reason);
+	assert_non_null(strstr(s->reason, "a new scenario: the base has none"));
+	assert_string_equal(s->dir, "fig1-nu");
+	assert_false(scenario(&c, SCENARIO)->error);
+	wperf_check_release(&c);
+	GIT("rm", "-q", "scenarios/fig1-nu.yaml");
+	GIT("commit", "-q", "-m", "one scenario is enough");
+}
+
 /* 7: main gains a scenario that cannot run, the pull request merges it:
  * check-perf exit 2, and so post, whose comment says which and why. */
 static void a_scenario_that_cannot_run(void **state)
@@ -483,6 +514,7 @@ int main(void)
 	    cmocka_unit_test(the_job_comments_once),
 	    cmocka_unit_test(the_fork_path_keeps_one_comment),
 	    cmocka_unit_test(the_fix_passes_in_the_same_comment),
+	    cmocka_unit_test(a_new_scenario_is_compared_with_nothing),
 	    cmocka_unit_test(a_scenario_that_cannot_run),
 	    cmocka_unit_test(nothing_is_left),
 	};
