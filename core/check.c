@@ -586,7 +586,7 @@ static int read_scenario(struct json_object *o, const char *path, struct wperf_c
 	r_number(&r, 11, 1, &v->detectable);
 	r_bool(&r, 12, &v->structure_only);
 	if (!r.ret) {
-		uint64_t lost;
+		uint64_t lost = 0;
 
 		at(&r, 13);
 		r.ret = x[13] ? wperf_json_get_count(x[13], r.sub, 0, UINT64_MAX, "a whole number",
