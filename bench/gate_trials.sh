@@ -65,8 +65,10 @@ plant)
 		"$bench" ab -q --base HEAD~1 --results "$work/ab-$i" scenarios/synthetic-fig1.yaml \
 			>"$work/ab-$i.md" 2>"$work/ab-$i.log" || rc=$?
 		verdict=$(jq -r '.verdict.kind // "error"' "$work/ab-$i/head/summary.json" 2>/dev/null || echo error)
-		first=$(grep -m1 -E '^\| \*\*fail\*\*|^- \*\*fail\*\*' "$work/ab-$i.md" | cut -c1-160 || true)
-		site=$(grep -m1 -E '^  - [0-9]+%: blocked in' "$work/ab-$i.md" | cut -c1-120 || true)
+		# The first failure (a vertex, an edge or the throughput) and the
+		# first call site the verdict names.
+		first=$(grep -m1 -F '**fail**' "$work/ab-$i.md" | cut -c1-220 || true)
+		site=$(grep -m1 -E '^  - [0-9]+%: blocked in' "$work/ab-$i.md" | cut -c1-300 || true)
 		runs=$(jq -r '.runs | length' "$work/ab-$i/head/summary.json" 2>/dev/null || echo "?")
 		echo "plant $kind trial $i: $verdict (exit $rc), $runs runs per side, $(($(date +%s) - start)) s"
 		echo "    $first"
