@@ -134,7 +134,8 @@ int wperf_env_to_json(const struct wperf_env *e, struct json_object **out)
 	if (!ret)
 		ret = wperf_json_put(
 		    o, "calibration",
-		    wperf_json_number(isfinite(e->calibration) && e->calibration > 0 ? e->calibration : 0));
+		    wperf_json_number(
+			isfinite(e->calibration) && e->calibration > 0 ? e->calibration : 0));
 	if (ret) {
 		json_object_put(o);
 		return ret;

@@ -269,7 +269,8 @@ static void bad_summaries_are_refused_with_the_place(void **state)
 	assert_string_equal(r.reason, "interrupted by SIGINT");
 	assert_int_equal(r.runs.nruns, 5);
 	assert_int_equal(gate_read_baseline("baselines/synthetic-fig1.yaml", &b, &err), 0);
-	assert_int_equal(gate_judge(&r, &b, "baselines/synthetic-fig1.yaml", NULL, &v, &err), -EINVAL);
+	assert_int_equal(gate_judge(&r, &b, "baselines/synthetic-fig1.yaml", NULL, &v, &err),
+			 -EINVAL);
 	assert_non_null(strstr(err.msg, "is incomplete (interrupted by SIGINT)"));
 	assert_int_equal(gate_update_baseline(&r, "/nonexistent/x.yaml", &err), -EINVAL);
 	/* complete again: INCOMPLETE goes */
