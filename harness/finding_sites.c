@@ -300,10 +300,10 @@ static int take_median(struct target *t)
 		return 0;
 	qsort(t->samples, t->n, sizeof(*t->samples), cmp_sample);
 	m = &t->samples[(t->n - 1) / 2];
-	qsort(m->sites, m->nsites, sizeof(*m->sites), cmp_site);
 	n = m->nsites < FINDING_SITES_MAX ? m->nsites : FINDING_SITES_MAX;
 	if (!n)
-		return 0;
+		return 0; /* qsort is not for a NULL array, even of none */
+	qsort(m->sites, m->nsites, sizeof(*m->sites), cmp_site);
 	if (!(t->f->sites = calloc(n, sizeof(*t->f->sites))))
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
