@@ -157,12 +157,19 @@ static int select_scenarios(struct check_perf *cp, char **operands, int n)
 	return status;
 }
 
+/* The scenario's verdict in one line: runs, time, the smallest throughput
+ * change its runs could have told from noise, why it is unclear. */
 static void say_scenario(const struct check_perf *cp, size_t i,
 			 const struct wperf_check_scenario *s)
 {
-	fprintf(stderr, "check-perf: [%zu/%zu] %s: %s (%zu run%s per side, %.0f s)%s%s\n", i + 1,
+	char detect[64] = "";
+
+	if (!s->error && !isnan(s->verdict.detectable))
+		snprintf(detect, sizeof(detect), ", could tell a throughput change of %.1f%%",
+			 s->verdict.detectable * 100);
+	fprintf(stderr, "check-perf: [%zu/%zu] %s: %s (%zu run%s per side, %.0f s%s)%s%s\n", i + 1,
 		cp->nfiles, s->name, s->error ? "error" : wperf_verdict_name(s->verdict.kind),
-		s->pairs, s->pairs == 1 ? "" : "s", s->seconds, s->reason ? ": " : "",
+		s->pairs, s->pairs == 1 ? "" : "s", s->seconds, detect, s->reason ? ": " : "",
 		s->reason ? s->reason : "");
 }
 
