@@ -161,7 +161,9 @@ int git_repo_resolve(struct git_repo *r, const char *rev, const char *target,
 	if (!rev || !*rev) {
 		if ((e = merge_base(r, target, &id, name, sizeof(name), err)))
 			return e;
-	} else if (peel_branch(r->repo, rev, &id) < 0) {
+	} else if (peel_commit(r->repo, rev, &id) < 0 && peel_branch(r->repo, rev, &id) < 0) {
+		/* As git rev-parse takes it first: "HEAD" is this clone's HEAD,
+		 * never origin/HEAD. A branch only origin has comes second. */
 		return wperf_error_set(err, -ENOENT, "%s: no commit '%s' in this repository",
 				       r->workdir, rev);
 	}

@@ -58,8 +58,10 @@ int git_repo_info(struct git_repo *r, const char *target, struct git_info *out,
  * empty. */
 void git_repo_info_of(const char *path, struct git_info *out);
 
-/* Resolves rev to a commit id (hex). rev NULL or "": the merge base of HEAD
- * with target (NULL: the default target branch). */
+/* Resolves rev to a commit id (hex): as git rev-parse does ("HEAD~1" is this
+ * clone's), else as origin/REV (a branch a CI clone has only there). rev NULL
+ * or "": the merge base of HEAD with target (NULL: the default target
+ * branch), the target looked up as origin/NAME first. */
 int git_repo_resolve(struct git_repo *r, const char *rev, const char *target,
 		     char oid[GIT_REPO_OID_HEX], struct wperf_error *err);
 

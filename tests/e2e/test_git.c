@@ -141,6 +141,13 @@ static void baseline_from_another_commit(void **state)
 	assert_non_null(strstr(out.out, "fig1/D"));
 	BENCH(repo, "compare", "--baseline-ref", "HEAD", worse);
 	assert_int_equal(out.status, 0);
+	/* A clone whose origin lags behind: HEAD is this clone's, not
+	 * origin/HEAD (which holds the baseline the runs fail against). */
+	GIT(repo, "update-ref", "refs/remotes/origin/HEAD", "HEAD~1");
+	BENCH(repo, "compare", "--baseline-ref", "HEAD", worse);
+	if (out.status != 0)
+		fail_msg("HEAD read as origin/HEAD: %d\n%s%s", out.status, out.out, out.err);
+	GIT(repo, "update-ref", "-d", "refs/remotes/origin/HEAD");
 
 	/* The merge base with main is the baseline's commit on main. */
 	BENCH(repo, "compare", "--baseline-ref", "merge-base", "--target", "main", worse);
