@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "harness/output.h"
+#include "harness/progress.h"
 #include "harness/run_set.h"
 
 #define CHECK_LOOK_STEP 3
@@ -332,22 +333,14 @@ static char *file_stem(const char *path)
 	return strndup(base, strcspn(base, "."));
 }
 
-static double seconds_since(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 int check_scenario(const struct check_scenario_opts *o, struct wperf_check_scenario *out,
 		   struct wperf_error *err)
 {
 	struct check c = {.o = o, .sides = o->base ? 2 : 1};
-	struct timespec t0;
+	double t0;
 	int e, fatal;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = progress_now_s();
 	memset(out, 0, sizeof(*out));
 	e = open_sides(&c, err);
 	if (!e)
@@ -379,7 +372,7 @@ int check_scenario(const struct check_scenario_opts *o, struct wperf_check_scena
 	out->name = c.r[HEAD].scenario[0] ? strdup(c.r[HEAD].scenario) : file_stem(o->scenario);
 	out->dir = strdup(strrchr(o->dir, '/') ? strrchr(o->dir, '/') + 1 : o->dir);
 	out->pairs = c.r[HEAD].runs.nruns;
-	out->seconds = seconds_since(&t0);
+	out->seconds = progress_now_s() - t0;
 	if (e) {
 		out->error = 1;
 		out->reason = one_line(err->msg);

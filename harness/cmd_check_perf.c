@@ -25,6 +25,7 @@
 #include "cli.h"
 #include "harness/check_scenario.h"
 #include "harness/check_write.h"
+#include "harness/progress.h"
 #include "harness/results.h"
 #include "harness/scenario.h"
 
@@ -286,14 +287,6 @@ static int parse(int argc, char **argv, struct check_perf *cp)
 	return -1;
 }
 
-static double seconds_since(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 /* The exit status of the check c. */
 static int check_status(const struct wperf_check *c, int strict)
 {
@@ -313,12 +306,12 @@ int cmd_check_perf(int argc, char **argv)
 	struct wperf_check c = {0};
 	struct base_tree *tree = NULL;
 	struct wperf_error err = {0};
-	struct timespec t0;
+	double t0;
 	int status = parse(argc, argv, &cp), e = 0;
 
 	if (status >= 0)
 		return status;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = progress_now_s();
 	status = select_scenarios(&cp, argv + optind, argc - optind);
 	if (status == EXIT_OK)
 		e = check_write_prepare(cp.results, &err);
@@ -334,7 +327,7 @@ int cmd_check_perf(int argc, char **argv)
 		}
 		check_write_head(&c);
 		e = run_all(&cp, tree, &c, &err);
-		c.seconds = seconds_since(&t0);
+		c.seconds = progress_now_s() - t0;
 		if (c.n && check_write(&c, cp.results, &err) < 0)
 			cli_warn(CMD, "%s", err.msg);
 	}

@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_s(void)
+double progress_now_s(void)
 {
 	struct timespec ts;
 
@@ -20,7 +20,7 @@ void progress_init(struct progress *p, int quiet)
 	memset(p, 0, sizeof(*p));
 	p->tty = isatty(STDERR_FILENO);
 	p->quiet = quiet;
-	p->start = now_s();
+	p->start = progress_now_s();
 }
 
 int progress_open(struct progress *p, const char *log_path, struct wperf_error *err)
@@ -48,7 +48,7 @@ static void emit(struct progress *p, int terminal, const char *prefix, const cha
 
 	vsnprintf(line, sizeof(line), fmt, ap);
 	if (p->log)
-		fprintf(p->log, "[%8.1f s] %s%s\n", now_s() - p->start, prefix, line);
+		fprintf(p->log, "[%8.1f s] %s%s\n", progress_now_s() - p->start, prefix, line);
 	if (terminal) {
 		clear_status(p);
 		fprintf(stderr, "wperf-bench run: %s%s\n", prefix, line);

@@ -22,6 +22,9 @@ struct progress {
 };
 
 /* Starts the clock; lines go to the terminal only until progress_open. */
+/* Seconds on the monotonic clock: what every phase and check is timed by. */
+double progress_now_s(void);
+
 void progress_init(struct progress *p, int quiet);
 
 /* Appends the log to log_path (created); 0 or a negative errno in err. */

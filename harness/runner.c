@@ -35,14 +35,6 @@ struct run_state {
 	double load_start; /* CLOCK_MONOTONIC seconds */
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void nap(void)
 {
 	struct timespec tick = {0, (long)(TICK_S * 1e9)};
@@ -108,7 +100,7 @@ static int run_command(struct run_state *st, const char *phase, size_t i,
 	struct service_spec spec = {.name = name, .argv = c->argv, .log_path = log};
 	struct service cmd;
 	int teardown = !strcmp(phase, "teardown"), e;
-	double t0 = now_s();
+	double t0 = progress_now_s();
 
 	snprintf(name, sizeof(name), "%s[%zu]", phase, i);
 	snprintf(log, sizeof(log), "%s/%s.log", st->o->run_dir, phase);
@@ -116,15 +108,16 @@ static int run_command(struct run_state *st, const char *phase, size_t i,
 	if (e)
 		return e;
 	/* The teardown undoes the setup: an interrupt hurries it, never skips it. */
-	for (double end = now_s() + (*st->o->interrupted ? TEARDOWN_HURRY : COMMAND_TIMEOUT);
-	     service_running(&cmd) && now_s() < end; nap())
+	for (double end =
+		 progress_now_s() + (*st->o->interrupted ? TEARDOWN_HURRY : COMMAND_TIMEOUT);
+	     service_running(&cmd) && progress_now_s() < end; nap())
 		if (!teardown && (e = interrupted(st, err)))
 			break;
 	if (!cmd.exited) {
 		if (!e)
 			e = wperf_error_set(err, -ETIMEDOUT,
 					    "%s (line %d) was still running after %g s", name,
-					    c->line, now_s() - t0);
+					    c->line, progress_now_s() - t0);
 		stop(st, &cmd, SIGTERM, LEFTOVER_TIMEOUT);
 		return e;
 	}
@@ -180,7 +173,7 @@ static int start_services(struct run_state *st, struct wperf_error *err)
 					    .env = sv->env,
 					    .cwd = sv->cwd,
 					    .log_path = log};
-		double t0 = now_s();
+		double t0 = progress_now_s();
 		int e;
 
 		snprintf(name, sizeof(name), "service %s", sv->name);
@@ -198,7 +191,7 @@ static int start_services(struct run_state *st, struct wperf_error *err)
 		if (e)
 			return e == -EINTR ? interrupted(st, err) : e;
 		progress_say(st->o->progress, "%s: service %s is ready (%.1f s)", st->o->label,
-			     sv->name, now_s() - t0);
+			     sv->name, progress_now_s() - t0);
 	}
 	return 0;
 }
@@ -238,7 +231,7 @@ static int watch(struct run_state *st, struct wperf_error *err)
 
 	if (!e)
 		e = check_services(st, err);
-	if (e || !service_running(&st->load) || now_s() - st->load_start <= limit)
+	if (e || !service_running(&st->load) || progress_now_s() - st->load_start <= limit)
 		return e;
 	if (l->duration > 0)
 		snprintf(duration, sizeof(duration), "load.duration: %g s, ", l->duration);
@@ -252,7 +245,7 @@ static int watch(struct run_state *st, struct wperf_error *err)
 static int wait_with_load(struct run_state *st, double seconds, const char *what,
 			  struct wperf_error *err)
 {
-	for (double end = now_s() + seconds; now_s() < end; nap()) {
+	for (double end = progress_now_s() + seconds; progress_now_s() < end; nap()) {
 		int e = watch(st, err);
 
 		if (e)
@@ -260,7 +253,7 @@ static int wait_with_load(struct run_state *st, double seconds, const char *what
 		if (!service_running(&st->load))
 			return failed(&st->load, "the load ended during the warm-up: it", err);
 		progress_status(st->o->progress, "%s: %s, %.0f s left ", st->o->label, what,
-				end - now_s());
+				end - progress_now_s());
 	}
 	return 0;
 }
@@ -419,7 +412,7 @@ static int start_recorder(struct run_state *st, struct run_outcome *out, struct 
 static int record_load(struct run_state *st, struct wperf_error *err)
 {
 	const struct scenario_record *r = &st->o->s->record;
-	double start = now_s();
+	double start = progress_now_s();
 	int e;
 
 	while (service_running(&st->recorder)) {
@@ -429,31 +422,32 @@ static int record_load(struct run_state *st, struct wperf_error *err)
 			if (r->window > 0)
 				progress_warn(st->o->progress,
 					      "%s: the load ended %.1f s into the %g s window",
-					      st->o->label, now_s() - start, r->window);
+					      st->o->label, progress_now_s() - start, r->window);
 			stop(st, &st->recorder, SIGINT, RECORD_STOP_TIMEOUT);
 			break;
 		}
-		if (r->window > 0 && now_s() - start > r->window + RECORD_STOP_TIMEOUT)
+		if (r->window > 0 && progress_now_s() - start > r->window + RECORD_STOP_TIMEOUT)
 			return wperf_error_set(err, -ETIMEDOUT,
 					       "the recording did not end after %g s",
 					       r->window + RECORD_STOP_TIMEOUT);
 		if (r->window > 0)
 			progress_status(st->o->progress, "%s: recording, %.0f s left ",
-					st->o->label, r->window - (now_s() - start));
+					st->o->label, r->window - (progress_now_s() - start));
 		else if (st->o->s->load.duration > 0)
 			progress_status(
 			    st->o->progress, "%s: recording until the load ends, %.0f s left ",
 			    st->o->label,
-			    fmax(0, st->o->s->load.duration - (now_s() - st->load_start)));
+			    fmax(0, st->o->s->load.duration - (progress_now_s() - st->load_start)));
 		else
 			progress_status(st->o->progress,
 					"%s: recording until the load ends, %.0f s so far ",
-					st->o->label, now_s() - start);
+					st->o->label, progress_now_s() - start);
 		nap();
 	}
 	if (!WIFEXITED(st->recorder.status) || WEXITSTATUS(st->recorder.status) != 0)
 		return failed(&st->recorder, "the recorder", err);
-	progress_say(st->o->progress, "%s: recorded %.1f s", st->o->label, now_s() - start);
+	progress_say(st->o->progress, "%s: recorded %.1f s", st->o->label,
+		     progress_now_s() - start);
 	return 0;
 }
 
@@ -512,7 +506,7 @@ static int run_load(struct run_state *st, struct run_outcome *out, struct wperf_
 				    .log_path = run_path(st, "load.log", log, sizeof(log))};
 	int e;
 
-	st->load_start = now_s();
+	st->load_start = progress_now_s();
 	e = start(st, &spec, &st->load, err);
 	if (e)
 		return e;

@@ -14,6 +14,7 @@
 
 #include "core/buf.h"
 #include "harness/proc_stat.h"
+#include "harness/progress.h"
 #include "harness/spawn.h"
 #include "harness/tcp_port.h"
 
@@ -32,14 +33,6 @@ void service_cancel_on(const volatile sig_atomic_t *flag)
 static bool cancelled(void)
 {
 	return cancel_flag && *cancel_flag;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static void nap(void)
@@ -84,9 +77,9 @@ bool service_running(struct service *s)
 
 bool service_wait(struct service *s, double timeout)
 {
-	double end = now_s() + timeout;
+	double end = progress_now_s() + timeout;
 
-	while (service_running(s) && now_s() < end && !cancelled())
+	while (service_running(s) && progress_now_s() < end && !cancelled())
 		nap();
 	return !service_running(s);
 }
@@ -110,18 +103,18 @@ static bool group_alive(struct service *s)
 
 bool service_stop(struct service *s, int sig, double timeout)
 {
-	double end = now_s() + timeout;
+	double end = progress_now_s() + timeout;
 	bool killed = false;
 
 	if (!s->pgid)
 		return false;
 	kill(-s->pgid, sig);
-	while (group_alive(s) && now_s() < end)
+	while (group_alive(s) && progress_now_s() < end)
 		nap();
 	if (group_alive(s)) {
 		killed = sig != SIGKILL;
 		kill(-s->pgid, SIGKILL);
-		for (end = now_s() + 5; group_alive(s) && now_s() < end;)
+		for (end = progress_now_s() + 5; group_alive(s) && progress_now_s() < end;)
 			nap();
 	}
 	s->pgid = 0;
@@ -169,13 +162,13 @@ int service_ready_tcp(struct service *s, const char *host, int port, double time
 		      struct wperf_error *err)
 {
 	char what[300];
-	double end = now_s() + timeout;
+	double end = progress_now_s() + timeout;
 
 	snprintf(what, sizeof(what), "waiting for %s:%d to accept connections", host, port);
 	for (;;) {
 		if (tcp_port_accepts(host, port))
 			return 0;
-		if (!service_running(s) || now_s() >= end || cancelled())
+		if (!service_running(s) || progress_now_s() >= end || cancelled())
 			return not_ready(s, what, timeout, err);
 		nap();
 	}
@@ -184,13 +177,13 @@ int service_ready_tcp(struct service *s, const char *host, int port, double time
 int service_ready_file(struct service *s, const char *path, double timeout, struct wperf_error *err)
 {
 	char what[4200];
-	double end = now_s() + timeout;
+	double end = progress_now_s() + timeout;
 
 	snprintf(what, sizeof(what), "waiting for %s to exist", path);
 	for (;;) {
 		if (access(path, F_OK) == 0)
 			return 0;
-		if (!service_running(s) || now_s() >= end || cancelled())
+		if (!service_running(s) || progress_now_s() >= end || cancelled())
 			return not_ready(s, what, timeout, err);
 		nap();
 	}
@@ -217,7 +210,7 @@ int service_ready_log(struct service *s, const char *regex, double timeout, stru
 {
 	struct wperf_buf text = {0};
 	char what[600];
-	double end = now_s() + timeout;
+	double end = progress_now_s() + timeout;
 	off_t offset = 0;
 	regex_t re;
 	int e;
@@ -242,7 +235,7 @@ int service_ready_log(struct service *s, const char *regex, double timeout, stru
 				break;
 			}
 		}
-		if (!running || now_s() >= end || cancelled()) {
+		if (!running || progress_now_s() >= end || cancelled()) {
 			e = not_ready(s, what, timeout, err);
 			break;
 		}
@@ -255,9 +248,9 @@ int service_ready_log(struct service *s, const char *regex, double timeout, stru
 
 int service_ready_delay(struct service *s, double seconds, struct wperf_error *err)
 {
-	double end = now_s() + seconds;
+	double end = progress_now_s() + seconds;
 
-	while (now_s() < end) {
+	while (progress_now_s() < end) {
 		if (!service_running(s) || cancelled())
 			return not_ready(s, "during its start-up delay", seconds, err);
 		nap();
