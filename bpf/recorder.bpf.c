@@ -656,6 +656,8 @@ static __always_inline int emit_block(const bool btf, __u8 kind, struct request 
 	e->block.dev = (KREAD(btf, disk, major) << 20) | KREAD(btf, disk, first_minor);
 	e->block.bytes = bytes;
 	e->block.op = KREAD(btf, rq, cmd_flags);
+	e->block.rq = (__u64)(unsigned long)rq;
+	e->block.jiffies = bpf_jiffies64();
 	submit(&slot);
 	return 0;
 }
@@ -670,6 +672,24 @@ static __always_inline int on_block_rq_issue(__u64 *ctx, const bool btf)
 static __always_inline int on_block_rq_complete(__u64 *ctx, const bool btf)
 {
 	return emit_block(btf, WPERF_EV_BLOCK_COMPLETE, (void *)ctx[0], ctx[2]);
+}
+
+/* Where the kernel starts counting the request in the disk's io_ticks
+ * (blk_account_io_start): before it is queued, let alone issued. */
+static __always_inline int on_block_io_start(__u64 *ctx, const bool btf)
+{
+	struct request *rq = (void *)ctx[0];
+
+	return emit_block(btf, WPERF_EV_BLOCK_START, rq, KREAD(btf, rq, __data_len));
+}
+
+/* Where it stops (blk_account_io_done): after its completion, and for a
+ * request that asked for a cache flush, after the flush. */
+static __always_inline int on_block_io_done(__u64 *ctx, const bool btf)
+{
+	struct request *rq = (void *)ctx[0];
+
+	return emit_block(btf, WPERF_EV_BLOCK_DONE, rq, KREAD(btf, rq, __data_len));
 }
 
 /* ---- network interfaces ---- */
@@ -747,6 +767,8 @@ TRACEPOINT(sched_process_exit)
 TRACEPOINT(task_rename)
 TRACEPOINT(block_rq_issue)
 TRACEPOINT(block_rq_complete)
+TRACEPOINT(block_io_start)
+TRACEPOINT(block_io_done)
 TRACEPOINT(net_dev_xmit)
 TRACEPOINT(netif_receive_skb)
 

@@ -46,6 +46,10 @@ enum wperf_event_kind {
 	WPERF_EV_SPIN_AFTER = 17, /* USDT wperf:after_spin(lock) */
 	WPERF_EV_SPIN_RELEASE = 18, /* USDT wperf:spin_release(lock) */
 	WPERF_EV_FALSE_WAKEUP = 19, /* USDT wperf:false_wakeup() */
+	WPERF_EV_BLOCK_START = 20, /* a block request is made (block_io_start, Linux 6.5+): the
+				      disk counts it in flight from now; tid made it */
+	WPERF_EV_BLOCK_DONE = 21, /* the request ends (block_io_done, Linux 6.5+): the disk
+				     counts it in flight up to now */
 	WPERF_EV_KIND_MAX /* one past the last kind; grows as kinds are added */
 };
 
@@ -118,12 +122,23 @@ struct wperf_irq {
 	__s32 irq; /* hard irq number or softirq vector */
 };
 
+/*
+ * The BLOCK_* events of one request carry the same rq: the kernel's struct
+ * request, whose address is the only key that pairs them. The sector does not:
+ * a cache flush is issued at sector ~0, and the request that asked for it
+ * (fsync's empty write with REQ_PREFLUSH) is made (START) and completes later
+ * with 0 bytes at another sector, never issued itself. Request structs are
+ * reused (one per tag), so an rq names one request from its start to its end
+ * only. jiffies: the kernel's, which a disk's io_ticks counts.
+ */
 struct wperf_block {
 	__u64 sector;
 	__u32 dev; /* the whole disk, kernel encoding: major << 20 | minor */
 	__u32 bytes;
 	__u32 op; /* REQ_OP_* in the low 8 bits, as the kernel's cmd_flags */
 	__s32 irq; /* for flags != WPERF_CTX_THREAD: the interrupt completing it */
+	__u64 rq; /* the request's address, an opaque id (0 in format 1.0, as jiffies) */
+	__u64 jiffies; /* the kernel's jiffies then */
 };
 
 struct wperf_net {

@@ -34,6 +34,8 @@ static const char *const kind_names[WPERF_EV_KIND_MAX] = {
     [WPERF_EV_SPIN_AFTER] = "spin_after",
     [WPERF_EV_SPIN_RELEASE] = "spin_release",
     [WPERF_EV_FALSE_WAKEUP] = "false_wakeup",
+    [WPERF_EV_BLOCK_START] = "block_start",
+    [WPERF_EV_BLOCK_DONE] = "block_done",
 };
 
 const char *wperf_event_kind_name(unsigned kind)
@@ -75,6 +77,8 @@ uint16_t wperf_event_size(unsigned kind)
 		break;
 	case WPERF_EV_BLOCK_ISSUE:
 	case WPERF_EV_BLOCK_COMPLETE:
+	case WPERF_EV_BLOCK_START:
+	case WPERF_EV_BLOCK_DONE:
 		payload = sizeof(e->block);
 		break;
 	case WPERF_EV_NET_XMIT:
@@ -119,8 +123,8 @@ static void get_comm(struct wperf_cursor *c, char *comm)
 int wperf_event_encode(struct wperf_buf *b, const struct wperf_event *ev, uint64_t *prev_ts)
 {
 	/*
-	 * The longest body (BLOCK_*) is 10+5+1+5+5 common bytes and 10+5+5+5+5 of its
-	 * own: 56, far below the 255 that the u8 body length allows.
+	 * The longest body (BLOCK_*) is 10+5+1+5+5 common bytes and 10+5+5+5+5+10+10
+	 * of its own: 76, far below the 255 that the u8 body length allows.
 	 */
 	uint8_t rec[WPERF_RECORD_MAX];
 	uint8_t *q = rec + 2;
@@ -173,11 +177,15 @@ int wperf_event_encode(struct wperf_buf *b, const struct wperf_event *ev, uint64
 		break;
 	case WPERF_EV_BLOCK_ISSUE:
 	case WPERF_EV_BLOCK_COMPLETE:
+	case WPERF_EV_BLOCK_START:
+	case WPERF_EV_BLOCK_DONE:
 		q = wperf_uvarint_put(q, ev->block.sector);
 		q = wperf_uvarint_put(q, ev->block.dev);
 		q = wperf_uvarint_put(q, ev->block.bytes);
 		q = wperf_uvarint_put(q, ev->block.op);
 		q = wperf_svarint_put(q, ev->block.irq);
+		q = wperf_uvarint_put(q, ev->block.rq); /* since 1.1 */
+		q = wperf_uvarint_put(q, ev->block.jiffies);
 		break;
 	case WPERF_EV_NET_XMIT:
 	case WPERF_EV_NET_RECV:
@@ -382,11 +390,18 @@ int wperf_event_decode(const uint8_t **p, const uint8_t *end, uint64_t *prev_ts,
 		break;
 	case WPERF_EV_BLOCK_ISSUE:
 	case WPERF_EV_BLOCK_COMPLETE:
+	case WPERF_EV_BLOCK_START:
+	case WPERF_EV_BLOCK_DONE:
 		ev->block.sector = wperf_cur_uvarint(&c);
 		ev->block.dev = wperf_cur_u32(&c);
 		ev->block.bytes = wperf_cur_u32(&c);
 		ev->block.op = wperf_cur_u32(&c);
 		ev->block.irq = wperf_cur_s32(&c);
+		/* Appended in 1.1: a body of 1.0 ends before them, and leaves them 0. */
+		if (!c.err && wperf_cursor_left(&c)) {
+			ev->block.rq = wperf_cur_uvarint(&c);
+			ev->block.jiffies = wperf_cur_uvarint(&c);
+		}
 		break;
 	case WPERF_EV_NET_XMIT:
 	case WPERF_EV_NET_RECV:

@@ -26,7 +26,7 @@
 
 #define WPERF_TRACE_MAGIC	  "WPERFTRC"
 #define WPERF_TRACE_MAJOR	  1 /* a reader refuses other majors */
-#define WPERF_TRACE_MINOR	  0 /* readers accept any minor: additions only */
+#define WPERF_TRACE_MINOR	  1 /* readers accept any minor: additions only */
 #define WPERF_TRACE_HEADER_SIZE	  16
 #define WPERF_SECTION_HEADER_SIZE 32
 
@@ -57,11 +57,13 @@ enum wperf_section_kind {
  *   EXEC, RENAME        str comm
  *   EXIT, FALSE_WAKEUP  nothing
  *   HARDIRQ_*, SOFTIRQ_* s irq
- *   BLOCK_*             u sector, u dev, u bytes, u op, s irq
+ *   BLOCK_*             u sector, u dev, u bytes, u op, s irq, then since 1.1 u rq,
+ *                       u jiffies (a body of 1.0 ends before them: decoded as 0)
  *   NET_*               u ifindex, u bytes, s irq
  *   SPIN_*              u lock
  * A reader skips the body of a kind it does not know, and ignores bytes left at
- * the end of a body it does know (later minors may append fields).
+ * the end of a body it does know (later minors may append fields). 1.1 added
+ * the kinds BLOCK_START and BLOCK_DONE, and rq and jiffies to BLOCK_* bodies.
  */
 
 /* One thread of the THREADS table: as first seen (snapshot or fork). */

@@ -43,10 +43,37 @@ static void format_context(char *buf, size_t size, uint8_t context, int32_t irq,
 		snprintf(buf, size, "%u %s", tid, wperf_thread_table_name(tt, tid));
 }
 
+/*
+ * Which request, what it does and where: "rq 0xADDR op write sector S". The
+ * request's address pairs an issue with its completion (absent from traces of
+ * format 1.0); the op is the low byte of the kernel's cmd_flags, whose REQ_OP_*
+ * numbers are the same in every kernel (the flag bits above it are not); a
+ * flush has no sector (the kernel's (sector_t)-1).
+ */
+static void format_request(char *buf, size_t size, const struct wperf_block *blk)
+{
+	static const char *const ops[] = {"read", "write", "flush", "discard"};
+	unsigned op = blk->op & 0xff;
+	char rq[64] = "", name[16], sector[32];
+
+	if (blk->rq)
+		snprintf(rq, sizeof(rq), "rq 0x%llx jiffies %llu ", (unsigned long long)blk->rq,
+			 (unsigned long long)blk->jiffies);
+	if (op < sizeof(ops) / sizeof(ops[0]))
+		snprintf(name, sizeof(name), "%s", ops[op]);
+	else
+		snprintf(name, sizeof(name), "%u", op);
+	if (blk->sector == UINT64_MAX)
+		snprintf(sector, sizeof(sector), "-");
+	else
+		snprintf(sector, sizeof(sector), "%llu", (unsigned long long)blk->sector);
+	snprintf(buf, size, "%sop %s sector %s", rq, name, sector);
+}
+
 static void format_details(char *buf, size_t size, const struct wperf_event *ev,
 			   const struct wperf_thread_table *tt)
 {
-	char ctx[64];
+	char ctx[64], req[128];
 
 	switch (ev->hdr.kind) {
 	case WPERF_EV_SWITCH:
@@ -82,11 +109,12 @@ static void format_details(char *buf, size_t size, const struct wperf_event *ev,
 		break;
 	case WPERF_EV_BLOCK_ISSUE:
 	case WPERF_EV_BLOCK_COMPLETE:
+	case WPERF_EV_BLOCK_START:
+	case WPERF_EV_BLOCK_DONE:
 		format_context(ctx, sizeof(ctx), ev->hdr.flags, ev->block.irq, ev->hdr.tid, tt);
-		snprintf(buf, size, "dev %u:%u sector %llu bytes %u op %u in %s",
-			 ev->block.dev >> 20, ev->block.dev & 0xfffff,
-			 (unsigned long long)ev->block.sector, ev->block.bytes, ev->block.op & 0xff,
-			 ctx);
+		format_request(req, sizeof(req), &ev->block);
+		snprintf(buf, size, "dev %u:%u %s bytes %u in %s", ev->block.dev >> 20,
+			 ev->block.dev & 0xfffff, req, ev->block.bytes, ctx);
 		break;
 	case WPERF_EV_NET_XMIT:
 	case WPERF_EV_NET_RECV:
