@@ -18,8 +18,8 @@
  *
  * An excluded process (opts->exclude_tgids) has no entity: its switches still
  * end and start the other side's segments, a wait it ends has no waker
- * (WPERF_NO_ENTITY), its block requests and packets are left out, and a
- * process it forks is born at the fork.
+ * (WPERF_NO_ENTITY), its packets are left out, its block requests keep their
+ * disk busy but give it no share, and a process it forks is born at the fork.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -540,16 +540,20 @@ static void on_spin(struct tl_builder *b, const struct wperf_event *ev)
 	}
 }
 
-/* BLOCK_* and NET_*: hdr.tid issued or sent the I/O only in thread context. */
+/*
+ * BLOCK_* and NET_*: hdr.tid issued or sent the I/O only in thread context. An
+ * excluded process's packets are left out; its block requests keep their disk
+ * busy (the kernel's count of the disk's busy time has them) but give it no
+ * share of the disk (current() is TL_NONE for it).
+ */
 static void on_io(struct tl_builder *b, const struct wperf_event *ev)
 {
 	uint32_t issuer = TL_NONE;
-	int block = ev->hdr.kind == WPERF_EV_BLOCK_ISSUE || ev->hdr.kind == WPERF_EV_BLOCK_COMPLETE;
+	int block = ev->hdr.kind != WPERF_EV_NET_XMIT && ev->hdr.kind != WPERF_EV_NET_RECV;
 
 	if (ev->hdr.flags == WPERF_CTX_THREAD && ev->hdr.tid != 0) {
-		if (excluded(b, ev->hdr.tgid) &&
-		    (ev->hdr.kind == WPERF_EV_BLOCK_ISSUE || ev->hdr.kind == WPERF_EV_NET_XMIT))
-			return; /* an excluded process's own I/O is left out */
+		if (excluded(b, ev->hdr.tgid) && ev->hdr.kind == WPERF_EV_NET_XMIT)
+			return; /* an excluded process's packets are left out */
 		issuer = current(b, ev);
 	}
 	if (block)
@@ -592,6 +596,8 @@ static void step(struct tl_builder *b, const struct wperf_event *ev)
 		break;
 	case WPERF_EV_BLOCK_ISSUE:
 	case WPERF_EV_BLOCK_COMPLETE:
+	case WPERF_EV_BLOCK_START:
+	case WPERF_EV_BLOCK_DONE:
 	case WPERF_EV_NET_XMIT:
 	case WPERF_EV_NET_RECV:
 		on_io(b, ev);
@@ -781,6 +787,10 @@ int wperf_timeline_build(const struct wperf_trace *t, const struct wperf_timelin
 			tl->lost_events += st->lost[c];
 		for (int k = 0; k < WPERF_EV_KIND_MAX; k++)
 			tl->recorded_events += st->events[k];
+		tl->disk_requests_before = b.reqs_before;
+		tl->disk_requests_unfinished = b.reqs_unfinished;
+		tl->disk_requests_lost = b.reqs_lost;
+		tl->jiffy_ns = b.jiffy_ns;
 		ret = tl_assemble(&b, tl);
 	}
 	if (ret == -ENOMEM && (!err || err->code != -ENOMEM))

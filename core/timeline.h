@@ -86,6 +86,12 @@ struct wperf_entity {
 	uint64_t running_ns, runnable_ns, waiting_ns, irq_ns;
 	/* devices: the bytes and requests they served, and how long they were busy */
 	uint64_t bytes, ios, busy_ns;
+	/* disks: their measured busy time as the kernel counts a disk's io_ticks
+	 * (/sys/block/DEV/stat field 10, iostat's %util): in whole jiffies, each
+	 * busy period adding the jiffies from its first request's start to its
+	 * last one's end (see timeline_devices.c); 0 when the trace has no jiffies
+	 * (format 1.0). In ns: io_ticks * the timeline's jiffy_ns. */
+	uint64_t io_ticks;
 	/* Its segments, in time order and contiguous: the first starts at born, each
 	 * other where the one before it ends, the last ends at died. An array of its
 	 * own, which the timeline grew as the events came, never copied into one for
@@ -132,6 +138,15 @@ struct wperf_timeline {
 	uint64_t lost_events;	  /* from the trace: every report must say so */
 	uint64_t recorded_events; /* the records the trace holds, of every kind */
 	uint64_t false_wakeups_removed, spins_converted;
+	/* Disk requests that the window cuts: completed in it but made before it
+	 * (their disk is busy from the window's start), and issued in it but never
+	 * completed (busy up to the window's end); and requests whose completion
+	 * the trace lacks though their request was used again (lost events: busy
+	 * from when they were made to their issue only). */
+	uint64_t disk_requests_before, disk_requests_unfinished, disk_requests_lost;
+	/* The kernel's jiffy (1 s / CONFIG_HZ), measured over the trace's block
+	 * events; 0 when it has none with jiffies. */
+	uint64_t jiffy_ns;
 	char capacity_note[256]; /* which device capacities were used, for the report */
 };
 

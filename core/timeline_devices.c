@@ -3,10 +3,10 @@
  * The timeline builder, part 2: I/O devices as pseudo-threads (wPerf sections
  * 3.3 and 4.1).
  *
- * A disk is busy while it has requests (issue to completion); a NIC is busy
- * for bytes * 8 / link speed after each packet. Outside its busy time a device
- * waits for the threads that issued I/O to it (WPERF_WAKER_ISSUERS), shared by
- * the bytes each issued (sent, for a NIC).
+ * A disk is busy while it has requests in flight (timeline_disks.c); a NIC is
+ * busy for bytes * 8 / link speed after each packet. Outside its busy time a
+ * device waits for the threads that issued I/O to it (WPERF_WAKER_ISSUERS),
+ * shared by the bytes each issued (sent, for a NIC).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -30,6 +30,7 @@ void tl_devices_release(struct tl_builder *b)
 	size_t n = TL_COUNT(b->devices, struct tl_device);
 
 	for (size_t i = 0; i < n; i++) {
+		wperf_buf_release(&dev(b, i)->reqs);
 		wperf_buf_release(&dev(b, i)->busy);
 		wperf_buf_release(&dev(b, i)->shares);
 		wperf_idmap_release(&dev(b, i)->share_of);
@@ -70,9 +71,7 @@ static void nic_setup(struct tl_builder *b, struct tl_device *d)
 	}
 }
 
-/* The device index of a disk (dev) or NIC (ifindex), made when new; TL_NONE
- * when out of memory. */
-static uint32_t device_of(struct tl_builder *b, uint8_t kind, uint32_t key)
+uint32_t tl_device_of(struct tl_builder *b, uint8_t kind, uint32_t key)
 {
 	int disk = kind == WPERF_ENTITY_DISK, added;
 	struct wperf_buf *index = disk ? &b->disk_index : &b->nic_index;
@@ -104,8 +103,7 @@ oom:
 
 /* ---- busy intervals ---- */
 
-/* Appends [s, e) to the device's busy intervals, merged with the last when they touch. */
-static void add_busy(struct tl_builder *b, struct tl_device *d, uint64_t s, uint64_t e)
+void tl_add_busy(struct tl_builder *b, struct tl_device *d, uint64_t s, uint64_t e)
 {
 	size_t n = d->busy.len / (2 * sizeof(uint64_t));
 	uint64_t *last = n ? (uint64_t *)(void *)d->busy.data + 2 * (n - 1) : NULL;
@@ -128,7 +126,7 @@ static void add_busy(struct tl_builder *b, struct tl_device *d, uint64_t s, uint
 	last[1] = e;
 }
 
-static void add_share(struct tl_builder *b, struct tl_device *d, uint32_t thread, uint64_t bytes)
+void tl_add_share(struct tl_builder *b, struct tl_device *d, uint32_t thread, uint64_t bytes)
 {
 	int added;
 	int64_t k;
@@ -146,129 +144,9 @@ static void add_share(struct tl_builder *b, struct tl_device *d, uint32_t thread
 	s->bytes += bytes;
 }
 
-/* ---- pending block requests: open addressing on (device, sector) ---- */
-
-static size_t req_home(uint32_t dev1, uint64_t sector, size_t cap)
-{
-	uint64_t h = (sector ^ ((uint64_t)dev1 << 40)) * 0x9E3779B97F4A7C15ull;
-
-	return (size_t)(h >> 32) & (cap - 1);
-}
-
-static struct tl_request *req_find(struct tl_builder *b, uint32_t dev1, uint64_t sector)
-{
-	if (!b->reqs_cap)
-		return NULL;
-	for (size_t i = req_home(dev1, sector, b->reqs_cap);; i = (i + 1) & (b->reqs_cap - 1)) {
-		struct tl_request *r = &b->reqs[i];
-
-		if (!r->dev)
-			return NULL;
-		if (r->dev == dev1 && r->sector == sector)
-			return r;
-	}
-}
-
-static struct tl_request *req_insert(struct tl_builder *b, uint32_t dev1, uint64_t sector)
-{
-	size_t i;
-
-	if ((b->reqs_count + 1) * 2 > b->reqs_cap) {
-		size_t cap = b->reqs_cap ? b->reqs_cap * 2 : 256;
-		struct tl_request *t = calloc(cap, sizeof(*t));
-
-		if (!t) {
-			b->oom = 1;
-			return NULL;
-		}
-		for (size_t j = 0; j < b->reqs_cap; j++) {
-			struct tl_request *r = &b->reqs[j];
-
-			if (!r->dev)
-				continue;
-			for (i = req_home(r->dev, r->sector, cap); t[i].dev;
-			     i = (i + 1) & (cap - 1))
-				;
-			t[i] = *r;
-		}
-		free(b->reqs);
-		b->reqs = t;
-		b->reqs_cap = cap;
-	}
-	for (i = req_home(dev1, sector, b->reqs_cap); b->reqs[i].dev;
-	     i = (i + 1) & (b->reqs_cap - 1))
-		;
-	b->reqs[i].dev = dev1;
-	b->reqs[i].sector = sector;
-	b->reqs_count++;
-	return &b->reqs[i];
-}
-
-/* Removes r, shifting back the entries after it so no probe chain breaks. */
-static void req_remove(struct tl_builder *b, struct tl_request *r)
-{
-	size_t mask = b->reqs_cap - 1, i = (size_t)(r - b->reqs), j = i;
-
-	for (;;) {
-		size_t k;
-
-		j = (j + 1) & mask;
-		if (!b->reqs[j].dev)
-			break;
-		k = req_home(b->reqs[j].dev, b->reqs[j].sector, b->reqs_cap);
-		/* b->reqs[j] may fill the hole at i unless its home lies in (i, j] */
-		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
-			continue;
-		b->reqs[i] = b->reqs[j];
-		i = j;
-	}
-	b->reqs[i].dev = 0;
-	b->reqs_count--;
-}
-
-/* ---- events ---- */
-
-int tl_block_event(struct tl_builder *b, const struct wperf_event *ev, uint32_t issuer)
-{
-	uint32_t d = device_of(b, WPERF_ENTITY_DISK, ev->block.dev);
-	struct tl_cpu *c = tl_cpu(b, ev->hdr.cpu);
-	struct tl_device *dv;
-	struct tl_request *r;
-
-	if (d == TL_NONE)
-		return -ENOMEM;
-	dv = dev(b, d);
-	r = req_find(b, d + 1, ev->block.sector);
-	if (ev->hdr.kind == WPERF_EV_BLOCK_ISSUE) {
-		if (r)
-			return 0; /* a requeued request issued again: counted already */
-		if (!req_insert(b, d + 1, ev->block.sector))
-			return -ENOMEM;
-		if (dv->inflight++ == 0)
-			dv->busy_start = ev->hdr.ts;
-		dv->bytes += ev->block.bytes;
-		dv->ios++;
-		add_share(b, dv, issuer, ev->block.bytes);
-		return 0;
-	}
-	if (c) {
-		c->blk_dev = d;
-		c->blk_ctx = ev->hdr.flags;
-		c->blk_irq = ev->block.irq;
-	}
-	if (ev->hdr.flags == WPERF_CTX_HARDIRQ && ev->block.irq >= 0)
-		tl_vote(b, ev->block.irq, d);
-	if (!r)
-		return 0; /* issued before the window, or by an excluded process */
-	req_remove(b, r);
-	if (dv->inflight > 0 && --dv->inflight == 0)
-		add_busy(b, dv, dv->busy_start, ev->hdr.ts);
-	return 0;
-}
-
 int tl_net_event(struct tl_builder *b, const struct wperf_event *ev, uint32_t issuer)
 {
-	uint32_t d = device_of(b, WPERF_ENTITY_NIC, ev->net.ifindex);
+	uint32_t d = tl_device_of(b, WPERF_ENTITY_NIC, ev->net.ifindex);
 	struct tl_cpu *c = tl_cpu(b, ev->hdr.cpu);
 	struct tl_device *dv;
 	uint64_t s = ev->hdr.ts, e;
@@ -279,7 +157,7 @@ int tl_net_event(struct tl_builder *b, const struct wperf_event *ev, uint32_t is
 	dv->bytes += ev->net.bytes;
 	dv->ios++;
 	if (ev->hdr.kind == WPERF_EV_NET_XMIT)
-		add_share(b, dv, issuer, ev->net.bytes);
+		tl_add_share(b, dv, issuer, ev->net.bytes);
 	if (c && ev->hdr.kind == WPERF_EV_NET_XMIT)
 		c->net_tx = d;
 	else if (c)
@@ -295,7 +173,7 @@ int tl_net_event(struct tl_builder *b, const struct wperf_event *ev, uint32_t is
 		return 0;
 	}
 	if (dv->inflight)
-		add_busy(b, dv, dv->busy_start, dv->busy_end);
+		tl_add_busy(b, dv, dv->busy_start, dv->busy_end);
 	dv->inflight = 1;
 	dv->busy_start = s;
 	dv->busy_end = e;
@@ -308,15 +186,14 @@ void tl_devices_finish(struct tl_builder *b)
 	const struct wperf_capacity *cap = &b->opts.capacity;
 	uint64_t window = b->end - b->start;
 
+	tl_disks_finish(b);
 	for (size_t i = 0; i < n; i++) {
 		struct tl_device *d = dev(b, i);
 		const uint64_t *iv;
 		size_t nb;
 
-		/* a disk with requests still pending, a NIC's last packet */
-		if (d->inflight)
-			add_busy(b, d, d->busy_start,
-				 d->kind == WPERF_ENTITY_DISK ? b->end : d->busy_end);
+		if (d->inflight) /* a NIC's last packet */
+			tl_add_busy(b, d, d->busy_start, d->busy_end);
 		d->inflight = 0;
 		iv = (const uint64_t *)(const void *)d->busy.data; /* after add_busy's realloc */
 		nb = d->busy.len / (2 * sizeof(uint64_t));
@@ -353,6 +230,7 @@ int64_t tl_devices_entities(struct tl_builder *b, uint32_t first, struct wperf_b
 		e->bytes = d->bytes;
 		e->ios = d->ios;
 		e->busy_ns = d->busy_ns;
+		e->io_ticks = d->io_ticks;
 		d->entity = first++;
 	}
 	return first;

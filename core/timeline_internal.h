@@ -87,10 +87,40 @@ struct tl_mark {
 	uint64_t ts;
 };
 
-/* A pending block request, keyed by (dev, sector). */
+/* Where a block request is (timeline_devices.c). */
+enum tl_req_state {
+	TL_REQ_MADE = 1, /* made (BLOCK_START), not issued */
+	TL_REQ_ISSUED,
+	TL_REQ_ENDED, /* its interval is in its disk's reqs */
+};
+
+/* When something happened: CLOCK_MONOTONIC ns, and the kernel's jiffies then
+ * (0: not in the trace). */
+struct tl_when {
+	uint64_t ns, jiffies;
+};
+
+/* A block request's time in flight. */
+struct tl_req_interval {
+	struct tl_when start, end;
+};
+
+/*
+ * A block request, keyed by (device, the request's rq), kept when ended: a
+ * completion of a request never seen is then known to be of one made before
+ * the window, and the end of a request that asked for a cache flush (BLOCK_DONE,
+ * after its completion) finds its interval. Traces of format 1.0 have no rq:
+ * their requests are keyed by sector, and forgotten when done (a sector is
+ * written again and again).
+ */
 struct tl_request {
-	uint64_t sector;
-	uint32_t dev; /* device index + 1; 0: empty slot */
+	uint64_t key;	       /* rq, or the sector when rq is 0 */
+	struct tl_when start;  /* made; issued, when it was not seen made */
+	struct tl_when issued; /* TL_REQ_ISSUED */
+	size_t iv;	       /* TL_REQ_ENDED: its interval, an index in its disk's reqs */
+	uint32_t dev;	       /* device index + 1; 0: empty slot */
+	uint32_t left;	       /* TL_REQ_ISSUED: bytes not yet completed */
+	uint8_t state;	       /* enum tl_req_state */
 };
 
 struct tl_device {
@@ -99,8 +129,10 @@ struct tl_device {
 	uint32_t key; /* dev_t or ifindex */
 	uint64_t bytes, ios;
 	uint64_t busy_ns, measured_ns; /* busy_ns as reported; measured: union of intervals */
-	uint32_t inflight;	       /* disks: requests issued, not completed */
-	uint64_t busy_start, busy_end; /* the busy interval being built */
+	uint32_t inflight;	       /* NICs: an interval is open */
+	uint64_t busy_start, busy_end; /* NICs: the busy interval being built */
+	struct wperf_buf reqs;	       /* disks: struct tl_req_interval of each request */
+	uint64_t io_ticks;	       /* disks: busy jiffies, as the kernel counts them */
 	struct wperf_buf busy;	       /* uint64_t pairs [start, end): sorted, disjoint */
 	struct wperf_idmap share_of;   /* thread index -> index in shares */
 	struct wperf_buf shares;       /* struct wperf_io_share, device field unused */
@@ -165,6 +197,12 @@ struct tl_builder {
 	struct wperf_buf devices;		/* struct tl_device */
 	struct tl_request *reqs;		/* open addressing, a power of two */
 	size_t reqs_cap, reqs_count;
+	/* disk requests made before the window (completed in it), never completed
+	 * in it, and whose completion was lost: wperf_timeline's counts of them */
+	uint64_t reqs_before, reqs_unfinished, reqs_lost;
+	/* the first and the last block event with jiffies: the length of one */
+	struct tl_when jiffy_first, jiffy_last;
+	uint64_t jiffy_ns;
 	struct wperf_idmap source_of; /* tl_source_key() -> index in sources - TL_NFIXED */
 	struct wperf_buf sources;     /* struct tl_source: the fixed ones, then the others */
 	struct wperf_idmap vote_of;   /* hard irq number -> index in votes */
@@ -199,8 +237,15 @@ uint32_t tl_stacks_id(struct tl_builder *b, const struct wperf_wait_stacks *k);
 
 /* ---- timeline_devices.c ---- */
 void tl_devices_release(struct tl_builder *b);
-/* BLOCK_* and NET_* events; issuer: the thread that issued or sent, or TL_NONE. */
-int tl_block_event(struct tl_builder *b, const struct wperf_event *ev, uint32_t issuer);
+/* The device index of a disk (dev) or NIC (ifindex), made when new; TL_NONE
+ * when out of memory. */
+uint32_t tl_device_of(struct tl_builder *b, uint8_t kind, uint32_t key);
+/* Appends [s, e), clipped to the window, to the device's busy intervals, merged
+ * with the last when they touch (intervals come in order of their starts). */
+void tl_add_busy(struct tl_builder *b, struct tl_device *d, uint64_t s, uint64_t e);
+/* thread issued bytes to the device (nothing for TL_NONE or 0 bytes). */
+void tl_add_share(struct tl_builder *b, struct tl_device *d, uint32_t thread, uint64_t bytes);
+/* NET_* events; issuer: the thread that sent, or TL_NONE. */
 int tl_net_event(struct tl_builder *b, const struct wperf_event *ev, uint32_t issuer);
 /* Closes the busy intervals and applies the capacity model. */
 void tl_devices_finish(struct tl_builder *b);
@@ -212,6 +257,12 @@ int tl_device_segments(const struct tl_builder *b, uint32_t device, struct wperf
 /* Appends the I/O shares, with final entity indexes. */
 int tl_device_shares(const struct tl_builder *b, struct wperf_buf *out);
 void tl_capacity_note(const struct tl_builder *b, char *note, size_t size);
+
+/* ---- timeline_disks.c ---- */
+/* BLOCK_* events; issuer: the thread that issued, or TL_NONE. */
+int tl_block_event(struct tl_builder *b, const struct wperf_event *ev, uint32_t issuer);
+/* Before tl_devices_finish uses them: the disks' busy intervals and io_ticks. */
+void tl_disks_finish(struct tl_builder *b);
 
 /* ---- timeline_irq.c ---- */
 int tl_sources_init(struct tl_builder *b);

@@ -150,8 +150,9 @@ void tb_wake_irq(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t ti
 	e->wake.kstack = e->wake.ustack = WPERF_NO_STACK;
 }
 
-void tb_block(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
-	      uint8_t ctx, int32_t irq, uint32_t dev, uint64_t sector, uint32_t bytes)
+struct wperf_event *tb_block(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu,
+			     uint32_t tid, uint8_t ctx, int32_t irq, uint32_t dev, uint64_t sector,
+			     uint32_t bytes)
 {
 	struct wperf_event *e = tb_add(b, kind, ts, cpu, tid);
 
@@ -160,6 +161,7 @@ void tb_block(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, 
 	e->block.sector = sector;
 	e->block.bytes = bytes;
 	e->block.irq = irq;
+	return e;
 }
 
 void tb_net(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,

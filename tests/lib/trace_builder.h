@@ -64,8 +64,10 @@ struct wperf_event *tb_wake(struct trace_builder *b, uint64_t ts, uint32_t cpu, 
 /* An interrupt (context WPERF_CTX_*, irq) wakes tid. */
 void tb_wake_irq(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t tid, uint8_t ctx,
 		 int32_t irq);
-void tb_block(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
-	      uint8_t ctx, int32_t irq, uint32_t dev, uint64_t sector, uint32_t bytes);
+/* A BLOCK_* event of format 1.0 (no rq, no jiffies); returns it to adjust. */
+struct wperf_event *tb_block(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu,
+			     uint32_t tid, uint8_t ctx, int32_t irq, uint32_t dev, uint64_t sector,
+			     uint32_t bytes);
 void tb_net(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
 	    uint8_t ctx, uint32_t ifindex, uint32_t bytes);
 void tb_usdt(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t tid, uint64_t lock);

@@ -451,6 +451,131 @@ static void test_disk_idle_and_shares(void **state)
 	wperf_timeline_free(tl);
 }
 
+/*
+ * An event of request rq (format 1.1: the request's id and the kernel's
+ * jiffies): made and issued by A in thread context, completed and ended in the
+ * BLOCK softirq.
+ */
+static struct wperf_event *req(struct trace_builder *tr, uint8_t kind, uint64_t ts, uint64_t rq,
+			       uint64_t jiffies, uint64_t sector, uint32_t bytes, unsigned op)
+{
+	int thread = kind == WPERF_EV_BLOCK_START || kind == WPERF_EV_BLOCK_ISSUE;
+	struct wperf_event *e =
+	    tb_block(tr, kind, ts, 0, thread ? A : 0, thread ? WPERF_CTX_THREAD : WPERF_CTX_SOFTIRQ,
+		     thread ? 0 : WPERF_SOFTIRQ_BLOCK, DISK, sector, bytes);
+
+	e->block.rq = rq;
+	e->block.jiffies = jiffies;
+	e->block.op = op;
+	return e;
+}
+
+#define OP_WRITE  1
+#define OP_FLUSH  2
+#define NO_SECTOR UINT64_MAX /* a flush's */
+
+/*
+ * fsync's cache flush, as the kernel does it: its empty write X with
+ * REQ_PREFLUSH is made, never issued; the flush request F the kernel issues
+ * for it has no sector; X completes with 0 bytes at another sector once F has
+ * completed, and ends after it. The disk is busy from X's start to X's end, as
+ * the kernel counts it, and its io_ticks are the jiffies from the first to the
+ * last. A request made and never issued nor ended (merged into another) adds
+ * nothing.
+ */
+static void test_disk_flush_paired_by_request(void **state)
+{
+	struct trace_builder *tr = *state;
+	struct wperf_timeline *tl;
+	uint32_t d;
+
+	req(tr, WPERF_EV_BLOCK_START, 2000, 0x10, 500, 0, 0, OP_WRITE);
+	req(tr, WPERF_EV_BLOCK_ISSUE, 2500, 0x20, 500, NO_SECTOR, 0, OP_FLUSH);
+	req(tr, WPERF_EV_BLOCK_COMPLETE, 4000, 0x20, 501, NO_SECTOR, 0, OP_FLUSH);
+	req(tr, WPERF_EV_BLOCK_COMPLETE, 4010, 0x10, 501, 8, 0, OP_WRITE);
+	req(tr, WPERF_EV_BLOCK_DONE, 4020, 0x10, 502, 8, 0, OP_WRITE);
+	req(tr, WPERF_EV_BLOCK_START, 6000, 0x30, 503, 64, 4096, OP_WRITE);
+	req(tr, WPERF_EV_BLOCK_ISSUE, 6000, 0x30, 503, 64, 4096, OP_WRITE);
+	req(tr, WPERF_EV_BLOCK_COMPLETE, 7000, 0x30, 503, 64, 4096, OP_WRITE);
+	req(tr, WPERF_EV_BLOCK_DONE, 7005, 0x30, 503, 64, 0, OP_WRITE);
+	req(tr, WPERF_EV_BLOCK_START, 8000, 0x40, 504, 72, 4096, OP_WRITE);
+	tl = build(tr, NULL, NULL);
+	d = by_name(tl, "disk:8:0");
+	nsegs_is(tl, d, 5);
+	seg_is(tl, d, 0, 1000, 2000, WPERF_SEG_WAITING, WPERF_WAKER_ISSUERS);
+	seg_is(tl, d, 1, 2000, 4020, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, d, 2, 4020, 6000, WPERF_SEG_WAITING, WPERF_WAKER_ISSUERS);
+	seg_is(tl, d, 3, 6000, 7005, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, d, 4, 7005, 10000, WPERF_SEG_WAITING, WPERF_WAKER_ISSUERS);
+	assert_int_equal(tl->entities[d].busy_ns, 3025);
+	assert_int_equal(tl->entities[d].io_ticks, 2); /* 502 - 500, and 503 - 503 */
+	assert_int_equal(tl->jiffy_ns, (8000 - 2000) / (504 - 500));
+	assert_int_equal(tl->entities[d].ios, 2); /* the flush and the write */
+	assert_int_equal(tl->disk_requests_before + tl->disk_requests_unfinished, 0);
+	assert_int_equal(tl->disk_requests_lost, 0);
+	wperf_timeline_free(tl);
+}
+
+/*
+ * Requests the window cuts: one completed at 3000 that was made before the
+ * recording (no event of it before) keeps the disk busy from the window's
+ * start; one issued at 8000 and never completed, to its end. A 0-byte
+ * completion of a request never seen did no work (a flush sequence's end):
+ * nothing.
+ */
+static void test_disk_requests_cut_by_the_window(void **state)
+{
+	struct trace_builder *tr = *state;
+	struct wperf_timeline *tl;
+	uint32_t d;
+
+	req(tr, WPERF_EV_BLOCK_COMPLETE, 3000, 0x10, 500, 64, 4096, OP_WRITE);
+	req(tr, WPERF_EV_BLOCK_DONE, 3001, 0x10, 500, 72, 0, OP_WRITE);
+	req(tr, WPERF_EV_BLOCK_COMPLETE, 5000, 0x20, 501, 0, 0, OP_WRITE);
+	req(tr, WPERF_EV_BLOCK_START, 8000, 0x30, 502, 80, 4096, OP_WRITE);
+	req(tr, WPERF_EV_BLOCK_ISSUE, 8000, 0x30, 502, 80, 4096, OP_WRITE);
+	tl = build(tr, NULL, NULL);
+	d = by_name(tl, "disk:8:0");
+	nsegs_is(tl, d, 3);
+	seg_is(tl, d, 0, 1000, 3001, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, d, 1, 3001, 8000, WPERF_SEG_WAITING, WPERF_WAKER_ISSUERS);
+	seg_is(tl, d, 2, 8000, 10000, WPERF_SEG_RUNNING, 0);
+	assert_int_equal(tl->disk_requests_before, 1);
+	assert_int_equal(tl->disk_requests_unfinished, 1);
+	assert_int_equal(tl->disk_requests_lost, 0);
+	wperf_timeline_free(tl);
+}
+
+/*
+ * A request's completion that the trace lacks: its struct is made again for
+ * another request, which proves the first one ended; it counts up to its
+ * issue. A requeued request issued again counts once; a partial completion
+ * leaves a request in flight until the rest of its bytes completes.
+ */
+static void test_disk_lost_requeued_partial(void **state)
+{
+	struct trace_builder *tr = *state;
+	struct wperf_timeline *tl;
+	uint32_t d;
+
+	req(tr, WPERF_EV_BLOCK_START, 2000, 0x10, 500, 8, 4096, OP_WRITE);
+	req(tr, WPERF_EV_BLOCK_ISSUE, 2100, 0x10, 500, 8, 4096, OP_WRITE);
+	req(tr, WPERF_EV_BLOCK_START, 3000, 0x10, 501, 16, 8192, OP_WRITE);
+	req(tr, WPERF_EV_BLOCK_ISSUE, 3000, 0x10, 501, 16, 8192, OP_WRITE);
+	req(tr, WPERF_EV_BLOCK_ISSUE, 3500, 0x10, 501, 16, 8192, OP_WRITE); /* requeued */
+	req(tr, WPERF_EV_BLOCK_COMPLETE, 4000, 0x10, 502, 16, 4096, OP_WRITE);
+	req(tr, WPERF_EV_BLOCK_COMPLETE, 5000, 0x10, 502, 24, 4096, OP_WRITE);
+	tl = build(tr, NULL, NULL);
+	d = by_name(tl, "disk:8:0");
+	nsegs_is(tl, d, 5);
+	seg_is(tl, d, 1, 2000, 2100, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, d, 3, 3000, 5000, WPERF_SEG_RUNNING, 0);
+	assert_int_equal(tl->entities[d].ios, 2);
+	assert_int_equal(tl->entities[d].bytes, 4096 + 8192);
+	assert_int_equal(tl->disk_requests_lost, 1);
+	wperf_timeline_free(tl);
+}
+
 /* A capacity that makes the disk less busy than measured: each busy interval
  * keeps its share at its start. More busy: each idle gap keeps its share. */
 static void test_disk_capacity_model(void **state)
@@ -799,6 +924,9 @@ static void test_exclude_tgid(void **state)
 	assert_int_equal(tl->entities[p].born, 5000);
 	assert_int_equal(tl->entities[p].creator, 900);
 	assert_string_equal(tl->entities[p].process, "bench");
+	/* its block request keeps the disk busy to the end, and gives it no share */
+	assert_int_equal(tl->entities[by_name(tl, "disk:8:0")].busy_ns, 10000 - 4500);
+	assert_int_equal(tl->disk_requests_unfinished, 1);
 	assert_int_equal(tl->nshares, 0);
 	wperf_timeline_free(tl);
 }
@@ -954,6 +1082,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_hardirq_number_mapped_to_disk, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_timer_and_softirq_wakers, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_disk_idle_and_shares, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_disk_flush_paired_by_request, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_disk_requests_cut_by_the_window, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_disk_lost_requeued_partial, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_disk_capacity_model, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_nic, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_interrupt_time, setup, teardown),
