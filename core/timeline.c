@@ -562,8 +562,40 @@ static void on_io(struct tl_builder *b, const struct wperf_event *ev)
 		tl_net_event(b, ev, issuer);
 }
 
+/*
+ * Each CPU's switches form a chain: a switch's prev is the thread the one
+ * before put on the CPU. A break shows that the CPU's events were lost from
+ * that switch to its next recorded event (on some machines, the events of the
+ * hypervisor's agent never arrive, nor those of the interrupts it takes).
+ */
+static void watch_cpu(struct tl_builder *b, const struct wperf_event *ev)
+{
+	struct tl_cpu *c = tl_cpu(b, ev->hdr.cpu);
+	uint64_t until;
+
+	if (!c)
+		return;
+	if (ev->hdr.kind != WPERF_EV_SWITCH) {
+		if (c->switched && !c->next_at)
+			c->next_at = ev->hdr.ts;
+		return;
+	}
+	if (c->switched && ev->hdr.tid != c->on_cpu) {
+		until = c->next_at ? c->next_at : ev->hdr.ts;
+		if (!b->lost_from || c->switched_at < b->lost_from)
+			b->lost_from = c->switched_at;
+		if (until > b->lost_until)
+			b->lost_until = until;
+	}
+	c->switched = 1;
+	c->on_cpu = ev->sw.next_tid;
+	c->switched_at = ev->hdr.ts;
+	c->next_at = 0;
+}
+
 static void step(struct tl_builder *b, const struct wperf_event *ev)
 {
+	watch_cpu(b, ev);
 	switch (ev->hdr.kind) {
 	case WPERF_EV_SWITCH:
 		on_switch(b, ev);

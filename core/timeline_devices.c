@@ -378,6 +378,10 @@ void tl_capacity_note(const struct tl_builder *b, char *note, size_t size)
 			 bw[0] && iops[0] ? "max(" : "", bw, bw[0] && iops[0] ? ", " : "", iops,
 			 bw[0] && iops[0] ? ")" : "");
 		add(note, size, part);
+	} else if (disks && b->reqs_made) {
+		add(note, size,
+		    "disks: busy from each request's start to its end, as the kernel "
+		    "counts io_ticks");
 	} else if (disks) {
 		add(note, size, "disks: busy time measured from request issue to completion");
 	}

@@ -110,6 +110,9 @@ static void req_remove(struct tl_builder *b, struct tl_request *r)
 /* ---- disks: each request's interval ---- */
 
 #define REQ_OP_FLUSH 2 /* the kernel's enum req_op: the same number in every kernel */
+/* The start of a request whose completion was the first of its events: made
+ * before the window, or its start was lost (disk_busy decides). */
+#define MADE_UNSEEN 0
 
 /* r ended at end: its interval, from when it was made, appended to its disk. */
 static void req_end(struct tl_builder *b, struct tl_device *dv, struct tl_request *r,
@@ -143,6 +146,7 @@ static int block_start(struct tl_builder *b, struct tl_device *dv, uint32_t d, s
 	}
 	if (!r && !(r = req_insert(b, d + 1, key)))
 		return -ENOMEM;
+	b->reqs_made++;
 	r->state = TL_REQ_MADE;
 	r->start = now;
 	return 0;
@@ -201,8 +205,7 @@ static int block_complete(struct tl_builder *b, struct tl_device *dv, uint32_t d
 		return 0;
 	if (!(r = req_insert(b, d + 1, key)))
 		return -ENOMEM;
-	b->reqs_before++;
-	r->start = (struct tl_when){b->start, 0}; /* its jiffies: see disk_busy */
+	r->start = (struct tl_when){MADE_UNSEEN, 0}; /* decided in disk_busy */
 	req_end(b, dv, r, now);
 	return 0;
 }
@@ -300,23 +303,58 @@ static uint64_t period_jiffies(const struct tl_builder *b, struct tl_when s, str
 }
 
 /*
+ * The requests whose start or end the trace lacks. One issued and never
+ * completed is in flight to the window's end, unless a CPU's events were lost
+ * after its issue: its completion may have been among them, and it counts up
+ * to its issue (lost). One whose completion came first was made before the
+ * window and is in flight from its start, unless a CPU's events were lost
+ * before its completion: its start may have been among them, and it counts
+ * nothing (lost).
+ */
+static void disk_unseen(struct tl_builder *b, struct tl_device *d, uint32_t dev1)
+{
+	struct tl_req_interval *iv;
+	size_t n;
+
+	for (size_t i = 0; i < b->reqs_cap; i++) {
+		struct tl_request *r = &b->reqs[i];
+
+		if (r->dev != dev1 || r->state != TL_REQ_ISSUED)
+			continue;
+		if (b->lost_until > r->issued.ns) {
+			b->reqs_lost++;
+			req_end(b, d, r, r->issued);
+		} else {
+			b->reqs_unfinished++;
+			req_end(b, d, r, (struct tl_when){b->end, 0});
+		}
+	}
+	iv = (struct tl_req_interval *)(void *)d->reqs.data;
+	n = TL_COUNT(d->reqs, struct tl_req_interval);
+	for (size_t k = 0; k < n; k++) {
+		if (iv[k].start.ns != MADE_UNSEEN)
+			continue;
+		if (b->lost_from && b->lost_from < iv[k].end.ns) {
+			b->reqs_lost++;
+			iv[k].start = iv[k].end;
+		} else {
+			b->reqs_before++;
+			iv[k].start =
+			    (struct tl_when){b->start, 0}; /* its jiffies: period_jiffies */
+		}
+	}
+}
+
+/*
  * The disk's busy intervals: the union of its requests' intervals, clipped to
- * the window, and the jiffies of each (io_ticks). Requests issued and never
- * completed are in flight to its end.
+ * the window, and the jiffies of each (io_ticks).
  */
 static void disk_busy(struct tl_builder *b, struct tl_device *d, uint32_t dev1)
 {
 	struct tl_req_interval *iv, cur;
 	size_t n;
 
-	for (size_t i = 0; i < b->reqs_cap; i++) {
-		struct tl_request *r = &b->reqs[i];
-
-		if (r->dev == dev1 && r->state == TL_REQ_ISSUED) {
-			b->reqs_unfinished++;
-			req_end(b, d, r, (struct tl_when){b->end, 0});
-		}
-	}
+	disk_unseen(b, d, dev1);
 	n = TL_COUNT(d->reqs, struct tl_req_interval);
 	if (!n)
 		return;

@@ -68,6 +68,12 @@ struct tl_cpu {
 	int32_t blk_irq;
 	uint8_t blk_ctx;
 	uint32_t net_rx, net_tx; /* devices of the latest NET_RECV and NET_XMIT */
+	/* The thread its latest switch put on it, when, and when its next event
+	 * came (0: none yet): a switch whose prev is another thread shows that its
+	 * events in between were lost. */
+	uint32_t on_cpu;
+	uint8_t switched;
+	uint64_t switched_at, next_at;
 };
 
 /* Annotations, applied once every segment is known. */
@@ -200,6 +206,10 @@ struct tl_builder {
 	/* disk requests made before the window (completed in it), never completed
 	 * in it, and whose completion was lost: wperf_timeline's counts of them */
 	uint64_t reqs_before, reqs_unfinished, reqs_lost;
+	uint64_t reqs_made; /* BLOCK_START events: the kernel has block_io_start */
+	/* when a CPU's events were lost first and last (0: never), for the disks:
+	 * a request's start or completion may have been lost with them */
+	uint64_t lost_from, lost_until;
 	/* the first and the last block event with jiffies: the length of one */
 	struct tl_when jiffy_first, jiffy_last;
 	uint64_t jiffy_ns;

@@ -513,6 +513,8 @@ static void test_disk_flush_paired_by_request(void **state)
 	assert_int_equal(tl->entities[d].ios, 2); /* the flush and the write */
 	assert_int_equal(tl->disk_requests_before + tl->disk_requests_unfinished, 0);
 	assert_int_equal(tl->disk_requests_lost, 0);
+	assert_string_equal(tl->capacity_note, "disks: busy from each request's start to its end, "
+					       "as the kernel counts io_ticks.");
 	wperf_timeline_free(tl);
 }
 
@@ -543,6 +545,32 @@ static void test_disk_requests_cut_by_the_window(void **state)
 	assert_int_equal(tl->disk_requests_before, 1);
 	assert_int_equal(tl->disk_requests_unfinished, 1);
 	assert_int_equal(tl->disk_requests_lost, 0);
+	wperf_timeline_free(tl);
+}
+
+/*
+ * The same requests, when a CPU's events were lost: CPU 1's switch at 5000
+ * takes C off it, though the switch before put B there. The request issued at
+ * 4000 and never completed may have completed in that gap: it counts up to its
+ * issue. The completion at 6000 of a request never seen may be of one made in
+ * it: it counts nothing. Both are lost, neither unfinished nor made before.
+ */
+static void test_disk_requests_lost_with_a_cpu_s_events(void **state)
+{
+	struct trace_builder *tr = *state;
+	struct wperf_timeline *tl;
+	uint32_t d;
+
+	tb_switch(tr, 2000, 1, A, B, 0, -1, -1);
+	tb_switch(tr, 5000, 1, C, A, 0, -1, -1);
+	req(tr, WPERF_EV_BLOCK_START, 3900, 0x10, 500, 64, 4096, OP_WRITE);
+	req(tr, WPERF_EV_BLOCK_ISSUE, 4000, 0x10, 500, 64, 4096, OP_WRITE);
+	req(tr, WPERF_EV_BLOCK_COMPLETE, 6000, 0x20, 502, 72, 4096, OP_WRITE);
+	tl = build(tr, NULL, NULL);
+	d = by_name(tl, "disk:8:0");
+	assert_int_equal(tl->entities[d].busy_ns, 100);
+	assert_int_equal(tl->disk_requests_lost, 2);
+	assert_int_equal(tl->disk_requests_before + tl->disk_requests_unfinished, 0);
 	wperf_timeline_free(tl);
 }
 
@@ -1084,6 +1112,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_disk_idle_and_shares, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_disk_flush_paired_by_request, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_disk_requests_cut_by_the_window, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_disk_requests_lost_with_a_cpu_s_events, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_disk_lost_requeued_partial, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_disk_capacity_model, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_nic, setup, teardown),
