@@ -566,11 +566,13 @@ static void on_io(struct tl_builder *b, const struct wperf_event *ev)
  * Each CPU's switches form a chain: a switch's prev is the thread the one
  * before put on the CPU. A break shows that the CPU's events were lost from
  * that switch to its next recorded event (on some machines, the events of the
- * hypervisor's agent never arrive, nor those of the interrupts it takes).
+ * hypervisor's agent never arrive, nor those of the interrupts it takes). Only
+ * in a recording of the whole machine: one of some processes has only their
+ * switches.
  */
 static void watch_cpu(struct tl_builder *b, const struct wperf_event *ev)
 {
-	struct tl_cpu *c = tl_cpu(b, ev->hdr.cpu);
+	struct tl_cpu *c = b->whole_machine ? tl_cpu(b, ev->hdr.cpu) : NULL;
 	uint64_t until;
 
 	if (!c)
@@ -780,6 +782,7 @@ int wperf_timeline_build(const struct wperf_trace *t, const struct wperf_timelin
 	const struct wperf_trace_stats *st = wperf_trace_stats(t);
 	struct tl_builder b = {.t = t, .err = err};
 	struct wperf_buf late = {0};
+	const char *targets;
 	struct wperf_timeline *tl = NULL;
 	int ret = 0;
 
@@ -787,6 +790,8 @@ int wperf_timeline_build(const struct wperf_trace *t, const struct wperf_timelin
 	if (opts)
 		b.opts = *opts;
 	b.start = st->start_ts;
+	targets = wperf_trace_meta(t, "targets");
+	b.whole_machine = !targets || !strcmp(targets, "all");
 	b.end = st->end_ts;
 	if (wperf_thread_table_init(&b.names, t) < 0 || tl_sources_init(&b) < 0 ||
 	    stacks_init(&b) < 0 ||

@@ -208,8 +208,10 @@ struct tl_builder {
 	uint64_t reqs_before, reqs_unfinished, reqs_lost;
 	uint64_t reqs_made; /* BLOCK_START events: the kernel has block_io_start */
 	/* when a CPU's events were lost first and last (0: never), for the disks:
-	 * a request's start or completion may have been lost with them */
+	 * a request's start or completion may have been lost with them; known in
+	 * a recording of the whole machine only */
 	uint64_t lost_from, lost_until;
+	int whole_machine;
 	/* the first and the last block event with jiffies: the length of one */
 	struct tl_when jiffy_first, jiffy_last;
 	uint64_t jiffy_ns;

@@ -554,23 +554,42 @@ static void test_disk_requests_cut_by_the_window(void **state)
  * 4000 and never completed may have completed in that gap: it counts up to its
  * issue. The completion at 6000 of a request never seen may be of one made in
  * it: it counts nothing. Both are lost, neither unfinished nor made before.
+ * A recording of some processes only has no such gaps: its switches are theirs.
  */
+static void lost_with_a_cpu_s_events(struct trace_builder *tr)
+{
+	tb_switch(tr, 2000, 1, A, B, 0, -1, -1);
+	tb_switch(tr, 5000, 1, C, A, 0, -1, -1);
+	req(tr, WPERF_EV_BLOCK_START, 3900, 0x10, 500, 64, 4096, OP_WRITE);
+	req(tr, WPERF_EV_BLOCK_ISSUE, 4000, 0x10, 500, 64, 4096, OP_WRITE);
+	req(tr, WPERF_EV_BLOCK_COMPLETE, 6000, 0x20, 502, 72, 4096, OP_WRITE);
+}
+
 static void test_disk_requests_lost_with_a_cpu_s_events(void **state)
 {
 	struct trace_builder *tr = *state;
 	struct wperf_timeline *tl;
 	uint32_t d;
 
-	tb_switch(tr, 2000, 1, A, B, 0, -1, -1);
-	tb_switch(tr, 5000, 1, C, A, 0, -1, -1);
-	req(tr, WPERF_EV_BLOCK_START, 3900, 0x10, 500, 64, 4096, OP_WRITE);
-	req(tr, WPERF_EV_BLOCK_ISSUE, 4000, 0x10, 500, 64, 4096, OP_WRITE);
-	req(tr, WPERF_EV_BLOCK_COMPLETE, 6000, 0x20, 502, 72, 4096, OP_WRITE);
+	lost_with_a_cpu_s_events(tr);
 	tl = build(tr, NULL, NULL);
 	d = by_name(tl, "disk:8:0");
 	assert_int_equal(tl->entities[d].busy_ns, 100);
 	assert_int_equal(tl->disk_requests_lost, 2);
 	assert_int_equal(tl->disk_requests_before + tl->disk_requests_unfinished, 0);
+	wperf_timeline_free(tl);
+
+	tb_release(tr);
+	new_trace(tr, 1000, 10000);
+	tb_meta(tr, "targets", "100");
+	lost_with_a_cpu_s_events(tr);
+	tl = build(tr, NULL, NULL);
+	d = by_name(tl, "disk:8:0");
+	assert_int_equal(tl->entities[d].busy_ns,
+			 10000 - 1000); /* [1000, 6000) and [3900, 10000) */
+	assert_int_equal(tl->disk_requests_lost, 0);
+	assert_int_equal(tl->disk_requests_before, 1);
+	assert_int_equal(tl->disk_requests_unfinished, 1);
 	wperf_timeline_free(tl);
 }
 
