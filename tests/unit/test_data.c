@@ -11,6 +11,10 @@
  * --duration 1 --no-annotate`, the same VM.
  * tests/data/falsewake.trace and falsewake-plain.trace: `wperf-bench record --
  * synthetic/falsewake --duration 0.3` with --annotate and --no-annotate.
+ * tests/data/syncthreads.trace: `wperf-bench record --stacks none -- sh -c
+ * 'awk "{print \$10}" /sys/block/vda/stat > before; synthetic/syncthreads
+ * --threads 2 -d 0.5 --dir /var/tmp; awk "{print \$10}" /sys/block/vda/stat >
+ * after'`, the same VM (Linux 6.18, CONFIG_HZ 250, trace format 1.1).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -27,6 +31,7 @@
 #include "core/report.h"
 #include "core/runset.h"
 #include "core/timeline.h"
+#include "core/trace.h"
 
 /* A committed trace, analyzed; its run as the gate keeps it (target: the
  * recorded command), and its text report into text (NUL-terminated). */
@@ -211,6 +216,97 @@ static void test_falsewake_traces(void **state)
 	wperf_buf_release(&text);
 }
 
+/*
+ * The kernel's own count of the disk's busy time while syncthreads ran, read
+ * around it from /sys/block/vda/stat (field 10, io_ticks, in ms): 1511216
+ * before, 1511428 after. The VM's CONFIG_HZ is 250: 4 ms a jiffy.
+ */
+#define SYNCTHREADS_IO_TICKS_MS (1511428 - 1511216)
+#define VM_JIFFY_MS		4
+
+/*
+ * Two threads fdatasync 4 KiB appends (issue 16's program): each sync ends
+ * with a cache flush, issued at no sector and completed with no bytes. Every
+ * flush is paired with its completion by its request, but one issued again
+ * before it completed (its completion was lost); none is left in flight, and
+ * the disk, idle between syncs, is idle at the window's end, as it was. Its
+ * busy time, counted in jiffies as the kernel counts io_ticks, is what the
+ * kernel counted, within 3% of the window. The trace lost completions (a
+ * CPU's events, while the VM's agent ran on it): left in flight, one kept the
+ * disk busy to the window's end (152 ms more than the kernel counted, 29% of
+ * the window). The busy time in ns is 5.6% of the window above io_ticks: its
+ * 5610 short busy periods count 0 or 1 jiffy each in io_ticks.
+ */
+static void test_syncthreads_disk_trace(void **state)
+{
+	const char *path = "tests/data/syncthreads.trace";
+	struct wperf_trace *t = NULL;
+	struct wperf_event_iter *it = NULL;
+	struct wperf_timeline *tl = NULL;
+	struct wperf_error err = {0};
+	struct wperf_event ev;
+	uint64_t flush_rq = 0, flushes = 0, paired = 0, unpaired = 0, first_done = 0;
+	uint64_t last_issue = 0;
+	uint64_t window_ms, ticks_ms;
+	int idled = 0;
+	const struct wperf_entity *disk = NULL;
+	const struct wperf_segment *segs;
+	size_t n;
+	int e;
+
+	(void)state;
+	if (wperf_trace_open(path, &t, &err) < 0 || wperf_event_iter_new(t, &it, &err) < 0)
+		fail_msg("%s: %s", path, err.msg);
+	while ((e = wperf_event_iter_next(it, &ev, &err)) == 1) {
+		if ((ev.block.op & 0xff) != 2 ||
+		    (ev.hdr.kind != WPERF_EV_BLOCK_ISSUE && ev.hdr.kind != WPERF_EV_BLOCK_COMPLETE))
+			continue; /* not a flush */
+		if (ev.hdr.kind == WPERF_EV_BLOCK_ISSUE) {
+			assert_true(ev.block.sector == UINT64_MAX);
+			unpaired += flush_rq != 0; /* issued again: a lost completion */
+			flushes++;
+			flush_rq = ev.block.rq;
+			last_issue = ev.hdr.ts;
+		} else if (flush_rq && ev.block.rq == flush_rq) {
+			paired++;
+			flush_rq = 0;
+			first_done = first_done ? first_done : ev.hdr.ts;
+		}
+	}
+	assert_int_equal(e, 0);
+	assert_true(paired > 1000);
+	assert_int_equal(paired + unpaired + (flush_rq != 0), flushes);
+
+	if (wperf_timeline_build(t, NULL, &tl, &err) < 0)
+		fail_msg("%s", err.msg);
+	for (size_t i = 0; i < tl->nentities; i++)
+		if (!strcmp(tl->entities[i].name, "disk:254:0"))
+			disk = &tl->entities[i];
+	assert_non_null(disk);
+	assert_int_equal(tl->disk_requests_unfinished, 0);
+	assert_true(tl->disk_requests_lost > 0);
+	/* idle after a flush, not in flight from the first to the window's end */
+	segs = wperf_timeline_segments(tl, (uint32_t)(disk - tl->entities), &n);
+	for (size_t k = 0; k < n; k++) {
+		uint64_t from = wperf_segment_start(disk, k);
+
+		idled |=
+		    segs[k].state == WPERF_SEG_WAITING && from > first_done && from < last_issue;
+	}
+	assert_true(idled);
+	assert_int_equal(segs[n - 1].state, WPERF_SEG_WAITING);
+	window_ms = (tl->end - tl->start) / 1000000;
+	ticks_ms = disk->io_ticks * VM_JIFFY_MS;
+	assert_true(llabs((long long)ticks_ms - SYNCTHREADS_IO_TICKS_MS) * 100 <=
+		    3 * (long long)window_ms);
+	/* the jiffy the trace measures is the VM's */
+	assert_true(llabs((long long)tl->jiffy_ns - VM_JIFFY_MS * 1000000) * 100 <=
+		    VM_JIFFY_MS * 1000000);
+	wperf_timeline_free(tl);
+	wperf_event_iter_free(it);
+	wperf_trace_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -218,6 +314,7 @@ int main(void)
 	    cmocka_unit_test(test_fig1_thread_trace),
 	    cmocka_unit_test(test_spin_plain_trace),
 	    cmocka_unit_test(test_falsewake_traces),
+	    cmocka_unit_test(test_syncthreads_disk_trace),
 	};
 
 	return cmocka_run_group_tests_name("recorded traces", tests, NULL, NULL);
