@@ -34,10 +34,11 @@
 #include "harness/spawn.h"
 #include "harness/trace_sink.h"
 
-#define CMD	      "record"
-#define MAX_PIDS      64
-#define MAX_USDT      16
-#define STOP_GRACE_MS 5000
+#define CMD	       "record"
+#define MAX_PIDS       64
+#define MAX_USDT       16
+#define STOP_GRACE_MS  5000
+#define HOLD_TIMEOUT_S 300 /* --hold: the longest wait for the second signal */
 
 struct record_opts {
 	const char *output;
@@ -52,6 +53,7 @@ struct record_opts {
 	int compress;
 	int quiet;
 	const char *ready_file;	  /* exists while the probes are attached; NULL: none */
+	int hold;		  /* wait for a signal between the window and the tables */
 	const char *harness_pids; /* META harness_pids: "PID[,PID...]", or "" */
 	char **command;		  /* NULL: record until stopped */
 };
@@ -96,7 +98,11 @@ static void usage(FILE *out)
 		"      --stack-entries N   stack map entries (default: 16384)\n"
 		"      --no-compress       store event sections without zstd\n"
 		"      --ready-file FILE   create FILE once recording has started and remove\n"
-		"                          it when it stops (for scripts that wait on it)\n"
+		"                          it when the window closes (for scripts that wait)\n"
+		"      --hold              once the window has closed, wait for SIGINT or\n"
+		"                          SIGTERM (at most 300 s) before reading the processes'\n"
+		"                          tables (mappings, JIT perf maps): time to have a JIT\n"
+		"                          write its perf map without recording that work\n"
 		"      --harness-pids PID[,PID...]\n"
 		"                          processes of a harness that runs this recording\n"
 		"                          (run passes its own): the analysis leaves them out\n"
@@ -161,6 +167,7 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		OPT_STACK_ENTRIES,
 		OPT_NO_COMPRESS,
 		OPT_READY_FILE,
+		OPT_HOLD,
 		OPT_HARNESS_PIDS
 	};
 	static const struct option longopts[] = {
@@ -173,6 +180,7 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 	    {"stack-entries", required_argument, NULL, OPT_STACK_ENTRIES},
 	    {"no-compress", no_argument, NULL, OPT_NO_COMPRESS},
 	    {"ready-file", required_argument, NULL, OPT_READY_FILE},
+	    {"hold", no_argument, NULL, OPT_HOLD},
 	    {"harness-pids", required_argument, NULL, OPT_HARNESS_PIDS},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
@@ -239,6 +247,9 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 			break;
 		case OPT_READY_FILE:
 			o->ready_file = optarg;
+			break;
+		case OPT_HOLD:
+			o->hold = 1;
 			break;
 		case OPT_HARNESS_PIDS:
 			if (!isdigit((unsigned char)*optarg) ||
@@ -505,6 +516,15 @@ static int flush_recorder(void *bpf)
 	return bpf_recorder_flush(bpf);
 }
 
+/* The ready file goes as the window closes: a harness waiting for that knows
+ * the events are all in, and (--hold) the tables not yet read. */
+static void window_closed(struct recording *rec)
+{
+	if (rec->ready_file_made)
+		unlink(rec->opts->ready_file);
+	rec->ready_file_made = 0;
+}
+
 static void release(struct recording *rec)
 {
 	if (rec->child > 0 && !rec->child_done) {
@@ -520,8 +540,27 @@ static void release(struct recording *rec)
 		unlink(rec->part); /* renamed away when the trace is complete */
 	}
 	bpf_recorder_free(rec->bpf);
-	if (rec->ready_file_made)
-		unlink(rec->opts->ready_file);
+	window_closed(rec);
+}
+
+/*
+ * --hold: waits for the next stop signal, at most HOLD_TIMEOUT_S, so that a
+ * harness can have a JIT write its perf map before the tables copy it, with
+ * that work outside the window. The command, if any, has ended: its SIGCHLD
+ * is no reason to go on.
+ */
+static void hold(const sigset_t *signals)
+{
+	uint64_t end = monotonic_ns() + (uint64_t)HOLD_TIMEOUT_S * 1000000000u;
+
+	while (monotonic_ns() < end) {
+		struct timespec tick = {0, 200 * 1000 * 1000};
+		siginfo_t info;
+		int sig = sigtimedwait(signals, &info, &tick);
+
+		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
+			return;
+	}
 }
 
 static int create_ready_file(struct recording *rec, struct wperf_error *err)
@@ -639,6 +678,9 @@ int cmd_record(int argc, char **argv)
 	bpf_recorder_detach(rec.bpf);
 	if (!e && (e = trace_sink_stop(rec.sink, &err)))
 		e = trace_error(&rec, &err);
+	window_closed(&rec);
+	if (!e && o.hold)
+		hold(&signals);
 	if (!e)
 		e = finish_trace(&rec, &err);
 	if (!e && rec.child > 0 && !o.quiet) {

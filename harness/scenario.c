@@ -147,8 +147,8 @@ static int target(struct loader *L, const yaml_node_t *n, int bare_process,
 
 static int record(struct loader *L, const yaml_node_t *map)
 {
-	static const char *const keys[] = {"targets", "warmup",	   "window",
-					   "stacks",  "buffer_mb", NULL};
+	static const char *const keys[] = {"targets",	"warmup",  "window", "stacks",
+					   "buffer_mb", "on_stop", NULL};
 	static const char *const stacks[] = {"none", "kernel", "user", "all"};
 	struct scenario_record *r = &L->s->record;
 	const double duration = L->s->load.duration;
@@ -186,7 +186,8 @@ static int record(struct loader *L, const yaml_node_t *map)
 	if (sc_get_number(L, map, "warmup", &sc_seconds, &r->warmup) < 0 ||
 	    sc_get_number(L, map, "window", &sc_seconds_pos, &r->window) < 0 ||
 	    sc_get_string(L, map, "stacks", SC_NONEMPTY, &mode) < 0 ||
-	    sc_get_integer(L, map, "buffer_mb", 1, 4096, &buffer_mb) < 0)
+	    sc_get_integer(L, map, "buffer_mb", 1, 4096, &buffer_mb) < 0 ||
+	    sc_commands(L, map, "on_stop", &r->on_stop, &r->non_stop) < 0)
 		return -1;
 	if (buffer_mb & (buffer_mb - 1)) {
 		sc_path_key(L, "buffer_mb");

@@ -120,6 +120,10 @@ struct scenario_record {
 	double window; /* seconds to record; 0: until the load ends */
 	enum scenario_stacks stacks; /* default SCENARIO_STACKS_ALL */
 	unsigned buffer_mb; /* the recorder's ring buffer, a power of two; 0: its default */
+	/* Run in order once the window has closed, before the recorder reads the
+	 * processes' tables (a JIT's perf map): their work is not recorded. */
+	struct scenario_command *on_stop;
+	size_t non_stop;
 };
 
 struct scenario_analysis {
