@@ -58,7 +58,7 @@ struct tl_cpu *tl_cpu(struct tl_builder *b, uint32_t cpu)
 			b->oom = 1;
 			return NULL;
 		}
-		c->irq_thread = c->blk_dev = c->net_rx = c->net_tx = TL_NONE;
+		c->irq_thread = c->blk_dev = c->net_rx = c->net_tx = c->lo_sender = TL_NONE;
 	}
 	return &TL_AT(b->cpus, struct tl_cpu, cpu);
 }
@@ -387,8 +387,10 @@ static void on_wakeup(struct tl_builder *b, const struct wperf_event *ev)
 	th = thr(b, i);
 	if (th->state != TL_WAITING && th->state != TL_UNKNOWN)
 		return; /* not blocked: nothing to wake (it had not switched out yet) */
-	if (!thread_ctx || ev->wake.waker_tid == 0)
+	if (!thread_ctx || ev->wake.waker_tid == 0) {
 		waker = tl_interrupt_waker(b, ev);
+		tl_net_receiver(b, ev, waker, i);
+	}
 	if (th->state == TL_UNKNOWN) {
 		th->since = th->born; /* asleep since before the window */
 		th->kstack = th->ustack = WPERF_NO_STACK;

@@ -68,6 +68,11 @@ struct tl_cpu {
 	int32_t blk_irq;
 	uint8_t blk_ctx;
 	uint32_t net_rx, net_tx; /* devices of the latest NET_RECV and NET_XMIT */
+	uint64_t rx_bytes;	 /* received on net_rx since a receiver was woken */
+	/* Loopback is no device: the latest packet received here came over it
+	 * (rx_loopback), sent by lo_sender (a thread, or TL_NONE). */
+	uint8_t rx_loopback;
+	uint32_t lo_sender;
 };
 
 /* Annotations, applied once every segment is known. */
@@ -95,7 +100,6 @@ struct tl_request {
 
 struct tl_device {
 	uint8_t kind; /* WPERF_ENTITY_DISK or WPERF_ENTITY_NIC */
-	uint8_t loopback;
 	uint32_t key; /* dev_t or ifindex */
 	uint64_t bytes, ios;
 	uint64_t busy_ns, measured_ns; /* busy_ns as reported; measured: union of intervals */
@@ -202,6 +206,10 @@ void tl_devices_release(struct tl_builder *b);
 /* BLOCK_* and NET_* events; issuer: the thread that issued or sent, or TL_NONE. */
 int tl_block_event(struct tl_builder *b, const struct wperf_event *ev, uint32_t issuer);
 int tl_net_event(struct tl_builder *b, const struct wperf_event *ev, uint32_t issuer);
+/* A wakeup from an interrupt tied to waker (provisional): when that is a NIC
+ * receiving, thread gets the share of the bytes received since the last one. */
+void tl_net_receiver(struct tl_builder *b, const struct wperf_event *ev, uint32_t waker,
+		     uint32_t thread);
 /* Closes the busy intervals and applies the capacity model. */
 void tl_devices_finish(struct tl_builder *b);
 /* Gives the devices their entity indexes from first on, appending their struct

@@ -491,44 +491,56 @@ static void test_disk_capacity_model(void **state)
 	wperf_timeline_free(tl);
 }
 
-/* NICs: names and speeds from META, loopback's default, the NET_RX softirq's
- * wakeup put on the NIC of the CPU's latest packet, shares by bytes sent. */
+/* NICs: names and speeds from META, the NET_RX softirq's wakeup put on the NIC
+ * of the CPU's latest packet, shares by bytes sent and received. Loopback is
+ * no device: its receiver waits for the sender. */
 static void test_nic(void **state)
 {
 	struct trace_builder *tr = *state;
 	struct wperf_timeline *tl;
-	uint32_t a, lo, eth;
+	uint32_t a, b, c, eth;
 
+	tb_meta(tr, "net.1.name", "lo");
 	tb_meta(tr, "net.2.name", "eth0");
 	tb_meta(tr, "net.2.speed_bps", "1000000000");
-	tb_net(tr, WPERF_EV_NET_XMIT, 2000, 0, B, WPERF_CTX_THREAD, 1,
-	       1250); /* 1000 ns at 10 Gbit/s */
-	tb_net(tr, WPERF_EV_NET_XMIT, 2500, 0, B, WPERF_CTX_THREAD, 1,
-	       1250); /* overlaps: [2000, 3500) */
-	tb_switch(tr, 3000, 1, A, 0, 0, -1, -1);
-	tb_net(tr, WPERF_EV_NET_RECV, 5000, 1, 0, WPERF_CTX_SOFTIRQ, 2,
+	tb_net(tr, WPERF_EV_NET_XMIT, 2000, 0, B, WPERF_CTX_THREAD, 2,
 	       125); /* 1000 ns at 1 Gbit/s */
+	tb_switch(tr, 3000, 1, A, 0, 0, -1, -1);
+	tb_switch(tr, 3100, 0, C, 0, 0, -1, -1);
+	tb_net(tr, WPERF_EV_NET_RECV, 5000, 1, 0, WPERF_CTX_SOFTIRQ, 2, 125);
 	tb_wake_irq(tr, 5050, 1, A, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_NET_RX);
+	/* B sends to C over loopback: the packet is received on B's CPU, in the
+	 * softirq its send raised, which wakes C */
+	tb_net(tr, WPERF_EV_NET_XMIT, 7000, 0, B, WPERF_CTX_THREAD, 1, 500);
+	tb_net(tr, WPERF_EV_NET_RECV, 7010, 0, B, WPERF_CTX_SOFTIRQ, 1, 500);
+	tb_wake_irq(tr, 7020, 0, C, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_NET_RX);
 	tl = build(tr, NULL, NULL);
 	a = by_tid(tl, A);
-	lo = by_name(tl, "nic:1");
+	b = by_tid(tl, B);
+	c = by_tid(tl, C);
 	eth = by_name(tl, "nic:eth0");
+	for (uint32_t k = 0; k < tl->nentities; k++)
+		assert_string_not_equal(tl->entities[k].name, "nic:lo");
 	assert_int_equal(tl->entities[eth].kind, WPERF_ENTITY_NIC);
 	assert_int_equal(tl->entities[eth].dev, 2);
 	seg_is(tl, a, 1, 3000, 5050, WPERF_SEG_WAITING, eth);
-	nsegs_is(tl, lo, 3);
-	seg_is(tl, lo, 1, 2000, 3500, WPERF_SEG_RUNNING, 0);
-	seg_is(tl, eth, 1, 5000, 6000, WPERF_SEG_RUNNING, 0);
-	assert_int_equal(tl->entities[lo].busy_ns, 1500);
-	assert_int_equal(tl->entities[lo].bytes, 2500);
-	assert_int_equal(tl->entities[lo].ios, 2);
-	assert_int_equal(tl->nshares, 1);
-	assert_int_equal(tl->shares[0].device, lo);
-	assert_int_equal(tl->shares[0].thread, by_tid(tl, B));
-	assert_int_equal(tl->shares[0].bytes, 2500);
-	assert_string_equal(tl->capacity_note,
-			    "NICs: busy for bytes * 8 / link speed, nic:1 at 10 Gbit/s (loopback "
-			    "default), nic:eth0 at 1 Gbit/s (from the trace).");
+	seg_is(tl, c, 1, 3100, 7020, WPERF_SEG_WAITING, b);
+	nsegs_is(tl, eth, 5);
+	seg_is(tl, eth, 1, 2000, 3000, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, eth, 3, 5000, 6000, WPERF_SEG_RUNNING, 0);
+	assert_int_equal(tl->entities[eth].busy_ns, 2000);
+	assert_int_equal(tl->entities[eth].bytes, 250);
+	assert_int_equal(tl->entities[eth].ios, 2);
+	/* the NIC waits for the sender, and for the receiver its packet woke */
+	assert_int_equal(tl->nshares, 2);
+	assert_int_equal(tl->shares[0].device, eth);
+	assert_int_equal(tl->shares[0].thread, b);
+	assert_int_equal(tl->shares[0].bytes, 125);
+	assert_int_equal(tl->shares[1].device, eth);
+	assert_int_equal(tl->shares[1].thread, a);
+	assert_int_equal(tl->shares[1].bytes, 125);
+	assert_string_equal(tl->capacity_note, "NICs: busy for bytes * 8 / link speed, nic:eth0 at "
+					       "1 Gbit/s (from the trace).");
 	wperf_timeline_free(tl);
 
 	/* a given speed wins over the trace's */
@@ -537,7 +549,7 @@ static void test_nic(void **state)
 
 		tl = build(tr, &opts, NULL);
 		eth = by_name(tl, "nic:eth0");
-		seg_is(tl, eth, 1, 5000, 10000, WPERF_SEG_RUNNING, 0); /* 10 us: cut at the end */
+		seg_is(tl, eth, 1, 2000, 10000, WPERF_SEG_RUNNING, 0); /* 10 us: cut at the end */
 		assert_true(strstr(tl->capacity_note, "nic:eth0 at 100 Mbit/s (given)"));
 		wperf_timeline_free(tl);
 	}
