@@ -223,6 +223,7 @@ int cmd_report(int argc, char **argv)
 
 		ro.target = pid && *pid ? pid : NULL;
 	}
+	ao.target = ro.target; /* the CMetric is over its threads */
 	if (wperf_analyze(t, &ao, &a, &err) < 0 || wperf_symbolizer_new(t, &sym, &err) < 0) {
 		status = cli_error(CMD, "%s: %s", argv[optind], err.msg);
 		goto out;
