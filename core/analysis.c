@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "analysis.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,51 @@ static int vertex_tables(struct wperf_analysis *a)
 	for (uint32_t e = 0; e < a->timeline->nentities; e++)
 		a->vertex_cmetric[m->vertex_of[e]] += a->cmetric.per_entity[e];
 	return 0;
+}
+
+/* Is tgid one of the pids of the list "PID[,PID...]"? */
+static int pid_listed(const char *list, unsigned long tgid)
+{
+	for (const char *p = list; *p;) {
+		char *end;
+		unsigned long pid = strtoul(p, &end, 10);
+
+		if (pid == tgid)
+			return 1;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* Is target a list of pids rather than a process name? */
+static int is_pid_list(const char *target)
+{
+	return strspn(target, "0123456789,") == strlen(target) && isdigit((unsigned char)*target);
+}
+
+int wperf_analysis_in_target(const struct wperf_entity *en, const char *target)
+{
+	if (en->kind != WPERF_ENTITY_THREAD)
+		return 0;
+	if (!target || !*target)
+		return 1;
+	return is_pid_list(target) ? pid_listed(target, en->tgid) : !strcmp(en->process, target);
+}
+
+/* GAPP's CMetric over the target's threads (GAPP traces the application's). */
+static int cmetric(struct wperf_analysis *a, double min_parallelism, struct wperf_error *err)
+{
+	const struct wperf_timeline *tl = a->timeline;
+	uint8_t *app = calloc(tl->nentities + 1, 1);
+	int e;
+
+	if (!app)
+		return wperf_error_set(err, -ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < tl->nentities; i++)
+		app[i] = (uint8_t)wperf_analysis_in_target(&tl->entities[i], a->target);
+	e = wperf_cmetric_compute(tl, app, min_parallelism, &a->cmetric, err);
+	free(app);
+	return e;
 }
 
 /*
@@ -72,6 +118,10 @@ int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts 
 		return wperf_error_set(err, -ENOMEM, "out of memory");
 	if (!opts)
 		opts = &defaults;
+	if (opts->target && *opts->target && !(a->target = strdup(opts->target))) {
+		free(a);
+		return wperf_error_set(err, -ENOMEM, "out of memory");
+	}
 	to.capacity = opts->capacity;
 	/* The recorder and the harness (the runner, the shells that wait for its
 	 * commands) are not the workload: their waits and wakeups would be judged
@@ -80,7 +130,7 @@ int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts 
 	    (append_pids(&excluded, wperf_trace_meta(t, "recorder_tgid")) < 0 ||
 	     append_pids(&excluded, wperf_trace_meta(t, "harness_pids")) < 0)) {
 		wperf_buf_release(&excluded);
-		free(a);
+		wperf_analysis_free(a);
 		return wperf_error_set(err, -ENOMEM, "out of memory");
 	}
 	to.exclude_tgids = (const uint32_t *)excluded.data;
@@ -103,7 +153,7 @@ int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts 
 				&a->merged, err);
 	wperf_callsites_release(&entity_sites);
 	if (!e)
-		e = wperf_cmetric_compute(a->timeline, 0, &a->cmetric, err);
+		e = cmetric(a, opts->min_parallelism, err);
 	if (!e && vertex_tables(a) < 0)
 		e = wperf_error_set(err, -ENOMEM, "out of memory");
 	if (e)
@@ -151,6 +201,7 @@ void wperf_analysis_free(struct wperf_analysis *a)
 	wperf_knot_set_release(&a->knots);
 	wperf_cmetric_release(&a->cmetric);
 	free(a->vertex_cmetric);
+	free(a->target);
 	free(a->is_io);
 	free(a->ignored);
 	free(a->cpu);

@@ -34,6 +34,12 @@ struct wperf_analysis_opts {
 	/* Analyze the processes the trace names as the recorder and the harness's
 	 * own (META recorder_tgid, harness_pids) too. */
 	int keep_harness;
+	/* The application: a process name or pids "PID[,PID...]"; NULL or "": every
+	 * thread of the trace. GAPP's CMetric is over its threads alone. Copied. */
+	const char *target;
+	/* GAPP's N_min: a timeslice run with at most this many of the target's
+	 * threads active, on average, is critical; 0: half its threads, at least 1. */
+	double min_parallelism;
 };
 
 struct wperf_analysis {
@@ -47,7 +53,8 @@ struct wperf_analysis {
 	uint64_t min_edge_ns;
 	double min_edge;
 	struct wperf_knot_set knots;  /* found in knot_graph */
-	struct wperf_cmetric cmetric; /* per timeline entity */
+	char *target;		      /* opts->target; NULL: every thread */
+	struct wperf_cmetric cmetric; /* per timeline entity, over the target's threads */
 	uint64_t *vertex_cmetric;     /* per vertex: its members' CMetric, ns */
 	uint8_t *is_io;		      /* per vertex: a disk or NIC */
 	uint8_t *ignored;	      /* per vertex: timers and other interrupts, not analyzed */
@@ -59,5 +66,9 @@ int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts 
 		  struct wperf_analysis **out, struct wperf_error *err);
 
 void wperf_analysis_free(struct wperf_analysis *a);
+
+/* Is en a thread of target (a process name, or pids "PID[,PID...]")? A NULL or
+ * empty target has every thread. */
+int wperf_analysis_in_target(const struct wperf_entity *en, const char *target);
 
 #endif /* WPERF_ANALYSIS_H */

@@ -4,7 +4,6 @@
  */
 #include "report.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,39 +55,13 @@ void wperf_report_edge_sites(const struct wperf_analysis *a, uint32_t from, uint
 		(*n)++;
 }
 
-/* Is tgid one of the pids of the list "PID[,PID...]"? */
-static int pid_listed(const char *list, unsigned long tgid)
-{
-	for (const char *p = list; *p;) {
-		char *end;
-		unsigned long pid = strtoul(p, &end, 10);
-
-		if (pid == tgid)
-			return 1;
-		p = *end == ',' ? end + 1 : end;
-	}
-	return 0;
-}
-
-/* Is target a list of pids rather than a process name? */
-static int is_pid_list(const char *target)
-{
-	return strspn(target, "0123456789,") == strlen(target) && isdigit((unsigned char)*target);
-}
-
 void wperf_report_mark_target(const struct wperf_analysis *a, const char *target, uint8_t *mark)
 {
 	const struct wperf_timeline *tl = a->timeline;
-	int by_pid = target && is_pid_list(target);
 
-	for (uint32_t e = 0; e < tl->nentities; e++) {
-		const struct wperf_entity *en = &tl->entities[e];
-
-		if (en->kind == WPERF_ENTITY_THREAD &&
-		    (!target || !*target ||
-		     (by_pid ? pid_listed(target, en->tgid) : !strcmp(en->process, target))))
+	for (uint32_t e = 0; e < tl->nentities; e++)
+		if (wperf_analysis_in_target(&tl->entities[e], target))
 			mark[a->merged.vertex_of[e]] = 1;
-	}
 }
 
 int wperf_report_knot_wanted(const struct wperf_analysis *a, const struct wperf_knot *k,

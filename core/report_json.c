@@ -166,6 +166,10 @@ int wperf_report_json(const struct wperf_analysis *a, struct wperf_symbolizer *s
 	json_object_object_add(params, "jobs", json_object_new_int(a->jobs));
 	json_object_object_add(params, "target",
 			       opts && opts->target ? json_object_new_string(opts->target) : NULL);
+	json_object_object_add(params, "cmetric_threads",
+			       json_object_new_int64(a->cmetric.threads));
+	json_object_object_add(params, "cmetric_min_parallelism",
+			       json_object_new_double(a->cmetric.min_parallelism));
 	json_object_object_add(root, "params", params);
 	json_object_object_add(notes, "devices", json_object_new_string(tl->capacity_note));
 	json_object_object_add(notes, "false_wakeups_removed", u64(tl->false_wakeups_removed));

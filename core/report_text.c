@@ -319,7 +319,10 @@ static void cmetric(struct text *t)
 {
 	const struct wperf_analysis *a = t->a;
 
-	put(t, "\nCMetric (GAPP: running time divided by the threads active with it), top 10:\n");
+	put(t,
+	    "\nCMetric (GAPP: running time divided by the threads active with it) over the %u "
+	    "threads of %s; critical slices: %.1f of them active or fewer on average; top 10:\n",
+	    a->cmetric.threads, a->target ? a->target : "the machine", a->cmetric.min_parallelism);
 	for (uint64_t above = UINT64_MAX, shown = 0; shown < 10; shown++) {
 		uint32_t best = UINT32_MAX;
 

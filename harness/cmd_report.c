@@ -54,9 +54,11 @@ static void usage(FILE *out)
 	    "  -t, --threshold F       refinement stops at this share of the window\n"
 	    "                          (default 0.2, as in the paper)\n"
 	    "      --target NAME|PIDS  only the knots these processes (a process name, or\n"
-	    "                          PID[,PID...]) wait for, directly or not (default:\n"
-	    "                          the recorded COMMAND, if there was one)\n"
-	    "      --all               every knot of the machine, whatever the target\n"
+	    "                          PID[,PID...]) wait for, directly or not, and the\n"
+	    "                          CMetric over their threads (default: the recorded\n"
+	    "                          COMMAND, if there was one)\n"
+	    "      --all               every knot of the machine, whatever the target, and\n"
+	    "                          the CMetric over every thread\n"
 	    "      --min-edge F        leave edges under this share of the window out of\n"
 	    "                          the knot search (default 0.05; -1: keep all)\n"
 	    "      --merge-similar F   merge threads of one name only when their blocking\n"
@@ -223,6 +225,7 @@ int cmd_report(int argc, char **argv)
 
 		ro.target = pid && *pid ? pid : NULL;
 	}
+	ao.target = ro.target; /* the CMetric is over its threads */
 	if (wperf_analyze(t, &ao, &a, &err) < 0 || wperf_symbolizer_new(t, &sym, &err) < 0) {
 		status = cli_error(CMD, "%s: %s", argv[optind], err.msg);
 		goto out;
