@@ -405,28 +405,17 @@ static int cmp_edge(const void *pa, const void *pb)
 
 /*
  * Marks in reach the target's vertices and every vertex they wait for,
- * directly or through others (the edges' from waits for their to). NULL
+ * directly or through others, over every edge of the merged graph. NULL
  * target: nothing to restrict, reach is left NULL.
  */
 static int target_reach(const struct wperf_analysis *a, const char *target, uint8_t **reach)
 {
-	const struct wperf_graph *g = &a->merged.graph;
-	int grew = 1;
-
 	*reach = NULL;
 	if (!target || !*target)
 		return 0;
 	if (!(*reach = calloc(a->merged.nvertices + 1, 1)))
 		return -ENOMEM;
-	wperf_report_mark_target(a, target, *reach);
-	/* A pass per level of waiting; graphs are small next to their events. */
-	for (uint32_t pass = 0; grew && pass < a->merged.nvertices; pass++) {
-		grew = 0;
-		for (size_t i = 0; i < g->nedges; i++)
-			if ((*reach)[g->edges[i].from] && !(*reach)[g->edges[i].to])
-				(*reach)[g->edges[i].to] = grew = 1;
-	}
-	return 0;
+	return wperf_report_mark_reach(a, &a->merged.graph, target, *reach);
 }
 
 /*
