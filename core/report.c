@@ -162,19 +162,19 @@ static int most_held_first(const void *pa, const void *pb)
 	return (a->vertex > b->vertex) - (a->vertex < b->vertex);
 }
 
-int wperf_report_waits_on(const struct wperf_analysis *a, const uint8_t *reach,
+int wperf_report_waits_on(const struct wperf_analysis *a, const uint8_t *mine,
 			  const struct wperf_edge *ed, uint32_t v)
 {
-	return ed->to == v && ed->from != v && reach[ed->from] &&
+	return ed->to == v && ed->from != v && mine[ed->from] &&
 	       a->merged.vertices[ed->from].kind == WPERF_ENTITY_THREAD &&
 	       ed->weight >= a->min_edge_ns;
 }
 
-/* Does a thread of reach wait for v (wperf_report_waits_on)? */
-static int waited_by(const struct wperf_analysis *a, const uint8_t *reach, uint32_t v)
+/* Does a thread of mine wait for v (wperf_report_waits_on)? */
+static int waited_by(const struct wperf_analysis *a, const uint8_t *mine, uint32_t v)
 {
 	for (size_t i = 0; i < a->merged.graph.nedges; i++)
-		if (wperf_report_waits_on(a, reach, &a->merged.graph.edges[i], v))
+		if (wperf_report_waits_on(a, mine, &a->merged.graph.edges[i], v))
 			return 1;
 	return 0;
 }
@@ -185,11 +185,12 @@ static int waited_by(const struct wperf_analysis *a, const uint8_t *reach, uint3
  * thread waiting for v, and so on), the part of it during which v slept on a
  * timer. The weight beyond v's own sleeps is so the waiting of others that
  * v's sleeps explain: a thread that paces the throughput has much, a heartbeat
- * thread or a main thread waiting for the end has none. Idle kernel workers
- * that wait for work from v add to it too, so v must also be waited for by a
- * thread of reach (the target's side) as much as the knot search keeps.
+ * thread or a main thread waiting for the end has none. An idle kernel worker
+ * waiting for work from v adds to it too (a main thread that syncs its file
+ * once wakes one), so v must also be waited for by the target's own threads,
+ * as much as the knot search keeps: then it is on the target's path.
  */
-int wperf_report_timer_paced(const struct wperf_analysis *a, const uint8_t *reach,
+int wperf_report_timer_paced(const struct wperf_analysis *a, const uint8_t *mine,
 			     struct wperf_timer_paced **out, size_t *n)
 {
 	const struct wperf_timeline *tl = a->timeline;
@@ -206,8 +207,8 @@ int wperf_report_timer_paced(const struct wperf_analysis *a, const uint8_t *reac
 		uint64_t weight = i < 0 ? 0 : a->merged.graph.edges[i].weight;
 		struct wperf_timer_paced *p;
 
-		if (x->kind != WPERF_ENTITY_THREAD || !reach[v] || weight <= x->timer_wait_ns ||
-		    weight - x->timer_wait_ns < a->min_edge_ns || !waited_by(a, reach, v))
+		if (x->kind != WPERF_ENTITY_THREAD || weight <= x->timer_wait_ns ||
+		    weight - x->timer_wait_ns < a->min_edge_ns || !waited_by(a, mine, v))
 			continue;
 		if (!(p = realloc(*out, (*n + 1) * sizeof(**out)))) {
 			free(*out);

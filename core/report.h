@@ -107,19 +107,19 @@ struct wperf_timer_paced {
 	uint64_t held_ns;  /* the waits of others nested in those sleeps */
 };
 
-/* Is ed a wait on v by another thread of reach (a byte per vertex), as heavy
+/* Is ed a wait on v by another thread of mine (a byte per vertex), as heavy
  * as the knot search keeps (a->min_edge_ns)? */
-int wperf_report_waits_on(const struct wperf_analysis *a, const uint8_t *reach,
+int wperf_report_waits_on(const struct wperf_analysis *a, const uint8_t *mine,
 			  const struct wperf_edge *ed, uint32_t v);
 
 /*
- * The threads among reach (a byte per vertex, as wperf_report_mark_reach sets
- * it) that a thread of reach waits for (wperf_report_waits_on), and that hold
- * others up by sleeping on timers for at least a->min_edge_ns (more than
- * nothing when that is 0); most held first, into *out (the caller frees it;
- * NULL when there is none) and *n. 0 or -ENOMEM.
+ * The threads that a thread of mine (a byte per vertex: the target's threads,
+ * as wperf_report_mark_target sets them) waits for (wperf_report_waits_on),
+ * and that hold others up by sleeping on timers for at least a->min_edge_ns
+ * (more than nothing when that is 0); most held first, into *out (the caller
+ * frees it; NULL when there is none) and *n. 0 or -ENOMEM.
  */
-int wperf_report_timer_paced(const struct wperf_analysis *a, const uint8_t *reach,
+int wperf_report_timer_paced(const struct wperf_analysis *a, const uint8_t *mine,
 			     struct wperf_timer_paced **out, size_t *n);
 
 /* Is vertex v inside one of the final knots? */

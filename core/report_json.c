@@ -146,15 +146,15 @@ static json_object *knots(const struct wperf_analysis *a, const char *target)
 	return arr;
 }
 
-/* The threads the target waits for that pace others with a timer
+/* The threads the target waits for that pace it with a timer
  * (wperf_report_timer_paced); NULL when out of memory. */
-static json_object *timer_paced(const struct wperf_analysis *a, const uint8_t *reach)
+static json_object *timer_paced(const struct wperf_analysis *a, const uint8_t *mine)
 {
 	json_object *arr;
 	struct wperf_timer_paced *p;
 	size_t n;
 
-	if (wperf_report_timer_paced(a, reach, &p, &n) < 0)
+	if (wperf_report_timer_paced(a, mine, &p, &n) < 0)
 		return NULL;
 	arr = json_object_new_array();
 	for (size_t i = 0; i < n; i++) {
@@ -178,22 +178,21 @@ int wperf_report_json(const struct wperf_analysis *a, struct wperf_symbolizer *s
 	unsigned top_sites = opts && opts->top_sites ? opts->top_sites : 3;
 	const char *target = opts ? opts->target : NULL;
 	uint8_t *mine = calloc(a->merged.nvertices + 1, 1);
-	uint8_t *reach = calloc(a->merged.nvertices + 1, 1);
 	json_object *paced = NULL;
 	const char *text;
 	int e;
 
-	if (mine && reach && wperf_report_mark_reach(a, &a->knot_graph, target, reach) == 0)
-		paced = timer_paced(a, reach);
+	if (mine) {
+		wperf_report_mark_target(a, target, mine);
+		paced = timer_paced(a, mine);
+	}
 	if (!paced) {
 		free(mine);
-		free(reach);
 		json_object_put(root);
 		json_object_put(params);
 		json_object_put(notes);
 		return -ENOMEM;
 	}
-	wperf_report_mark_target(a, target, mine);
 
 	json_object_object_add(root, "schema", json_object_new_string(WPERF_REPORT_SCHEMA));
 	json_object_object_add(root, "trace",
@@ -227,6 +226,5 @@ int wperf_report_json(const struct wperf_analysis *a, struct wperf_symbolizer *s
 		e = wperf_buf_append(out, "\n", 1);
 	json_object_put(root);
 	free(mine);
-	free(reach);
 	return e;
 }

@@ -423,8 +423,8 @@ static void unexplained(struct text *t)
 		    plural(with));
 }
 
-/* Who on the target's side waits for v (wperf_report_waits_on): the threads
- * a pacer paces. */
+/* The target's threads that wait for v (wperf_report_waits_on): those a
+ * pacer paces. */
 static void pacer_waiters(struct text *t, uint32_t v)
 {
 	const struct wperf_graph *g = &t->a->merged.graph;
@@ -433,7 +433,7 @@ static void pacer_waiters(struct text *t, uint32_t v)
 	for (size_t i = 0; i < g->nedges; i++) {
 		const struct wperf_edge *ed = &g->edges[i];
 
-		if (!wperf_report_waits_on(t->a, t->reach, ed, v))
+		if (!wperf_report_waits_on(t->a, t->mine, ed, v))
 			continue;
 		put(t, "%s %s %.3f s (%.1f%%)", first ? "        waited for by" : ",",
 		    vname(t, ed->from), ed->weight / 1e9, pct(t, ed->weight));
@@ -444,14 +444,15 @@ static void pacer_waiters(struct text *t, uint32_t v)
 }
 
 /* The threads the target waits for that sleep on timers while others wait
- * for them (wperf_report_timer_paced), with who waits and where they sleep. */
+ * for them (wperf_report_timer_paced), with who of the target waits and where
+ * they sleep. */
 static void timer_paced(struct text *t)
 {
 	const struct wperf_analysis *a = t->a;
 	struct wperf_timer_paced *p;
 	size_t n;
 
-	if (wperf_report_timer_paced(a, t->reach, &p, &n) < 0) {
+	if (wperf_report_timer_paced(a, t->mine, &p, &n) < 0) {
 		t->err = -ENOMEM;
 		return;
 	}

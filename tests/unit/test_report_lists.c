@@ -170,13 +170,13 @@ static void test_waits_by_what_ended_them(void **state)
 
 static void test_timer_paced_thread_found(void **state)
 {
-	uint8_t *reach = calloc(g.a->merged.nvertices, 1);
+	uint8_t *mine = calloc(g.a->merged.nvertices, 1);
 	struct wperf_timer_paced *p;
 	size_t n;
 
 	(void)state;
-	assert_int_equal(wperf_report_mark_reach(g.a, &g.a->knot_graph, "app", reach), 0);
-	assert_int_equal(wperf_report_timer_paced(g.a, reach, &p, &n), 0);
+	wperf_report_mark_target(g.a, "app", mine);
+	assert_int_equal(wperf_report_timer_paced(g.a, mine, &p, &n), 0);
 	/* app sleeps too, but nobody waits for it */
 	assert_int_equal(n, 1);
 	assert_ptr_equal(&g.a->merged.vertices[p[0].vertex], vertex("app/P"));
@@ -184,7 +184,7 @@ static void test_timer_paced_thread_found(void **state)
 	/* C's waits while P slept: 8 ms of each of its 98 waits for the next item */
 	assert_int_equal(p[0].held_ns, (ROUNDS - 1) * 8 * MS);
 	free(p);
-	free(reach);
+	free(mine);
 }
 
 /* ---- the text ---- */
