@@ -216,6 +216,8 @@ static int one_run(struct run_set *set, unsigned i, struct wperf_error *err)
 	    .nsink = se->nsink,
 	    .no_knot = se->no_knot,
 	    .cmetric_first = se->cmetric_first,
+	    .timer_paced = (const char *const *)se->timer_paced,
+	    .ntimer_paced = se->ntimer_paced,
 	};
 	struct results_expect x = {.checked = se->given};
 	int e;

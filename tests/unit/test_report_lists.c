@@ -13,6 +13,7 @@
  *  - process "other", a stranger: X waits 400 ms for Y, which runs all the
  *    time (a sink nobody of the target waits for).
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +27,7 @@
 
 #include "core/analysis.h"
 #include "core/report.h"
+#include "core/runset.h"
 #include "core/symbolize.h"
 #include "core/trace.h"
 #include "tests/lib/trace_builder.h"
@@ -187,6 +189,19 @@ static void test_timer_paced_thread_found(void **state)
 	free(mine);
 }
 
+/* The run the gate keeps, and summary.json, name it. */
+static void test_timer_paced_in_the_run(void **state)
+{
+	struct wperf_error err = {0};
+	struct wperf_run run;
+
+	(void)state;
+	assert_int_equal(wperf_run_from_analysis(g.a, "app", NAN, &run, &err), 0);
+	assert_int_equal(run.timer_paced.n, 1);
+	assert_string_equal(run.timer_paced.ids[0], "app/P");
+	wperf_run_release(&run);
+}
+
 /* ---- the text ---- */
 
 static void test_text_shows_the_target(void **state)
@@ -293,6 +308,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_waits_by_what_ended_them),
 	    cmocka_unit_test(test_timer_paced_thread_found),
+	    cmocka_unit_test(test_timer_paced_in_the_run),
 	    cmocka_unit_test(test_text_shows_the_target),
 	    cmocka_unit_test(test_text_all_shows_everything),
 	    cmocka_unit_test(test_json_fields),
