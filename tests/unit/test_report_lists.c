@@ -90,25 +90,17 @@ static void build_trace(struct trace_builder *b)
 
 static int setup(void **state)
 {
-	struct wperf_error err = {0};
-
 	(void)state;
 	build_trace(&g.b);
-	g.t = tb_open(&g.b);
-	if (wperf_analyze(g.t, NULL, &g.a, &err) < 0 ||
-	    wperf_symbolizer_new(g.t, &g.sym, &err) < 0) {
-		fprintf(stderr, "setup: %s\n", err.msg);
+	if (tb_analyze(&g.b, &g.t, &g.a, &g.sym) < 0)
 		return -1;
-	}
 	return 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	wperf_symbolizer_free(g.sym);
-	wperf_analysis_free(g.a);
-	wperf_trace_free(g.t);
+	tb_analysis_free(g.t, g.a, g.sym);
 	tb_release(&g.b);
 	return 0;
 }
