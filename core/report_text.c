@@ -253,15 +253,20 @@ static const char *whose(const struct text *t)
 	return t->o.target ? "the target's" : "the";
 }
 
-/* Is background knot (or sink) k shown by name? The target's and what it
- * waits for are; without a target, idle sinks are only counted, being most of
- * the machine's threads. */
+/* Is background knot (or sink) k shown by name? Those with a thread of the
+ * target are; without a target, idle sinks are only counted, being most of
+ * the machine's threads. (What the target waits for is no test here: an idle
+ * kernel worker it waits for waits for every process that gives it work.) */
 static int named(const struct text *t, const struct wperf_knot *k)
 {
-	return t->reach[k->vertices[0]] && (t->o.target || k->kind == WPERF_BACKGROUND_KNOT);
+	int mine = 0;
+
+	for (size_t i = 0; i < k->nvertices; i++)
+		mine |= t->mine[k->vertices[i]];
+	return mine && (t->o.target || k->kind == WPERF_BACKGROUND_KNOT);
 }
 
-/* The sinks and background knots the target waits for; the others counted. */
+/* The sinks the target waits for and its background knots; the others counted. */
 static void set_aside(struct text *t)
 {
 	const struct wperf_analysis *a = t->a;
