@@ -181,7 +181,10 @@ static void header(struct text *t)
 	    a->window / 1e9, tl->ncpu, a->threshold * 100, a->threshold_ns / 1e9, a->min_edge * 100,
 	    a->min_edge_ns / 1e9);
 	if (t->o.target)
-		put(t, "target: %s (only the knots it waits for)\n", t->o.target);
+		put(t,
+		    "target: %s (the knots and sinks it waits for, its own waits and CMetric; "
+		    "--all: the whole machine)\n",
+		    t->o.target);
 	if (tl->lost_events)
 		put(t,
 		    "WARNING: %llu events were lost while recording: edges may be missing or "
