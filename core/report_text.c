@@ -185,6 +185,8 @@ static void header(struct text *t)
 		    "target: %s (the knots and sinks it waits for, its own waits and CMetric; "
 		    "--all: the whole machine)\n",
 		    t->o.target);
+	else
+		put(t, "no target: every process of the machine (--target NAME|PIDS narrows it)\n");
 	if (tl->lost_events)
 		put(t,
 		    "WARNING: %llu events were lost while recording: edges may be missing or "
