@@ -349,6 +349,9 @@ static int build_vertices(const struct wperf_timeline *tl, const struct member *
 		v->running_ns += en->running_ns;
 		v->runnable_ns += en->runnable_ns;
 		v->waiting_ns += en->waiting_ns;
+		v->no_waker_ns += en->no_waker_ns;
+		v->unfinished_ns += en->unfinished_ns;
+		v->timer_wait_ns += en->timer_wait_ns;
 		v->cpu = (double)v->running_ns / window;
 		out->vertex_of[m[i].entity] = vertices.len / sizeof(*v) - 1;
 	}

@@ -36,6 +36,8 @@ struct wperf_vertex {
 	uint32_t nmembers;
 	uint32_t first_tid; /* of its first member, for people reading the report */
 	uint64_t running_ns, runnable_ns, waiting_ns; /* summed over its members */
+	/* parts of waiting_ns, summed likewise (see wperf_entity) */
+	uint64_t no_waker_ns, unfinished_ns, timer_wait_ns;
 	double cpu; /* CPUs used over the window: running_ns / window */
 };
 

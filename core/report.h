@@ -84,10 +84,43 @@ void wperf_report_edge_sites(const struct wperf_analysis *a, uint32_t from, uint
  * merged vertex. */
 void wperf_report_mark_target(const struct wperf_analysis *a, const char *target, uint8_t *mark);
 
+/* Sets mark[v] for the target's vertices (wperf_report_mark_target) and for
+ * every vertex they wait for in g, directly or through others; 0 or -ENOMEM. */
+int wperf_report_mark_reach(const struct wperf_analysis *a, const struct wperf_graph *g,
+			    const char *target, uint8_t *mark);
+
 /* Does the target (a process name, or pids "PID[,PID...]") wait for knot k,
  * directly or through others? NULL target: every knot is wanted. */
 int wperf_report_knot_wanted(const struct wperf_analysis *a, const struct wperf_knot *k,
 			     const char *target);
+
+/*
+ * A thread that paces work with a timer (nanosleep, timerfd, a timed wait):
+ * it sleeps until a timer interrupt wakes it while others wait for it. Timers
+ * are interrupts, never bottlenecks, so their edges stay out of the knot
+ * search, and such a thread, hardly running, is a background sink: the pacing
+ * would go unseen.
+ */
+struct wperf_timer_paced {
+	uint32_t vertex;
+	uint64_t sleep_ns; /* its own sleeps on timers (wperf_vertex.timer_wait_ns) */
+	uint64_t held_ns;  /* the waits of others nested in those sleeps */
+};
+
+/* Is ed a wait on v by another thread of mine (a byte per vertex), as heavy
+ * as the knot search keeps (a->min_edge_ns)? */
+int wperf_report_waits_on(const struct wperf_analysis *a, const uint8_t *mine,
+			  const struct wperf_edge *ed, uint32_t v);
+
+/*
+ * The threads that a thread of mine (a byte per vertex: the target's threads,
+ * as wperf_report_mark_target sets them) waits for (wperf_report_waits_on),
+ * and that hold others up by sleeping on timers for at least a->min_edge_ns
+ * (more than nothing when that is 0); most held first, into *out (the caller
+ * frees it; NULL when there is none) and *n. 0 or -ENOMEM.
+ */
+int wperf_report_timer_paced(const struct wperf_analysis *a, const uint8_t *mine,
+			     struct wperf_timer_paced **out, size_t *n);
 
 /* Is vertex v inside one of the final knots? */
 int wperf_report_in_knot(const struct wperf_analysis *a, uint32_t v);

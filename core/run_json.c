@@ -96,6 +96,8 @@ int wperf_run_to_json(const struct wperf_run *r, struct json_object **out)
 		ret = wperf_json_put(o, "sinks", idset_to_json(&r->sinks));
 	if (!ret && r->cmetric_first)
 		ret = wperf_json_put(o, "cmetric_first", json_object_new_string(r->cmetric_first));
+	if (!ret && r->timer_paced.n)
+		ret = wperf_json_put(o, "timer_paced", idset_to_json(&r->timer_paced));
 	if (!ret) {
 		struct json_object *edges = edges_to_json(r, &ret);
 
@@ -168,7 +170,7 @@ static int cmp_placed_id(const void *pa, const void *pb)
 	return c ? c : (a->index > b->index) - (a->index < b->index);
 }
 
-/* The identities of array o (path its name; what: "knot" or "sinks"), each
+/* The identities of array o (path its name; what: "knot", "sinks", ...), each
  * listed once, into *out (left as it was on error). */
 static int read_idset(struct json_object *o, const char *path, const char *what,
 		      struct wperf_idset *out, struct wperf_error *err)
@@ -308,10 +310,11 @@ static int read_array(struct json_object *o, const char *path, struct wperf_run 
 int wperf_run_from_json(const struct json_object *o, const char *where, struct wperf_run *out,
 			struct wperf_error *err)
 {
-	/* sinks, cmetric_first and events came later: optional */
-	static const char *const keys[] = {"throughput", "window_ns", "lost_events",   "knots",
-					   "edges",	 "sinks",     "cmetric_first", "events"};
-	struct json_object *v[8];
+	/* sinks, cmetric_first, events and timer_paced came later: optional */
+	static const char *const keys[] = {"throughput",    "window_ns", "lost_events",
+					   "knots",	    "edges",	 "sinks",
+					   "cmetric_first", "events",	 "timer_paced"};
+	struct json_object *v[9];
 	char sub[WPERF_JSON_PATH_LEN], text[40];
 	struct wperf_run r;
 	int ret;
@@ -319,7 +322,7 @@ int wperf_run_from_json(const struct json_object *o, const char *where, struct w
 	where = where ? where : "";
 	wperf_run_init(out);
 	wperf_run_init(&r);
-	ret = wperf_json_get_keys(o, where, keys, 8, 5, v, err);
+	ret = wperf_json_get_keys(o, where, keys, 9, 5, v, err);
 	if (ret)
 		return ret;
 	wperf_json_key_path(sub, where, "throughput");
@@ -347,6 +350,9 @@ int wperf_run_from_json(const struct json_object *o, const char *where, struct w
 	wperf_json_key_path(sub, where, "sinks");
 	if (!ret && v[5])
 		ret = read_idset(v[5], sub, "sinks", &r.sinks, err);
+	wperf_json_key_path(sub, where, "timer_paced");
+	if (!ret && v[8])
+		ret = read_idset(v[8], sub, "timer_paced", &r.timer_paced, err);
 	wperf_json_key_path(sub, where, "cmetric_first");
 	if (!ret && v[6]) {
 		const char *id;

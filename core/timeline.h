@@ -84,6 +84,13 @@ struct wperf_entity {
 	/* Time in each state within the window; irq_ns is interrupt time that fell in
 	 * its running segments (taken out of running_ns: not the thread's own work). */
 	uint64_t running_ns, runnable_ns, waiting_ns, irq_ns;
+	/* Parts of waiting_ns. no_waker_ns: the waits with no waker (WPERF_NO_ENTITY),
+	 * which the cascade cannot follow and the graph does not explain: woken by a
+	 * process left out of the analysis (the recorder, the harness), a wakeup the
+	 * recorder lost, and the wait still going when the window ended, which is
+	 * unfinished_ns (a part of no_waker_ns). timer_wait_ns: the waits a timer
+	 * ended (nanosleep, timerfd, a timed wait that timed out). */
+	uint64_t no_waker_ns, unfinished_ns, timer_wait_ns;
 	/* devices: the bytes and requests they served, and how long they were busy */
 	uint64_t bytes, ios, busy_ns;
 	/* Its segments, in time order and contiguous: the first starts at born, each
@@ -122,6 +129,8 @@ struct wperf_timeline {
 	uint32_t ncpu;
 	struct wperf_entity *entities;
 	size_t nentities;
+	uint32_t timer;	  /* the entity of the timer interrupts, or WPERF_NO_ENTITY if none woke
+			     anybody */
 	size_t nsegments; /* of all entities */
 	struct wperf_io_share *shares;
 	size_t nshares;

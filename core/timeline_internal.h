@@ -232,6 +232,9 @@ uint32_t tl_interrupt_waker(struct tl_builder *b, const struct wperf_event *ev);
 /* After tl_devices_entities: the used sources that are no device become
  * interrupt entities, appended from first on; returns the next free index. */
 int64_t tl_sources_entities(struct tl_builder *b, uint32_t first, struct wperf_buf *entities);
+/* After tl_sources_entities: the entity of the timer interrupts, or
+ * WPERF_NO_ENTITY when no timer woke anybody. */
+uint32_t tl_timer_entity(const struct tl_builder *b);
 /* The final entity of a provisional waker. */
 uint32_t tl_final_waker(const struct tl_builder *b, uint32_t pv);
 

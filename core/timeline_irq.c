@@ -223,6 +223,13 @@ int64_t tl_sources_entities(struct tl_builder *b, uint32_t first, struct wperf_b
 	return first;
 }
 
+uint32_t tl_timer_entity(const struct tl_builder *b)
+{
+	const struct tl_source *s = src(b, TL_SRC_TIMER);
+
+	return s->used ? s->entity : WPERF_NO_ENTITY;
+}
+
 uint32_t tl_final_waker(const struct tl_builder *b, uint32_t pv)
 {
 	if (pv == WPERF_NO_ENTITY || pv == WPERF_WAKER_ISSUERS)

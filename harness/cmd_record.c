@@ -55,6 +55,7 @@ struct record_opts {
 	const char *ready_file;	  /* exists while the probes are attached; NULL: none */
 	int hold;		  /* wait for a signal between the window and the tables */
 	const char *harness_pids; /* META harness_pids: "PID[,PID...]", or "" */
+	const char *target;	  /* META analysis_target: a process name, pids, or "" */
 	char **command;		  /* NULL: record until stopped */
 };
 
@@ -106,6 +107,9 @@ static void usage(FILE *out)
 		"      --harness-pids PID[,PID...]\n"
 		"                          processes of a harness that runs this recording\n"
 		"                          (run passes its own): the analysis leaves them out\n"
+		"      --target NAME|PIDS  the processes the recording is for (a process name,\n"
+		"                          or PID[,PID...]): report's default --target, when\n"
+		"                          there is no COMMAND (run passes the scenario's)\n"
 		"  -q, --quiet             no progress or summary\n"
 		"  -h, --help              this text\n"
 		"\n"
@@ -168,7 +172,8 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		OPT_NO_COMPRESS,
 		OPT_READY_FILE,
 		OPT_HOLD,
-		OPT_HARNESS_PIDS
+		OPT_HARNESS_PIDS,
+		OPT_TARGET
 	};
 	static const struct option longopts[] = {
 	    {"output", required_argument, NULL, 'o'},
@@ -182,6 +187,7 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 	    {"ready-file", required_argument, NULL, OPT_READY_FILE},
 	    {"hold", no_argument, NULL, OPT_HOLD},
 	    {"harness-pids", required_argument, NULL, OPT_HARNESS_PIDS},
+	    {"target", required_argument, NULL, OPT_TARGET},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -196,6 +202,7 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 	o->stack_entries = 16384;
 	o->compress = 1;
 	o->harness_pids = "";
+	o->target = "";
 	/* "+": stop at the first non-option, the COMMAND. */
 	while ((c = getopt_long(argc, argv, "+o:d:p:qh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -257,6 +264,9 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 				return cli_error(CMD, "--harness-pids wants PID[,PID...], not '%s'",
 						 optarg);
 			o->harness_pids = optarg;
+			break;
+		case OPT_TARGET:
+			o->target = optarg;
 			break;
 		case 'q':
 			o->quiet = 1;
@@ -374,7 +384,8 @@ static int write_meta(struct recording *rec, char **argv, struct wperf_error *er
 			      "hooks",
 			      "ringbuf_bytes",
 			      "command_pid",
-			      "harness_pids"};
+			      "harness_pids",
+			      "analysis_target"};
 	const char *values[] = {"wperf-trace",
 				"wperf-bench 0.1.0",
 				kernel,
@@ -393,7 +404,8 @@ static int write_meta(struct recording *rec, char **argv, struct wperf_error *er
 				bpf_recorder_hooks(rec->bpf),
 				rb,
 				child,
-				o->harness_pids};
+				o->harness_pids,
+				o->target};
 
 	/* The fixed entries, then one or two for each network interface. */
 	struct net_meta nets[64];

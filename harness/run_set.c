@@ -206,6 +206,8 @@ void run_set_expectation(const struct scenario *s, struct wperf_expect *want)
 	    .nsink = se->nsink,
 	    .no_knot = se->no_knot,
 	    .cmetric_first = se->cmetric_first,
+	    .timer_paced = (const char *const *)se->timer_paced,
+	    .ntimer_paced = se->ntimer_paced,
 	};
 }
 

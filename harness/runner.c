@@ -355,7 +355,7 @@ static int start_recorder(struct run_state *st, struct run_outcome *out, struct 
 {
 	const struct scenario *s = st->o->s;
 	char log[PATH_MAX], ready[PATH_MAX], window[32], buffer[16];
-	char *argv[19];
+	char *argv[20];
 	struct wperf_buf pids = {0}, harness = {0};
 	struct service_spec spec = {.name = "the recorder", .argv = argv, .log_path = log};
 	size_t n = 0;
@@ -379,6 +379,9 @@ static int start_recorder(struct run_state *st, struct run_outcome *out, struct 
 	argv[n++] = "--hold";
 	argv[n++] = "--harness-pids";
 	argv[n++] = harness.len ? (char *)harness.data : "";
+	/* for `report` on the trace later: the lists are about the target */
+	argv[n++] = "--target";
+	argv[n++] = out->target;
 	if (s->record.window > 0) {
 		snprintf(window, sizeof(window), "%g", s->record.window);
 		argv[n++] = "-d";

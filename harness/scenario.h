@@ -155,6 +155,8 @@ struct scenario_expect {
 	size_t nsink;
 	int no_knot;	     /* no knot may be found */
 	char *cmetric_first; /* a glob for the target's vertex the CMetric ranks first */
+	char **timer_paced;  /* globs that each match a thread paced by a timer */
+	size_t ntimer_paced;
 };
 
 /* Never 0, so that they can go to struct wperf_gate_opts as they are. */

@@ -64,6 +64,7 @@ static void gate_cycle_on_figure_1(void **state)
 	const char *baseline = e2e_tmp_path("baselines/fig1-gate.yaml");
 	struct e2e_output *o = malloc(sizeof(*o));
 	struct results r;
+	struct wperf_trace *t;
 	struct wperf_error err = {0};
 	char path[600];
 
@@ -98,6 +99,10 @@ static void gate_cycle_on_figure_1(void **state)
 		snprintf(path, sizeof(path), "%s/runs/%zu/wperf.trace", base, i + 1);
 		assert_true(exists(path));
 	}
+	/* the trace names the target, for `report` on it later */
+	assert_int_equal(wperf_trace_open(path, &t, &err), 0);
+	assert_string_equal(wperf_trace_meta(t, "analysis_target"), "fig1");
+	wperf_trace_free(t);
 	results_release(&r);
 	snprintf(path, sizeof(path), "%s/graph.svg", base);
 	assert_true(exists(path));

@@ -236,3 +236,23 @@ struct wperf_trace *tb_open(struct trace_builder *b)
 		fail_msg("%s", err.msg);
 	return t;
 }
+
+int tb_analyze(struct trace_builder *b, struct wperf_trace **t, struct wperf_analysis **a,
+	       struct wperf_symbolizer **sym)
+{
+	struct wperf_error err = {0};
+
+	*t = tb_open(b);
+	if (wperf_analyze(*t, NULL, a, &err) < 0 || wperf_symbolizer_new(*t, sym, &err) < 0) {
+		fprintf(stderr, "analyzing the trace: %s\n", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+void tb_analysis_free(struct wperf_trace *t, struct wperf_analysis *a, struct wperf_symbolizer *sym)
+{
+	wperf_symbolizer_free(sym);
+	wperf_analysis_free(a);
+	wperf_trace_free(t);
+}

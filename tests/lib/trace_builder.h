@@ -10,7 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/analysis.h"
 #include "core/buf.h"
+#include "core/symbolize.h"
 #include "core/trace.h"
 
 #define TB_MAX_CPUS 64
@@ -81,5 +83,15 @@ void tb_sort(struct trace_builder *b);
  * from it stay readable).
  */
 struct wperf_trace *tb_open(struct trace_builder *b);
+
+/*
+ * tb_open, then the trace analyzed with the default options and its symbolizer:
+ * what the report writers take. 0, or -1 with the error on stderr (for a
+ * cmocka setup). tb_analysis_free frees the three (NULL-safe).
+ */
+int tb_analyze(struct trace_builder *b, struct wperf_trace **t, struct wperf_analysis **a,
+	       struct wperf_symbolizer **sym);
+void tb_analysis_free(struct wperf_trace *t, struct wperf_analysis *a,
+		      struct wperf_symbolizer *sym);
 
 #endif /* WPERF_TESTS_TRACE_BUILDER_H */

@@ -166,9 +166,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	wperf_symbolizer_free(g.sym);
-	wperf_analysis_free(g.a);
-	wperf_trace_free(g.t);
+	tb_analysis_free(g.t, g.a, g.sym);
 	tb_release(&g.b);
 	return 0;
 }

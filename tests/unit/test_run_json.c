@@ -53,6 +53,9 @@ static void assert_same_run(const struct wperf_run *a, const struct wperf_run *b
 	assert_int_equal(a->sinks.n, b->sinks.n);
 	for (size_t i = 0; i < a->sinks.n; i++)
 		assert_string_equal(a->sinks.ids[i], b->sinks.ids[i]);
+	assert_int_equal(a->timer_paced.n, b->timer_paced.n);
+	for (size_t i = 0; i < a->timer_paced.n; i++)
+		assert_string_equal(a->timer_paced.ids[i], b->timer_paced.ids[i]);
 	assert_true(!a->cmetric_first == !b->cmetric_first);
 	if (a->cmetric_first)
 		assert_string_equal(a->cmetric_first, b->cmetric_first);
@@ -164,6 +167,7 @@ static void awkward_run(struct wperf_run *r)
 	assert_int_equal(wperf_run_add_edge(r, "a", "h", 1e16), 0);
 	assert_int_equal(wperf_idset_from(k1, 4, &r->sinks), 0);
 	r->cmetric_first = strdup("caf\xc3\xa9");
+	assert_int_equal(wperf_idset_from(k0, 2, &r->timer_paced), 0);
 }
 
 /* ---- round trips ---- */
