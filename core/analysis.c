@@ -146,11 +146,17 @@ int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts 
 	a->threshold_ns = (uint64_t)(a->threshold * (double)a->window);
 	a->jobs = opts->jobs ? opts->jobs : 1;
 
+	struct wperf_short_lived sl;
 	struct wperf_cascade_opts co = {.jobs = a->jobs};
-	e = wperf_cascade(a->timeline, &co, &a->entity_graph, &entity_sites, err);
+
+	e = wperf_short_lived_build(a->timeline, opts->merge.short_lived, &sl, err);
+	co.stand_in = sl.stand_in;
 	if (!e)
-		e = wperf_merge(a->timeline, &a->entity_graph, &entity_sites, &opts->merge,
-				&a->merged, err);
+		e = wperf_cascade(&sl.view, &co, &a->entity_graph, &entity_sites, err);
+	if (!e)
+		e = wperf_merge(t, &sl, &a->entity_graph, &entity_sites, &opts->merge, &a->merged,
+				err);
+	wperf_short_lived_release(&sl);
 	wperf_callsites_release(&entity_sites);
 	if (!e)
 		e = cmetric(a, opts->min_parallelism, err);

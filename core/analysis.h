@@ -47,7 +47,7 @@ struct wperf_analysis {
 	uint64_t threshold_ns;
 	double threshold; /* the share of the window it came from */
 	struct wperf_timeline *timeline;
-	struct wperf_graph entity_graph; /* before merging */
+	struct wperf_graph entity_graph; /* before merging: over short_lived.h's view */
 	struct wperf_merged merged;	 /* vertices, their graph and call sites */
 	struct wperf_graph knot_graph;	 /* merged.graph less the edges under min_edge_ns */
 	uint64_t min_edge_ns;
