@@ -37,6 +37,7 @@ void tb_release(struct trace_builder *b)
 	wperf_buf_release(&b->stacks);
 	wperf_buf_release(&b->ksyms);
 	wperf_buf_release(&b->perfmaps);
+	wperf_buf_release(&b->mappings);
 	remove_file(b);
 }
 
@@ -90,6 +91,15 @@ void tb_perfmap(struct trace_builder *b, uint32_t tgid, const char *text)
 	struct wperf_perfmap p = {.tgid = tgid, .text = text, .len = strlen(text)};
 
 	assert_int_equal(wperf_buf_append(&b->perfmaps, &p, sizeof(p)), 0);
+}
+
+void tb_mapping(struct trace_builder *b, uint32_t tgid, uint64_t start, uint64_t end,
+		uint64_t pgoff, const char *path)
+{
+	struct wperf_mapping m = {
+	    .tgid = tgid, .start = start, .end = end, .pgoff = pgoff, .path = path};
+
+	assert_int_equal(wperf_buf_append(&b->mappings, &m, sizeof(m)), 0);
 }
 
 static uint32_t tgid_of(const struct trace_builder *b, uint32_t tid)
@@ -203,6 +213,7 @@ struct wperf_trace *tb_open(struct trace_builder *b)
 	const struct wperf_perfmap *pm = (const void *)b->perfmaps.data;
 	size_t nstacks = b->stacks.len / sizeof(struct wperf_stack);
 	size_t nksyms = b->ksyms.len / sizeof(struct wperf_ksym);
+	size_t nmappings = b->mappings.len / sizeof(struct wperf_mapping);
 	struct wperf_trace_writer *w = NULL;
 	struct wperf_trace *t = NULL;
 	struct wperf_error err = {0};
@@ -223,7 +234,10 @@ struct wperf_trace *tb_open(struct trace_builder *b)
 			fail_msg("%s", err.msg);
 	if ((nstacks &&
 	     wperf_trace_writer_stacks(w, (const void *)b->stacks.data, nstacks, &err) < 0) ||
-	    (nksyms && wperf_trace_writer_ksyms(w, (const void *)b->ksyms.data, nksyms, &err) < 0))
+	    (nksyms &&
+	     wperf_trace_writer_ksyms(w, (const void *)b->ksyms.data, nksyms, &err) < 0) ||
+	    (nmappings &&
+	     wperf_trace_writer_mappings(w, (const void *)b->mappings.data, nmappings, &err) < 0))
 		fail_msg("%s", err.msg);
 	for (size_t i = 0; i < b->perfmaps.len / sizeof(*pm); i++)
 		if (wperf_trace_writer_perfmap(w, &pm[i], &err) < 0)

@@ -23,6 +23,7 @@ struct trace_builder {
 	struct wperf_buf stacks;   /* struct wperf_stack[] */
 	struct wperf_buf ksyms;	   /* struct wperf_ksym[] */
 	struct wperf_buf perfmaps; /* struct wperf_perfmap[] */
+	struct wperf_buf mappings; /* struct wperf_mapping[] */
 	const char *meta_keys[16], *meta_values[16];
 	size_t nmeta;
 	struct {
@@ -47,12 +48,16 @@ void tb_meta(struct trace_builder *b, const char *key, const char *value);
 void tb_cpus(struct trace_builder *b, uint32_t ncpu, const uint64_t *lost);
 
 /*
- * Entries of the STACKS, KSYMS and PERFMAP tables. Like tb_meta's strings, ips,
- * name and text are kept, not copied: they must live until tb_open.
+ * Entries of the STACKS, KSYMS, PERFMAP and MAPPINGS tables. Like tb_meta's
+ * strings, ips, name, text and path are kept, not copied: they must live until
+ * tb_open.
  */
 void tb_stack(struct trace_builder *b, int32_t id, int user, uint32_t nr, const uint64_t *ips);
 void tb_ksym(struct trace_builder *b, uint64_t addr, const char *name);
 void tb_perfmap(struct trace_builder *b, uint32_t tgid, const char *text);
+/* An executable file mapping of process tgid (path kept, not copied). */
+void tb_mapping(struct trace_builder *b, uint32_t tgid, uint64_t start, uint64_t end,
+		uint64_t pgoff, const char *path);
 
 /* An event of kind about tid at ts on cpu, zeroed otherwise, for the caller to fill. */
 struct wperf_event *tb_add(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu,
