@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "core/analysis.h"
 #include "core/thread_table.h"
 #include "tests/lib/e2e.h"
 
@@ -311,11 +312,19 @@ static void test_shortlived_mappings(void **state)
 static void test_pid_filter(void **state)
 {
 	char trace[512], pidarg[16];
-	char *argv[] = { (char *)e2e_path("wperf-bench"), "record", "-q", "-o", trace, "-p", pidarg,
-			 "-d", "2", NULL };
+	char *argv[] = {(char *)e2e_path("wperf-bench"),
+			"record",
+			"-q",
+			"-o",
+			trace,
+			"-p",
+			pidarg,
+			"-d",
+			"2",
+			NULL};
 	struct e2e_output *o = calloc(1, sizeof(*o));
 	struct wperf_trace *t = NULL;
-	struct wperf_error err = { 0 };
+	struct wperf_error err = {0};
 	size_t n, children = 0, switches = 0, foreign = 0;
 	pid_t target;
 	int status;
@@ -326,8 +335,8 @@ static void test_pid_filter(void **state)
 	target = fork();
 	assert_true(target >= 0);
 	if (target == 0) {
-		execl("/bin/sh", "sh", "-c", "sleep 0.7; for i in 1 2 3; do /bin/true; done; sleep 2",
-		      NULL);
+		execl("/bin/sh", "sh", "-c",
+		      "sleep 0.7; for i in 1 2 3; do /bin/true; done; sleep 2", NULL);
 		_exit(127);
 	}
 	snprintf(pidarg, sizeof(pidarg), "%d", (int)target);
@@ -338,10 +347,10 @@ static void test_pid_filter(void **state)
 	if (wperf_trace_open(trace, &t, &err) < 0)
 		fail_msg("%s", err.msg);
 	struct wperf_event *ev = e2e_events(t, &n);
-	struct wperf_thread_table tt = { 0 };
+	struct wperf_thread_table tt = {0};
 
 	/* The target and every process it forks, as the trace itself tells. */
-	uint32_t family[64] = { (uint32_t)target };
+	uint32_t family[64] = {(uint32_t)target};
 	size_t nfamily = 1;
 
 	assert_int_equal(wperf_thread_table_init(&tt, t), 0);
@@ -376,18 +385,27 @@ static void test_pid_filter(void **state)
 /* --stacks decides which stacks are taken: none at all, or kernel ones only. */
 static void test_stacks_policy(void **state)
 {
-	static const char *const modes[] = { "none", "kernel" };
+	static const char *const modes[] = {"none", "kernel"};
 
 	(void)state;
 	e2e_require_bpf();
 	for (size_t m = 0; m < 2; m++) {
 		char trace[512];
-		char *argv[] = { (char *)e2e_path("wperf-bench"), "record", "-q", "-o", trace,
-				 "--stacks", (char *)modes[m], "--", (char *)e2e_path("synthetic/pingpong"),
-				 "-n", "500", NULL };
+		char *argv[] = {(char *)e2e_path("wperf-bench"),
+				"record",
+				"-q",
+				"-o",
+				trace,
+				"--stacks",
+				(char *)modes[m],
+				"--",
+				(char *)e2e_path("synthetic/pingpong"),
+				"-n",
+				"500",
+				NULL};
 		struct e2e_output *o = calloc(1, sizeof(*o));
 		struct wperf_trace *t = NULL;
-		struct wperf_error err = { 0 };
+		struct wperf_error err = {0};
 		size_t n, nstacks, kstacks = 0, ustacks = 0;
 
 		snprintf(trace, sizeof(trace), "%s/stacks-%s.trace", e2e_tmpdir(), modes[m]);
@@ -423,15 +441,72 @@ static void test_stacks_policy(void **state)
 	}
 }
 
+/* The identity of the vertex of thread tid in analysis a ("" if none). */
+static const char *vertex_of_tid(const struct wperf_analysis *a, uint32_t tid)
+{
+	for (size_t e = 0; e < a->timeline->nentities; e++)
+		if (a->timeline->entities[e].tid == tid &&
+		    a->timeline->entities[e].kind == WPERF_ENTITY_THREAD)
+			return a->merged.vertices[a->merged.vertex_of[e]].identity;
+	return "";
+}
+
+/*
+ * Two pools of unnamed threads in one process (synthetic/pools: every thread
+ * is "pools"), each running its own code: the loaders' two threads are one
+ * vertex, the handlers' two another, each named by its own function, and the
+ * handlers' lock is the knot. By name alone they were all one vertex.
+ */
+static void test_unnamed_pools_apart(void **state)
+{
+	char *cmd[] = {(char *)e2e_path("synthetic/pools"), "-d", "2", NULL};
+	struct e2e_output *o = calloc(1, sizeof(*o));
+	struct wperf_analysis *a = NULL;
+	struct wperf_error err = {0};
+	unsigned loaders = 0, handlers = 0, tid;
+	int knot = 0;
+
+	(void)state;
+	e2e_require_bpf();
+	struct wperf_trace *t = record("pools", cmd, o);
+
+	if (wperf_analyze(t, NULL, &a, &err) < 0)
+		fail_msg("%s", err.msg);
+	for (const char *p = o->out; (p = strstr(p, "thread ")); p++) {
+		char pool[16];
+
+		if (sscanf(p, "thread %15s tid %u", pool, &tid) != 2)
+			continue;
+		print_message("%s %u: %s\n", pool, tid, vertex_of_tid(a, tid));
+		if (!strcmp(pool, "loader")) {
+			assert_string_equal(vertex_of_tid(a, tid), "pools@a_worker");
+			loaders++;
+		} else {
+			assert_string_equal(vertex_of_tid(a, tid), "pools@b_worker");
+			handlers++;
+		}
+	}
+	assert_int_equal(loaders, 2);
+	assert_int_equal(handlers, 2);
+	for (size_t k = 0; k < a->knots.nfinal; k++) {
+		const struct wperf_knot *kn = &a->knots.knots[k];
+
+		knot += kn->kind == WPERF_KNOT && kn->nvertices == 1 &&
+			!strcmp(a->merged.vertices[kn->vertices[0]].identity, "pools@b_worker");
+	}
+	assert_int_equal(knot, 1);
+	wperf_analysis_free(a);
+	wperf_trace_free(t);
+	free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_pingpong_wakeups),
-	    cmocka_unit_test(test_fig1_disk),
-	    cmocka_unit_test(test_usdt_annotations),
-	    cmocka_unit_test(test_shortlived_mappings),
-	    cmocka_unit_test(test_pid_filter),
-	    cmocka_unit_test(test_stacks_policy),
+	    cmocka_unit_test(test_pingpong_wakeups),	cmocka_unit_test(test_fig1_disk),
+	    cmocka_unit_test(test_usdt_annotations),	cmocka_unit_test(test_shortlived_mappings),
+	    cmocka_unit_test(test_pid_filter),		cmocka_unit_test(test_stacks_policy),
+	    cmocka_unit_test(test_unnamed_pools_apart),
 	};
 
 	return cmocka_run_group_tests_name("record (end to end)", tests, NULL, NULL);
