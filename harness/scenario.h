@@ -132,7 +132,7 @@ struct scenario_analysis {
 	 * whereas 0 in struct wperf_analysis_opts means the default: pass a
 	 * negative value there for 0. */
 	double min_edge;
-	double merge_similar;	       /* [-1, 1]; default 0 (merge threads by name) */
+	double merge_similar;	       /* [-1, 1]; default 0 (0.5: core/merge.h) */
 	struct scenario_target target; /* kind NONE when not given: the load */
 	/* The idle-time model's capacities; 0: not given. */
 	uint64_t disk_bytes_per_s;
