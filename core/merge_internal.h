@@ -66,6 +66,14 @@ int merge_profiles_build(const struct wperf_trace *t, const struct wperf_short_l
 			 const uint8_t *profiled, struct merge_profiles *out);
 void merge_profiles_release(struct merge_profiles *p);
 
+/*
+ * Sorts the n elements of size bytes at base by cmp, and sums the double at
+ * offset weight_at of equal neighbours into the first of them; returns how
+ * many are left.
+ */
+size_t merge_sort_sum(void *base, size_t n, size_t size, size_t weight_at,
+		      int (*cmp)(const void *, const void *));
+
 /* The file mapping of address ip of process tgid, or NULL. */
 const struct merge_file *merge_file_of(const struct merge_profiles *p, uint32_t tgid, uint64_t ip);
 

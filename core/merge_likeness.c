@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,7 +63,6 @@ static int gather(const struct merge_profiles *p, const struct merge_member *m, 
 		  struct seen_set *set)
 {
 	struct wperf_buf seen = {0};
-	size_t len = 0;
 	int e = 0;
 
 	for (size_t i = 0; i < n && !e; i++) {
@@ -78,16 +78,9 @@ static int gather(const struct merge_profiles *p, const struct merge_member *m, 
 		}
 	}
 	set->s = (struct seen *)(void *)seen.data;
-	set->n = seen.len / sizeof(struct seen);
-	if (set->n)
-		qsort(set->s, set->n, sizeof(*set->s), by_key);
-	for (size_t i = 0; i < set->n; i++) { /* equal keys, equal frames: once */
-		if (len && set->s[len - 1].key == set->s[i].key)
-			set->s[len - 1].weight += set->s[i].weight;
-		else
-			set->s[len++] = set->s[i];
-	}
-	set->n = len;
+	/* equal keys, equal frames: once */
+	set->n = merge_sort_sum(set->s, seen.len / sizeof(struct seen), sizeof(struct seen),
+				offsetof(struct seen, weight), by_key);
 	return e;
 }
 
@@ -151,7 +144,7 @@ static int weigh(const struct merge_profiles *p, const struct merge_member *m, s
 		 const struct seen_set *set, struct merge_likeness *out)
 {
 	struct merge_weight *w;
-	size_t len = 0, nw;
+	size_t len;
 	int e = 0;
 
 	for (uint32_t i = 0; i < n && !e; i++) {
@@ -165,15 +158,8 @@ static int weigh(const struct merge_profiles *p, const struct merge_member *m, s
 		}
 	}
 	w = (struct merge_weight *)(void *)out->weights.data;
-	nw = out->weights.len / sizeof(*w);
-	if (nw)
-		qsort(w, nw, sizeof(*w), by_member_stack);
-	for (size_t i = 0; i < nw; i++) {
-		if (len && !by_member_stack(&w[len - 1], &w[i]))
-			w[len - 1].weight += w[i].weight;
-		else
-			w[len++] = w[i];
-	}
+	len = merge_sort_sum(w, out->weights.len / sizeof(*w), sizeof(*w),
+			     offsetof(struct merge_weight, weight), by_member_stack);
 	out->weights.len = len * sizeof(*w);
 	for (size_t i = 0; i < len; i++) {
 		if (!out->count[w[i].member]++)

@@ -21,7 +21,7 @@
  * (merge_likeness.c compares them.)
  */
 #include <errno.h>
-#include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,20 +160,34 @@ static int by_entity_key(const void *a, const void *b)
 	return (x->key > y->key) - (x->key < y->key);
 }
 
-/* Sorts u[0, n) by cmp and sums the weights of equal ones; returns how many are left. */
-static size_t sort_and_sum(struct merge_use *u, size_t n, int (*cmp)(const void *, const void *))
+size_t merge_sort_sum(void *base, size_t n, size_t size, size_t weight_at,
+		      int (*cmp)(const void *, const void *))
 {
+	char *b = base;
 	size_t len = 0;
 
 	if (n)
-		qsort(u, n, sizeof(*u), cmp);
+		qsort(b, n, size, cmp);
 	for (size_t i = 0; i < n; i++) {
-		if (len && !cmp(&u[len - 1], &u[i]))
-			u[len - 1].weight += u[i].weight;
-		else
-			u[len++] = u[i];
+		char *last = b + (len - 1) * size, *x = b + i * size;
+		double sum, w;
+
+		if (len && !cmp(last, x)) {
+			memcpy(&sum, last + weight_at, sizeof(sum));
+			memcpy(&w, x + weight_at, sizeof(w));
+			sum += w;
+			memcpy(last + weight_at, &sum, sizeof(sum));
+		} else if (len++ != i) {
+			memcpy(b + (len - 1) * size, x, size);
+		}
 	}
 	return len;
+}
+
+/* Sorts u[0, n) by cmp and sums the weights of equal ones; returns how many are left. */
+static size_t sort_uses(struct merge_use *u, size_t n, int (*cmp)(const void *, const void *))
+{
+	return merge_sort_sum(u, n, sizeof(*u), offsetof(struct merge_use, weight), cmp);
 }
 
 /* The stacks of the waits of real entity e, into out: its own (profiled[e]),
@@ -251,8 +265,8 @@ int merge_profiles_build(const struct wperf_trace *t, const struct wperf_short_l
 
 		wperf_buf_clear(&scratch);
 		e = entity_uses(sl, i, profiled, &scratch);
-		len = sort_and_sum((struct merge_use *)(void *)scratch.data,
-				   scratch.len / sizeof(struct merge_use), by_site);
+		len = sort_uses((struct merge_use *)(void *)scratch.data,
+				scratch.len / sizeof(struct merge_use), by_site);
 		if (!e)
 			e = wperf_buf_append(&all, scratch.data, len * sizeof(struct merge_use));
 	}
@@ -263,7 +277,7 @@ int merge_profiles_build(const struct wperf_trace *t, const struct wperf_short_l
 			out->uses[n++] = out->uses[i]; /* a stack the trace lacks tells nothing */
 	}
 	wperf_buf_release(&scratch);
-	n = sort_and_sum(out->uses, n, by_entity_key);
+	n = sort_uses(out->uses, n, by_entity_key);
 	for (size_t i = 0; !e && i < n; i++)
 		if (!out->count[out->uses[i].entity]++)
 			out->first[out->uses[i].entity] = (uint32_t)i;

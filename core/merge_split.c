@@ -20,6 +20,7 @@
  * heaviest stack ("pools~1a2b3c4d"), stable across runs of one build.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,8 +94,6 @@ static int fill_part(struct split *sp, const struct merge_member *m, size_t n,
 		     const uint32_t *part_of, uint32_t g, struct part *p)
 {
 	const struct wperf_timeline *tl = &sp->p->sl->view;
-	struct frame_weight *f;
-	size_t nf, len = 0;
 	int e = 0;
 
 	for (size_t i = 0; i < n && !e; i++) {
@@ -115,17 +114,10 @@ static int fill_part(struct split *sp, const struct merge_member *m, size_t n,
 			}
 		}
 	}
-	f = (struct frame_weight *)(void *)p->frames.data;
-	nf = p->frames.len / sizeof(*f);
-	if (nf)
-		qsort(f, nf, sizeof(*f), by_name);
-	for (size_t i = 0; i < nf; i++) {
-		if (len && !by_name(&f[len - 1], &f[i]))
-			f[len - 1].weight += f[i].weight;
-		else
-			f[len++] = f[i];
-	}
-	p->frames.len = len * sizeof(*f);
+	p->frames.len = sizeof(struct frame_weight) *
+			merge_sort_sum(p->frames.data, p->frames.len / sizeof(struct frame_weight),
+				       sizeof(struct frame_weight),
+				       offsetof(struct frame_weight, weight), by_name);
 	return e;
 }
 

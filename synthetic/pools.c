@@ -36,21 +36,18 @@
 
 #include "synth.h"
 #include "synth_queue.h"
+#include "synth_table.h"
 
 #define MAX_THREADS 32
 
-struct stripe {
-	pthread_mutex_t lock;
-	uint64_t updates; /* the "table": what the lock protects */
-} __attribute__((aligned(64)));
-
 struct pools {
 	/* options */
-	int nloaders, nhandlers, nstripes;
-	int64_t make_ns, cs_ns, out_ns;
+	int nloaders, nhandlers;
+	int64_t make_ns;
+	struct table_opts work;
 	/* state */
 	struct queue queue;
-	struct stripe *stripes;
+	struct table table;
 	atomic_uint_fast64_t items; /* handled */
 	pthread_barrier_t start;
 };
@@ -105,13 +102,13 @@ __attribute__((noinline)) void *b_worker(void *arg)
 
 	begin("handler", app);
 	while (queue_pop(&app->queue, &item)) {
-		struct stripe *s = &app->stripes[item % (uint64_t)app->nstripes];
+		struct stripe *s = &app->table.stripes[item % (uint64_t)app->table.nstripes];
 
 		pthread_mutex_lock(&s->lock);
-		update_table(s, app->cs_ns);
+		update_table(s, app->work.cs_ns);
 		pthread_mutex_unlock(&s->lock); /* wakes one waiter, if any */
 		atomic_fetch_add_explicit(&app->items, 1, memory_order_relaxed);
-		prepare_update(app->out_ns);
+		prepare_update(app->work.out_ns);
 	}
 	return NULL;
 }
@@ -122,47 +119,31 @@ static const char usage[] =
     "      --loaders N         threads of pool A, making items (default 2)\n"
     "      --handlers N        threads of pool B, handling them (default 2)\n"
     "      --make-us US        CPU work to make an item (default 100)\n"
-    "      --queue N           slots of the queue between the pools (default 8)\n"
-    "      --cs-us US          CPU work inside the table's lock, per item (default 1000)\n"
-    "      --out-us US         CPU work outside it, per item (default 300)\n"
-    "      --fixed             finer locking: one lock per stripe of the table\n"
-    "      --stripes K         stripes with --fixed (default 4 per handler)\n"
+    "      --queue N           slots of the queue between the pools (default 8)\n" TABLE_USAGE
     "  -h, --help\n";
 
 int main(int argc, char **argv)
 {
-	enum {
-		OPT_LOADERS = 256,
-		OPT_HANDLERS,
-		OPT_MAKE_US,
-		OPT_QUEUE,
-		OPT_CS_US,
-		OPT_OUT_US,
-		OPT_FIXED,
-		OPT_STRIPES
-	};
+	enum { OPT_LOADERS = 256, OPT_HANDLERS, OPT_MAKE_US, OPT_QUEUE };
 	static const struct option opts[] = {
 	    {"duration", required_argument, NULL, 'd'},
 	    {"loaders", required_argument, NULL, OPT_LOADERS},
 	    {"handlers", required_argument, NULL, OPT_HANDLERS},
 	    {"make-us", required_argument, NULL, OPT_MAKE_US},
 	    {"queue", required_argument, NULL, OPT_QUEUE},
-	    {"cs-us", required_argument, NULL, OPT_CS_US},
-	    {"out-us", required_argument, NULL, OPT_OUT_US},
-	    {"fixed", no_argument, NULL, OPT_FIXED},
-	    {"stripes", required_argument, NULL, OPT_STRIPES},
+	    TABLE_OPTIONS,
 	    {"help", no_argument, NULL, 'h'},
 	    {0},
 	};
 	static struct pools app;
 	static struct synth_worker loaders[MAX_THREADS], handlers[MAX_THREADS];
-	double duration = 5, make_us = 100, cs_us = 1000, out_us = 300;
-	long long queue = 8, stripes = 0;
-	bool fixed = false;
+	double duration = 5, make_us = 100;
+	long long queue = 8;
 	struct synth_window w;
 	int c;
 
 	app.nloaders = app.nhandlers = 2;
+	app.work = (struct table_opts)TABLE_OPTS_DEFAULT;
 	while ((c = synth_getopt(argc, argv, "d:h", opts, usage)) != -1) {
 		switch (c) {
 		case 'd':
@@ -180,31 +161,13 @@ int main(int argc, char **argv)
 		case OPT_QUEUE:
 			queue = synth_opt_long("--queue", optarg, 1, 1 << 20);
 			break;
-		case OPT_CS_US:
-			cs_us = synth_opt_double("--cs-us", optarg, 0, 1e9);
-			break;
-		case OPT_OUT_US:
-			out_us = synth_opt_double("--out-us", optarg, 0, 1e9);
-			break;
-		case OPT_FIXED:
-			fixed = true;
-			break;
-		case OPT_STRIPES:
-			stripes = synth_opt_long("--stripes", optarg, 1, 1 << 16);
+		default:
+			table_option(c, optarg, &app.work);
 			break;
 		}
 	}
 	app.make_ns = make_us * SYNTH_NSEC_PER_USEC;
-	app.cs_ns = cs_us * SYNTH_NSEC_PER_USEC;
-	app.out_ns = out_us * SYNTH_NSEC_PER_USEC;
-	app.nstripes = !fixed ? 1 : stripes ? (int)stripes : 4 * app.nhandlers;
-	app.stripes = aligned_alloc(64, app.nstripes * sizeof(*app.stripes));
-	if (!app.stripes)
-		synth_die(1, "out of memory");
-	for (int i = 0; i < app.nstripes; i++) {
-		pthread_mutex_init(&app.stripes[i].lock, NULL);
-		app.stripes[i].updates = 0;
-	}
+	table_init(&app.table, &app.work, app.nhandlers);
 	queue_init(&app.queue, (size_t)queue);
 
 	synth_signals_init();
@@ -219,9 +182,7 @@ int main(int argc, char **argv)
 	synth_join_workers(handlers, app.nhandlers);
 	synth_say_stopped(w.sig);
 
-	for (int i = 0; i < app.nstripes; i++)
-		pthread_mutex_destroy(&app.stripes[i].lock);
-	free(app.stripes);
+	table_release(&app.table);
 	synth_report("items", w.count, w.elapsed_ns, "items/s");
 	return 0;
 }
