@@ -22,6 +22,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -190,6 +191,23 @@ static size_t sort_uses(struct merge_use *u, size_t n, int (*cmp)(const void *, 
 	return merge_sort_sum(u, n, sizeof(*u), offsetof(struct merge_use, weight), cmp);
 }
 
+/*
+ * Appends u to out, or adds its weight to out's use at *last when that is the
+ * same (a thread blocks and is woken in the same few places again and again:
+ * most waits are like the one before); *last: where u is.
+ */
+static int add_use(struct wperf_buf *out, const struct merge_use *u, size_t *last)
+{
+	struct merge_use *l = (struct merge_use *)(void *)out->data + *last;
+
+	if (*last < out->len / sizeof(*u) && !by_site(l, u)) {
+		l->weight += u->weight;
+		return 0;
+	}
+	*last = out->len / sizeof(*u);
+	return wperf_buf_append(out, u, sizeof(*u));
+}
+
 /* The stacks of the waits of real entity e, into out: its own (profiled[e]),
  * and its wakers' (profiled[waker]). */
 static int entity_uses(const struct wperf_short_lived *sl, uint32_t e, const uint8_t *profiled,
@@ -197,6 +215,7 @@ static int entity_uses(const struct wperf_short_lived *sl, uint32_t e, const uin
 {
 	const struct wperf_timeline *tl = &sl->view;
 	const struct wperf_entity *en = &tl->entities[e];
+	size_t last_block = SIZE_MAX, last_wake = SIZE_MAX;
 	int err = 0;
 
 	for (size_t k = 0; k < en->nsegments && !err; k++) {
@@ -216,7 +235,7 @@ static int entity_uses(const struct wperf_short_lived *sl, uint32_t e, const uin
 			u.waker = w != WPERF_NO_ENTITY;
 			u.other = u.waker ? st->waker_ustack : WPERF_NO_STACK;
 			u.other_tgid = u.waker ? tl->entities[w].tgid : 0;
-			err = wperf_buf_append(out, &u, sizeof(u));
+			err = add_use(out, &u, &last_block);
 		}
 		if (!err && w != WPERF_NO_ENTITY && profiled[w] &&
 		    st->waker_ustack != WPERF_NO_STACK) {
@@ -226,7 +245,7 @@ static int entity_uses(const struct wperf_short_lived *sl, uint32_t e, const uin
 			u.waker = 0;
 			u.other = WPERF_NO_STACK;
 			u.other_tgid = 0;
-			err = wperf_buf_append(out, &u, sizeof(u));
+			err = add_use(out, &u, &last_wake);
 		}
 	}
 	return err;
