@@ -312,19 +312,11 @@ static void test_shortlived_mappings(void **state)
 static void test_pid_filter(void **state)
 {
 	char trace[512], pidarg[16];
-	char *argv[] = {(char *)e2e_path("wperf-bench"),
-			"record",
-			"-q",
-			"-o",
-			trace,
-			"-p",
-			pidarg,
-			"-d",
-			"2",
-			NULL};
+	char *argv[] = { (char *)e2e_path("wperf-bench"), "record", "-q", "-o", trace, "-p", pidarg,
+			 "-d", "2", NULL };
 	struct e2e_output *o = calloc(1, sizeof(*o));
 	struct wperf_trace *t = NULL;
-	struct wperf_error err = {0};
+	struct wperf_error err = { 0 };
 	size_t n, children = 0, switches = 0, foreign = 0;
 	pid_t target;
 	int status;
@@ -335,8 +327,8 @@ static void test_pid_filter(void **state)
 	target = fork();
 	assert_true(target >= 0);
 	if (target == 0) {
-		execl("/bin/sh", "sh", "-c",
-		      "sleep 0.7; for i in 1 2 3; do /bin/true; done; sleep 2", NULL);
+		execl("/bin/sh", "sh", "-c", "sleep 0.7; for i in 1 2 3; do /bin/true; done; sleep 2",
+		      NULL);
 		_exit(127);
 	}
 	snprintf(pidarg, sizeof(pidarg), "%d", (int)target);
@@ -347,10 +339,10 @@ static void test_pid_filter(void **state)
 	if (wperf_trace_open(trace, &t, &err) < 0)
 		fail_msg("%s", err.msg);
 	struct wperf_event *ev = e2e_events(t, &n);
-	struct wperf_thread_table tt = {0};
+	struct wperf_thread_table tt = { 0 };
 
 	/* The target and every process it forks, as the trace itself tells. */
-	uint32_t family[64] = {(uint32_t)target};
+	uint32_t family[64] = { (uint32_t)target };
 	size_t nfamily = 1;
 
 	assert_int_equal(wperf_thread_table_init(&tt, t), 0);
@@ -385,27 +377,18 @@ static void test_pid_filter(void **state)
 /* --stacks decides which stacks are taken: none at all, or kernel ones only. */
 static void test_stacks_policy(void **state)
 {
-	static const char *const modes[] = {"none", "kernel"};
+	static const char *const modes[] = { "none", "kernel" };
 
 	(void)state;
 	e2e_require_bpf();
 	for (size_t m = 0; m < 2; m++) {
 		char trace[512];
-		char *argv[] = {(char *)e2e_path("wperf-bench"),
-				"record",
-				"-q",
-				"-o",
-				trace,
-				"--stacks",
-				(char *)modes[m],
-				"--",
-				(char *)e2e_path("synthetic/pingpong"),
-				"-n",
-				"500",
-				NULL};
+		char *argv[] = { (char *)e2e_path("wperf-bench"), "record", "-q", "-o", trace,
+				 "--stacks", (char *)modes[m], "--", (char *)e2e_path("synthetic/pingpong"),
+				 "-n", "500", NULL };
 		struct e2e_output *o = calloc(1, sizeof(*o));
 		struct wperf_trace *t = NULL;
-		struct wperf_error err = {0};
+		struct wperf_error err = { 0 };
 		size_t n, nstacks, kstacks = 0, ustacks = 0;
 
 		snprintf(trace, sizeof(trace), "%s/stacks-%s.trace", e2e_tmpdir(), modes[m]);
@@ -503,9 +486,12 @@ static void test_unnamed_pools_apart(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_pingpong_wakeups),	cmocka_unit_test(test_fig1_disk),
-	    cmocka_unit_test(test_usdt_annotations),	cmocka_unit_test(test_shortlived_mappings),
-	    cmocka_unit_test(test_pid_filter),		cmocka_unit_test(test_stacks_policy),
+	    cmocka_unit_test(test_pingpong_wakeups),
+	    cmocka_unit_test(test_fig1_disk),
+	    cmocka_unit_test(test_usdt_annotations),
+	    cmocka_unit_test(test_shortlived_mappings),
+	    cmocka_unit_test(test_pid_filter),
+	    cmocka_unit_test(test_stacks_policy),
 	    cmocka_unit_test(test_unnamed_pools_apart),
 	};
 
