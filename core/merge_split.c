@@ -34,7 +34,6 @@ struct split {
 	const struct merge_profiles *p;
 	double similar;
 	struct wperf_symbolizer *sym; /* opened for the first split */
-	struct wperf_error *err;
 };
 
 static uint32_t find_root(uint32_t *parent, uint32_t i)
@@ -167,7 +166,7 @@ static int name_parts(struct split *sp, struct merge_member *m, size_t n, const 
 	int e = parts ? 0 : -ENOMEM;
 
 	if (!e && !sp->sym)
-		e = wperf_symbolizer_new(sp->p->t, &sp->sym, sp->err);
+		e = wperf_symbolizer_new(sp->p->t, &sp->sym, NULL);
 	for (uint32_t g = 0; g < nparts && !e; g++)
 		e = fill_part(sp, m, n, part_of, g, &parts[g]);
 	for (uint32_t g = 0; g < nparts && !e; g++)
@@ -290,7 +289,7 @@ int merge_split_unlike(const struct wperf_trace *t, const struct wperf_short_liv
 		       struct merge_member *m, size_t n, double similar, struct wperf_error *err)
 {
 	struct merge_profiles p = {0};
-	struct split sp = {.p = &p, .similar = similar, .err = err};
+	struct split sp = {.p = &p, .similar = similar};
 	uint8_t *profiled = calloc(sl->view.nentities + 1, 1);
 	int e = profiled ? 0 : -ENOMEM;
 
@@ -309,7 +308,6 @@ int merge_split_unlike(const struct wperf_trace *t, const struct wperf_short_liv
 	wperf_symbolizer_free(sp.sym);
 	merge_profiles_release(&p);
 	free(profiled);
-	if (e && sp.sym == NULL && err && err->code == e)
-		return e; /* wperf_symbolizer_new said why */
+	/* what fails here is memory, the symbolizer's too */
 	return e ? wperf_error_set(err, e, "merging threads: out of memory") : 0;
 }
