@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A thread's profile, what merge_split.c compares (wPerf section 4.2: two
- * threads merge "if their distributions of call stacks are similar"): its
- * user stacks, each weighed by the waiting time behind it:
+ * A thread's profile, what merge_likeness.c compares for merge_split.c (wPerf
+ * section 4.2: two threads merge "if their distributions of call stacks are
+ * similar"): its user stacks, each weighed by the waiting time behind it:
  *  - where it blocked, paired with where its waker woke it (the wait's call
  *    site), weighed by the wait;
  *  - where it woke another thread, weighed by that thread's wait.
@@ -17,8 +17,6 @@
  * Frames are compared by where they are in the program's files (the file and
  * the offset in it), not by address: two processes of one program have their
  * files at different addresses.
-
- * (merge_likeness.c compares them.)
  */
 #include <errno.h>
 #include <stddef.h>
