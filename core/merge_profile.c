@@ -189,20 +189,25 @@ static size_t sort_uses(struct merge_use *u, size_t n, int (*cmp)(const void *, 
 	return merge_sort_sum(u, n, sizeof(*u), offsetof(struct merge_use, weight), cmp);
 }
 
-/*
- * Appends u to out, or adds its weight to out's use at *last when that is the
- * same (a thread blocks and is woken in the same few places again and again:
- * most waits are like the one before); *last: where u is.
- */
-static int add_use(struct wperf_buf *out, const struct merge_use *u, size_t *last)
-{
-	struct merge_use *l = (struct merge_use *)(void *)out->data + *last;
+/* Where a thread's last wait of one role went in out, and what it was. */
+struct last_use {
+	size_t at; /* SIZE_MAX: none yet */
+	uint32_t stacks, waker;
+};
 
-	if (*last < out->len / sizeof(*u) && !by_site(l, u)) {
-		l->weight += u->weight;
+/*
+ * Appends the use u of wait s to out, or, when s has the stacks and waker of
+ * the wait before it in this role, adds u's weight to that one's use: a thread
+ * blocks and is woken in the same few places again and again.
+ */
+static int add_use(struct wperf_buf *out, const struct merge_use *u, const struct wperf_segment *s,
+		   struct last_use *last)
+{
+	if (last->at != SIZE_MAX && last->stacks == s->stacks && last->waker == s->waker) {
+		((struct merge_use *)(void *)out->data)[last->at].weight += u->weight;
 		return 0;
 	}
-	*last = out->len / sizeof(*u);
+	*last = (struct last_use){out->len / sizeof(*u), s->stacks, s->waker};
 	return wperf_buf_append(out, u, sizeof(*u));
 }
 
@@ -213,37 +218,40 @@ static int entity_uses(const struct wperf_short_lived *sl, uint32_t e, const uin
 {
 	const struct wperf_timeline *tl = &sl->view;
 	const struct wperf_entity *en = &tl->entities[e];
-	size_t last_block = SIZE_MAX, last_wake = SIZE_MAX;
+	struct last_use last_block = {SIZE_MAX, 0, 0}, last_wake = {SIZE_MAX, 0, 0};
 	int err = 0;
 
 	for (size_t k = 0; k < en->nsegments && !err; k++) {
 		const struct wperf_segment *s = &en->segments[k];
 		const struct wperf_wait_stacks *st = wperf_segment_stacks(tl, s);
 		uint32_t w = s->waker;
-		struct merge_use u = {.weight = (double)(s->end - wperf_segment_start(en, k))};
+		int block, wake; /* profiled (only threads are) and with a user stack */
+		struct merge_use u;
 
 		if (s->state != WPERF_SEG_WAITING)
 			continue;
-		if (w >= sl->nreal || tl->entities[w].kind != WPERF_ENTITY_THREAD)
-			w = WPERF_NO_ENTITY;
-		if (profiled[e] && st->ustack != WPERF_NO_STACK) {
+		block = profiled[e] && st->ustack != WPERF_NO_STACK;
+		wake = st->waker_ustack != WPERF_NO_STACK && w < sl->nreal && profiled[w];
+		if (!block && !wake)
+			continue;
+		u = (struct merge_use){.weight = (double)(s->end - wperf_segment_start(en, k))};
+		if (block) {
 			u.entity = e;
 			u.role = MERGE_BLOCK;
 			u.ustack = st->ustack;
-			u.waker = w != WPERF_NO_ENTITY;
+			u.waker = w < sl->nreal && tl->entities[w].kind == WPERF_ENTITY_THREAD;
 			u.other = u.waker ? st->waker_ustack : WPERF_NO_STACK;
 			u.other_tgid = u.waker ? tl->entities[w].tgid : 0;
-			err = add_use(out, &u, &last_block);
+			err = add_use(out, &u, s, &last_block);
 		}
-		if (!err && w != WPERF_NO_ENTITY && profiled[w] &&
-		    st->waker_ustack != WPERF_NO_STACK) {
+		if (!err && wake) {
 			u.entity = w;
 			u.role = MERGE_WAKE;
 			u.ustack = st->waker_ustack;
 			u.waker = 0;
 			u.other = WPERF_NO_STACK;
 			u.other_tgid = 0;
-			err = add_use(out, &u, &last_wake);
+			err = add_use(out, &u, s, &last_wake);
 		}
 	}
 	return err;
