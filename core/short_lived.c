@@ -150,7 +150,9 @@ static int task_changes(const struct wperf_timeline *tl, const struct task *task
 
 /*
  * The segments of the virtual thread v of tasks[0, n) (one creator's, in birth
- * order), appended to segs; changes is scratch. Sets v's life and time by state.
+ * order), appended to segs; changes is scratch. Sets v's life, its time by
+ * state and its waits by what ended them (it ends inside the window: none is
+ * unfinished).
  */
 static int union_segments(const struct wperf_timeline *tl, const struct task *tasks, size_t n,
 			  struct wperf_entity *v, struct wperf_buf *changes, struct wperf_buf *segs)
@@ -187,8 +189,12 @@ static int union_segments(const struct wperf_timeline *tl, const struct task *ta
 		} else if (i == nchanges || union_state(count) != open) {
 			struct wperf_segment s = {.end = t, .state = open};
 
-			if (open == WPERF_SEG_WAITING)
+			if (open == WPERF_SEG_WAITING) {
 				wait_ended_by(tl, tasks, &cause, &s);
+				/* what ended it, as the timeline counts a thread's */
+				v->no_waker_ns += s.waker == WPERF_NO_ENTITY ? t - open_start : 0;
+				v->timer_wait_ns += s.waker == tl->timer ? t - open_start : 0;
+			}
 			by[open] += t - open_start;
 			e = wperf_buf_append(segs, &s, sizeof(s));
 		} else {

@@ -438,6 +438,47 @@ static void test_overlapping_tasks_within_the_window(void **state)
 	tb_release(&b);
 }
 
+/*
+ * The virtual thread's waits by what ended them, as a thread's: two tasks
+ * asleep on timers. T1 (401) runs 10-11 ms, sleeps until a timer at 30 ms,
+ * runs 30-31; T2 (402), born at 12 ms, runs 12-13, sleeps until a timer at
+ * 40 ms, runs 40-41. Their virtual thread waits 11-12 ms for its creator (T2's
+ * birth ends it), then 13-30 and 31-40 ms on timers: 26 ms of timer waits,
+ * where the tasks, summed, slept 46 ms.
+ */
+static void test_virtual_thread_timer_waits(void **state)
+{
+	struct trace_builder b;
+	struct wperf_trace *t;
+	struct wperf_analysis *a;
+	const struct wperf_vertex *v;
+
+	(void)state;
+	tb_init(&b, 0, 100 * MS);
+	tb_thread(&b, DISPATCH, DISPATCH, "dispatch");
+	task_born(&b, 401, 10 * MS, 10 * MS, 1);
+	tb_switch(&b, 11 * MS, 1, 401, 0, 0, -1, -1);
+	tb_wake_irq(&b, 30 * MS, 1, 401, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_HRTIMER);
+	tb_switch(&b, 30 * MS, 1, 0, 401, 1, -1, -1);
+	task_exit(&b, 401, 31 * MS, 1);
+	task_born(&b, 402, 12 * MS, 12 * MS, 0);
+	tb_switch(&b, 13 * MS, 0, 402, 0, 0, -1, -1);
+	tb_wake_irq(&b, 40 * MS, 0, 402, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_HRTIMER);
+	tb_switch(&b, 40 * MS, 0, 0, 402, 1, -1, -1);
+	task_exit(&b, 402, 41 * MS, 0);
+	tb_sort(&b);
+	a = analyze(&b, 0, &t);
+	v = find(a, "dispatch+tasks");
+	assert_int_equal(v->waiting_ns, 27 * MS);
+	assert_int_equal(v->timer_wait_ns, 26 * MS);
+	assert_int_equal(v->no_waker_ns, 0);
+	assert_int_equal(v->running_ns, 4 * MS);
+	assert_int_equal(weight(a, "dispatch+tasks", "dispatch"), 1 * MS);
+	wperf_analysis_free(a);
+	wperf_trace_free(t);
+	tb_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -448,6 +489,7 @@ int main(void)
 	    cmocka_unit_test(test_kworker_pools_fold),
 	    cmocka_unit_test(test_short_lived_one_virtual_thread),
 	    cmocka_unit_test(test_overlapping_tasks_within_the_window),
+	    cmocka_unit_test(test_virtual_thread_timer_waits),
 	};
 
 	return cmocka_run_group_tests_name("merge", tests, NULL, NULL);
