@@ -36,8 +36,8 @@ struct wperf_vertex {
 	char identity[WPERF_IDENTITY_LEN];
 	uint8_t kind;	     /* enum wperf_entity_kind of its members */
 	uint8_t short_lived; /* the virtual thread of a creator's short-lived threads */
-	uint32_t nmembers;  /* threads */
-	uint32_t first_tid; /* of its first member, for people reading the report */
+	uint32_t nmembers;   /* threads */
+	uint32_t first_tid;  /* of its first member, for people reading the report */
 	/* Summed over its threads; short-lived ones count as their virtual thread,
 	 * so that overlapping tasks are not counted twice. */
 	uint64_t running_ns, runnable_ns, waiting_ns;

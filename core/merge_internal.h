@@ -52,11 +52,19 @@ struct merge_file {
 	uint64_t path;
 };
 
+/* A JIT's code, from its process's perf map. */
+struct merge_jit {
+	uint32_t tgid;
+	uint64_t start, end;
+};
+
 struct merge_profiles {
 	const struct wperf_trace *t;
 	const struct wperf_short_lived *sl;
 	struct merge_file *files; /* by (tgid, start) */
 	size_t nfiles;
+	struct merge_jit *jit; /* by (tgid, start) */
+	size_t njit;
 	struct merge_use *uses;	 /* by (entity, key) */
 	uint32_t *first, *count; /* per view entity: its uses */
 };
@@ -76,6 +84,16 @@ size_t merge_sort_sum(void *base, size_t n, size_t size, size_t weight_at,
 
 /* The file mapping of address ip of process tgid, or NULL. */
 const struct merge_file *merge_file_of(const struct merge_profiles *p, uint32_t tgid, uint64_t ip);
+
+/*
+ * How many of user stack s's frames (of process tgid) to believe: up to the
+ * first one past the innermost that is neither in a file the process mapped
+ * nor in its JIT's code. A walk through code built without frame pointers
+ * follows whatever the register holds: past that frame it reads the stack's
+ * data as return addresses, different in every thread.
+ */
+uint32_t merge_stack_depth(const struct merge_profiles *p, const struct wperf_stack *s,
+			   uint32_t tgid);
 
 /*
  * The frame keys of use u, appended to out (uint64_t): its own stack's, then,

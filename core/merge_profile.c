@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "merge_internal.h"
+#include "symbolize.h"
 
 /* The frame a wait's waker part has when the waker left no user stack: an
  * interrupt, a device, a kernel thread, or a stack the recorder lost. */
@@ -56,6 +57,69 @@ static int by_tgid_start(const void *a, const void *b)
 	if (x->m->tgid != y->m->tgid)
 		return x->m->tgid < y->m->tgid ? -1 : 1;
 	return (x->m->start > y->m->start) - (x->m->start < y->m->start);
+}
+
+static int by_jit_start(const void *a, const void *b)
+{
+	const struct merge_jit *x = a, *y = b;
+
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/* The JIT code of every process with a perf map, in p->jit. */
+static int index_jit(struct merge_profiles *p)
+{
+	size_t n;
+	const struct wperf_perfmap *pm = wperf_trace_perfmaps(p->t, &n);
+	struct wperf_buf syms = {0}, jit = {0};
+	int e = 0;
+
+	for (size_t i = 0; i < n && !e; i++) {
+		const struct wperf_jit_sym *s;
+
+		wperf_buf_clear(&syms);
+		e = wperf_perfmap_parse(pm[i].text, pm[i].len, &syms);
+		s = (const struct wperf_jit_sym *)(const void *)syms.data;
+		for (size_t k = 0; !e && k < syms.len / sizeof(*s); k++) {
+			struct merge_jit j = {pm[i].tgid, s[k].start, s[k].start + s[k].size};
+
+			e = wperf_buf_append(&jit, &j, sizeof(j));
+		}
+	}
+	wperf_buf_release(&syms);
+	p->jit = (struct merge_jit *)(void *)jit.data;
+	p->njit = jit.len / sizeof(*p->jit);
+	if (p->njit)
+		qsort(p->jit, p->njit, sizeof(*p->jit), by_jit_start);
+	return e;
+}
+
+/* Whether ip is in the JIT code of process tgid. */
+static int in_jit(const struct merge_profiles *p, uint32_t tgid, uint64_t ip)
+{
+	size_t lo = 0, hi = p->njit;
+
+	while (lo < hi) { /* the first entry after (tgid, ip) */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->jit[mid].tgid < tgid ||
+		    (p->jit[mid].tgid == tgid && p->jit[mid].start <= ip))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && p->jit[lo - 1].tgid == tgid && ip < p->jit[lo - 1].end;
+}
+
+uint32_t merge_stack_depth(const struct merge_profiles *p, const struct wperf_stack *s,
+			   uint32_t tgid)
+{
+	for (uint32_t i = 1; i < s->nr; i++)
+		if (!merge_file_of(p, tgid, s->ips[i]) && !in_jit(p, tgid, s->ips[i]))
+			return i;
+	return s->nr;
 }
 
 static int index_files(struct merge_profiles *p)
@@ -106,13 +170,14 @@ static size_t stack_frames(const struct merge_profiles *p, int32_t id, uint32_t 
 			   struct wperf_buf *out, int *err)
 {
 	const struct wperf_stack *s = id == WPERF_NO_STACK ? NULL : wperf_trace_stack(p->t, id, 1);
+	uint32_t depth = s ? merge_stack_depth(p, s, tgid) : 0;
 
-	for (uint32_t i = 0; s && i < s->nr && !*err; i++) {
+	for (uint32_t i = 0; i < depth && !*err; i++) {
 		uint64_t k = frame_key(p, tgid, s->ips[i]);
 
 		*err = wperf_buf_append(out, &k, sizeof(k));
 	}
-	return s && !*err ? s->nr : 0;
+	return *err ? 0 : depth;
 }
 
 size_t merge_use_frames(const struct merge_profiles *p, const struct merge_use *u,
@@ -285,6 +350,8 @@ int merge_profiles_build(const struct wperf_trace *t, const struct wperf_short_l
 	out->first = calloc(nent + 1, sizeof(*out->first));
 	out->count = calloc(nent + 1, sizeof(*out->count));
 	e = out->first && out->count ? index_files(out) : -ENOMEM;
+	if (!e)
+		e = index_jit(out);
 	for (uint32_t i = 0; i < sl->nreal && !e; i++) {
 		size_t len;
 
@@ -314,6 +381,7 @@ int merge_profiles_build(const struct wperf_trace *t, const struct wperf_short_l
 void merge_profiles_release(struct merge_profiles *p)
 {
 	free(p->files);
+	free(p->jit);
 	free(p->uses);
 	free(p->first);
 	free(p->count);

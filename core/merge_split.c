@@ -107,8 +107,11 @@ static int fill_part(struct split *sp, const struct merge_member *m, size_t n,
 				p->heaviest = u[k].key;
 				p->heaviest_weight = u[k].weight;
 			}
-			for (uint32_t j = 0; s && j < s->nr && !e; j++) {
-				frame_name(sp, tl->entities[u[k].entity].tgid, s, j, &fw);
+			uint32_t tgid = tl->entities[u[k].entity].tgid;
+
+			for (uint32_t j = 0; s && j < merge_stack_depth(sp->p, s, tgid) && !e;
+			     j++) {
+				frame_name(sp, tgid, s, j, &fw);
 				e = wperf_buf_append(&p->frames, &fw, sizeof(fw));
 			}
 		}

@@ -271,6 +271,49 @@ static void test_processes_of_one_program_merge(void **state)
 	tb_release(&b);
 }
 
+/*
+ * Three identical workers of a program built without frame pointers (as
+ * Debian's memcached): past the innermost frame, each walk read the thread's
+ * own stack data as return addresses, addresses in no file the process mapped
+ * and different in every thread. Those frames are no evidence: the workers are
+ * one vertex.
+ */
+static void test_walks_into_data_are_cut(void **state)
+{
+	static const uint64_t walks[3][3] = {{0x401010, 0x7f0012345678, 0x1a},
+					     {0x401010, 0x7f00deadbeef, 0x7f0011111111},
+					     {0x401010, 0x55aa00001234, 0x1e}};
+	static const uint64_t wake[] = {0x402010};
+	struct trace_builder b;
+	struct wperf_trace *t;
+	struct wperf_analysis *a;
+
+	(void)state;
+	tb_init(&b, 0, 100 * MS);
+	tb_mapping(&b, 600, 0x400000, 0x404000, 0, "/usr/bin/server");
+	for (int i = 0; i < 3; i++)
+		tb_stack(&b, 1 + i, 1, 3, walks[i]);
+	tb_stack(&b, 4, 1, 1, wake);
+	tb_thread(&b, 600, 600, "server");
+	for (uint32_t i = 0; i < 3; i++)
+		tb_thread(&b, 601 + i, 600, "worker");
+	for (int c = 0; c < 10; c++)
+		for (uint32_t i = 0; i < 3; i++) {
+			uint64_t t0 = c * 10 * MS + i * MS;
+
+			tb_wake(&b, t0, 0, 601 + i, 600, -1, 4);
+			tb_switch(&b, t0, 1, 0, 601 + i, 1, -1, -1);
+			tb_switch(&b, t0 + MS, 1, 601 + i, 0, 0, -1, 1 + (int32_t)i);
+		}
+	tb_sort(&b);
+	a = analyze(&b, 0, &t);
+	assert_int_equal(count_prefixed(a, "server/worker"), 1);
+	assert_int_equal(find(a, "server/worker")->nmembers, 3);
+	wperf_analysis_free(a);
+	wperf_trace_free(t);
+	tb_release(&b);
+}
+
 /* Told to keep every thread apart, each is a vertex named after its tid, in
  * whatever order the threads come. */
 static void test_keep_apart_names_by_tid(void **state)
@@ -485,6 +528,7 @@ int main(void)
 	    cmocka_unit_test(test_unnamed_pools_stay_apart),
 	    cmocka_unit_test(test_identical_workers_merge),
 	    cmocka_unit_test(test_processes_of_one_program_merge),
+	    cmocka_unit_test(test_walks_into_data_are_cut),
 	    cmocka_unit_test(test_keep_apart_names_by_tid),
 	    cmocka_unit_test(test_kworker_pools_fold),
 	    cmocka_unit_test(test_short_lived_one_virtual_thread),
