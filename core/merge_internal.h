@@ -30,7 +30,21 @@ struct merge_member {
 int merge_split_unlike(const struct wperf_trace *t, const struct wperf_short_lived *sl,
 		       struct merge_member *m, size_t n, double similar, struct wperf_error *err);
 
-/* ---- profiles (merge_profile.c) ---- */
+/* ---- profiles (merge_profile.c, merge_frames.c) ---- */
+
+/* splitmix64's finalizer: spreads a 64-bit value over all bits. */
+static inline uint64_t merge_mix(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/* The frame a wait's waker part has when the waker left no user stack: an
+ * interrupt, a device, a kernel thread, or a stack the recorder lost. */
+#define MERGE_NO_WAKER_FRAME 0x6e6f2d77616b6572ull
 
 enum merge_role { MERGE_BLOCK = 1, MERGE_WAKE = 2 };
 
@@ -42,7 +56,7 @@ struct merge_use {
 	int32_t ustack;	 /* the thread's own user stack */
 	int32_t other;	 /* MERGE_BLOCK: the waker's, where it woke it */
 	uint32_t other_tgid;
-	uint64_t key;  /* the stacks by file and offset, and the role */
+	uint64_t key;  /* its role and its stacks' frames (merge_use_frames), hashed */
 	double weight; /* ns */
 };
 
@@ -81,6 +95,9 @@ void merge_profiles_release(struct merge_profiles *p);
  */
 size_t merge_sort_sum(void *base, size_t n, size_t size, size_t weight_at,
 		      int (*cmp)(const void *, const void *));
+
+/* p->files and p->jit, from p->t. 0 or -ENOMEM. */
+int merge_frames_index(struct merge_profiles *p);
 
 /* The file mapping of address ip of process tgid, or NULL. */
 const struct merge_file *merge_file_of(const struct merge_profiles *p, uint32_t tgid, uint64_t ip);
