@@ -52,6 +52,13 @@ static uint64_t weight(const struct wperf_analysis *a, const char *from, const c
 	return i < 0 ? 0 : a->merged.graph.edges[i].weight;
 }
 
+static void finish(struct wperf_analysis *a, struct wperf_trace *t, struct trace_builder *b)
+{
+	wperf_analysis_free(a);
+	wperf_trace_free(t);
+	tb_release(b);
+}
+
 /* How many vertices have an identity that starts with prefix. */
 static int count_prefixed(const struct wperf_analysis *a, const char *prefix)
 {
@@ -102,22 +109,27 @@ static void pools_stacks(struct trace_builder *b)
 	tb_stack(b, US_FEED_MAIN, 1, 2, feed_main);
 }
 
+/* At t0, waker wakes tid (from its stack us_wake); tid runs 1 ms on CPU 1 and
+ * blocks at us_block. */
+static void cycle(struct trace_builder *b, uint32_t tid, uint32_t waker, uint64_t t0,
+		  int32_t us_wake, int32_t us_block)
+{
+	tb_wake(b, t0, 0, tid, waker, -1, us_wake);
+	tb_switch(b, t0, 1, 0, tid, 1, -1, -1);
+	tb_switch(b, t0 + MS, 1, tid, 0, 0, -1, us_block);
+}
+
 /*
  * Worker tid, woken by the feeder every 10 ms from 'offset' on (with the
- * feeder's stack us_feed), runs 1 ms on CPU 1 and blocks again at us_block.
- * Until its first wakeup it waited for the feeder too: it waits offset + 9 *
- * 9 ms for it in all; its last wait (from 91 ms + offset) has no waker.
+ * feeder's stack us_feed), runs 1 ms and blocks again at us_block. Until its
+ * first wakeup it waited for the feeder too: it waits offset + 9 * 9 ms for it
+ * in all; its last wait (from 91 ms + offset) has no waker.
  */
 static void worker(struct trace_builder *b, uint32_t tid, uint64_t offset, int32_t us_block,
 		   int32_t us_feed)
 {
-	for (int c = 0; c < 10; c++) {
-		uint64_t t0 = c * 10 * MS + offset;
-
-		tb_wake(b, t0, 0, tid, FEED, -1, us_feed);
-		tb_switch(b, t0, 1, 0, tid, 1, -1, -1);
-		tb_switch(b, t0 + MS, 1, tid, 0, 0, -1, us_block);
-	}
+	for (int c = 0; c < 10; c++)
+		cycle(b, tid, FEED, c * 10 * MS + offset, us_feed, us_block);
 }
 
 /*
@@ -174,16 +186,12 @@ static void test_unnamed_pools_stay_apart(void **state)
 	build_pools(&b, 1);
 	a = analyze(&b, 0, &t);
 	check_pools(a);
-	wperf_analysis_free(a);
-	wperf_trace_free(t);
-	tb_release(&b);
+	finish(a, t, &b);
 
 	build_pools(&b, 0);
 	a = analyze(&b, 0, &t);
 	check_pools(a);
-	wperf_analysis_free(a);
-	wperf_trace_free(t);
-	tb_release(&b);
+	finish(a, t, &b);
 }
 
 /*
@@ -208,21 +216,14 @@ static void test_identical_workers_merge(void **state)
 	worker(&b, 501, 0, US_A, US_FEED_A);
 	worker(&b, 502, MS, US_A, US_FEED_A);
 	worker(&b, 503, 2 * MS, US_CUT, US_FEED_A);
-	for (int c = 0; c < 10; c++) { /* 504: cut two times in ten */
-		uint64_t t0 = c * 10 * MS + 3 * MS;
-
-		tb_wake(&b, t0, 0, 504, FEED, -1, US_FEED_A);
-		tb_switch(&b, t0, 1, 0, 504, 1, -1, -1);
-		tb_switch(&b, t0 + MS, 1, 504, 0, 0, -1, c % 5 ? US_A : US_CUT);
-	}
+	for (int c = 0; c < 10; c++) /* 504: cut two times in ten */
+		cycle(&b, 504, FEED, c * 10 * MS + 3 * MS, US_FEED_A, c % 5 ? US_A : US_CUT);
 	tb_sort(&b);
 	a = analyze(&b, 0, &t);
 	assert_int_equal(count_prefixed(a, "pools/worker"), 1);
 	assert_int_equal(find(a, "pools/worker")->nmembers, 4);
 	assert_int_equal(weight(a, "pools/worker", "pools/feeder"), (0 + 1 + 2 + 3 + 4 * 81) * MS);
-	wperf_analysis_free(a);
-	wperf_trace_free(t);
-	tb_release(&b);
+	finish(a, t, &b);
 }
 
 /*
@@ -253,12 +254,10 @@ static void test_processes_of_one_program_merge(void **state)
 	}
 	for (int c = 0; c < 10; c++) {
 		for (uint32_t i = 0; i < 4; i++) {
-			uint32_t p = i < 2 ? 600 : 700, tid = p + 1 + i % 2;
-			uint64_t t0 = c * 10 * MS + i * MS;
+			uint32_t p = i < 2 ? 600 : 700;
 
-			tb_wake(&b, t0, 0, tid, p, -1, p == 600 ? 3 : 4);
-			tb_switch(&b, t0, 1, 0, tid, 1, -1, -1);
-			tb_switch(&b, t0 + MS, 1, tid, 0, 0, -1, p == 600 ? 1 : 2);
+			cycle(&b, p + 1 + i % 2, p, c * 10 * MS + i * MS, p == 600 ? 3 : 4,
+			      p == 600 ? 1 : 2);
 		}
 	}
 	tb_sort(&b);
@@ -266,9 +265,7 @@ static void test_processes_of_one_program_merge(void **state)
 	assert_int_equal(count_prefixed(a, "server/handler"), 1);
 	assert_int_equal(find(a, "server/handler")->nmembers, 4);
 	assert_int_equal(find(a, "server")->nmembers, 2);
-	wperf_analysis_free(a);
-	wperf_trace_free(t);
-	tb_release(&b);
+	finish(a, t, &b);
 }
 
 /*
@@ -298,20 +295,13 @@ static void test_walks_into_data_are_cut(void **state)
 	for (uint32_t i = 0; i < 3; i++)
 		tb_thread(&b, 601 + i, 600, "worker");
 	for (int c = 0; c < 10; c++)
-		for (uint32_t i = 0; i < 3; i++) {
-			uint64_t t0 = c * 10 * MS + i * MS;
-
-			tb_wake(&b, t0, 0, 601 + i, 600, -1, 4);
-			tb_switch(&b, t0, 1, 0, 601 + i, 1, -1, -1);
-			tb_switch(&b, t0 + MS, 1, 601 + i, 0, 0, -1, 1 + (int32_t)i);
-		}
+		for (uint32_t i = 0; i < 3; i++)
+			cycle(&b, 601 + i, 600, c * 10 * MS + i * MS, 4, 1 + (int32_t)i);
 	tb_sort(&b);
 	a = analyze(&b, 0, &t);
 	assert_int_equal(count_prefixed(a, "server/worker"), 1);
 	assert_int_equal(find(a, "server/worker")->nmembers, 3);
-	wperf_analysis_free(a);
-	wperf_trace_free(t);
-	tb_release(&b);
+	finish(a, t, &b);
 }
 
 /* Told to keep every thread apart, each is a vertex named after its tid, in
@@ -327,9 +317,7 @@ static void test_keep_apart_names_by_tid(void **state)
 	a = analyze(&b, -1, &t);
 	assert_int_equal(find(a, "pools~501")->nmembers, 1);
 	assert_int_equal(weight(a, "pools~504", "pools/feeder~510"), (3 + 81) * MS);
-	wperf_analysis_free(a);
-	wperf_trace_free(t);
-	tb_release(&b);
+	finish(a, t, &b);
 }
 
 /* ---- kernel workers ---- */
@@ -362,6 +350,14 @@ static void test_kworker_pools_fold(void **state)
 
 #define DISPATCH 300
 #define SERVER	 310
+
+/* A window of this many ns, DISPATCH, which creates tasks, and SERVER. */
+static void tasks_trace(struct trace_builder *b, uint64_t window)
+{
+	tb_init(b, 0, window);
+	tb_thread(b, DISPATCH, DISPATCH, "dispatch");
+	tb_thread(b, SERVER, SERVER, "server");
+}
 
 /* Task tid, created by DISPATCH at born and runnable until it runs at run. */
 static void task_born(struct trace_builder *b, uint32_t tid, uint64_t born, uint64_t run,
@@ -403,9 +399,7 @@ static void test_short_lived_one_virtual_thread(void **state)
 	const struct wperf_vertex *v;
 
 	(void)state;
-	tb_init(&b, 0, 100 * MS);
-	tb_thread(&b, DISPATCH, DISPATCH, "dispatch");
-	tb_thread(&b, SERVER, SERVER, "server");
+	tasks_trace(&b, 100 * MS);
 	task_born(&b, 401, 10 * MS, 11 * MS, 1);
 	tb_switch(&b, 20 * MS, 1, 401, 0, 0, -1, -1);
 	tb_wake(&b, 40 * MS, 1, 401, SERVER, -1, -1);
@@ -433,9 +427,7 @@ static void test_short_lived_one_virtual_thread(void **state)
 	for (size_t e = 0; e < a->timeline->nentities; e++)
 		if (a->timeline->entities[e].tid == 401)
 			assert_int_equal(a->timeline->entities[e].waiting_ns, 20 * MS);
-	wperf_analysis_free(a);
-	wperf_trace_free(t);
-	tb_release(&b);
+	finish(a, t, &b);
 }
 
 /*
@@ -455,9 +447,7 @@ static void test_overlapping_tasks_within_the_window(void **state)
 	const struct wperf_vertex *v;
 
 	(void)state;
-	tb_init(&b, 0, 200 * MS);
-	tb_thread(&b, DISPATCH, DISPATCH, "dispatch");
-	tb_thread(&b, SERVER, SERVER, "server");
+	tasks_trace(&b, 200 * MS);
 	for (uint32_t i = 0; i < 12; i++) {
 		uint32_t tid = 400 + i;
 		uint64_t born = 10 * MS + i * 250 * us, woken = 100 * MS + i * 250 * us;
@@ -476,9 +466,7 @@ static void test_overlapping_tasks_within_the_window(void **state)
 	assert_int_equal(v->runnable_ns, 0);
 	assert_int_equal(v->waiting_ns, 87 * MS);
 	assert_int_equal(weight(a, "dispatch+tasks", "server"), 87 * MS);
-	wperf_analysis_free(a);
-	wperf_trace_free(t);
-	tb_release(&b);
+	finish(a, t, &b);
 }
 
 /*
@@ -497,8 +485,7 @@ static void test_virtual_thread_timer_waits(void **state)
 	const struct wperf_vertex *v;
 
 	(void)state;
-	tb_init(&b, 0, 100 * MS);
-	tb_thread(&b, DISPATCH, DISPATCH, "dispatch");
+	tasks_trace(&b, 100 * MS);
 	task_born(&b, 401, 10 * MS, 10 * MS, 1);
 	tb_switch(&b, 11 * MS, 1, 401, 0, 0, -1, -1);
 	tb_wake_irq(&b, 30 * MS, 1, 401, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_HRTIMER);
@@ -517,9 +504,7 @@ static void test_virtual_thread_timer_waits(void **state)
 	assert_int_equal(v->no_waker_ns, 0);
 	assert_int_equal(v->running_ns, 4 * MS);
 	assert_int_equal(weight(a, "dispatch+tasks", "dispatch"), 1 * MS);
-	wperf_analysis_free(a);
-	wperf_trace_free(t);
-	tb_release(&b);
+	finish(a, t, &b);
 }
 
 int main(void)
