@@ -90,6 +90,7 @@ static uint16_t expected_size(unsigned kind)
 	case WPERF_EV_RENAME:
 		return h + sizeof(e->name);
 	case WPERF_EV_EXIT:
+		return h + sizeof(e->exit);
 	case WPERF_EV_FALSE_WAKEUP:
 		return h;
 	case WPERF_EV_HARDIRQ_ENTRY:
@@ -147,6 +148,10 @@ static void fill_event(struct wperf_event *ev, unsigned kind, unsigned variant, 
 		strcpy(ev->name.comm, comm);
 		break;
 	case WPERF_EV_EXIT:
+		/* the schedstat reading only comes with its flag */
+		if (ev->hdr.flags & WPERF_EXIT_SCHEDSTAT)
+			ev->exit = (struct wperf_exit){big, big / 3, u};
+		break;
 	case WPERF_EV_FALSE_WAKEUP:
 		break;
 	case WPERF_EV_HARDIRQ_ENTRY:
@@ -229,6 +234,11 @@ static void assert_event_equal(const struct wperf_event *want, const struct wper
 	case WPERF_EV_SPIN_AFTER:
 	case WPERF_EV_SPIN_RELEASE:
 		assert_true(got->usdt.lock == want->usdt.lock);
+		break;
+	case WPERF_EV_EXIT:
+		assert_true(got->exit.run_ns == want->exit.run_ns);
+		assert_true(got->exit.wait_ns == want->exit.wait_ns);
+		assert_true(got->exit.slices == want->exit.slices);
 		break;
 	}
 	assert_memory_equal(got, want, sizeof(*got));
@@ -1237,6 +1247,7 @@ static void test_bad_header(void **state)
 	expect_open_error(bad, "not a wperf trace at offset 0");
 	f[0] = 'W';
 
+	wperf_put_le16(f + 10, 0); /* minor 0, which the messages name */
 	wperf_put_le16(f + 8, WPERF_TRACE_MAJOR + 1);
 	spit(bad, f, len);
 	expect_open_error(bad, "offset 8");
