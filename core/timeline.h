@@ -117,6 +117,46 @@ struct wperf_timeline_opts {
 	struct wperf_capacity capacity;
 };
 
+/*
+ * What the checks (checks.h) set against the kernel's own counters, tallied
+ * from the events as the timeline is built.
+ *
+ * Each CPU's switches form a chain: a switch's prev is the thread the CPU's
+ * switch before it put there, and a thread that makes an event is the one on
+ * its CPU. A break is a switch or an event by another thread: the switch
+ * between them was not recorded (lost; or never delivered: on some machines
+ * the events of the hypervisor's agent never arrive). The timeline takes the
+ * unrecorded switch to have come as early as the evidence allows, when the
+ * thread the chain had there was last seen: the thread found there ran since
+ * then.
+ */
+struct wperf_cpu_tally {
+	uint64_t idle_ns;  /* running its idle task, the interrupts it served taken out */
+	uint64_t switches; /* recorded on it */
+	uint64_t breaks;   /* switches whose prev was not the last switch's next */
+	/* Time in which each break's missing switch lies: from when it is taken to
+	 * have come to the event that showed it. What the model may be off by. */
+	uint64_t guessed_ns;
+};
+
+/* A thread whose switch-out was missing at a break, and how often. */
+struct wperf_break_tally {
+	uint32_t tid, tgid;
+	uint64_t breaks;
+};
+
+/* An interface's packets in the trace, all of them (the harness's too). */
+struct wperf_nic_tally {
+	uint32_t ifindex;
+	uint64_t tx_bytes, tx_packets, rx_bytes, rx_packets;
+};
+
+/* A thread's schedstat as it exited (an EXIT event with WPERF_EXIT_SCHEDSTAT). */
+struct wperf_exit_reading {
+	uint32_t entity;
+	uint64_t ts, run_ns, wait_ns, slices;
+};
+
 struct wperf_timeline {
 	uint64_t start, end; /* the recording window */
 	uint32_t ncpu;
@@ -133,6 +173,16 @@ struct wperf_timeline {
 	uint64_t recorded_events; /* the records the trace holds, of every kind */
 	uint64_t false_wakeups_removed, spins_converted;
 	char capacity_note[256]; /* which device capacities were used, for the report */
+	/* for the checks: ncpu CPU tallies; the threads left without a switch-out at
+	 * breaks, most often first; the interfaces in ifindex order; the exits'
+	 * readings in time order */
+	struct wperf_cpu_tally *cpus;
+	struct wperf_break_tally *break_threads;
+	size_t nbreak_threads;
+	struct wperf_nic_tally *nics;
+	size_t nnics;
+	struct wperf_exit_reading *exits;
+	size_t nexits;
 };
 
 /*

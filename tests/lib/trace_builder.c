@@ -172,9 +172,10 @@ void tb_net(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, ui
 	e->net.bytes = bytes;
 }
 
-void tb_usdt(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t tid, uint64_t lock)
+void tb_usdt(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
+	     uint64_t lock)
 {
-	tb_add(b, kind, ts, 0, tid)->usdt.lock = lock;
+	tb_add(b, kind, ts, cpu, tid)->usdt.lock = lock;
 }
 
 void tb_irq(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,

@@ -68,7 +68,10 @@ void tb_block(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, 
 	      uint8_t ctx, int32_t irq, uint32_t dev, uint64_t sector, uint32_t bytes);
 void tb_net(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
 	    uint8_t ctx, uint32_t ifindex, uint32_t bytes);
-void tb_usdt(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t tid, uint64_t lock);
+/* A USDT probe's event, made by tid on cpu (where it runs: a CPU runs one
+ * thread at a time, and the timeline holds it to that). */
+void tb_usdt(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
+	     uint64_t lock);
 void tb_irq(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
 	    int32_t irq);
 
