@@ -58,6 +58,14 @@ static int append_pids(struct wperf_buf *b, const char *list)
 	return 0;
 }
 
+int wperf_analysis_excluded(const struct wperf_trace *t, struct wperf_buf *out)
+{
+	if (append_pids(out, wperf_trace_meta(t, "recorder_tgid")) < 0 ||
+	    append_pids(out, wperf_trace_meta(t, "harness_pids")) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
 int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts *opts,
 		  struct wperf_analysis **out, struct wperf_error *err)
 {
@@ -76,9 +84,7 @@ int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts 
 	/* The recorder and the harness (the runner, the shells that wait for its
 	 * commands) are not the workload: their waits and wakeups would be judged
 	 * with it. */
-	if (!opts->keep_harness &&
-	    (append_pids(&excluded, wperf_trace_meta(t, "recorder_tgid")) < 0 ||
-	     append_pids(&excluded, wperf_trace_meta(t, "harness_pids")) < 0)) {
+	if (!opts->keep_harness && wperf_analysis_excluded(t, &excluded) < 0) {
 		wperf_buf_release(&excluded);
 		free(a);
 		return wperf_error_set(err, -ENOMEM, "out of memory");
@@ -86,6 +92,13 @@ int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts 
 	to.exclude_tgids = (const uint32_t *)excluded.data;
 	to.nexclude = excluded.len / sizeof(uint32_t);
 	e = wperf_timeline_build(t, &to, &a->timeline, err);
+	if (!e) {
+		struct wperf_checks_opts ko = {to.exclude_tgids, to.nexclude};
+
+		e = wperf_checks_compute(a->timeline, wperf_trace_counters(t, WPERF_COUNTERS_START),
+					 wperf_trace_counters(t, WPERF_COUNTERS_END), &ko,
+					 &a->checks, err);
+	}
 	wperf_buf_release(&excluded);
 	if (e)
 		goto fail;
@@ -145,6 +158,7 @@ void wperf_analysis_free(struct wperf_analysis *a)
 	if (!a)
 		return;
 	wperf_timeline_free(a->timeline);
+	wperf_checks_release(&a->checks);
 	wperf_graph_release(&a->entity_graph);
 	wperf_merged_release(&a->merged);
 	wperf_graph_release(&a->knot_graph);

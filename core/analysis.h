@@ -12,7 +12,9 @@
 #ifndef WPERF_ANALYSIS_H
 #define WPERF_ANALYSIS_H
 
+#include "buf.h"
 #include "cascade.h"
+#include "checks.h"
 #include "cmetric.h"
 #include "knots.h"
 #include "merge.h"
@@ -53,7 +55,15 @@ struct wperf_analysis {
 	uint8_t *ignored;	      /* per vertex: timers and other interrupts, not analyzed */
 	double *cpu;		      /* per vertex: CPUs used or wanted (running + runnable) */
 	unsigned jobs;
+	struct wperf_checks checks; /* the model against the kernel's counters */
 };
+
+/*
+ * Appends to out (uint32_t) the processes the analysis leaves out of a trace
+ * unless told to keep them: the recorder and the harness's own (META
+ * recorder_tgid, harness_pids). 0 or -ENOMEM.
+ */
+int wperf_analysis_excluded(const struct wperf_trace *t, struct wperf_buf *out);
 
 int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts *opts,
 		  struct wperf_analysis **out, struct wperf_error *err);

@@ -76,17 +76,44 @@ static int is_pid_list(const char *target)
 	return strspn(target, "0123456789,") == strlen(target) && isdigit((unsigned char)*target);
 }
 
+int wperf_report_is_target(const char *target, uint32_t tgid, const char *process)
+{
+	if (!target || !*target)
+		return 1;
+	return is_pid_list(target) ? pid_listed(target, tgid) : !strcmp(process, target);
+}
+
+int wperf_report_check_counts(const struct wperf_checks *c, size_t i, const char *target)
+{
+	const struct wperf_checks_line *l = &c->lines[i];
+
+	return l->kind < WPERF_CHECK_THREAD_RUN || l->kind > WPERF_CHECK_THREAD_SLICES ||
+	       wperf_report_is_target(target, l->tgid, l->process);
+}
+
+size_t wperf_report_checks_warnings(const struct wperf_checks *c, const char *target, size_t *ok)
+{
+	size_t warn = 0, counted = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (wperf_report_check_counts(c, i, target)) {
+			counted++;
+			warn += c->lines[i].status == WPERF_CHECK_WARN;
+		}
+	if (ok)
+		*ok = counted - warn;
+	return warn;
+}
+
 void wperf_report_mark_target(const struct wperf_analysis *a, const char *target, uint8_t *mark)
 {
 	const struct wperf_timeline *tl = a->timeline;
-	int by_pid = target && is_pid_list(target);
 
 	for (uint32_t e = 0; e < tl->nentities; e++) {
 		const struct wperf_entity *en = &tl->entities[e];
 
 		if (en->kind == WPERF_ENTITY_THREAD &&
-		    (!target || !*target ||
-		     (by_pid ? pid_listed(target, en->tgid) : !strcmp(en->process, target))))
+		    wperf_report_is_target(target, en->tgid, en->process))
 			mark[a->merged.vertex_of[e]] = 1;
 	}
 }

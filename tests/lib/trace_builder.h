@@ -27,7 +27,8 @@ struct trace_builder {
 		uint32_t tid, tgid;
 	} born[16]; /* threads born in the trace (tb_tgid) */
 	size_t nborn;
-	uint64_t start, end; /* the window */
+	const struct wperf_counters *counters[2]; /* COUNTERS at the start and end; NULL: none */
+	uint64_t start, end;			  /* the window */
 	uint32_t ncpu;
 	uint64_t lost[TB_MAX_CPUS];
 	char path[128];
@@ -51,6 +52,11 @@ void tb_cpus(struct trace_builder *b, uint32_t ncpu, const uint64_t *lost);
 void tb_stack(struct trace_builder *b, int32_t id, int user, uint32_t nr, const uint64_t *ips);
 void tb_ksym(struct trace_builder *b, uint64_t addr, const char *name);
 void tb_perfmap(struct trace_builder *b, uint32_t tgid, const char *text);
+
+/* The kernel's counters read at the window's start and end (COUNTERS sections);
+ * kept, not copied, like tb_meta's strings. */
+void tb_counters(struct trace_builder *b, const struct wperf_counters *start,
+		 const struct wperf_counters *end);
 
 /* An event of kind about tid at ts on cpu, zeroed otherwise, for the caller to fill. */
 struct wperf_event *tb_add(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu,
