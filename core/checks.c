@@ -297,11 +297,13 @@ static struct model model_of(const struct wperf_entity *en, uint64_t t0, uint64_
 }
 
 /* The three lines of a thread (en: its model, NULL for one the model lacks). */
+
 static void thread_lines(struct ctx *x, const struct wperf_entity *en, uint32_t tid, uint32_t tgid,
 			 const struct model *m, const struct reading *r0, const struct reading *r1)
 {
 	uint64_t run = grew(r0->run, r1->run), wait = grew(r0->wait, r1->wait);
-	uint64_t slices = grew(r0->slices, r1->slices);
+	uint64_t slices = grew(r0->slices, r1->slices), guessed = en ? en->acct.guessed_ns : 0;
+	uint64_t unseen = en ? en->acct.unqueued_ns + en->acct.skipped_ns : 0;
 	char subject[64];
 	struct wperf_checks_line *l;
 
@@ -310,11 +312,13 @@ static void thread_lines(struct ctx *x, const struct wperf_entity *en, uint32_t 
 	else
 		snprintf(subject, sizeof(subject), "pid %u tid %u (no event)", tgid, tid);
 	if (!add(x, WPERF_CHECK_THREAD_RUN, m->run, run,
-		 at_least(share(run, RELATIVE_TOLERANCE) + m->lag, share(x->window, THREAD_FLOOR)),
+		 at_least(share(run, RELATIVE_TOLERANCE) + m->lag, share(x->window, THREAD_FLOOR)) +
+		     guessed + unseen,
 		 "%s", subject) ||
 	    !add(x, WPERF_CHECK_THREAD_WAIT, m->wait, wait,
 		 at_least(share(wait, RELATIVE_TOLERANCE) + m->woken * WAKE_PATH_NS,
-			  share(x->window, THREAD_FLOOR)),
+			  share(x->window, THREAD_FLOOR)) +
+		     guessed + (en ? en->acct.skipped_ns : 0),
 		 "%s", subject) ||
 	    !add(x, WPERF_CHECK_THREAD_SLICES, m->slices, slices, share(slices, RELATIVE_TOLERANCE),
 		 "%s", subject))
@@ -346,6 +350,8 @@ static void check_threads(struct ctx *x)
 			continue;
 		}
 		m = model_of(en, r0.ts, r1.ts, tick);
+		/* the kernel counts no wait there (wperf_thread_acct) */
+		m.wait -= en->acct.unqueued_ns < m.wait ? en->acct.unqueued_ns : m.wait;
 		if (x->end->irq_time == WPERF_IRQ_TIME_APART)
 			m.run -=
 			    m.run_all

@@ -27,8 +27,13 @@
  * of the window would let a thread that ran for a millisecond be off by all of
  * it. Plus the kernel's resolution where it applies: a thread on a CPU when its
  * schedstat is read is counted as of its last tick or switch, up to a tick
- * (1/CONFIG_HZ) behind; for slices, a switch-in at the moment of a reading may
- * fall on either side of it.
+ * (1/CONFIG_HZ) behind; a wait starts for the trace at the wakeup's first step,
+ * for the kernel at the enqueue after it (WAKE_PATH_NS, checks.c). But at
+ * least 0.1% of the window: below that a thread's time moves no edge of the
+ * graph, and both sides' clocks are read microseconds apart at every switch.
+ * And plus the time in which the thread's unrecorded switches lie (the breaks
+ * of the CPUs' chains, timeline.h): the model had to guess there, and the cpu
+ * chain lines say how much it guessed.
  *
  * The CPU checks need every switch of every CPU: a recording made with --pid
  * has only its processes' and they are not made. Threads of the processes the

@@ -170,6 +170,7 @@ static uint32_t new_thread(struct tl_builder *b, uint32_t tid, uint32_t tgid)
 	th->tid = tid;
 	th->tgid = tgid;
 	th->state = TL_UNKNOWN;
+	th->woken_on = TL_NONE;
 	th->kstack = th->ustack = WPERF_NO_STACK;
 	th->last_stacks = (struct wperf_wait_stacks){WPERF_NO_STACK, WPERF_NO_STACK, WPERF_NO_STACK,
 						     WPERF_NO_STACK};
@@ -348,9 +349,12 @@ static void mend_break(struct tl_builder *b, uint32_t cpu, uint32_t tid, uint32_
 	uint32_t gone = thread_of(b, c->cur_tid, c->cur_tgid), now = thread_of(b, tid, tgid);
 	struct tl_thread *th;
 
-	if (gone != TL_NONE && (th = thr(b, gone))->state == TL_RUNNING && th->cpu == cpu)
+	if (gone != TL_NONE && (th = thr(b, gone))->state == TL_RUNNING && th->cpu == cpu) {
 		left_unseen(b, gone, t);
+		th->acct.guessed_ns += clamp(b, ev->hdr.ts) - clamp(b, t);
+	}
 	if (now != TL_NONE && (th = thr(b, now))->state != TL_DEAD) {
+		th->acct.guessed_ns += clamp(b, ev->hdr.ts) - clamp(b, t);
 		if (th->state == TL_RUNNING && th->cpu != cpu)
 			moved_unseen(b, now);
 		if (th->state == TL_UNKNOWN)
@@ -361,6 +365,7 @@ static void mend_break(struct tl_builder *b, uint32_t cpu, uint32_t tid, uint32_
 			th->since = at(th, clamp(b, t));
 		th->state = TL_RUNNING;
 		th->cpu = cpu;
+		th->woken_on = TL_NONE;
 	}
 	tl_tally_break(b, tl_cpu(b, cpu), tid, tgid, t, ev->hdr.ts);
 }
@@ -403,16 +408,39 @@ static void take_name(struct tl_builder *b, struct tl_thread *th)
 		 main && main->comm[0] ? main->comm : th->name);
 }
 
+/*
+ * Thread th comes on cpu at t after a wakeup from another CPU: is its runnable
+ * time counted otherwise by the kernel (wperf_thread_acct)? When this CPU
+ * idled since idle_since, the kernel handed the wakeup to it, and it queued
+ * the thread only as it woke up; when the switch preempted another thread,
+ * the kernel may count it at the wakeup.
+ */
+static void kernel_accounting(struct tl_thread *th, uint32_t cpu, uint64_t idle_since,
+			      int preempted, uint64_t t)
+{
+	if (th->state != TL_RUNNABLE || th->woken_on == TL_NONE || th->woken_on == cpu ||
+	    t <= th->since)
+		return;
+	if (idle_since <= th->since)
+		th->acct.unqueued_ns += t - th->since;
+	else if (preempted)
+		th->acct.skipped_ns += t - th->since;
+}
+
 static void on_switch(struct tl_builder *b, const struct wperf_event *ev)
 {
 	uint32_t prev, next;
 	struct tl_cpu *c = tl_cpu(b, ev->hdr.cpu);
+	uint64_t idle_since = UINT64_MAX; /* the idle task is on the CPU since */
 	struct tl_thread *th;
 
 	if (c) {
 		c->irq_depth = 0; /* no switch happens inside an interrupt: its exit was lost */
 		on_cpu_now(b, ev->hdr.tid, ev->hdr.tgid, ev);
-		tl_tally_switch(b, tl_cpu(b, ev->hdr.cpu), ev);
+		c = tl_cpu(b, ev->hdr.cpu);
+		if (ev->hdr.tid == 0 && c->have_cur)
+			idle_since = c->cur_since;
+		tl_tally_switch(b, c, ev);
 	}
 	prev = thread_of(b, ev->hdr.tid, ev->hdr.tgid);
 	next = thread_of(b, ev->sw.next_tid, ev->sw.next_tgid);
@@ -442,6 +470,8 @@ static void on_switch(struct tl_builder *b, const struct wperf_event *ev)
 			return; /* its switch-out was lost: it keeps running */
 		if (th->state == TL_RUNNING)
 			moved_unseen(b, next);
+		kernel_accounting(th, ev->hdr.cpu, idle_since,
+				  ev->hdr.flags & WPERF_SWITCH_PREEMPTED, t);
 		if (th->state == TL_UNKNOWN)
 			emit(b, next, WPERF_SEG_RUNNABLE, th->born, t, 0, 0, 0);
 		else
@@ -449,6 +479,7 @@ static void on_switch(struct tl_builder *b, const struct wperf_event *ev)
 		th->state = TL_RUNNING;
 		th->since = t;
 		th->cpu = ev->hdr.cpu;
+		th->woken_on = TL_NONE;
 	}
 }
 
@@ -484,6 +515,7 @@ static void on_wakeup(struct tl_builder *b, const struct wperf_event *ev)
 	     thread_ctx ? ev->wake.ustack : WPERF_NO_STACK);
 	th->state = TL_RUNNABLE;
 	th->since = t;
+	th->woken_on = ev->hdr.cpu;
 }
 
 static void on_wakeup_new(struct tl_builder *b, const struct wperf_event *ev)

@@ -73,6 +73,25 @@ struct wperf_segment {
 };
 _Static_assert(sizeof(struct wperf_segment) == 16, "a segment is 16 bytes");
 
+/*
+ * Where the kernel's count of a thread's time parts from the model's, for the
+ * checks (checks.h): what the kernel does not see as the model does.
+ */
+struct wperf_thread_acct {
+	/* time in which a switch of the thread's lies that was not recorded (a
+	 * break, wperf_cpu_tally): what its times may be off by */
+	uint64_t guessed_ns;
+	/* runnable time after wakeups handed to an idle CPU: the kernel queues the
+	 * thread as that CPU wakes up, and counts no wait but, from then on (a
+	 * moment the trace does not see), running time */
+	uint64_t unqueued_ns;
+	/* runnable time after wakeups from another CPU that preempted the thread
+	 * running there: such a wakeup asks that CPU not to read its clock again
+	 * at the switch (rq_clock_skip_update), which the kernel may so count at
+	 * the wakeup: any of this time may be running time to it */
+	uint64_t skipped_ns;
+};
+
 struct wperf_entity {
 	uint8_t kind;	     /* enum wperf_entity_kind */
 	uint32_t tid, tgid;  /* threads */
@@ -84,6 +103,7 @@ struct wperf_entity {
 	/* Time in each state within the window; irq_ns is interrupt time that fell in
 	 * its running segments (taken out of running_ns: not the thread's own work). */
 	uint64_t running_ns, runnable_ns, waiting_ns, irq_ns;
+	struct wperf_thread_acct acct; /* threads */
 	/* devices: the bytes and requests they served, and how long they were busy */
 	uint64_t bytes, ios, busy_ns;
 	/* Its segments, in time order and contiguous: the first starts at born, each

@@ -42,7 +42,9 @@ enum tl_state {
 
 struct tl_thread {
 	uint32_t tid, tgid, creator;
-	uint32_t cpu;		    /* TL_RUNNING: the CPU it runs on */
+	uint32_t cpu;	   /* TL_RUNNING: the CPU it runs on */
+	uint32_t woken_on; /* TL_RUNNABLE after a wakeup: the waker's CPU; else TL_NONE */
+	struct wperf_thread_acct acct;
 	uint8_t state;		    /* enum tl_state */
 	uint8_t spinning;	    /* a SPIN_BEFORE waits for its SPIN_AFTER */
 	int32_t kstack, ustack;	    /* TL_WAITING: where it blocked */

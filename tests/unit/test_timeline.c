@@ -289,6 +289,46 @@ static void test_preemption(void **state)
 	wperf_timeline_free(tl);
 }
 
+/*
+ * Where the kernel counts time otherwise (wperf_thread_acct). cpu0: B wakes A
+ * at 2000 and A preempts it at 2010, on their CPU: nothing to note. cpu1 idles
+ * from 1500; C, woken from cpu0 at 3000, comes at 3040: the kernel queued C
+ * only as cpu1 woke up. A breaks cpu1's chain at 6000 (an event of A there,
+ * where the chain has C, last seen at 5110).
+ */
+static void test_kernel_accounting(void **state)
+{
+	struct trace_builder *tr = *state;
+	struct wperf_timeline *tl;
+	const struct wperf_entity *a, *b, *c;
+
+	tb_switch(tr, 1200, 0, A, B, 0, -1, -1);
+	tb_wake(tr, 2000, 0, A, B, -1, -1);
+	tb_switch(tr, 2010, 0, B, A, 1, -1, -1);
+	tb_switch(tr, 1500, 1, C, 0, 0, -1, -1);
+	tb_wake(tr, 3000, 0, C, A, -1, -1);
+	tb_switch(tr, 3040, 1, 0, C, 1, -1, -1);
+	tb_irq(tr, WPERF_EV_HARDIRQ_ENTRY, 5100, 1, C, 40);
+	tb_irq(tr, WPERF_EV_HARDIRQ_EXIT, 5110, 1, C, 40);
+	tb_irq(tr, WPERF_EV_HARDIRQ_ENTRY, 6000, 1, A, 40);
+	tb_irq(tr, WPERF_EV_HARDIRQ_EXIT, 6010, 1, A, 40);
+	tb_sort(tr);
+	tl = build(tr, NULL, NULL);
+	a = &tl->entities[by_tid(tl, A)];
+	b = &tl->entities[by_tid(tl, B)];
+	c = &tl->entities[by_tid(tl, C)];
+	assert_int_equal(c->acct.unqueued_ns, 40);
+	assert_int_equal(c->acct.skipped_ns, 0);
+	assert_int_equal(a->acct.unqueued_ns + a->acct.skipped_ns, 0);
+	assert_int_equal(b->acct.unqueued_ns + b->acct.skipped_ns, 0);
+	/* the break: C left cpu1 when last seen (5110), A came then */
+	assert_int_equal(c->acct.guessed_ns, 6000 - 5110);
+	assert_int_equal(a->acct.guessed_ns, 6000 - 5110);
+	assert_int_equal(tl->cpus[1].breaks, 1);
+	assert_int_equal(tl->cpus[1].guessed_ns, 6000 - 5110);
+	wperf_timeline_free(tl);
+}
+
 /* Wakeups of a running thread and of an exited one change nothing. */
 static void test_wakeup_ignored(void **state)
 {
@@ -950,6 +990,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_block_and_wake, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_preemption, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_kernel_accounting, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_wakeup_ignored, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_softirq_block_wakes_from_disk, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_hardirq_number_mapped_to_disk, setup, teardown),
