@@ -16,7 +16,9 @@
  *                 ran count as its time when the kernel counts them so
  *                 (CONFIG_IRQ_TIME_ACCOUNTING off), apart otherwise
  *   thread wait   its time runnable, waiting for a CPU, vs its run-queue wait;
- *                 the kernel adds a wait when it ends, and so does the check
+ *                 the kernel adds a wait when it ends, and so does the check;
+ *                 a wakeup handed to an idle CPU is no wait to the kernel
+ *                 (wperf_thread_acct, timeline.h)
  *   thread slices the times it got a CPU vs the kernel's count of them
  *   cpu idle      a CPU's idle time vs /proc/stat's idle + iowait; tolerance 1%
  *                 of the window and the counter's unit (a USER_HZ tick)
@@ -31,9 +33,10 @@
  * for the kernel at the enqueue after it (WAKE_PATH_NS, checks.c). But at
  * least 0.1% of the window: below that a thread's time moves no edge of the
  * graph, and both sides' clocks are read microseconds apart at every switch.
- * And plus the time in which the thread's unrecorded switches lie (the breaks
- * of the CPUs' chains, timeline.h): the model had to guess there, and the cpu
- * chain lines say how much it guessed.
+ * And plus the time the model cannot place as the kernel does
+ * (wperf_thread_acct): where the thread's unrecorded switches lie (the breaks
+ * of the CPUs' chains, whose lines say how much was guessed), and the wakeups
+ * whose enqueue or clock read the trace does not see.
  *
  * The CPU checks need every switch of every CPU: a recording made with --pid
  * has only its processes' and they are not made. Threads of the processes the
