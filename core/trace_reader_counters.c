@@ -63,33 +63,20 @@ static int64_t get_row(struct decoder *d)
 
 /* Each reads a count and its rows: 0, or -ENOMEM; a corrupt payload stops at
  * the cursor's error. */
-static int get_disks(struct decoder *d)
+/* Disks and interfaces: rows of two ids (major, minor; ifindex, type), a name
+ * and the kernel's numbers, each stored by add. */
+static int get_named_rows(struct decoder *d,
+			  int (*add)(struct wperf_counters_store *s, uint32_t, uint32_t,
+				     const char *, const uint64_t *, uint32_t))
 {
-	uint64_t n = wperf_cur_count(d->c, 4); /* major, minor, name length, nfields */
+	uint64_t n = wperf_cur_count(d->c, 4); /* two ids, name length, nfields */
 
 	for (uint64_t i = 0; i < n && !d->c->err; i++) {
-		uint32_t major = wperf_cur_u32(d->c), minor = wperf_cur_u32(d->c);
+		uint32_t a = wperf_cur_u32(d->c), b = wperf_cur_u32(d->c);
 		const char *name = get_str(d, d->name, sizeof(d->name));
 		int64_t nf = get_row(d);
 
-		if (nf < 0 || (!d->c->err && wperf_counters_store_disk(d->s, major, minor, name,
-								       ROW(d), (uint32_t)nf)))
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-static int get_nics(struct decoder *d)
-{
-	uint64_t n = wperf_cur_count(d->c, 4); /* ifindex, type, name length, nfields */
-
-	for (uint64_t i = 0; i < n && !d->c->err; i++) {
-		uint32_t ifindex = wperf_cur_u32(d->c), type = wperf_cur_u32(d->c);
-		const char *name = get_str(d, d->name, sizeof(d->name));
-		int64_t nf = get_row(d);
-
-		if (nf < 0 || (!d->c->err && wperf_counters_store_nic(d->s, ifindex, type, name,
-								      ROW(d), (uint32_t)nf)))
+		if (nf < 0 || (!d->c->err && add(d->s, a, b, name, ROW(d), (uint32_t)nf)))
 			return -ENOMEM;
 	}
 	return 0;
@@ -156,9 +143,9 @@ static int decode(struct decoder *d)
 	k->user_hz = wperf_cur_u32(d->c);
 	k->irq_time = wperf_cur_u32(d->c);
 	k->ts = wperf_cur_le64(d->c);
-	ret = get_disks(d);
+	ret = get_named_rows(d, wperf_counters_store_disk);
 	if (!ret)
-		ret = get_nics(d);
+		ret = get_named_rows(d, wperf_counters_store_nic);
 	if (!ret)
 		ret = get_cpus(d);
 	if (!ret)
