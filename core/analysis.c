@@ -53,13 +53,17 @@ static int is_pid_list(const char *target)
 	return strspn(target, "0123456789,") == strlen(target) && isdigit((unsigned char)*target);
 }
 
-int wperf_analysis_in_target(const struct wperf_entity *en, const char *target)
+int wperf_analysis_is_target(const char *target, uint32_t tgid, const char *process)
 {
-	if (en->kind != WPERF_ENTITY_THREAD)
-		return 0;
 	if (!target || !*target)
 		return 1;
-	return is_pid_list(target) ? pid_listed(target, en->tgid) : !strcmp(en->process, target);
+	return is_pid_list(target) ? pid_listed(target, tgid) : !strcmp(process, target);
+}
+
+int wperf_analysis_in_target(const struct wperf_entity *en, const char *target)
+{
+	return en->kind == WPERF_ENTITY_THREAD &&
+	       wperf_analysis_is_target(target, en->tgid, en->process);
 }
 
 /* GAPP's CMetric over the target's threads (GAPP traces the application's). */
@@ -104,6 +108,14 @@ static int append_pids(struct wperf_buf *b, const char *list)
 	return 0;
 }
 
+int wperf_analysis_excluded(const struct wperf_trace *t, struct wperf_buf *out)
+{
+	if (append_pids(out, wperf_trace_meta(t, "recorder_tgid")) < 0 ||
+	    append_pids(out, wperf_trace_meta(t, "harness_pids")) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
 int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts *opts,
 		  struct wperf_analysis **out, struct wperf_error *err)
 {
@@ -126,9 +138,7 @@ int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts 
 	/* The recorder and the harness (the runner, the shells that wait for its
 	 * commands) are not the workload: their waits and wakeups would be judged
 	 * with it. */
-	if (!opts->keep_harness &&
-	    (append_pids(&excluded, wperf_trace_meta(t, "recorder_tgid")) < 0 ||
-	     append_pids(&excluded, wperf_trace_meta(t, "harness_pids")) < 0)) {
+	if (!opts->keep_harness && wperf_analysis_excluded(t, &excluded) < 0) {
 		wperf_buf_release(&excluded);
 		wperf_analysis_free(a);
 		return wperf_error_set(err, -ENOMEM, "out of memory");
@@ -136,6 +146,13 @@ int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts 
 	to.exclude_tgids = (const uint32_t *)excluded.data;
 	to.nexclude = excluded.len / sizeof(uint32_t);
 	e = wperf_timeline_build(t, &to, &a->timeline, err);
+	if (!e) {
+		struct wperf_checks_opts ko = {to.exclude_tgids, to.nexclude};
+
+		e = wperf_checks_compute(a->timeline, wperf_trace_counters(t, WPERF_COUNTERS_START),
+					 wperf_trace_counters(t, WPERF_COUNTERS_END), &ko,
+					 &a->checks, err);
+	}
 	wperf_buf_release(&excluded);
 	if (e)
 		goto fail;
@@ -201,6 +218,7 @@ void wperf_analysis_free(struct wperf_analysis *a)
 	if (!a)
 		return;
 	wperf_timeline_free(a->timeline);
+	wperf_checks_release(&a->checks);
 	wperf_graph_release(&a->entity_graph);
 	wperf_merged_release(&a->merged);
 	wperf_graph_release(&a->knot_graph);

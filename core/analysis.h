@@ -12,7 +12,9 @@
 #ifndef WPERF_ANALYSIS_H
 #define WPERF_ANALYSIS_H
 
+#include "buf.h"
 #include "cascade.h"
+#include "checks.h"
 #include "cmetric.h"
 #include "knots.h"
 #include "merge.h"
@@ -60,15 +62,26 @@ struct wperf_analysis {
 	uint8_t *ignored;	      /* per vertex: timers and other interrupts, not analyzed */
 	double *cpu;		      /* per vertex: CPUs used or wanted (running + runnable) */
 	unsigned jobs;
+	struct wperf_checks checks; /* the model against the kernel's counters */
 };
+
+/*
+ * Appends to out (uint32_t) the processes the analysis leaves out of a trace
+ * unless told to keep them: the recorder and the harness's own (META
+ * recorder_tgid, harness_pids). 0 or -ENOMEM.
+ */
+int wperf_analysis_excluded(const struct wperf_trace *t, struct wperf_buf *out);
 
 int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts *opts,
 		  struct wperf_analysis **out, struct wperf_error *err);
 
 void wperf_analysis_free(struct wperf_analysis *a);
 
-/* Is en a thread of target (a process name, or pids "PID[,PID...]")? A NULL or
- * empty target has every thread. */
+/* Is a thread of process tgid, named process, one of target's (a process name,
+ * or pids "PID[,PID...]")? A NULL or empty target has every thread. */
+int wperf_analysis_is_target(const char *target, uint32_t tgid, const char *process);
+
+/* Is en a thread of target, as wperf_analysis_is_target? */
 int wperf_analysis_in_target(const struct wperf_entity *en, const char *target);
 
 #endif /* WPERF_ANALYSIS_H */

@@ -57,6 +57,28 @@ void wperf_report_edge_sites(const struct wperf_analysis *a, uint32_t from, uint
 		(*n)++;
 }
 
+int wperf_report_check_counts(const struct wperf_checks *c, size_t i, const char *target)
+{
+	const struct wperf_checks_line *l = &c->lines[i];
+
+	return l->kind < WPERF_CHECK_THREAD_RUN || l->kind > WPERF_CHECK_THREAD_SLICES ||
+	       wperf_analysis_is_target(target, l->tgid, l->process);
+}
+
+size_t wperf_report_checks_warnings(const struct wperf_checks *c, const char *target, size_t *ok)
+{
+	size_t warn = 0, counted = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (wperf_report_check_counts(c, i, target)) {
+			counted++;
+			warn += c->lines[i].status == WPERF_CHECK_WARN;
+		}
+	if (ok)
+		*ok = counted - warn;
+	return warn;
+}
+
 void wperf_report_mark_target(const struct wperf_analysis *a, const char *target, uint8_t *mark)
 {
 	const struct wperf_timeline *tl = a->timeline;

@@ -34,6 +34,28 @@ int wperf_report_text(const struct wperf_analysis *a, struct wperf_symbolizer *s
 int wperf_report_json(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
 		      const struct wperf_report_opts *opts, struct wperf_buf *out);
 
+/*
+ * Does line i of the checks count for target: a disk, NIC or CPU line, or a
+ * line of one of the target's threads (every thread's, with no target)? The
+ * other threads' lines are shown, not counted: a trace of the whole machine
+ * has every thread's, and most are no part of what is measured.
+ */
+int wperf_report_check_counts(const struct wperf_checks *c, size_t i, const char *target);
+
+/* The lines that count for target (above) and disagree; *ok (may be NULL):
+ * those that agree. What a run keeps of the checks (runset.h). */
+size_t wperf_report_checks_warnings(const struct wperf_checks *c, const char *target, size_t *ok);
+
+/*
+ * The checks of the model against the kernel's counters (checks.h) as text:
+ * a table of the lines, but of the threads only those that warn and the
+ * target's (NULL: the 10 that ran longest), then how interrupt time is
+ * counted; "no counters in this trace" for a trace without them. For the text
+ * report and `wperf-bench info`. 0 or -ENOMEM.
+ */
+int wperf_report_checks_text(const struct wperf_checks *c, const char *target,
+			     struct wperf_buf *out);
+
 /* ---- graph, flame graph and timeline exports (report_dot.c, report_folded.c,
  * report_perfetto.c) ---- */
 

@@ -169,6 +169,54 @@ static json_object *timer_paced(const struct wperf_analysis *a, const uint8_t *m
 	return arr;
 }
 
+/* The checks against the kernel's counters (checks.h); null for a trace
+ * without counters. */
+static json_object *checks(const struct wperf_checks *c, const char *target)
+{
+	static const char *const irq_time[] = {"thread", "apart", "unknown"};
+	json_object *o, *lines;
+	size_t ok, warn;
+
+	if (!c->have_counters)
+		return NULL;
+	o = json_object_new_object();
+	lines = json_object_new_array();
+	warn = wperf_report_checks_warnings(c, target, &ok);
+	json_object_object_add(o, "ok", json_object_new_uint64(ok));
+	json_object_object_add(o, "warn", json_object_new_uint64(warn));
+	json_object_object_add(o, "irq_time", json_object_new_string(irq_time[c->irq_time % 3]));
+	json_object_object_add(o, "irq_in_threads_ns", u64(c->irq_in_threads_ns));
+	json_object_object_add(o, "steal_ns", u64(c->steal_ns));
+	json_object_object_add(o, "cpus_checked", json_object_new_boolean(c->cpus_checked));
+	json_object_object_add(o, "threads_unread", json_object_new_uint64(c->threads_unread));
+	for (size_t i = 0; i < c->n; i++) {
+		const struct wperf_checks_line *l = &c->lines[i];
+		json_object *x = json_object_new_object();
+
+		json_object_object_add(x, "kind",
+				       json_object_new_string(wperf_check_kind_name(l->kind)));
+		json_object_object_add(x, "of", json_object_new_string(l->subject));
+		json_object_object_add(x, "unit",
+				       json_object_new_string(wperf_check_unit_name(l->kind)));
+		json_object_object_add(x, "model", u64(l->model));
+		json_object_object_add(x, "kernel", u64(l->kernel));
+		json_object_object_add(x, "diff", json_object_new_int64(l->diff));
+		json_object_object_add(x, "tolerance", u64(l->tolerance));
+		json_object_object_add(
+		    x, "status",
+		    json_object_new_string(l->status == WPERF_CHECK_OK ? "OK" : "WARN"));
+		json_object_object_add(
+		    x, "counted", json_object_new_boolean(wperf_report_check_counts(c, i, target)));
+		if (l->kind >= WPERF_CHECK_THREAD_RUN && l->kind <= WPERF_CHECK_THREAD_SLICES) {
+			json_object_object_add(x, "tid", json_object_new_int64(l->tid));
+			json_object_object_add(x, "tgid", json_object_new_int64(l->tgid));
+		}
+		json_object_array_add(lines, x);
+	}
+	json_object_object_add(o, "lines", lines);
+	return o;
+}
+
 int wperf_report_json(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
 		      const struct wperf_report_opts *opts, struct wperf_buf *out)
 {
@@ -223,6 +271,7 @@ int wperf_report_json(const struct wperf_analysis *a, struct wperf_symbolizer *s
 	json_object_object_add(root, "edges", edges(a, sym, top_sites));
 	json_object_object_add(root, "knots", knots(a, target));
 	json_object_object_add(root, "timer_paced", paced);
+	json_object_object_add(root, "checks", checks(&a->checks, target));
 	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 							JSON_C_TO_STRING_NOSLASHESCAPE);
 	e = text ? wperf_buf_append(out, text, strlen(text)) : -ENOMEM;

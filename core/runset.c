@@ -518,6 +518,7 @@ static int take_edges(const struct wperf_analysis *a, const char *target, struct
 int wperf_run_from_analysis(const struct wperf_analysis *a, const char *target, double throughput,
 			    struct wperf_run *out, struct wperf_error *err)
 {
+	size_t ok;
 	int ret;
 
 	wperf_run_init(out);
@@ -528,6 +529,9 @@ int wperf_run_from_analysis(const struct wperf_analysis *a, const char *target, 
 	out->window_ns = a->window;
 	out->lost_events = a->timeline ? a->timeline->lost_events : 0;
 	out->events = a->timeline ? a->timeline->recorded_events : 0;
+	out->have_checks = a->checks.have_counters;
+	out->checks_warn = wperf_report_checks_warnings(&a->checks, target, &ok);
+	out->checks_ok = ok;
 	ret = take_knots(a, target, out);
 	if (!ret)
 		ret = take_edges(a, target, out);
@@ -542,7 +546,21 @@ int wperf_run_from_analysis(const struct wperf_analysis *a, const char *target, 
 	return 0;
 }
 
+uint64_t wperf_run_checks_warn(const struct wperf_run *r)
+{
+	return r->have_checks ? r->checks_warn : 0;
+}
+
 /* ---- the run set ---- */
+
+size_t wperf_runset_runs_warned(const struct wperf_runset *rs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rs->nruns; i++)
+		n += wperf_run_checks_warn(&rs->runs[i]) > 0;
+	return n;
+}
 
 int wperf_runset_add(struct wperf_runset *rs, struct wperf_run *r)
 {

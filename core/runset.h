@@ -16,7 +16,8 @@
  *   start at the target or at what it waits for (directly or through others):
  *   the rest of the machine is noise to the gate;
  * - the throughput the harness measured, the window, the events recorded and
- *   the events lost.
+ *   the events lost;
+ * - how many checks against the kernel's counters agree and disagree.
  *
  * Ownership: a struct wperf_run owns its strings and arrays and a struct
  * wperf_runset owns its runs; wperf_run_release and wperf_runset_release free
@@ -58,6 +59,12 @@ struct wperf_run {
 	char *cmetric_first;	  /* the target's vertex with the largest CMetric; NULL: none */
 	struct wperf_idset timer_paced; /* threads that pace the target with a timer
 					   (wperf_report_timer_paced) */
+	/* The checks of the model against the kernel's counters that count for the
+	 * target (wperf_report_checks_warnings): how many agree and disagree. A run
+	 * with a disagreement is one whose graph the kernel does not confirm.
+	 * have_checks 0: the trace had no counters (or the summary is older). */
+	int have_checks;
+	uint64_t checks_ok, checks_warn;
 };
 
 /* A synthetic scenario's expected answer. Each part is optional (0 or NULL). */
@@ -114,6 +121,12 @@ void wperf_run_init(struct wperf_run *r);
  */
 int wperf_run_from_analysis(const struct wperf_analysis *a, const char *target, double throughput,
 			    struct wperf_run *out, struct wperf_error *err);
+
+/* The checks of r that disagree with the kernel's counters (0 when it has none). */
+uint64_t wperf_run_checks_warn(const struct wperf_run *r);
+
+/* The runs of rs with a check that disagrees. */
+size_t wperf_runset_runs_warned(const struct wperf_runset *rs);
 
 /* Adds a knot of n identities (copied, sorted, duplicates dropped); 0 or -ENOMEM. */
 int wperf_run_add_knot(struct wperf_run *r, const char *const *ids, size_t n);

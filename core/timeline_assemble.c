@@ -269,6 +269,7 @@ static int thread_entities(const struct tl_builder *b, struct wperf_buf *entitie
 		e->born = th->born;
 		e->died = th->died < th->born ? th->born : th->died;
 		e->irq_ns = th->irq_ns;
+		e->acct = th->acct;
 	}
 	return 0;
 }

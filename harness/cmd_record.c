@@ -29,6 +29,7 @@
 #include "core/trace.h"
 #include "harness/bpf_recorder.h"
 #include "harness/mmap_watch.h"
+#include "harness/proc_counters.h"
 #include "harness/proc_info.h"
 #include "harness/record_tables.h"
 #include "harness/spawn.h"
@@ -74,6 +75,8 @@ struct recording {
 	uint64_t start_ts, end_ts;
 	size_t ncpu;
 	int ready_file_made;
+	/* the kernel's counters at the window's start and end, for COUNTERS */
+	struct wperf_counters_store counters[2];
 };
 
 static void usage(FILE *out)
@@ -433,6 +436,29 @@ static int trace_error(const struct recording *rec, struct wperf_error *err)
 			       rec->opts->output, msg);
 }
 
+/*
+ * Reads the kernel's counters for the window's start or end: of every thread
+ * when the whole machine is recorded, else of the processes the BPF programs
+ * follow (the --pid ones and their children, as they are now).
+ */
+static int read_counters(struct recording *rec, unsigned when, struct wperf_error *err)
+{
+	struct proc_counters_opts co = {.when = when};
+	struct wperf_buf tgids = {0};
+	int e = 0;
+
+	if (!rec->opts->npids)
+		co.flags = WPERF_COUNTERS_WHOLE_MACHINE;
+	else if (bpf_recorder_targets(rec->bpf, &tgids))
+		e = wperf_error_set(err, -ENOMEM, "out of memory");
+	co.tgids = (const uint32_t *)tgids.data;
+	co.ntgids = tgids.len / sizeof(uint32_t);
+	if (!e)
+		e = proc_counters_read(&co, &rec->counters[when], err);
+	wperf_buf_release(&tgids);
+	return e;
+}
+
 static int finish_trace(struct recording *rec, struct wperf_error *err)
 {
 	struct wperf_trace_stats stats = {0};
@@ -448,6 +474,9 @@ static int finish_trace(struct recording *rec, struct wperf_error *err)
 	e = bpf_recorder_counters(rec->bpf, lost, rec->ncpu, &stats.stack_lost, &stats.stack_fault);
 	if (e)
 		wperf_error_set(err, e, "reading the recorder's counters: %s", strerror(-e));
+	if (!e && (e = wperf_trace_writer_counters(rec->writer,
+						   &rec->counters[WPERF_COUNTERS_END].c, err)))
+		trace_error(rec, err);
 	if (!e && (e = record_write_tables(rec->writer, rec->bpf, rec->sink,
 					   rec->opts->stack_entries, err)))
 		trace_error(rec, err);
@@ -552,6 +581,8 @@ static void release(struct recording *rec)
 		unlink(rec->part); /* renamed away when the trace is complete */
 	}
 	bpf_recorder_free(rec->bpf);
+	wperf_counters_store_release(&rec->counters[WPERF_COUNTERS_START]);
+	wperf_counters_store_release(&rec->counters[WPERF_COUNTERS_END]);
 	window_closed(rec);
 }
 
@@ -649,13 +680,17 @@ int cmd_record(int argc, char **argv)
 	 * The command starts now, so that META can name it; its first events wait in
 	 * the ring buffers until the writer thread starts, a moment later.
 	 */
-	rec.start_ts = monotonic_ns();
-	if (o.command) {
+	/* The window starts as its first counters are read (and ends as the last
+	 * are): the checks set the counters' change against the whole window. */
+	e = read_counters(&rec, WPERF_COUNTERS_START, &err);
+	rec.start_ts = rec.counters[WPERF_COUNTERS_START].c.ts;
+	if (!e && o.command)
 		e = spawn_command(o.command, &old_mask, &rec.child, &err);
-		if (e)
-			goto out;
-	}
-	e = write_meta(&rec, argv, &err);
+	if (!e)
+		e = write_meta(&rec, argv, &err);
+	if (!e &&
+	    wperf_trace_writer_counters(rec.writer, &rec.counters[WPERF_COUNTERS_START].c, &err))
+		e = trace_error(&rec, &err);
 	if (!e)
 		e = record_write_threads(rec.writer, &err);
 	if (e)
@@ -682,6 +717,8 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "wperf-bench record: recording to %s%s\n", o.output,
 			o.command ? "" : " (Ctrl-C to stop)");
 	e = wait_for_stop(&rec, &signals, &err);
+	if (!e)
+		e = read_counters(&rec, WPERF_COUNTERS_END, &err);
 	rec.end_ts = monotonic_ns();
 	if (rec.child > 0 && !rec.child_done) {
 		rec.child_status = spawn_terminate(rec.child, STOP_GRACE_MS);

@@ -72,6 +72,13 @@ void tb_cpus(struct trace_builder *b, uint32_t ncpu, const uint64_t *lost)
 		memcpy(b->lost, lost, ncpu * sizeof(*lost));
 }
 
+void tb_counters(struct trace_builder *b, const struct wperf_counters *start,
+		 const struct wperf_counters *end)
+{
+	b->counters[WPERF_COUNTERS_START] = start;
+	b->counters[WPERF_COUNTERS_END] = end;
+}
+
 void tb_stack(struct trace_builder *b, int32_t id, int user, uint32_t nr, const uint64_t *ips)
 {
 	struct wperf_stack s = {.id = id, .user = user ? 1 : 0, .nr = nr, .ips = ips};
@@ -182,9 +189,10 @@ void tb_net(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, ui
 	e->net.bytes = bytes;
 }
 
-void tb_usdt(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t tid, uint64_t lock)
+void tb_usdt(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
+	     uint64_t lock)
 {
-	tb_add(b, kind, ts, 0, tid)->usdt.lock = lock;
+	tb_add(b, kind, ts, cpu, tid)->usdt.lock = lock;
 }
 
 void tb_irq(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
@@ -229,6 +237,9 @@ struct wperf_trace *tb_open(struct trace_builder *b)
 	    wperf_trace_writer_threads(w, (const void *)b->threads.data,
 				       b->threads.len / sizeof(struct wperf_thread), &err) < 0)
 		fail_msg("%s", err.msg);
+	for (int i = 0; i < 2; i++)
+		if (b->counters[i] && wperf_trace_writer_counters(w, b->counters[i], &err) < 0)
+			fail_msg("%s", err.msg);
 	for (size_t i = 0; i < b->events.len / sizeof(*ev); i++)
 		if (wperf_trace_writer_event(w, &ev[i], &err) < 0)
 			fail_msg("%s", err.msg);

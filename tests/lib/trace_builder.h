@@ -30,7 +30,8 @@ struct trace_builder {
 		uint32_t tid, tgid;
 	} born[16]; /* threads born in the trace (tb_tgid) */
 	size_t nborn;
-	uint64_t start, end; /* the window */
+	const struct wperf_counters *counters[2]; /* COUNTERS at the start and end; NULL: none */
+	uint64_t start, end;			  /* the window */
 	uint32_t ncpu;
 	uint64_t lost[TB_MAX_CPUS];
 	char path[128];
@@ -59,6 +60,11 @@ void tb_perfmap(struct trace_builder *b, uint32_t tgid, const char *text);
 void tb_mapping(struct trace_builder *b, uint32_t tgid, uint64_t start, uint64_t end,
 		uint64_t pgoff, const char *path);
 
+/* The kernel's counters read at the window's start and end (COUNTERS sections);
+ * kept, not copied, like tb_meta's strings. */
+void tb_counters(struct trace_builder *b, const struct wperf_counters *start,
+		 const struct wperf_counters *end);
+
 /* An event of kind about tid at ts on cpu, zeroed otherwise, for the caller to fill. */
 struct wperf_event *tb_add(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu,
 			   uint32_t tid);
@@ -75,7 +81,10 @@ void tb_block(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, 
 	      uint8_t ctx, int32_t irq, uint32_t dev, uint64_t sector, uint32_t bytes);
 void tb_net(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
 	    uint8_t ctx, uint32_t ifindex, uint32_t bytes);
-void tb_usdt(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t tid, uint64_t lock);
+/* A USDT probe's event, made by tid on cpu (where it runs: a CPU runs one
+ * thread at a time, and the timeline holds it to that). */
+void tb_usdt(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
+	     uint64_t lock);
 void tb_irq(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
 	    int32_t irq);
 

@@ -211,9 +211,9 @@ static void test_spin_is_running(void **state)
 	tb_thread(&b, S2, SPIN, "S2");
 	tb_thread(&b, S3, SPIN, "S3");
 	tb_switch(&b, 600 * US, 2, S3, 0, 0, 77, -1);
-	tb_usdt(&b, WPERF_EV_SPIN_BEFORE, 1200 * US, S1, LOCK);
-	tb_usdt(&b, WPERF_EV_SPIN_RELEASE, 2300 * US, S2, LOCK);
-	tb_usdt(&b, WPERF_EV_SPIN_AFTER, 2400 * US, S1, LOCK);
+	tb_usdt(&b, WPERF_EV_SPIN_BEFORE, 1200 * US, 0, S1, LOCK);
+	tb_usdt(&b, WPERF_EV_SPIN_RELEASE, 2300 * US, 1, S2, LOCK);
+	tb_usdt(&b, WPERF_EV_SPIN_AFTER, 2400 * US, 0, S1, LOCK);
 	tb_switch(&b, 2400 * US, 1, S2, 0, 0, 55, -1);
 	tb_switch(&b, 3600 * US, 0, S1, 0, 0, 66, -1);
 	a = analyze(&b, "spin", 2, &t);

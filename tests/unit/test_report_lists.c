@@ -56,7 +56,7 @@ static struct {
 static void build_trace(struct trace_builder *b)
 {
 	tb_init(b, START, END);
-	tb_cpus(b, 4, NULL);
+	tb_cpus(b, 5, NULL);
 	tb_meta(b, "harness_pids", "300");
 	tb_thread(b, APP, APP, "app");
 	tb_thread(b, P, APP, "P");
@@ -81,9 +81,9 @@ static void build_trace(struct trace_builder *b)
 	tb_wake(b, START + 300 * MS, 2, APP, HARNESS, WPERF_NO_STACK, WPERF_NO_STACK);
 	tb_switch(b, START + 300 * MS, 3, 0, APP, 0, WPERF_NO_STACK, WPERF_NO_STACK);
 	tb_switch(b, START + 310 * MS, 3, APP, 0, 0, WPERF_NO_STACK, WPERF_NO_STACK);
-	/* X (CPU 2) waits for Y (CPU 3... any CPU: Y never switches) */
+	/* X (CPU 2) waits for Y, which runs on CPU 4 all along */
 	tb_switch(b, START + 100 * MS, 2, X, 0, 0, WPERF_NO_STACK, WPERF_NO_STACK);
-	tb_wake(b, START + 500 * MS, 1, X, Y, WPERF_NO_STACK, WPERF_NO_STACK);
+	tb_wake(b, START + 500 * MS, 4, X, Y, WPERF_NO_STACK, WPERF_NO_STACK);
 	tb_switch(b, START + 500 * MS, 2, 0, X, 0, WPERF_NO_STACK, WPERF_NO_STACK);
 	tb_sort(b);
 }
