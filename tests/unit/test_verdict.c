@@ -1480,6 +1480,60 @@ static void test_lost_events(void **state)
 	wperf_buf_release(&xml);
 }
 
+/* A run whose graph the kernel's counters contradict (a check WARN) vouches for
+ * nothing: on either side, a pass becomes inconclusive; a failure stays. */
+static void test_unconfirmed_runs(void **state)
+{
+	struct wperf_runset brs, rs;
+	struct wperf_baseline b;
+	struct wperf_verdict v;
+	struct wperf_gate_opts g = {.paired = 1};
+	struct wperf_buf xml = {0};
+	const struct wperf_verdict *one = &v;
+
+	(void)state;
+	make_runs(&brs, N, NULL, NULL, NULL);
+	baseline_of(&brs, &b);
+	g.base_runs = &brs;
+	make_runs(&rs, N, NULL, NULL, NULL);
+	for (size_t i = 0; i < N; i++) {
+		rs.runs[i].have_checks = brs.runs[i].have_checks = 1;
+		rs.runs[i].checks_ok = brs.runs[i].checks_ok = 12;
+	}
+	judge(&rs, &b, &g, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_PASS);
+	assert_int_equal(v.unconfirmed_runs, 0);
+	wperf_verdict_release(&v);
+
+	brs.runs[3].checks_warn = 1;
+	rs.runs[1].checks_warn = 2;
+	judge(&rs, &b, &g, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_INCONCLUSIVE);
+	assert_int_equal(v.unconfirmed_runs, 2);
+	assert_true(has_warning(&v, "2 of 10 runs of the two sides disagree with the kernel's own "
+				    "counters"));
+	assert_int_equal(wperf_verdict_junit(&one, 1, &xml), 0);
+	assert_int_equal(wperf_buf_append(&xml, "", 1), 0);
+	assert_non_null(strstr((char *)xml.data, "inconclusive: 2 runs disagree with the kernel"));
+	wperf_verdict_release(&v);
+
+	/* a vertex that joined the knot in every run still fails */
+	wperf_runset_release(&rs);
+	make_runs(&rs, N, NULL, NULL,
+		  (const char *const[]){KNOT " fig1/D", KNOT " fig1/D", KNOT " fig1/D",
+					KNOT " fig1/D", KNOT " fig1/D"});
+	rs.runs[0].have_checks = 1;
+	rs.runs[0].checks_warn = 1;
+	judge(&rs, &b, &g, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_NEW_BOTTLENECK);
+	assert_int_equal(v.unconfirmed_runs, 2);
+	wperf_verdict_release(&v);
+	wperf_runset_release(&rs);
+	wperf_runset_release(&brs);
+	wperf_baseline_release(&b);
+	wperf_buf_release(&xml);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1510,6 +1564,7 @@ int main(void)
 	    cmocka_unit_test(test_structure_only),
 	    cmocka_unit_test(test_environment_and_lost_events),
 	    cmocka_unit_test(test_lost_events),
+	    cmocka_unit_test(test_unconfirmed_runs),
 	    cmocka_unit_test(test_names_and_errors),
 	    cmocka_unit_test(test_markdown),
 	    cmocka_unit_test(test_markdown_truncated),
