@@ -65,18 +65,40 @@ int wperf_report_check_counts(const struct wperf_checks *c, size_t i, const char
 	       wperf_analysis_is_target(target, l->tgid, l->process);
 }
 
-size_t wperf_report_checks_warnings(const struct wperf_checks *c, const char *target, size_t *ok)
+/* The lines of c that pick (c, i, target) takes, and disagree; *ok: agree. */
+static size_t count_warnings(const struct wperf_checks *c, const char *target, size_t *ok,
+			     int (*pick)(const struct wperf_checks *, size_t, const char *))
 {
 	size_t warn = 0, counted = 0;
 
 	for (size_t i = 0; i < c->n; i++)
-		if (wperf_report_check_counts(c, i, target)) {
+		if (pick(c, i, target)) {
 			counted++;
 			warn += c->lines[i].status == WPERF_CHECK_WARN;
 		}
 	if (ok)
 		*ok = counted - warn;
 	return warn;
+}
+
+size_t wperf_report_checks_warnings(const struct wperf_checks *c, const char *target, size_t *ok)
+{
+	return count_warnings(c, target, ok, wperf_report_check_counts);
+}
+
+static int confirms(const struct wperf_checks *c, size_t i, const char *target)
+{
+	const struct wperf_checks_line *l = &c->lines[i];
+
+	return l->kind == WPERF_CHECK_DISK_BUSY || l->kind == WPERF_CHECK_NIC_TX ||
+	       l->kind == WPERF_CHECK_NIC_RX ||
+	       (l->kind == WPERF_CHECK_THREAD_RUN &&
+		wperf_analysis_is_target(target, l->tgid, l->process));
+}
+
+size_t wperf_report_checks_confirming(const struct wperf_checks *c, const char *target, size_t *ok)
+{
+	return count_warnings(c, target, ok, confirms);
 }
 
 void wperf_report_mark_target(const struct wperf_analysis *a, const char *target, uint8_t *mark)

@@ -43,8 +43,18 @@ int wperf_report_json(const struct wperf_analysis *a, struct wperf_symbolizer *s
 int wperf_report_check_counts(const struct wperf_checks *c, size_t i, const char *target);
 
 /* The lines that count for target (above) and disagree; *ok (may be NULL):
- * those that agree. What a run keeps of the checks (runset.h). */
+ * those that agree. */
 size_t wperf_report_checks_warnings(const struct wperf_checks *c, const char *target, size_t *ok);
+
+/*
+ * The lines that confirm the graph, and disagree (*ok: agree): the devices'
+ * (a disk's busy time makes its idle edges, a NIC's bytes its shares) and the
+ * running time of target's threads (a sink, the CMetric). A thread's runnable
+ * time and slices, a CPU's idle time and switch chain are reported, yet no
+ * edge is made of them. What a run keeps of the checks, for the gate
+ * (runset.h).
+ */
+size_t wperf_report_checks_confirming(const struct wperf_checks *c, const char *target, size_t *ok);
 
 /*
  * The checks of the model against the kernel's counters (checks.h) as text:

@@ -530,7 +530,7 @@ int wperf_run_from_analysis(const struct wperf_analysis *a, const char *target, 
 	out->lost_events = a->timeline ? a->timeline->lost_events : 0;
 	out->events = a->timeline ? a->timeline->recorded_events : 0;
 	out->have_checks = a->checks.have_counters;
-	out->checks_warn = wperf_report_checks_warnings(&a->checks, target, &ok);
+	out->checks_warn = wperf_report_checks_confirming(&a->checks, target, &ok);
 	out->checks_ok = ok;
 	ret = take_knots(a, target, out);
 	if (!ret)

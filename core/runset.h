@@ -17,7 +17,8 @@
  *   the rest of the machine is noise to the gate;
  * - the throughput the harness measured, the window, the events recorded and
  *   the events lost;
- * - how many checks against the kernel's counters agree and disagree.
+ * - how many checks against the kernel's counters that confirm the graph agree
+ *   and disagree.
  *
  * Ownership: a struct wperf_run owns its strings and arrays and a struct
  * wperf_runset owns its runs; wperf_run_release and wperf_runset_release free
@@ -59,8 +60,8 @@ struct wperf_run {
 	char *cmetric_first;	  /* the target's vertex with the largest CMetric; NULL: none */
 	struct wperf_idset timer_paced; /* threads that pace the target with a timer
 					   (wperf_report_timer_paced) */
-	/* The checks of the model against the kernel's counters that count for the
-	 * target (wperf_report_checks_warnings): how many agree and disagree. A run
+	/* The checks of the model against the kernel's counters that confirm the
+	 * graph (wperf_report_checks_confirming): how many agree and disagree. A run
 	 * with a disagreement is one whose graph the kernel does not confirm.
 	 * have_checks 0: the trace had no counters (or the summary is older). */
 	int have_checks;

@@ -590,13 +590,14 @@ static void release(struct recording *rec)
  * --hold: waits for the next stop signal, at most HOLD_TIMEOUT_S, so that a
  * harness can have a JIT write its perf map before the tables copy it, with
  * that work outside the window. The command, if any, has ended: its SIGCHLD
- * is no reason to go on.
+ * is no reason to go on. A harness that is gone (killed: its death signal
+ * closed the window) sends nothing more.
  */
-static void hold(const sigset_t *signals)
+static void hold(const sigset_t *signals, pid_t harness)
 {
 	uint64_t end = monotonic_ns() + (uint64_t)HOLD_TIMEOUT_S * 1000000000u;
 
-	while (monotonic_ns() < end) {
+	while (monotonic_ns() < end && getppid() == harness) {
 		struct timespec tick = {0, 200 * 1000 * 1000};
 		siginfo_t info;
 		int sig = sigtimedwait(signals, &info, &tick);
@@ -624,6 +625,7 @@ int cmd_record(int argc, char **argv)
 	struct recording rec = {.opts = &o, .fd = -1};
 	struct wperf_error err = {0};
 	sigset_t signals, old_mask;
+	pid_t harness = getppid(); /* --hold: who sends the second signal */
 	int status = parse_args(argc, argv, &o);
 	int e;
 
@@ -729,7 +731,7 @@ int cmd_record(int argc, char **argv)
 		e = trace_error(&rec, &err);
 	window_closed(&rec);
 	if (!e && o.hold)
-		hold(&signals);
+		hold(&signals, harness);
 	if (!e)
 		e = finish_trace(&rec, &err);
 	if (!e && rec.child > 0 && !o.quiet) {
