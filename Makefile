@@ -205,9 +205,9 @@ validation: all
 	@WPERF_BENCH=$(WPERF_BENCH) bash bench/validation.sh $(BUILD)/validation
 
 # ---- benchmarks ----
-$(BUILD)/bench/%: bench/%.c $(LIBWPERF) $(BPF_SKELS)
+$(BUILD)/bench/%: bench/%.c $(LIBHARNESS) $(LIBWPERF) $(BPF_SKELS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) $< $(LIBWPERF) $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) $(LDFLAGS) $< $(LIBHARNESS) $(LIBWPERF) $(LDLIBS) -o $@
 
 bench: all $(BENCH_BINS)
 	@WPERF_BUILD=$(BUILD) bash bench/run.sh

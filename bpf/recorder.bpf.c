@@ -538,10 +538,26 @@ static __always_inline int on_sched_process_exit(__u64 *ctx, const bool btf)
 
 	if (!is_target(tgid))
 		return 0;
-	e = reserve(&slot, sizeof(struct wperf_event_hdr), WPERF_EV_EXIT, KREAD(btf, task, pid),
-		    tgid);
-	if (e)
-		submit(&slot);
+	e = reserve(&slot, RECORD_SIZE(exit), WPERF_EV_EXIT, KREAD(btf, task, pid), tgid);
+	if (!e)
+		return 0;
+	/*
+	 * The thread's schedstat, the kernel's own count of its time, while it is
+	 * still there to read: user space cannot, a thread is reaped as it exits.
+	 * The thread is current, so its running time is as of the last tick or
+	 * switch (update_curr), as /proc shows it for a running thread.
+	 */
+	if (bpf_core_field_exists(task->sched_info)) {
+		e->hdr.flags = WPERF_EXIT_SCHEDSTAT;
+		e->exit.run_ns = BPF_CORE_READ(task, se.sum_exec_runtime);
+		e->exit.wait_ns = BPF_CORE_READ(task, sched_info.run_delay);
+		e->exit.slices = BPF_CORE_READ(task, sched_info.pcount);
+	} else { /* CONFIG_SCHED_INFO off: the kernel keeps no schedstat */
+		e->exit.run_ns = 0;
+		e->exit.wait_ns = 0;
+		e->exit.slices = 0;
+	}
+	submit(&slot);
 	return 0;
 }
 

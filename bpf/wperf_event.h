@@ -32,7 +32,7 @@ enum wperf_event_kind {
 	WPERF_EV_WAKEUP_NEW = 3, /* sched_wakeup_new: a new thread becomes runnable */
 	WPERF_EV_FORK = 4, /* tid created fork.child_tid (a thread or a process) */
 	WPERF_EV_EXEC = 5, /* tid executed a program; name.comm is its new name */
-	WPERF_EV_EXIT = 6, /* tid exited */
+	WPERF_EV_EXIT = 6, /* tid exited; exit: its schedstat then (flags WPERF_EXIT_SCHEDSTAT) */
 	WPERF_EV_RENAME = 7, /* tid changed its name to name.comm */
 	WPERF_EV_HARDIRQ_ENTRY = 8, /* irq.irq starts on cpu, interrupting tid */
 	WPERF_EV_HARDIRQ_EXIT = 9,
@@ -55,6 +55,9 @@ enum wperf_event_kind {
 
 /* flags of WPERF_EV_SWITCH */
 #define WPERF_SWITCH_PREEMPTED 0x1 /* prev stays runnable (it did not block) */
+
+/* flags of WPERF_EV_EXIT */
+#define WPERF_EXIT_SCHEDSTAT 0x1 /* exit holds the thread's schedstat (trace format 1.1) */
 
 /*
  * The context an event ran in: flags of WAKEUP, WAKEUP_NEW, BLOCK_*, NET_*.
@@ -137,7 +140,7 @@ struct wperf_block {
 	__u32 bytes;
 	__u32 op; /* REQ_OP_* in the low 8 bits, as the kernel's cmd_flags */
 	__s32 irq; /* for flags != WPERF_CTX_THREAD: the interrupt completing it */
-	__u64 rq; /* the request's address, an opaque id (0 in format 1.0, as jiffies) */
+	__u64 rq; /* the request's address, an opaque id (0 before format 1.2, as jiffies) */
 	__u64 jiffies; /* the kernel's jiffies then */
 };
 
@@ -145,6 +148,19 @@ struct wperf_net {
 	__u32 ifindex;
 	__u32 bytes;
 	__s32 irq; /* for flags != WPERF_CTX_THREAD */
+};
+
+/*
+ * The exiting thread's /proc/PID/task/TID/schedstat, read as it exits (it is
+ * reaped before user space could read it): its running time as the kernel
+ * counts it (se.sum_exec_runtime), its time waiting on a run queue
+ * (sched_info.run_delay) and the number of times it got a CPU
+ * (sched_info.pcount).
+ */
+struct wperf_exit {
+	__u64 run_ns;
+	__u64 wait_ns;
+	__u64 slices;
 };
 
 struct wperf_usdt {
@@ -162,6 +178,7 @@ struct wperf_event {
 		struct wperf_block block;
 		struct wperf_net net;
 		struct wperf_usdt usdt;
+		struct wperf_exit exit;
 	};
 };
 

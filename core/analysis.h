@@ -12,7 +12,9 @@
 #ifndef WPERF_ANALYSIS_H
 #define WPERF_ANALYSIS_H
 
+#include "buf.h"
 #include "cascade.h"
+#include "checks.h"
 #include "cmetric.h"
 #include "knots.h"
 #include "merge.h"
@@ -34,6 +36,12 @@ struct wperf_analysis_opts {
 	/* Analyze the processes the trace names as the recorder and the harness's
 	 * own (META recorder_tgid, harness_pids) too. */
 	int keep_harness;
+	/* The application: a process name or pids "PID[,PID...]"; NULL or "": every
+	 * thread of the trace. GAPP's CMetric is over its threads alone. Copied. */
+	const char *target;
+	/* GAPP's N_min: a timeslice run with at most this many of the target's
+	 * threads active, on average, is critical; 0: half its threads, at least 1. */
+	double min_parallelism;
 };
 
 struct wperf_analysis {
@@ -41,23 +49,39 @@ struct wperf_analysis {
 	uint64_t threshold_ns;
 	double threshold; /* the share of the window it came from */
 	struct wperf_timeline *timeline;
-	struct wperf_graph entity_graph; /* before merging */
+	struct wperf_graph entity_graph; /* before merging: over short_lived.h's view */
 	struct wperf_merged merged;	 /* vertices, their graph and call sites */
 	struct wperf_graph knot_graph;	 /* merged.graph less the edges under min_edge_ns */
 	uint64_t min_edge_ns;
 	double min_edge;
 	struct wperf_knot_set knots;  /* found in knot_graph */
-	struct wperf_cmetric cmetric; /* per timeline entity */
+	char *target;		      /* opts->target; NULL: every thread */
+	struct wperf_cmetric cmetric; /* per timeline entity, over the target's threads */
 	uint64_t *vertex_cmetric;     /* per vertex: its members' CMetric, ns */
 	uint8_t *is_io;		      /* per vertex: a disk or NIC */
 	uint8_t *ignored;	      /* per vertex: timers and other interrupts, not analyzed */
 	double *cpu;		      /* per vertex: CPUs used or wanted (running + runnable) */
 	unsigned jobs;
+	struct wperf_checks checks; /* the model against the kernel's counters */
 };
+
+/*
+ * Appends to out (uint32_t) the processes the analysis leaves out of a trace
+ * unless told to keep them: the recorder and the harness's own (META
+ * recorder_tgid, harness_pids). 0 or -ENOMEM.
+ */
+int wperf_analysis_excluded(const struct wperf_trace *t, struct wperf_buf *out);
 
 int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts *opts,
 		  struct wperf_analysis **out, struct wperf_error *err);
 
 void wperf_analysis_free(struct wperf_analysis *a);
+
+/* Is a thread of process tgid, named process, one of target's (a process name,
+ * or pids "PID[,PID...]")? A NULL or empty target has every thread. */
+int wperf_analysis_is_target(const char *target, uint32_t tgid, const char *process);
+
+/* Is en a thread of target, as wperf_analysis_is_target? */
+int wperf_analysis_in_target(const struct wperf_entity *en, const char *target);
 
 #endif /* WPERF_ANALYSIS_H */

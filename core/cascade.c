@@ -20,7 +20,14 @@ struct cascade {
 	unsigned max_depth;
 	struct wperf_io_share *shares;	 /* sorted by device */
 	struct device_shares *by_device; /* per entity; n == 0 for threads */
+	const uint32_t *stand_in;	 /* wperf_cascade_opts */
 };
+
+/* The entity whose waits a wait for e recurses into. */
+static uint32_t stand_in(const struct cascade *c, uint32_t e)
+{
+	return c->stand_in ? c->stand_in[e] : e;
+}
 
 /* The call site a worker added to last for an entity's waits. */
 struct last_site {
@@ -175,7 +182,7 @@ static void cascade_segment(struct worker *w, uint32_t entity, const struct wper
 		return; /* the window ended before anything woke it */
 	if (seg->waker != WPERF_WAKER_ISSUERS) {
 		add_wait(w, entity, seg, scaled(end - start, scale));
-		recurse_into(w, seg->waker, start, end, scale);
+		recurse_into(w, stand_in(w->c, seg->waker), start, end, scale);
 		return;
 	}
 	/* A device's idle time: it waits for each issuer by its share of the bytes. */
@@ -185,7 +192,7 @@ static void cascade_segment(struct worker *w, uint32_t entity, const struct wper
 		double share = scale * (double)s->bytes / (double)d->total;
 
 		w->share_weight[i] += scaled(end - start, share);
-		recurse_into(w, s->thread, start, end, share);
+		recurse_into(w, stand_in(w->c, s->thread), start, end, share);
 	}
 }
 
@@ -224,7 +231,7 @@ static void *work(void *arg)
 			uint64_t from; /* where segment k starts */
 
 			hi = w->last < hi ? w->last : hi;
-			if (k >= hi)
+			if (k >= hi || stand_in(w->c, e) != e)
 				continue;
 			from = wperf_segment_start(en, k - en->first_segment);
 			for (; k < hi && from < until; k++) {
@@ -254,10 +261,12 @@ static int by_device(const void *a, const void *b)
 	return (x->thread > y->thread) - (x->thread < y->thread);
 }
 
-static int prepare(struct cascade *c, const struct wperf_timeline *tl, unsigned max_depth)
+static int prepare(struct cascade *c, const struct wperf_timeline *tl,
+		   const struct wperf_cascade_opts *opts)
 {
 	c->tl = tl;
-	c->max_depth = max_depth ? max_depth : DEFAULT_DEPTH;
+	c->max_depth = opts && opts->max_depth ? opts->max_depth : DEFAULT_DEPTH;
+	c->stand_in = opts ? opts->stand_in : NULL;
 	c->shares = malloc((tl->nshares + 1) * sizeof(*c->shares));
 	c->by_device = calloc(tl->nentities + 1, sizeof(*c->by_device));
 	if (!c->shares || !c->by_device)
@@ -335,7 +344,7 @@ int wperf_cascade(const struct wperf_timeline *tl, const struct wperf_cascade_op
 	struct cascade c = {0};
 	struct worker *workers = calloc(jobs, sizeof(*workers));
 	unsigned started = 0;
-	int e = prepare(&c, tl, opts ? opts->max_depth : 0);
+	int e = prepare(&c, tl, opts);
 
 	if (!workers)
 		e = -ENOMEM;

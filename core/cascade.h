@@ -23,6 +23,10 @@
 struct wperf_cascade_opts {
 	unsigned jobs;	    /* worker threads; 0: one */
 	unsigned max_depth; /* nesting limit; 0: 64 */
+	/* Per entity, the entity whose waits stand for its own (short_lived.h): its
+	 * own waits are not cascaded, and a wait for it recurses into its stand-in's.
+	 * NULL: every entity stands for itself. */
+	const uint32_t *stand_in;
 };
 
 /*

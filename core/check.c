@@ -195,6 +195,7 @@ static int scenario_to_json(struct json_object *a, const struct wperf_check_scen
 	ret = ret ? ret : put_bool(o, "structure_only", v->structure_only);
 	ret = ret ? ret : put_count(o, "lost_events", v->lost_events);
 	ret = ret ? ret : put_count(o, "lossy_runs", v->lossy_runs);
+	ret = ret ? ret : put_count(o, "unconfirmed_runs", v->unconfirmed_runs);
 	ret = ret ? ret : put_object(o, "throughput", &sub);
 	ret = ret ? ret : put_number(sub, "before", v->throughput_before);
 	ret = ret ? ret : put_number(sub, "after", v->throughput_after);
@@ -414,12 +415,13 @@ static struct json_object *r_object(struct reader *r, size_t i, int nullable)
 }
 
 /* Starts reading object o at path with its keys, all required. */
+/* Reads keys[0 .. n) of o into v; the first required must be there. */
 static void r_start(struct reader *r, struct json_object *o, const char *path,
-		    const char *const *keys, size_t n, struct json_object **v,
+		    const char *const *keys, size_t n, size_t required, struct json_object **v,
 		    struct wperf_error *err)
 {
 	*r = (struct reader){.path = path, .v = v, .keys = keys, .err = err};
-	r->ret = wperf_json_get_keys(o, path, keys, n, n, v, err);
+	r->ret = wperf_json_get_keys(o, path, keys, n, required, v, err);
 }
 
 /* [lo, hi] (each a number or null), or null, into lo and hi. */
@@ -448,7 +450,7 @@ static int read_site(struct json_object *o, const char *path, struct wperf_site 
 	struct json_object *v[NAMES(keys)];
 	struct reader r;
 
-	r_start(&r, o, path, keys, NAMES(keys), v, err);
+	r_start(&r, o, path, keys, NAMES(keys), NAMES(keys), v, err);
 	r_dup(&r, 0, 1, 0, &s->waiter);
 	r_dup(&r, 1, 1, 0, &s->waker);
 	r_number(&r, 2, 0, &s->share);
@@ -495,7 +497,7 @@ static int read_finding(struct json_object *o, const char *path, struct wperf_fi
 	int kind = 0, level = 0;
 	size_t n;
 
-	r_start(&r, o, path, keys, NAMES(keys), v, err);
+	r_start(&r, o, path, keys, NAMES(keys), NAMES(keys), v, err);
 	r_name(&r, 0, finding_kinds, NAMES(finding_kinds), &kind);
 	r_name(&r, 1, levels, NAMES(levels), &level);
 	f->kind = (enum wperf_finding_kind)kind;
@@ -541,7 +543,7 @@ static int read_throughput(struct json_object *o, const char *path, struct wperf
 	struct json_object *x[NAMES(keys)];
 	struct reader r;
 
-	r_start(&r, o, path, keys, NAMES(keys), x, err);
+	r_start(&r, o, path, keys, NAMES(keys), NAMES(keys), x, err);
 	r_number(&r, 0, 1, &v->throughput_before);
 	r_number(&r, 1, 1, &v->throughput_after);
 	if (!r.ret && !at(&r, 2))
@@ -555,9 +557,12 @@ static int read_scenario(struct json_object *o, const char *path, struct wperf_c
 			 struct wperf_error *err)
 {
 	static const char *const keys[] = {
-	    "name",	      "dir",	       "verdict",    "reason",	   "pairs",    "seconds",
-	    "runs",	      "baseline_runs", "paired",     "alpha",	   "tests",    "detectable",
-	    "structure_only", "lost_events",   "lossy_runs", "throughput", "findings", "warnings"};
+	    "name",	  "dir",	"verdict",	  "reason",	     "pairs",
+	    "seconds",	  "runs",	"baseline_runs",  "paired",	     "alpha",
+	    "tests",	  "detectable", "structure_only", "lost_events",     "lossy_runs",
+	    "throughput", "findings",	"warnings",	  "unconfirmed_runs"}; /* unconfirmed_runs
+										  came later:
+										  optional */
 	static const char *const verdicts[] = {"pass",	     "improved",     "new-bottleneck",
 					       "regression", "inconclusive", ERROR_NAME};
 	struct wperf_verdict *v = &s->verdict;
@@ -567,7 +572,7 @@ static int read_scenario(struct json_object *o, const char *path, struct wperf_c
 	int kind = 0;
 	size_t n;
 
-	r_start(&r, o, path, keys, NAMES(keys), x, err);
+	r_start(&r, o, path, keys, NAMES(keys), NAMES(keys) - 1, x, err);
 	r_dup(&r, 0, 0, 1, &s->name);
 	r_dup(&r, 1, 0, 0, &s->dir);
 	r_name(&r, 2, verdicts, NAMES(verdicts), &kind);
@@ -595,6 +600,8 @@ static int read_scenario(struct json_object *o, const char *path, struct wperf_c
 		v->lost_events = lost;
 	}
 	r_size(&r, 14, &v->lossy_runs);
+	if (x[18])
+		r_size(&r, 18, &v->unconfirmed_runs);
 	if (r_object(&r, 15, 0))
 		r.ret = read_throughput(x[15], r.sub, v, err);
 	a = r_array(&r, 16, &n);
@@ -641,7 +648,7 @@ static int read_commits(struct reader *top, struct wperf_check *c, struct wperf_
 
 	o = r_object(top, 3, !c->base_mode);
 	if (!top->ret && c->base_mode) {
-		r_start(&r, o, top->sub, base_keys, 2, v, err);
+		r_start(&r, o, top->sub, base_keys, 2, 2, v, err);
 		if (!r.ret && !at(&r, 0))
 			r.ret = wperf_json_fail(err, r.sub, "expected a string, found null");
 		if (!r.ret)
@@ -657,7 +664,7 @@ static int read_commits(struct reader *top, struct wperf_check *c, struct wperf_
 	o = r_object(top, 4, 0);
 	if (top->ret)
 		return top->ret;
-	r_start(&r, o, top->sub, head_keys, 3, v, err);
+	r_start(&r, o, top->sub, head_keys, 3, 3, v, err);
 	if (!r.ret && at(&r, 0))
 		r.ret = get_commit(v[0], r.sub, c->head_commit, err);
 	if (!r.ret && at(&r, 1))
@@ -679,7 +686,7 @@ static int read_check(struct json_object *o, struct wperf_check *c, struct wperf
 	int format, said = 0, error;
 	size_t n;
 
-	r_start(&r, o, "", keys, NAMES(keys), v, err);
+	r_start(&r, o, "", keys, NAMES(keys), NAMES(keys), v, err);
 	r_name(&r, 0, formats, 1, &format);
 	r_name(&r, 2, modes, 2, &c->base_mode);
 	read_commits(&r, c, err);

@@ -34,6 +34,8 @@
  *       "detectable": 0.06,            relative throughput change; null when unknown
  *       "structure_only": false,
  *       "lost_events": 0, "lossy_runs": 0,
+ *       "unconfirmed_runs": 0,         runs a check against the kernel's counters
+ *                                      contradicts (optional: absent in older files)
  *       "throughput": {"before": 140.1, "after": 111.2, "unit": "requests/s"},
  *                                      before/after null when unknown; unit may be ""
  *       "findings": [                  in the verdict's order

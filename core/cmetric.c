@@ -5,18 +5,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What a segment counts as: GAPP's active threads are on a CPU or runnable. */
+enum activity { INACTIVE = 0, RUNNABLE, ON_CPU };
+
 /*
  * A thread in the sweep: it walks the thread's own segments, which are sorted
  * and disjoint, so that the sweep over all threads is a merge of sorted lists
  * rather than a sort of every boundary (and reads each segment once, in order).
+ * A run of segments with the same activity is one slice (a spin between two
+ * running segments is one timeslice).
  */
 struct walker {
-	const struct wperf_segment *seg, *end; /* its next active segment; its segments' end */
-	uint64_t start;			       /* where seg starts: where the one before it ended */
-	uint32_t entity;		       /* whose segments */
-	uint8_t inside;	 /* 1: seg has started (its end is next), 0: its start is next */
+	const struct wperf_segment *seg, *end; /* its next (or current) active segment; its end */
+	uint64_t start;	 /* inside a run: where it started; else where seg starts */
+	uint32_t entity; /* whose segments */
+	uint8_t inside;	 /* 1: a run has started (seg's end is next), 0: seg's start is next */
 	uint8_t done;	 /* no active segment left */
-	double cm_start; /* cm when seg started */
+	double cm_start; /* cm when the run started */
+	uint64_t active_start; /* active_ns when the run started */
+	/* A thread blocks in a few places again and again: the stacks of the wait
+	 * after its last critical slice (UINT32_MAX: none yet), and that site's
+	 * index in out->critical. Comparing costs less than a look-up. */
+	uint32_t site_stacks, site;
 };
 
 /*
@@ -32,22 +42,25 @@ struct sweep {
 	uint64_t *key; /* per leaf: the time of its walker's next boundary, UINT64_MAX when done */
 	uint32_t *loser; /* per internal node, 1 to m - 1 */
 	size_t m;
-	double cm; /* the integral of 1 / (active threads) up to now */
+	double cm;	    /* the integral of 1 / (active threads) up to now */
+	uint64_t active_ns; /* the integral of the active threads up to now */
 	uint64_t now;
 	int64_t active;
-	double min_parallelism;
+	const uint8_t *app;
 	struct wperf_cmetric *out;
 };
 
-static int is_active(const struct wperf_segment *s)
+static enum activity activity(const struct wperf_segment *s)
 {
-	return s->state == WPERF_SEG_RUNNING || s->state == WPERF_SEG_RUNNABLE;
+	if (s->state == WPERF_SEG_RUNNING || (s->state == WPERF_SEG_WAITING && s->spin))
+		return ON_CPU;
+	return s->state == WPERF_SEG_RUNNABLE ? RUNNABLE : INACTIVE;
 }
 
 /* Moves w to its next active segment at or after seg; 0 when it has none. */
 static int next_active(struct walker *w)
 {
-	while (w->seg < w->end && !is_active(w->seg))
+	while (w->seg < w->end && activity(w->seg) == INACTIVE)
 		w->start = w->seg++->end;
 	/* Threads take turns: by its next turn, this thread's next segments would
 	 * have left the cache. */
@@ -88,33 +101,45 @@ static uint32_t replay(struct sweep *s, uint32_t w)
 }
 
 /*
- * A running slice [a, b) ends where the thread blocks: the next segment, a wait,
- * says where. Critical when its average parallelism (length / CMetric) is at most
- * min_parallelism: a slice that ran alone has 1.
+ * A timeslice from w->start to the end of w->seg, with CMetric slice, ended:
+ * critical when threads_av, its active threads averaged over its time, is at
+ * most N_min. Its site is where the thread blocked: the wait after it.
  */
-static int note_critical(const struct wperf_timeline *tl, const struct walker *w, double slice,
-			 double min_parallelism, struct wperf_cmetric *out)
+static int note_critical(const struct sweep *s, struct walker *w, double slice)
 {
-	const struct wperf_segment *s = w->seg, *next = s + 1;
-	struct wperf_callsite key = {.from = w->entity,
-				     .to = w->entity,
-				     .waker_kstack = WPERF_NO_STACK,
-				     .waker_ustack = WPERF_NO_STACK,
-				     .waiter_tgid = tl->entities[w->entity].tgid};
+	const struct wperf_segment *next = w->seg + 1;
+	uint64_t len = w->seg->end - w->start;
 
-	if (slice <= 0 || (double)(s->end - w->start) / slice > min_parallelism || next == w->end ||
-	    next->state != WPERF_SEG_WAITING)
+	if (slice <= 0 || !len ||
+	    (double)(s->active_ns - w->active_start) > s->out->min_parallelism * (double)len ||
+	    next == w->end || next->state != WPERF_SEG_WAITING)
 		return 0;
-	key.kstack = wperf_segment_stacks(tl, next)->kstack;
-	key.ustack = wperf_segment_stacks(tl, next)->ustack;
-	return wperf_callsites_add(&out->critical, &key, (uint64_t)slice);
+	if (w->site_stacks != next->stacks) {
+		const struct wperf_wait_stacks *st = wperf_segment_stacks(s->tl, next);
+		struct wperf_callsite key = {.from = w->entity,
+					     .to = w->entity,
+					     .kstack = st->kstack,
+					     .ustack = st->ustack,
+					     .waker_kstack = WPERF_NO_STACK,
+					     .waker_ustack = WPERF_NO_STACK,
+					     .waiter_tgid = s->tl->entities[w->entity].tgid};
+		int64_t i = wperf_callsites_index(&s->out->critical, &key);
+
+		if (i < 0)
+			return (int)i;
+		w->site_stacks = next->stacks;
+		w->site = (uint32_t)i;
+	}
+	s->out->critical.sites[w->site].weight += (uint64_t)slice;
+	return 0;
 }
 
 /*
- * Walker i's next boundary, at key[i]: cm grows up to it (boundaries at one
- * time may come in any order: cm moves only when time does), then the slice
- * starts or ends there. A running slice's CMetric is cm at its end minus cm at
- * its start (GAPP's global_cm).
+ * Walker i's next boundary, at key[i]: cm and active_ns grow up to it
+ * (boundaries at one time may come in any order: they move only when time
+ * does), then a run starts, goes on into a segment of the same activity, or
+ * ends there. A timeslice's CMetric is cm at its end minus cm at its start
+ * (GAPP's global_cm).
  */
 static int take(struct sweep *s, uint32_t i)
 {
@@ -123,27 +148,34 @@ static int take(struct sweep *s, uint32_t i)
 	int inside = x->inside, done = 0, e = 0; /* in registers, not read back from x */
 
 	if (ts > s->now) {
-		if (s->active > 0)
+		if (s->active > 0) {
 			s->cm += (double)(ts - s->now) / (double)s->active;
+			s->active_ns += (ts - s->now) * (uint64_t)s->active;
+		}
 		s->now = ts;
+	}
+	if (inside && x->seg + 1 < x->end && activity(x->seg + 1) == activity(x->seg)) {
+		s->key[i] = (++x->seg)->end;
+		return 0;
 	}
 	if (inside) {
 		s->active--;
-		if (x->seg->state == WPERF_SEG_RUNNING) {
+		if (activity(x->seg) == ON_CPU) {
 			double slice = s->cm - x->cm_start;
 
 			s->out->per_entity[x->entity] += (uint64_t)slice;
-			e = note_critical(s->tl, x, slice, s->min_parallelism, s->out);
+			e = note_critical(s, x, slice);
 		}
 		x->start = x->seg++->end;
 		done = !next_active(x);
 		inside = 0;
 	}
-	/* a start, or the next slice starting where this one ended (runnable, then
-	 * running): taken now, which spares the merge a round */
+	/* a start, or the next run starting where this one ended (runnable, then
+	 * on a CPU): taken now, which spares the merge a round */
 	if (!done && !inside && x->start == ts) {
 		s->active++;
 		x->cm_start = s->cm;
+		x->active_start = s->active_ns;
 		inside = 1;
 	}
 	x->inside = (uint8_t)inside;
@@ -170,7 +202,14 @@ static int sweep(struct sweep *s, size_t nwalkers)
 	return e;
 }
 
-/* A walker for every thread with an active segment, then idle ones up to m. */
+/* Is entity e one of the application's threads? */
+static int in_app(const struct sweep *s, uint32_t e)
+{
+	return s->tl->entities[e].kind == WPERF_ENTITY_THREAD && (!s->app || s->app[e]);
+}
+
+/* A walker for every application thread with an active segment, then idle
+ * ones up to m. */
 static size_t start_walkers(struct sweep *s)
 {
 	const struct wperf_timeline *tl = s->tl;
@@ -179,12 +218,13 @@ static size_t start_walkers(struct sweep *s)
 	for (uint32_t e = 0; e < tl->nentities; e++) {
 		const struct wperf_entity *en = &tl->entities[e];
 
-		if (en->kind != WPERF_ENTITY_THREAD || !en->nsegments)
+		if (!in_app(s, e) || !en->nsegments)
 			continue;
 		s->w[n] = (struct walker){.seg = en->segments,
 					  .end = en->segments + en->nsegments,
 					  .start = en->born,
-					  .entity = e};
+					  .entity = e,
+					  .site_stacks = UINT32_MAX};
 		if (next_active(&s->w[n])) {
 			s->key[n] = s->w[n].start;
 			n++;
@@ -197,10 +237,57 @@ static size_t start_walkers(struct sweep *s)
 	return n;
 }
 
-int wperf_cmetric_compute(const struct wperf_timeline *tl, double min_parallelism,
-			  struct wperf_cmetric *out, struct wperf_error *err)
+static int by_time(const void *a, const void *b)
 {
-	struct sweep s = {.tl = tl, .m = 1, .out = out};
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The most application threads alive at once (GAPP counts them as they are
+ * created and exit), into out->threads; 0 or -ENOMEM. */
+static int count_threads(const struct sweep *s)
+{
+	const struct wperf_timeline *tl = s->tl;
+	uint64_t *born = malloc((tl->nentities + 1) * sizeof(*born));
+	uint64_t *died = malloc((tl->nentities + 1) * sizeof(*died));
+	size_t n = 0, alive = 0, most = 0;
+
+	if (!born || !died) {
+		free(born);
+		free(died);
+		return -ENOMEM;
+	}
+	for (uint32_t e = 0; e < tl->nentities; e++)
+		if (in_app(s, e) && tl->entities[e].died > tl->entities[e].born) {
+			born[n] = tl->entities[e].born;
+			died[n++] = tl->entities[e].died;
+		}
+	qsort(born, n, sizeof(*born), by_time);
+	qsort(died, n, sizeof(*died), by_time);
+	/* A thread that dies where another is born was not alive with it. A death
+	 * at or before born[i] is of a thread born before it: alive never falls
+	 * under 0. */
+	for (size_t i = 0, j = 0; i < n;) {
+		if (died[j] <= born[i]) {
+			alive--;
+			j++;
+		} else {
+			most = ++alive > most ? alive : most;
+			i++;
+		}
+	}
+	free(born);
+	free(died);
+	s->out->threads = (uint32_t)most;
+	return 0;
+}
+
+int wperf_cmetric_compute(const struct wperf_timeline *tl, const uint8_t *app,
+			  double min_parallelism, struct wperf_cmetric *out,
+			  struct wperf_error *err)
+{
+	struct sweep s = {.tl = tl, .m = 1, .app = app, .out = out};
 	int e = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -210,12 +297,12 @@ int wperf_cmetric_compute(const struct wperf_timeline *tl, double min_parallelis
 	s.key = malloc(s.m * sizeof(*s.key));
 	s.loser = malloc(s.m * sizeof(*s.loser));
 	out->per_entity = calloc(tl->nentities + 1, sizeof(*out->per_entity));
-	if (min_parallelism <= 0)
-		min_parallelism = tl->ncpu > 2 ? tl->ncpu / 2.0 : 1.0;
-	s.min_parallelism = min_parallelism;
-	if (!s.w || !s.key || !s.loser || !out->per_entity)
+	if (!s.w || !s.key || !s.loser || !out->per_entity || count_threads(&s) < 0)
 		e = -ENOMEM;
-	else
+	out->min_parallelism = min_parallelism > 0 ? min_parallelism
+			       : out->threads > 2  ? out->threads / 2.0
+						   : 1.0;
+	if (!e)
 		e = sweep(&s, start_walkers(&s));
 	free(s.w);
 	free(s.key);

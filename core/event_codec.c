@@ -66,6 +66,8 @@ uint16_t wperf_event_size(unsigned kind)
 		payload = sizeof(e->name);
 		break;
 	case WPERF_EV_EXIT:
+		payload = sizeof(e->exit);
+		break;
 	case WPERF_EV_FALSE_WAKEUP:
 		payload = 0;
 		break;
@@ -124,7 +126,8 @@ int wperf_event_encode(struct wperf_buf *b, const struct wperf_event *ev, uint64
 {
 	/*
 	 * The longest body (BLOCK_*) is 10+5+1+5+5 common bytes and 10+5+5+5+5+10+10
-	 * of its own: 76, far below the 255 that the u8 body length allows.
+	 * of its own: 76 (EXIT's three u64 make 56), far below the 255 that the u8
+	 * body length allows.
 	 */
 	uint8_t rec[WPERF_RECORD_MAX];
 	uint8_t *q = rec + 2;
@@ -167,6 +170,13 @@ int wperf_event_encode(struct wperf_buf *b, const struct wperf_event *ev, uint64
 		q = put_comm(q, ev->name.comm);
 		break;
 	case WPERF_EV_EXIT:
+		/* Appended in format 1.1, only when there is a reading. */
+		if (ev->hdr.flags & WPERF_EXIT_SCHEDSTAT) {
+			q = wperf_uvarint_put(q, ev->exit.run_ns);
+			q = wperf_uvarint_put(q, ev->exit.wait_ns);
+			q = wperf_uvarint_put(q, ev->exit.slices);
+		}
+		break;
 	case WPERF_EV_FALSE_WAKEUP:
 		break;
 	case WPERF_EV_HARDIRQ_ENTRY:
@@ -184,7 +194,7 @@ int wperf_event_encode(struct wperf_buf *b, const struct wperf_event *ev, uint64
 		q = wperf_uvarint_put(q, ev->block.bytes);
 		q = wperf_uvarint_put(q, ev->block.op);
 		q = wperf_svarint_put(q, ev->block.irq);
-		q = wperf_uvarint_put(q, ev->block.rq); /* since 1.1 */
+		q = wperf_uvarint_put(q, ev->block.rq); /* since 1.2 */
 		q = wperf_uvarint_put(q, ev->block.jiffies);
 		break;
 	case WPERF_EV_NET_XMIT:
@@ -397,7 +407,7 @@ int wperf_event_decode(const uint8_t **p, const uint8_t *end, uint64_t *prev_ts,
 		ev->block.bytes = wperf_cur_u32(&c);
 		ev->block.op = wperf_cur_u32(&c);
 		ev->block.irq = wperf_cur_s32(&c);
-		/* Appended in 1.1: a body of 1.0 ends before them, and leaves them 0. */
+		/* Appended in 1.2: an earlier body ends before them, and leaves them 0. */
 		if (!c.err && wperf_cursor_left(&c)) {
 			ev->block.rq = wperf_cur_uvarint(&c);
 			ev->block.jiffies = wperf_cur_uvarint(&c);
@@ -414,7 +424,15 @@ int wperf_event_decode(const uint8_t **p, const uint8_t *end, uint64_t *prev_ts,
 	case WPERF_EV_SPIN_RELEASE:
 		ev->usdt.lock = wperf_cur_uvarint(&c);
 		break;
-	default: /* EXIT, FALSE_WAKEUP: the common fields only */
+	case WPERF_EV_EXIT:
+		/* Format 1.0 has no reading; with the flag, 1.1 appends it. */
+		if (ev->hdr.flags & WPERF_EXIT_SCHEDSTAT) {
+			ev->exit.run_ns = wperf_cur_uvarint(&c);
+			ev->exit.wait_ns = wperf_cur_uvarint(&c);
+			ev->exit.slices = wperf_cur_uvarint(&c);
+		}
+		break;
+	default: /* FALSE_WAKEUP: the common fields only */
 		break;
 	}
 	if (c.err) {

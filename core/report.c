@@ -5,6 +5,7 @@
 #include "report.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,79 +57,103 @@ void wperf_report_edge_sites(const struct wperf_analysis *a, uint32_t from, uint
 		(*n)++;
 }
 
-/* Is tgid one of the pids of the list "PID[,PID...]"? */
-static int pid_listed(const char *list, unsigned long tgid)
+int wperf_report_check_counts(const struct wperf_checks *c, size_t i, const char *target)
 {
-	for (const char *p = list; *p;) {
-		char *end;
-		unsigned long pid = strtoul(p, &end, 10);
+	const struct wperf_checks_line *l = &c->lines[i];
 
-		if (pid == tgid)
-			return 1;
-		p = *end == ',' ? end + 1 : end;
-	}
-	return 0;
+	return l->kind < WPERF_CHECK_THREAD_RUN || l->kind > WPERF_CHECK_THREAD_SLICES ||
+	       wperf_analysis_is_target(target, l->tgid, l->process);
 }
 
-/* Is target a list of pids rather than a process name? */
-static int is_pid_list(const char *target)
+/* The lines of c that pick (c, i, target) takes, and disagree; *ok: agree. */
+static size_t count_warnings(const struct wperf_checks *c, const char *target, size_t *ok,
+			     int (*pick)(const struct wperf_checks *, size_t, const char *))
 {
-	return strspn(target, "0123456789,") == strlen(target) && isdigit((unsigned char)*target);
+	size_t warn = 0, counted = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (pick(c, i, target)) {
+			counted++;
+			warn += c->lines[i].status == WPERF_CHECK_WARN;
+		}
+	if (ok)
+		*ok = counted - warn;
+	return warn;
+}
+
+size_t wperf_report_checks_warnings(const struct wperf_checks *c, const char *target, size_t *ok)
+{
+	return count_warnings(c, target, ok, wperf_report_check_counts);
+}
+
+static int confirms(const struct wperf_checks *c, size_t i, const char *target)
+{
+	const struct wperf_checks_line *l = &c->lines[i];
+
+	return l->kind == WPERF_CHECK_DISK_BUSY || l->kind == WPERF_CHECK_NIC_TX ||
+	       l->kind == WPERF_CHECK_NIC_RX ||
+	       (l->kind == WPERF_CHECK_THREAD_RUN &&
+		wperf_analysis_is_target(target, l->tgid, l->process));
+}
+
+size_t wperf_report_checks_confirming(const struct wperf_checks *c, const char *target, size_t *ok)
+{
+	return count_warnings(c, target, ok, confirms);
 }
 
 void wperf_report_mark_target(const struct wperf_analysis *a, const char *target, uint8_t *mark)
 {
 	const struct wperf_timeline *tl = a->timeline;
-	int by_pid = target && is_pid_list(target);
 
-	for (uint32_t e = 0; e < tl->nentities; e++) {
-		const struct wperf_entity *en = &tl->entities[e];
-
-		if (en->kind == WPERF_ENTITY_THREAD &&
-		    (!target || !*target ||
-		     (by_pid ? pid_listed(target, en->tgid) : !strcmp(en->process, target))))
+	for (uint32_t e = 0; e < tl->nentities; e++)
+		if (wperf_analysis_in_target(&tl->entities[e], target))
 			mark[a->merged.vertex_of[e]] = 1;
-	}
 }
 
-int wperf_report_knot_wanted(const struct wperf_analysis *a, const struct wperf_knot *k,
-			     const char *target)
+int wperf_report_mark_reach(const struct wperf_analysis *a, const struct wperf_graph *g,
+			    const char *target, uint8_t *mark)
 {
-	const struct wperf_graph *g = &a->knot_graph;
 	uint32_t n = a->merged.nvertices;
-	uint8_t *reached;
-	uint32_t *queue;
+	uint32_t *queue = malloc((n + 1) * sizeof(*queue));
 	size_t head = 0, tail = 0;
-	int wanted = 0;
 
-	if (!target || !*target)
-		return 1;
-	/* What the target waits for, directly or not: its knots are the target's. */
-	reached = calloc(n + 1, 1);
-	queue = malloc((n + 1) * sizeof(*queue));
-	if (!reached || !queue) {
-		free(reached);
-		free(queue);
-		return 1; /* out of memory: better show too much than hide a knot */
-	}
-	wperf_report_mark_target(a, target, reached);
+	if (!queue)
+		return -ENOMEM;
+	wperf_report_mark_target(a, target, mark);
 	for (uint32_t v = 0; v < n; v++)
-		if (reached[v])
+		if (mark[v])
 			queue[tail++] = v;
 	while (head < tail) {
 		size_t first, m;
 
 		wperf_graph_out(g, queue[head++], &first, &m);
 		for (size_t i = first; i < first + m; i++)
-			if (!reached[g->edges[i].to]) {
-				reached[g->edges[i].to] = 1;
+			if (!mark[g->edges[i].to]) {
+				mark[g->edges[i].to] = 1;
 				queue[tail++] = g->edges[i].to;
 			}
+	}
+	free(queue);
+	return 0;
+}
+
+int wperf_report_knot_wanted(const struct wperf_analysis *a, const struct wperf_knot *k,
+			     const char *target)
+{
+	uint8_t *reached;
+	int wanted = 0;
+
+	if (!target || !*target)
+		return 1;
+	/* What the target waits for, directly or not: its knots are the target's. */
+	reached = calloc(a->merged.nvertices + 1, 1);
+	if (!reached || wperf_report_mark_reach(a, &a->knot_graph, target, reached) < 0) {
+		free(reached);
+		return 1; /* out of memory: better show too much than hide a knot */
 	}
 	for (size_t i = 0; i < k->nvertices && !wanted; i++)
 		wanted = reached[k->vertices[i]];
 	free(reached);
-	free(queue);
 	return wanted;
 }
 
@@ -143,5 +168,78 @@ int wperf_report_in_knot(const struct wperf_analysis *a, uint32_t v)
 			if (k->vertices[j] == v)
 				return 1;
 	}
+	return 0;
+}
+
+static int most_held_first(const void *pa, const void *pb)
+{
+	const struct wperf_timer_paced *a = pa, *b = pb;
+
+	if (a->held_ns != b->held_ns)
+		return a->held_ns < b->held_ns ? 1 : -1;
+	return (a->vertex > b->vertex) - (a->vertex < b->vertex);
+}
+
+int wperf_report_waits_on(const struct wperf_analysis *a, const uint8_t *mine,
+			  const struct wperf_edge *ed, uint32_t v)
+{
+	return ed->to == v && ed->from != v && mine[ed->from] &&
+	       a->merged.vertices[ed->from].kind == WPERF_ENTITY_THREAD &&
+	       ed->weight >= a->min_edge_ns;
+}
+
+/* Does a thread of mine wait for v (wperf_report_waits_on)? */
+static int waited_by(const struct wperf_analysis *a, const uint8_t *mine, uint32_t v)
+{
+	for (size_t i = 0; i < a->merged.graph.nedges; i++)
+		if (wperf_report_waits_on(a, mine, &a->merged.graph.edges[i], v))
+			return 1;
+	return 0;
+}
+
+/*
+ * Cascaded re-distribution (wPerf Figure 4) adds to the edge v -> timer v's
+ * own sleeps on timers and, for each wait of another thread on v (or on a
+ * thread waiting for v, and so on), the part of it during which v slept on a
+ * timer. The weight beyond v's own sleeps is so the waiting of others that
+ * v's sleeps explain: a thread that paces the throughput has much, a heartbeat
+ * thread or a main thread waiting for the end has none. An idle kernel worker
+ * waiting for work from v adds to it too (a main thread that syncs its file
+ * once wakes one), so v must also be waited for by the target's own threads,
+ * as much as the knot search keeps: then it is on the target's path.
+ */
+int wperf_report_timer_paced(const struct wperf_analysis *a, const uint8_t *mine,
+			     struct wperf_timer_paced **out, size_t *n)
+{
+	const struct wperf_timeline *tl = a->timeline;
+	uint32_t timer;
+
+	*out = NULL;
+	*n = 0;
+	if (tl->timer == WPERF_NO_ENTITY)
+		return 0;
+	timer = a->merged.vertex_of[tl->timer];
+	for (uint32_t v = 0; v < a->merged.nvertices; v++) {
+		const struct wperf_vertex *x = &a->merged.vertices[v];
+		int64_t i = wperf_graph_find(&a->merged.graph, v, timer);
+		uint64_t weight = i < 0 ? 0 : a->merged.graph.edges[i].weight;
+		struct wperf_timer_paced *p;
+
+		if (x->kind != WPERF_ENTITY_THREAD || weight <= x->timer_wait_ns ||
+		    weight - x->timer_wait_ns < a->min_edge_ns || !waited_by(a, mine, v))
+			continue;
+		if (!(p = realloc(*out, (*n + 1) * sizeof(**out)))) {
+			free(*out);
+			*out = NULL;
+			*n = 0;
+			return -ENOMEM;
+		}
+		*out = p;
+		p[(*n)++] = (struct wperf_timer_paced){.vertex = v,
+						       .sleep_ns = x->timer_wait_ns,
+						       .held_ns = weight - x->timer_wait_ns};
+	}
+	if (*n)
+		qsort(*out, *n, sizeof(**out), most_held_first);
 	return 0;
 }

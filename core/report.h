@@ -34,6 +34,38 @@ int wperf_report_text(const struct wperf_analysis *a, struct wperf_symbolizer *s
 int wperf_report_json(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
 		      const struct wperf_report_opts *opts, struct wperf_buf *out);
 
+/*
+ * Does line i of the checks count for target: a disk, NIC or CPU line, or a
+ * line of one of the target's threads (every thread's, with no target)? The
+ * other threads' lines are shown, not counted: a trace of the whole machine
+ * has every thread's, and most are no part of what is measured.
+ */
+int wperf_report_check_counts(const struct wperf_checks *c, size_t i, const char *target);
+
+/* The lines that count for target (above) and disagree; *ok (may be NULL):
+ * those that agree. */
+size_t wperf_report_checks_warnings(const struct wperf_checks *c, const char *target, size_t *ok);
+
+/*
+ * The lines that confirm the graph, and disagree (*ok: agree): the devices'
+ * (a disk's busy time makes its idle edges, a NIC's bytes its shares) and the
+ * running time of target's threads (a sink, the CMetric). A thread's runnable
+ * time and slices, a CPU's idle time and switch chain are reported, yet no
+ * edge is made of them. What a run keeps of the checks, for the gate
+ * (runset.h).
+ */
+size_t wperf_report_checks_confirming(const struct wperf_checks *c, const char *target, size_t *ok);
+
+/*
+ * The checks of the model against the kernel's counters (checks.h) as text:
+ * a table of the lines, but of the threads only those that warn and the
+ * target's (NULL: the 10 that ran longest), then how interrupt time is
+ * counted; "no counters in this trace" for a trace without them. For the text
+ * report and `wperf-bench info`. 0 or -ENOMEM.
+ */
+int wperf_report_checks_text(const struct wperf_checks *c, const char *target,
+			     struct wperf_buf *out);
+
 /* ---- graph, flame graph and timeline exports (report_dot.c, report_folded.c,
  * report_perfetto.c) ---- */
 
@@ -84,10 +116,43 @@ void wperf_report_edge_sites(const struct wperf_analysis *a, uint32_t from, uint
  * merged vertex. */
 void wperf_report_mark_target(const struct wperf_analysis *a, const char *target, uint8_t *mark);
 
+/* Sets mark[v] for the target's vertices (wperf_report_mark_target) and for
+ * every vertex they wait for in g, directly or through others; 0 or -ENOMEM. */
+int wperf_report_mark_reach(const struct wperf_analysis *a, const struct wperf_graph *g,
+			    const char *target, uint8_t *mark);
+
 /* Does the target (a process name, or pids "PID[,PID...]") wait for knot k,
  * directly or through others? NULL target: every knot is wanted. */
 int wperf_report_knot_wanted(const struct wperf_analysis *a, const struct wperf_knot *k,
 			     const char *target);
+
+/*
+ * A thread that paces work with a timer (nanosleep, timerfd, a timed wait):
+ * it sleeps until a timer interrupt wakes it while others wait for it. Timers
+ * are interrupts, never bottlenecks, so their edges stay out of the knot
+ * search, and such a thread, hardly running, is a background sink: the pacing
+ * would go unseen.
+ */
+struct wperf_timer_paced {
+	uint32_t vertex;
+	uint64_t sleep_ns; /* its own sleeps on timers (wperf_vertex.timer_wait_ns) */
+	uint64_t held_ns;  /* the waits of others nested in those sleeps */
+};
+
+/* Is ed a wait on v by another thread of mine (a byte per vertex), as heavy
+ * as the knot search keeps (a->min_edge_ns)? */
+int wperf_report_waits_on(const struct wperf_analysis *a, const uint8_t *mine,
+			  const struct wperf_edge *ed, uint32_t v);
+
+/*
+ * The threads that a thread of mine (a byte per vertex: the target's threads,
+ * as wperf_report_mark_target sets them) waits for (wperf_report_waits_on),
+ * and that hold others up by sleeping on timers for at least a->min_edge_ns
+ * (more than nothing when that is 0); most held first, into *out (the caller
+ * frees it; NULL when there is none) and *n. 0 or -ENOMEM.
+ */
+int wperf_report_timer_paced(const struct wperf_analysis *a, const uint8_t *mine,
+			     struct wperf_timer_paced **out, size_t *n);
 
 /* Is vertex v inside one of the final knots? */
 int wperf_report_in_knot(const struct wperf_analysis *a, uint32_t v);

@@ -7,6 +7,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -33,7 +34,8 @@ static json_object *frames(struct wperf_symbolizer *sym, int32_t id, int user, u
 	return arr;
 }
 
-static json_object *vertices(const struct wperf_analysis *a, const struct wperf_report_opts *opts)
+static json_object *vertices(const struct wperf_analysis *a, const struct wperf_report_opts *opts,
+			     const uint8_t *mine)
 {
 	json_object *arr = json_object_new_array();
 
@@ -53,6 +55,10 @@ static json_object *vertices(const struct wperf_analysis *a, const struct wperf_
 		json_object_object_add(o, "running_ns", u64(x->running_ns));
 		json_object_object_add(o, "runnable_ns", u64(x->runnable_ns));
 		json_object_object_add(o, "waiting_ns", u64(x->waiting_ns));
+		json_object_object_add(o, "no_waker_ns", u64(x->no_waker_ns));
+		json_object_object_add(o, "unfinished_ns", u64(x->unfinished_ns));
+		json_object_object_add(o, "timer_wait_ns", u64(x->timer_wait_ns));
+		json_object_object_add(o, "target", json_object_new_boolean(mine[v]));
 		json_object_object_add(o, "cpu", json_object_new_double(x->cpu));
 		json_object_object_add(o, "cmetric_ns", u64(a->vertex_cmetric[v]));
 		json_object_object_add(o, "ignored", json_object_new_boolean(a->ignored[v]));
@@ -140,6 +146,77 @@ static json_object *knots(const struct wperf_analysis *a, const char *target)
 	return arr;
 }
 
+/* The threads the target waits for that pace it with a timer
+ * (wperf_report_timer_paced); NULL when out of memory. */
+static json_object *timer_paced(const struct wperf_analysis *a, const uint8_t *mine)
+{
+	json_object *arr;
+	struct wperf_timer_paced *p;
+	size_t n;
+
+	if (wperf_report_timer_paced(a, mine, &p, &n) < 0)
+		return NULL;
+	arr = json_object_new_array();
+	for (size_t i = 0; i < n; i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "vertex", json_object_new_int(p[i].vertex));
+		json_object_object_add(o, "sleep_ns", u64(p[i].sleep_ns));
+		json_object_object_add(o, "held_ns", u64(p[i].held_ns));
+		json_object_array_add(arr, o);
+	}
+	free(p);
+	return arr;
+}
+
+/* The checks against the kernel's counters (checks.h); null for a trace
+ * without counters. */
+static json_object *checks(const struct wperf_checks *c, const char *target)
+{
+	static const char *const irq_time[] = {"thread", "apart", "unknown"};
+	json_object *o, *lines;
+	size_t ok, warn;
+
+	if (!c->have_counters)
+		return NULL;
+	o = json_object_new_object();
+	lines = json_object_new_array();
+	warn = wperf_report_checks_warnings(c, target, &ok);
+	json_object_object_add(o, "ok", json_object_new_uint64(ok));
+	json_object_object_add(o, "warn", json_object_new_uint64(warn));
+	json_object_object_add(o, "irq_time", json_object_new_string(irq_time[c->irq_time % 3]));
+	json_object_object_add(o, "irq_in_threads_ns", u64(c->irq_in_threads_ns));
+	json_object_object_add(o, "steal_ns", u64(c->steal_ns));
+	json_object_object_add(o, "cpus_checked", json_object_new_boolean(c->cpus_checked));
+	json_object_object_add(o, "threads_unread", json_object_new_uint64(c->threads_unread));
+	for (size_t i = 0; i < c->n; i++) {
+		const struct wperf_checks_line *l = &c->lines[i];
+		json_object *x = json_object_new_object();
+
+		json_object_object_add(x, "kind",
+				       json_object_new_string(wperf_check_kind_name(l->kind)));
+		json_object_object_add(x, "of", json_object_new_string(l->subject));
+		json_object_object_add(x, "unit",
+				       json_object_new_string(wperf_check_unit_name(l->kind)));
+		json_object_object_add(x, "model", u64(l->model));
+		json_object_object_add(x, "kernel", u64(l->kernel));
+		json_object_object_add(x, "diff", json_object_new_int64(l->diff));
+		json_object_object_add(x, "tolerance", u64(l->tolerance));
+		json_object_object_add(
+		    x, "status",
+		    json_object_new_string(l->status == WPERF_CHECK_OK ? "OK" : "WARN"));
+		json_object_object_add(
+		    x, "counted", json_object_new_boolean(wperf_report_check_counts(c, i, target)));
+		if (l->kind >= WPERF_CHECK_THREAD_RUN && l->kind <= WPERF_CHECK_THREAD_SLICES) {
+			json_object_object_add(x, "tid", json_object_new_int64(l->tid));
+			json_object_object_add(x, "tgid", json_object_new_int64(l->tgid));
+		}
+		json_object_array_add(lines, x);
+	}
+	json_object_object_add(o, "lines", lines);
+	return o;
+}
+
 int wperf_report_json(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
 		      const struct wperf_report_opts *opts, struct wperf_buf *out)
 {
@@ -147,8 +224,23 @@ int wperf_report_json(const struct wperf_analysis *a, struct wperf_symbolizer *s
 	json_object *root = json_object_new_object(), *params = json_object_new_object();
 	json_object *notes = json_object_new_object();
 	unsigned top_sites = opts && opts->top_sites ? opts->top_sites : 3;
+	const char *target = opts ? opts->target : NULL;
+	uint8_t *mine = calloc(a->merged.nvertices + 1, 1);
+	json_object *paced = NULL;
 	const char *text;
 	int e;
+
+	if (mine) {
+		wperf_report_mark_target(a, target, mine);
+		paced = timer_paced(a, mine);
+	}
+	if (!paced) {
+		free(mine);
+		json_object_put(root);
+		json_object_put(params);
+		json_object_put(notes);
+		return -ENOMEM;
+	}
 
 	json_object_object_add(root, "schema", json_object_new_string(WPERF_REPORT_SCHEMA));
 	json_object_object_add(root, "trace",
@@ -166,19 +258,26 @@ int wperf_report_json(const struct wperf_analysis *a, struct wperf_symbolizer *s
 	json_object_object_add(params, "jobs", json_object_new_int(a->jobs));
 	json_object_object_add(params, "target",
 			       opts && opts->target ? json_object_new_string(opts->target) : NULL);
+	json_object_object_add(params, "cmetric_threads",
+			       json_object_new_int64(a->cmetric.threads));
+	json_object_object_add(params, "cmetric_min_parallelism",
+			       json_object_new_double(a->cmetric.min_parallelism));
 	json_object_object_add(root, "params", params);
 	json_object_object_add(notes, "devices", json_object_new_string(tl->capacity_note));
 	json_object_object_add(notes, "false_wakeups_removed", u64(tl->false_wakeups_removed));
 	json_object_object_add(notes, "spins_converted", u64(tl->spins_converted));
 	json_object_object_add(root, "notes", notes);
-	json_object_object_add(root, "vertices", vertices(a, opts));
+	json_object_object_add(root, "vertices", vertices(a, opts, mine));
 	json_object_object_add(root, "edges", edges(a, sym, top_sites));
-	json_object_object_add(root, "knots", knots(a, opts ? opts->target : NULL));
+	json_object_object_add(root, "knots", knots(a, target));
+	json_object_object_add(root, "timer_paced", paced);
+	json_object_object_add(root, "checks", checks(&a->checks, target));
 	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 							JSON_C_TO_STRING_NOSLASHESCAPE);
 	e = text ? wperf_buf_append(out, text, strlen(text)) : -ENOMEM;
 	if (!e)
 		e = wperf_buf_append(out, "\n", 1);
 	json_object_put(root);
+	free(mine);
 	return e;
 }

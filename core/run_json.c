@@ -96,6 +96,17 @@ int wperf_run_to_json(const struct wperf_run *r, struct json_object **out)
 		ret = wperf_json_put(o, "sinks", idset_to_json(&r->sinks));
 	if (!ret && r->cmetric_first)
 		ret = wperf_json_put(o, "cmetric_first", json_object_new_string(r->cmetric_first));
+	if (!ret && r->timer_paced.n)
+		ret = wperf_json_put(o, "timer_paced", idset_to_json(&r->timer_paced));
+	if (!ret && r->have_checks) {
+		struct json_object *c = json_object_new_object();
+
+		ret = wperf_json_put(o, "checks", c);
+		if (!ret)
+			ret = wperf_json_put(c, "ok", json_object_new_uint64(r->checks_ok));
+		if (!ret)
+			ret = wperf_json_put(c, "warn", json_object_new_uint64(r->checks_warn));
+	}
 	if (!ret) {
 		struct json_object *edges = edges_to_json(r, &ret);
 
@@ -168,7 +179,7 @@ static int cmp_placed_id(const void *pa, const void *pb)
 	return c ? c : (a->index > b->index) - (a->index < b->index);
 }
 
-/* The identities of array o (path its name; what: "knot" or "sinks"), each
+/* The identities of array o (path its name; what: "knot", "sinks", ...), each
  * listed once, into *out (left as it was on error). */
 static int read_idset(struct json_object *o, const char *path, const char *what,
 		      struct wperf_idset *out, struct wperf_error *err)
@@ -305,13 +316,35 @@ static int read_array(struct json_object *o, const char *path, struct wperf_run 
 	return ret;
 }
 
+/* The checks' counts {"ok": N, "warn": M} (path its name) into r. */
+static int read_checks(struct json_object *o, const char *path, struct wperf_run *r,
+		       struct wperf_error *err)
+{
+	static const char *const keys[] = {"ok", "warn"};
+	struct json_object *v[2];
+	char sub[WPERF_JSON_PATH_LEN];
+	int ret = wperf_json_get_keys(o, path, keys, 2, 2, v, err);
+
+	wperf_json_key_path(sub, path, "ok");
+	if (!ret)
+		ret = wperf_json_get_count(v[0], sub, 0, UINT64_MAX, "a whole number",
+					   &r->checks_ok, err);
+	wperf_json_key_path(sub, path, "warn");
+	if (!ret)
+		ret = wperf_json_get_count(v[1], sub, 0, UINT64_MAX, "a whole number",
+					   &r->checks_warn, err);
+	r->have_checks = !ret;
+	return ret;
+}
+
 int wperf_run_from_json(const struct json_object *o, const char *where, struct wperf_run *out,
 			struct wperf_error *err)
 {
-	/* sinks, cmetric_first and events came later: optional */
-	static const char *const keys[] = {"throughput", "window_ns", "lost_events",   "knots",
-					   "edges",	 "sinks",     "cmetric_first", "events"};
-	struct json_object *v[8];
+	/* sinks, cmetric_first, events, timer_paced and checks came later: optional */
+	static const char *const keys[] = {"throughput",  "window_ns", "lost_events",	"knots",
+					   "edges",	  "sinks",     "cmetric_first", "events",
+					   "timer_paced", "checks"};
+	struct json_object *v[10];
 	char sub[WPERF_JSON_PATH_LEN], text[40];
 	struct wperf_run r;
 	int ret;
@@ -319,7 +352,7 @@ int wperf_run_from_json(const struct json_object *o, const char *where, struct w
 	where = where ? where : "";
 	wperf_run_init(out);
 	wperf_run_init(&r);
-	ret = wperf_json_get_keys(o, where, keys, 8, 5, v, err);
+	ret = wperf_json_get_keys(o, where, keys, 10, 5, v, err);
 	if (ret)
 		return ret;
 	wperf_json_key_path(sub, where, "throughput");
@@ -347,6 +380,12 @@ int wperf_run_from_json(const struct json_object *o, const char *where, struct w
 	wperf_json_key_path(sub, where, "sinks");
 	if (!ret && v[5])
 		ret = read_idset(v[5], sub, "sinks", &r.sinks, err);
+	wperf_json_key_path(sub, where, "timer_paced");
+	if (!ret && v[8])
+		ret = read_idset(v[8], sub, "timer_paced", &r.timer_paced, err);
+	wperf_json_key_path(sub, where, "checks");
+	if (!ret && v[9])
+		ret = read_checks(v[9], sub, &r, err);
 	wperf_json_key_path(sub, where, "cmetric_first");
 	if (!ret && v[6]) {
 		const char *id;

@@ -11,8 +11,11 @@
  *    "lost_events": 0,                whole number
  *    "knots": [["disk:254:0", "fig1/B"]],   final knots, heaviest first; each a
  *                                     non-empty array of identities
- *    "edges": [{"from": "fig1/B", "to": "disk:254:0", "share": 0.55}]}
+ *    "edges": [{"from": "fig1/B", "to": "disk:254:0", "share": 0.55}],
  *                                     share: a number >= 0
+ *    "checks": {"ok": 14, "warn": 0}} the checks against the kernel's counters that
+ *                                     count for the target, agreeing and not;
+ *                                     missing when the trace had no counters
  *
  * The environment:
  *

@@ -304,6 +304,13 @@ int wperf_run_expect(const struct wperf_run *r, const struct wperf_expect *x, ch
 			append_idset(why, size, &r->sinks);
 			return -1;
 		}
+	for (size_t i = 0; found >= 0 && i < x->ntimer_paced; i++)
+		if (!idset_match(&r->timer_paced, x->timer_paced[i])) {
+			snprintf(why, size,
+				 "no thread paced by a timer is %s; paced: ", x->timer_paced[i]);
+			append_idset(why, size, &r->timer_paced);
+			return -1;
+		}
 	if (found >= 0 && x->cmetric_first &&
 	    (!r->cmetric_first || fnmatch(x->cmetric_first, r->cmetric_first, 0))) {
 		snprintf(why, size, "the CMetric ranks %s first, not %s",
@@ -331,6 +338,7 @@ void wperf_run_release(struct wperf_run *r)
 	free(r->edges);
 	wperf_idset_release(&r->sinks);
 	free(r->cmetric_first);
+	wperf_idset_release(&r->timer_paced);
 	wperf_run_init(r);
 }
 
@@ -395,6 +403,32 @@ static int take_cmetric_first(const struct wperf_analysis *a, const char *target
 	return out->cmetric_first ? 0 : -ENOMEM;
 }
 
+/* The threads that pace the target with a timer, as identities. */
+static int take_timer_paced(const struct wperf_analysis *a, const char *target,
+			    struct wperf_run *out)
+{
+	uint8_t *mine = calloc(a->merged.nvertices + 1, 1);
+	const char **ids = NULL;
+	struct wperf_timer_paced *p = NULL;
+	size_t n = 0;
+	int ret = mine ? 0 : -ENOMEM;
+
+	if (!ret) {
+		wperf_report_mark_target(a, target, mine);
+		ret = wperf_report_timer_paced(a, mine, &p, &n);
+	}
+	if (!ret && n && !(ids = calloc(n, sizeof(*ids))))
+		ret = -ENOMEM;
+	for (size_t i = 0; !ret && i < n; i++)
+		ids[i] = a->merged.vertices[p[i].vertex].identity;
+	if (!ret)
+		ret = wperf_idset_from(ids, n, &out->timer_paced);
+	free(ids);
+	free(p);
+	free(mine);
+	return ret;
+}
+
 static int cmp_edge(const void *pa, const void *pb)
 {
 	const struct wperf_run_edge *a = pa, *b = pb;
@@ -405,28 +439,17 @@ static int cmp_edge(const void *pa, const void *pb)
 
 /*
  * Marks in reach the target's vertices and every vertex they wait for,
- * directly or through others (the edges' from waits for their to). NULL
+ * directly or through others, over every edge of the merged graph. NULL
  * target: nothing to restrict, reach is left NULL.
  */
 static int target_reach(const struct wperf_analysis *a, const char *target, uint8_t **reach)
 {
-	const struct wperf_graph *g = &a->merged.graph;
-	int grew = 1;
-
 	*reach = NULL;
 	if (!target || !*target)
 		return 0;
 	if (!(*reach = calloc(a->merged.nvertices + 1, 1)))
 		return -ENOMEM;
-	wperf_report_mark_target(a, target, *reach);
-	/* A pass per level of waiting; graphs are small next to their events. */
-	for (uint32_t pass = 0; grew && pass < a->merged.nvertices; pass++) {
-		grew = 0;
-		for (size_t i = 0; i < g->nedges; i++)
-			if ((*reach)[g->edges[i].from] && !(*reach)[g->edges[i].to])
-				(*reach)[g->edges[i].to] = grew = 1;
-	}
-	return 0;
+	return wperf_report_mark_reach(a, &a->merged.graph, target, *reach);
 }
 
 /*
@@ -495,6 +518,7 @@ static int take_edges(const struct wperf_analysis *a, const char *target, struct
 int wperf_run_from_analysis(const struct wperf_analysis *a, const char *target, double throughput,
 			    struct wperf_run *out, struct wperf_error *err)
 {
+	size_t ok;
 	int ret;
 
 	wperf_run_init(out);
@@ -505,11 +529,16 @@ int wperf_run_from_analysis(const struct wperf_analysis *a, const char *target, 
 	out->window_ns = a->window;
 	out->lost_events = a->timeline ? a->timeline->lost_events : 0;
 	out->events = a->timeline ? a->timeline->recorded_events : 0;
+	out->have_checks = a->checks.have_counters;
+	out->checks_warn = wperf_report_checks_confirming(&a->checks, target, &ok);
+	out->checks_ok = ok;
 	ret = take_knots(a, target, out);
 	if (!ret)
 		ret = take_edges(a, target, out);
 	if (!ret)
 		ret = take_cmetric_first(a, target, out);
+	if (!ret)
+		ret = take_timer_paced(a, target, out);
 	if (ret) {
 		wperf_run_release(out);
 		return wperf_error_set(err, ret, "out of memory while keeping a run for the gate");
@@ -517,7 +546,21 @@ int wperf_run_from_analysis(const struct wperf_analysis *a, const char *target, 
 	return 0;
 }
 
+uint64_t wperf_run_checks_warn(const struct wperf_run *r)
+{
+	return r->have_checks ? r->checks_warn : 0;
+}
+
 /* ---- the run set ---- */
+
+size_t wperf_runset_runs_warned(const struct wperf_runset *rs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rs->nruns; i++)
+		n += wperf_run_checks_warn(&rs->runs[i]) > 0;
+	return n;
+}
 
 int wperf_runset_add(struct wperf_runset *rs, struct wperf_run *r)
 {

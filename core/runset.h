@@ -16,7 +16,9 @@
  *   start at the target or at what it waits for (directly or through others):
  *   the rest of the machine is noise to the gate;
  * - the throughput the harness measured, the window, the events recorded and
- *   the events lost.
+ *   the events lost;
+ * - how many checks against the kernel's counters that confirm the graph agree
+ *   and disagree.
  *
  * Ownership: a struct wperf_run owns its strings and arrays and a struct
  * wperf_runset owns its runs; wperf_run_release and wperf_runset_release free
@@ -49,13 +51,21 @@ struct wperf_run_edge {
 struct wperf_run {
 	double throughput; /* as the scenario measures it; NaN when there is none */
 	uint64_t window_ns, lost_events;
-	uint64_t events; /* recorded (lost ones aside); 0: unknown (an older summary) */
+	uint64_t events;	   /* recorded (lost ones aside); 0: unknown (an older summary) */
 	struct wperf_idset *knots; /* final knots, heaviest first */
 	size_t nknots;
 	struct wperf_run_edge *edges; /* sorted by (from, to), unique */
 	size_t nedges;
 	struct wperf_idset sinks; /* the final sinks' identities */
 	char *cmetric_first;	  /* the target's vertex with the largest CMetric; NULL: none */
+	struct wperf_idset timer_paced; /* threads that pace the target with a timer
+					   (wperf_report_timer_paced) */
+	/* The checks of the model against the kernel's counters that confirm the
+	 * graph (wperf_report_checks_confirming): how many agree and disagree. A run
+	 * with a disagreement is one whose graph the kernel does not confirm.
+	 * have_checks 0: the trace had no counters (or the summary is older). */
+	int have_checks;
+	uint64_t checks_ok, checks_warn;
 };
 
 /* A synthetic scenario's expected answer. Each part is optional (0 or NULL). */
@@ -66,8 +76,10 @@ struct wperf_expect {
 	size_t nnot_in_knot;
 	const char *const *sink; /* globs each matching a final sink */
 	size_t nsink;
-	int no_knot;		   /* no final knot at all */
-	const char *cmetric_first; /* a glob that the CMetric's first vertex matches */
+	int no_knot;			/* no final knot at all */
+	const char *cmetric_first;	/* a glob that the CMetric's first vertex matches */
+	const char *const *timer_paced; /* globs each matching a thread paced by a timer */
+	size_t ntimer_paced;
 };
 
 /* The repeated runs of one scenario on one machine. */
@@ -111,6 +123,12 @@ void wperf_run_init(struct wperf_run *r);
 int wperf_run_from_analysis(const struct wperf_analysis *a, const char *target, double throughput,
 			    struct wperf_run *out, struct wperf_error *err);
 
+/* The checks of r that disagree with the kernel's counters (0 when it has none). */
+uint64_t wperf_run_checks_warn(const struct wperf_run *r);
+
+/* The runs of rs with a check that disagrees. */
+size_t wperf_runset_runs_warned(const struct wperf_runset *rs);
+
 /* Adds a knot of n identities (copied, sorted, duplicates dropped); 0 or -ENOMEM. */
 int wperf_run_add_knot(struct wperf_run *r, const char *const *ids, size_t n);
 
@@ -129,7 +147,8 @@ int wperf_run_has_knot(const struct wperf_run *r, const struct wperf_idset *s);
  * one knot of r has, for each glob of x->knot, a member it matches
  * (fnmatch(3)) and no member that a glob of x->not_in_knot matches; each glob
  * of x->sink matches a sink of r; no knot at all when x->no_knot; the CMetric's
- * first vertex matches x->cmetric_first. Returns the index of the knot found
+ * first vertex matches x->cmetric_first; each glob of x->timer_paced matches a
+ * thread of r->timer_paced. Returns the index of the knot found
  * (0 when x names none), or -1 with why set to a sentence saying what was
  * missing ("no knot has fig1/B; knots: {...}").
  */

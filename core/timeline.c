@@ -58,7 +58,7 @@ struct tl_cpu *tl_cpu(struct tl_builder *b, uint32_t cpu)
 			b->oom = 1;
 			return NULL;
 		}
-		c->irq_thread = c->blk_dev = c->net_rx = c->net_tx = TL_NONE;
+		c->irq_thread = c->blk_dev = c->net_rx = c->net_tx = c->lo_sender = TL_NONE;
 	}
 	return &TL_AT(b->cpus, struct tl_cpu, cpu);
 }
@@ -170,6 +170,7 @@ static uint32_t new_thread(struct tl_builder *b, uint32_t tid, uint32_t tgid)
 	th->tid = tid;
 	th->tgid = tgid;
 	th->state = TL_UNKNOWN;
+	th->woken_on = TL_NONE;
 	th->kstack = th->ustack = WPERF_NO_STACK;
 	th->last_stacks = (struct wperf_wait_stacks){WPERF_NO_STACK, WPERF_NO_STACK, WPERF_NO_STACK,
 						     WPERF_NO_STACK};
@@ -289,9 +290,9 @@ static void close_open(struct tl_builder *b, uint32_t i, uint64_t t)
 	th->since = t;
 }
 
-/* Thread i is on a CPU at this moment: if its state was unknown, it has been
- * running since its birth (a switch-in would have told otherwise). */
-static void seen_running(struct tl_builder *b, uint32_t i)
+/* Thread i is on the CPU of ev at its time: if its state was unknown, it has
+ * been running since its birth (a switch-in would have told otherwise). */
+static void seen_running(struct tl_builder *b, uint32_t i, const struct wperf_event *ev)
 {
 	struct tl_thread *th;
 
@@ -301,15 +302,104 @@ static void seen_running(struct tl_builder *b, uint32_t i)
 	if (th->state == TL_UNKNOWN) {
 		th->state = TL_RUNNING;
 		th->since = th->born;
+		th->cpu = ev->hdr.cpu;
 	}
+}
+
+/* Thread i, running, left its CPU at t, unrecorded (timeline.h), for a wait
+ * whose waker is unknown. */
+static void left_unseen(struct tl_builder *b, uint32_t i, uint64_t t)
+{
+	struct tl_thread *th = thr(b, i);
+
+	close_open(b, i, t);
+	th->state = TL_WAITING;
+	th->kstack = th->ustack = WPERF_NO_STACK;
+}
+
+/* When the thread that c's chain last put on it was last seen there: it left
+ * at that moment at the earliest. */
+static uint64_t last_seen(const struct tl_cpu *c)
+{
+	return c->cur_seen > c->cur_since ? c->cur_seen : c->cur_since;
+}
+
+/* Thread i, running on a CPU as far as the model knows, is seen on another:
+ * it left the first unrecorded, once last seen there. */
+static void moved_unseen(struct tl_builder *b, uint32_t i)
+{
+	const struct tl_thread *th = thr(b, i);
+	const struct tl_cpu *d = tl_cpu(b, th->cpu); /* a CPU seen before: no new one */
+
+	left_unseen(b, i, d && d->have_cur && d->cur_tid == th->tid ? last_seen(d) : th->since);
+}
+
+/*
+ * A break in cpu c's switch chain (timeline.h): tid is on it at ev (it
+ * switches out, or it made the event), but the chain has another thread
+ * there; the switch between them was not recorded. It is taken to have come
+ * as soon as the evidence allows: when the other was last seen there. tid ran
+ * since then.
+ */
+static void mend_break(struct tl_builder *b, uint32_t cpu, uint32_t tid, uint32_t tgid,
+		       const struct wperf_event *ev)
+{
+	struct tl_cpu *c = tl_cpu(b, cpu);
+	uint64_t t = last_seen(c) < ev->hdr.ts ? last_seen(c) : ev->hdr.ts;
+	uint32_t gone = thread_of(b, c->cur_tid, c->cur_tgid), now = thread_of(b, tid, tgid);
+	struct tl_thread *th;
+
+	if (gone != TL_NONE && (th = thr(b, gone))->state == TL_RUNNING && th->cpu == cpu) {
+		left_unseen(b, gone, t);
+		th->acct.guessed_ns += clamp(b, ev->hdr.ts) - clamp(b, t);
+	}
+	if (now != TL_NONE && (th = thr(b, now))->state != TL_DEAD) {
+		th->acct.guessed_ns += clamp(b, ev->hdr.ts) - clamp(b, t);
+		if (th->state == TL_RUNNING && th->cpu != cpu)
+			moved_unseen(b, now);
+		if (th->state == TL_UNKNOWN)
+			emit(b, now, WPERF_SEG_RUNNABLE, th->born, t, 0, 0, 0);
+		else if (th->state != TL_RUNNING)
+			close_open(b, now, t);
+		if (th->state != TL_RUNNING)
+			th->since = at(th, clamp(b, t));
+		th->state = TL_RUNNING;
+		th->cpu = cpu;
+		th->woken_on = TL_NONE;
+	}
+	tl_tally_break(b, tl_cpu(b, cpu), tid, tgid, t, ev->hdr.ts);
+	/* The CPU's events from t to now were lost, a disk request's start or
+	 * completion maybe among them; a recording of some processes has only
+	 * their switches, and its breaks say nothing of the others' events. */
+	if (b->whole_machine) {
+		if (!b->lost_from || t < b->lost_from)
+			b->lost_from = t;
+		if (ev->hdr.ts > b->lost_until)
+			b->lost_until = ev->hdr.ts;
+	}
+}
+
+/* tid (of tgid) is current on ev's CPU at its time: it made the event. */
+static void on_cpu_now(struct tl_builder *b, uint32_t tid, uint32_t tgid,
+		       const struct wperf_event *ev)
+{
+	struct tl_cpu *c = tl_cpu(b, ev->hdr.cpu);
+
+	if (!c || !c->have_cur)
+		return;
+	if (tl_chain_broken(c, tid))
+		mend_break(b, ev->hdr.cpu, tid, tgid, ev);
+	tl_cpu(b, ev->hdr.cpu)->cur_seen = ev->hdr.ts;
 }
 
 /* The thread the event's hdr.tid names, running now (most kinds run in it). */
 static uint32_t current(struct tl_builder *b, const struct wperf_event *ev)
 {
-	uint32_t i = thread_of(b, ev->hdr.tid, ev->hdr.tgid);
+	uint32_t i;
 
-	seen_running(b, i);
+	on_cpu_now(b, ev->hdr.tid, ev->hdr.tgid, ev);
+	i = thread_of(b, ev->hdr.tid, ev->hdr.tgid);
+	seen_running(b, i, ev);
 	return i;
 }
 
@@ -327,20 +417,47 @@ static void take_name(struct tl_builder *b, struct tl_thread *th)
 		 main && main->comm[0] ? main->comm : th->name);
 }
 
+/*
+ * Thread th comes on cpu at t after a wakeup from another CPU: is its runnable
+ * time counted otherwise by the kernel (wperf_thread_acct)? When this CPU
+ * idled since idle_since, the kernel handed the wakeup to it, and it queued
+ * the thread only as it woke up; when the switch preempted another thread,
+ * the kernel may count it at the wakeup.
+ */
+static void kernel_accounting(struct tl_thread *th, uint32_t cpu, uint64_t idle_since,
+			      int preempted, uint64_t t)
+{
+	if (th->state != TL_RUNNABLE || th->woken_on == TL_NONE || th->woken_on == cpu ||
+	    t <= th->since)
+		return;
+	if (idle_since <= th->since)
+		th->acct.unqueued_ns += t - th->since;
+	else if (preempted)
+		th->acct.skipped_ns += t - th->since;
+}
+
 static void on_switch(struct tl_builder *b, const struct wperf_event *ev)
 {
-	uint32_t prev = thread_of(b, ev->hdr.tid, ev->hdr.tgid);
-	uint32_t next = thread_of(b, ev->sw.next_tid, ev->sw.next_tgid);
+	uint32_t prev, next;
 	struct tl_cpu *c = tl_cpu(b, ev->hdr.cpu);
+	uint64_t idle_since = UINT64_MAX; /* the idle task is on the CPU since */
 	struct tl_thread *th;
 
-	if (c)
+	if (c) {
 		c->irq_depth = 0; /* no switch happens inside an interrupt: its exit was lost */
+		on_cpu_now(b, ev->hdr.tid, ev->hdr.tgid, ev);
+		c = tl_cpu(b, ev->hdr.cpu);
+		if (ev->hdr.tid == 0 && c->have_cur)
+			idle_since = c->cur_since;
+		tl_tally_switch(b, c, ev);
+	}
+	prev = thread_of(b, ev->hdr.tid, ev->hdr.tgid);
+	next = thread_of(b, ev->sw.next_tid, ev->sw.next_tgid);
 	if (prev != TL_NONE && (th = thr(b, prev))->state != TL_DEAD) {
 		uint64_t t;
 
 		if (th->state == TL_UNKNOWN)
-			seen_running(b, prev);
+			seen_running(b, prev, ev);
 		t = at(th, ev->hdr.ts);
 		if (th->state == TL_RUNNING)
 			emit(b, prev, WPERF_SEG_RUNNING, th->since, t, 0, 0, 0);
@@ -358,14 +475,20 @@ static void on_switch(struct tl_builder *b, const struct wperf_event *ev)
 	if (next != TL_NONE && (th = thr(b, next))->state != TL_DEAD) {
 		uint64_t t = at(th, ev->hdr.ts);
 
-		if (th->state == TL_RUNNING)
+		if (th->state == TL_RUNNING && th->cpu == ev->hdr.cpu)
 			return; /* its switch-out was lost: it keeps running */
+		if (th->state == TL_RUNNING)
+			moved_unseen(b, next);
+		kernel_accounting(th, ev->hdr.cpu, idle_since,
+				  ev->hdr.flags & WPERF_SWITCH_PREEMPTED, t);
 		if (th->state == TL_UNKNOWN)
 			emit(b, next, WPERF_SEG_RUNNABLE, th->born, t, 0, 0, 0);
 		else
 			close_open(b, next, t); /* runnable; or waiting with a lost wakeup */
 		th->state = TL_RUNNING;
 		th->since = t;
+		th->cpu = ev->hdr.cpu;
+		th->woken_on = TL_NONE;
 	}
 }
 
@@ -377,9 +500,11 @@ static void on_wakeup(struct tl_builder *b, const struct wperf_event *ev)
 	uint64_t t;
 
 	/* The waker first: it may be new, and new threads move the array. */
+	if (thread_ctx)
+		on_cpu_now(b, ev->wake.waker_tid, ev->wake.waker_tgid, ev);
 	if (thread_ctx && ev->wake.waker_tid != 0 && !excluded(b, ev->wake.waker_tgid)) {
 		waker = thread_of(b, ev->wake.waker_tid, ev->wake.waker_tgid);
-		seen_running(b, waker); /* TL_NONE (out of memory) is WPERF_NO_ENTITY */
+		seen_running(b, waker, ev); /* TL_NONE (out of memory) is WPERF_NO_ENTITY */
 	}
 	i = thread_of(b, ev->hdr.tid, ev->hdr.tgid);
 	if (i == TL_NONE)
@@ -387,8 +512,10 @@ static void on_wakeup(struct tl_builder *b, const struct wperf_event *ev)
 	th = thr(b, i);
 	if (th->state != TL_WAITING && th->state != TL_UNKNOWN)
 		return; /* not blocked: nothing to wake (it had not switched out yet) */
-	if (!thread_ctx || ev->wake.waker_tid == 0)
+	if (!thread_ctx || ev->wake.waker_tid == 0) {
 		waker = tl_interrupt_waker(b, ev);
+		tl_net_receiver(b, ev, waker, i);
+	}
 	if (th->state == TL_UNKNOWN) {
 		th->since = th->born; /* asleep since before the window */
 		th->kstack = th->ustack = WPERF_NO_STACK;
@@ -399,6 +526,7 @@ static void on_wakeup(struct tl_builder *b, const struct wperf_event *ev)
 	     thread_ctx ? ev->wake.ustack : WPERF_NO_STACK);
 	th->state = TL_RUNNABLE;
 	th->since = t;
+	th->woken_on = ev->hdr.cpu;
 }
 
 static void on_wakeup_new(struct tl_builder *b, const struct wperf_event *ev)
@@ -407,8 +535,10 @@ static void on_wakeup_new(struct tl_builder *b, const struct wperf_event *ev)
 	uint32_t i;
 	struct tl_thread *th;
 
+	if (thread_ctx)
+		on_cpu_now(b, ev->wake.waker_tid, ev->wake.waker_tgid, ev);
 	if (thread_ctx && !excluded(b, ev->wake.waker_tgid))
-		seen_running(b, thread_of(b, ev->wake.waker_tid, ev->wake.waker_tgid));
+		seen_running(b, thread_of(b, ev->wake.waker_tid, ev->wake.waker_tgid), ev);
 	i = thread_of(b, ev->hdr.tid, ev->hdr.tgid);
 	if (i == TL_NONE || (th = thr(b, i))->state != TL_UNKNOWN)
 		return; /* already runnable since its fork */
@@ -454,12 +584,16 @@ static void on_fork(struct tl_builder *b, const struct wperf_event *ev)
 
 static void on_thread_exit(struct tl_builder *b, const struct wperf_event *ev)
 {
-	uint32_t i = thread_of(b, ev->hdr.tid, ev->hdr.tgid);
+	uint32_t i;
 	struct tl_thread *th;
+
+	on_cpu_now(b, ev->hdr.tid, ev->hdr.tgid, ev); /* a thread exits on its CPU */
+	i = thread_of(b, ev->hdr.tid, ev->hdr.tgid);
 
 	if (i == TL_NONE || (th = thr(b, i))->state == TL_DEAD)
 		return; /* a duplicate exit */
-	seen_running(b, i);
+	seen_running(b, i, ev);
+	tl_tally_exit(b, i, ev);
 	close_open(b, i, ev->hdr.ts);
 	th->died = clamp(b, th->since);
 	th->state = TL_DEAD;
@@ -480,14 +614,17 @@ static void on_irq(struct tl_builder *b, const struct wperf_event *ev)
 		if (c->irq_depth == 0) {
 			c->irq_start = ev->hdr.ts;
 			c->irq_thread = i;
+			c->irq_idle = ev->hdr.tid == 0;
 		}
 		if (c->irq_depth < MAX_IRQ_DEPTH)
 			c->irq_depth++;
 		return;
 	}
-	if (c->irq_depth == 0 || --c->irq_depth > 0 || c->irq_thread == TL_NONE)
+	if (c->irq_depth == 0 || --c->irq_depth > 0)
 		return; /* an exit without entry, or still nested */
-	{
+	if (c->irq_idle)
+		tl_tally_idle_irq(b, c, c->irq_start, ev->hdr.ts);
+	if (c->irq_thread != TL_NONE) {
 		struct tl_thread *th = thr(b, c->irq_thread);
 		uint64_t s = c->irq_start, e = clamp(b, ev->hdr.ts);
 
@@ -551,6 +688,8 @@ static void on_io(struct tl_builder *b, const struct wperf_event *ev)
 	uint32_t issuer = TL_NONE;
 	int block = ev->hdr.kind != WPERF_EV_NET_XMIT && ev->hdr.kind != WPERF_EV_NET_RECV;
 
+	if (!block)
+		tl_tally_net(b, ev);
 	if (ev->hdr.flags == WPERF_CTX_THREAD && ev->hdr.tid != 0) {
 		if (excluded(b, ev->hdr.tgid) && ev->hdr.kind == WPERF_EV_NET_XMIT)
 			return; /* an excluded process's packets are left out */
@@ -562,42 +701,8 @@ static void on_io(struct tl_builder *b, const struct wperf_event *ev)
 		tl_net_event(b, ev, issuer);
 }
 
-/*
- * Each CPU's switches form a chain: a switch's prev is the thread the one
- * before put on the CPU. A break shows that the CPU's events were lost from
- * that switch to its next recorded event (on some machines, the events of the
- * hypervisor's agent never arrive, nor those of the interrupts it takes). Only
- * in a recording of the whole machine: one of some processes has only their
- * switches.
- */
-static void watch_cpu(struct tl_builder *b, const struct wperf_event *ev)
-{
-	struct tl_cpu *c = b->whole_machine ? tl_cpu(b, ev->hdr.cpu) : NULL;
-	uint64_t until;
-
-	if (!c)
-		return;
-	if (ev->hdr.kind != WPERF_EV_SWITCH) {
-		if (c->switched && !c->next_at)
-			c->next_at = ev->hdr.ts;
-		return;
-	}
-	if (c->switched && ev->hdr.tid != c->on_cpu) {
-		until = c->next_at ? c->next_at : ev->hdr.ts;
-		if (!b->lost_from || c->switched_at < b->lost_from)
-			b->lost_from = c->switched_at;
-		if (until > b->lost_until)
-			b->lost_until = until;
-	}
-	c->switched = 1;
-	c->on_cpu = ev->sw.next_tid;
-	c->switched_at = ev->hdr.ts;
-	c->next_at = 0;
-}
-
 static void step(struct tl_builder *b, const struct wperf_event *ev)
 {
-	watch_cpu(b, ev);
 	switch (ev->hdr.kind) {
 	case WPERF_EV_SWITCH:
 		on_switch(b, ev);
@@ -614,10 +719,15 @@ static void step(struct tl_builder *b, const struct wperf_event *ev)
 		on_fork(b, ev);
 		break;
 	case WPERF_EV_EXEC:
-	case WPERF_EV_RENAME:
 		if (wperf_thread_table_apply(&b->names, ev) < 0)
 			b->oom = 1;
 		current(b, ev);
+		break;
+	case WPERF_EV_RENAME:
+		/* a thread may rename another: no sign of which runs where */
+		if (wperf_thread_table_apply(&b->names, ev) < 0)
+			b->oom = 1;
+		seen_running(b, thread_of(b, ev->hdr.tid, ev->hdr.tgid), ev);
 		break;
 	case WPERF_EV_EXIT:
 		on_thread_exit(b, ev);
@@ -756,6 +866,7 @@ static void close_all(struct tl_builder *b)
 		th->died = b->end;
 		take_name(b, th);
 	}
+	tl_tally_finish(b);
 }
 
 static void release(struct tl_builder *b)
@@ -774,6 +885,7 @@ static void release(struct tl_builder *b)
 	free(b->stacks_slots);
 	tl_devices_release(b);
 	tl_sources_release(b);
+	tl_tally_release(b);
 }
 
 int wperf_timeline_build(const struct wperf_trace *t, const struct wperf_timeline_opts *opts,
@@ -830,6 +942,8 @@ int wperf_timeline_build(const struct wperf_trace *t, const struct wperf_timelin
 		tl->jiffy_ns = b.jiffy_ns;
 		ret = tl_assemble(&b, tl);
 	}
+	if (!ret)
+		ret = tl_tally_assemble(&b, tl);
 	if (ret == -ENOMEM && (!err || err->code != -ENOMEM))
 		wperf_error_set(err, -ENOMEM, "out of memory building the timeline");
 	release(&b);
@@ -850,5 +964,9 @@ void wperf_timeline_free(struct wperf_timeline *tl)
 	free(tl->entities);
 	free(tl->shares);
 	free(tl->stacks);
+	free(tl->cpus);
+	free(tl->break_threads);
+	free(tl->nics);
+	free(tl->exits);
 	free(tl);
 }

@@ -73,6 +73,25 @@ struct wperf_segment {
 };
 _Static_assert(sizeof(struct wperf_segment) == 16, "a segment is 16 bytes");
 
+/*
+ * Where the kernel's count of a thread's time parts from the model's, for the
+ * checks (checks.h): what the kernel does not see as the model does.
+ */
+struct wperf_thread_acct {
+	/* time in which a switch of the thread's lies that was not recorded (a
+	 * break, wperf_cpu_tally): what its times may be off by */
+	uint64_t guessed_ns;
+	/* runnable time after wakeups handed to an idle CPU: the kernel queues the
+	 * thread as that CPU wakes up, and counts no wait but, from then on (a
+	 * moment the trace does not see), running time */
+	uint64_t unqueued_ns;
+	/* runnable time after wakeups from another CPU that preempted the thread
+	 * running there: such a wakeup asks that CPU not to read its clock again
+	 * at the switch (rq_clock_skip_update), which the kernel may so count at
+	 * the wakeup: any of this time may be running time to it */
+	uint64_t skipped_ns;
+};
+
 struct wperf_entity {
 	uint8_t kind;	     /* enum wperf_entity_kind */
 	uint32_t tid, tgid;  /* threads */
@@ -84,6 +103,14 @@ struct wperf_entity {
 	/* Time in each state within the window; irq_ns is interrupt time that fell in
 	 * its running segments (taken out of running_ns: not the thread's own work). */
 	uint64_t running_ns, runnable_ns, waiting_ns, irq_ns;
+	/* Parts of waiting_ns. no_waker_ns: the waits with no waker (WPERF_NO_ENTITY),
+	 * which the cascade cannot follow and the graph does not explain: woken by a
+	 * process left out of the analysis (the recorder, the harness), a wakeup the
+	 * recorder lost, and the wait still going when the window ended, which is
+	 * unfinished_ns (a part of no_waker_ns). timer_wait_ns: the waits a timer
+	 * ended (nanosleep, timerfd, a timed wait that timed out). */
+	uint64_t no_waker_ns, unfinished_ns, timer_wait_ns;
+	struct wperf_thread_acct acct; /* threads */
 	/* devices: the bytes and requests they served, and how long they were busy */
 	uint64_t bytes, ios, busy_ns;
 	/* disks: their measured busy time as the kernel counts a disk's io_ticks
@@ -123,11 +150,53 @@ struct wperf_timeline_opts {
 	struct wperf_capacity capacity;
 };
 
+/*
+ * What the checks (checks.h) set against the kernel's own counters, tallied
+ * from the events as the timeline is built.
+ *
+ * Each CPU's switches form a chain: a switch's prev is the thread the CPU's
+ * switch before it put there, and a thread that makes an event is the one on
+ * its CPU. A break is a switch or an event by another thread: the switch
+ * between them was not recorded (lost; or never delivered: on some machines
+ * the events of the hypervisor's agent never arrive). The timeline takes the
+ * unrecorded switch to have come as early as the evidence allows, when the
+ * thread the chain had there was last seen: the thread found there ran since
+ * then.
+ */
+struct wperf_cpu_tally {
+	uint64_t idle_ns;  /* running its idle task, the interrupts it served taken out */
+	uint64_t switches; /* recorded on it */
+	uint64_t breaks;   /* switches whose prev was not the last switch's next */
+	/* Time in which each break's missing switch lies: from when it is taken to
+	 * have come to the event that showed it. What the model may be off by. */
+	uint64_t guessed_ns;
+};
+
+/* A thread whose switch-out was missing at a break, and how often. */
+struct wperf_break_tally {
+	uint32_t tid, tgid;
+	uint64_t breaks;
+};
+
+/* An interface's packets in the trace, all of them (the harness's too). */
+struct wperf_nic_tally {
+	uint32_t ifindex;
+	uint64_t tx_bytes, tx_packets, rx_bytes, rx_packets;
+};
+
+/* A thread's schedstat as it exited (an EXIT event with WPERF_EXIT_SCHEDSTAT). */
+struct wperf_exit_reading {
+	uint32_t entity;
+	uint64_t ts, run_ns, wait_ns, slices;
+};
+
 struct wperf_timeline {
 	uint64_t start, end; /* the recording window */
 	uint32_t ncpu;
 	struct wperf_entity *entities;
 	size_t nentities;
+	uint32_t timer;	  /* the entity of the timer interrupts, or WPERF_NO_ENTITY if none woke
+			     anybody */
 	size_t nsegments; /* of all entities */
 	struct wperf_io_share *shares;
 	size_t nshares;
@@ -148,6 +217,16 @@ struct wperf_timeline {
 	 * events; 0 when it has none with jiffies. */
 	uint64_t jiffy_ns;
 	char capacity_note[256]; /* which device capacities were used, for the report */
+	/* for the checks: ncpu CPU tallies; the threads left without a switch-out at
+	 * breaks, most often first; the interfaces in ifindex order; the exits'
+	 * readings in time order */
+	struct wperf_cpu_tally *cpus;
+	struct wperf_break_tally *break_threads;
+	size_t nbreak_threads;
+	struct wperf_nic_tally *nics;
+	size_t nnics;
+	struct wperf_exit_reading *exits;
+	size_t nexits;
 };
 
 /*

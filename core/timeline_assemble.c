@@ -269,13 +269,14 @@ static int thread_entities(const struct tl_builder *b, struct wperf_buf *entitie
 		e->born = th->born;
 		e->died = th->died < th->born ? th->born : th->died;
 		e->irq_ns = th->irq_ns;
+		e->acct = th->acct;
 	}
 	return 0;
 }
 
 /* Entity e's segments get their final wakers (a device or an interrupt was a
  * provisional one), and it gets its time by state, with interrupt time taken
- * out of running time. */
+ * out of running time, and its waits by what ended them (wperf_entity). */
 static void finish_entity(const struct tl_builder *b, struct wperf_timeline *tl, uint32_t e)
 {
 	struct wperf_entity *en = &tl->entities[e];
@@ -283,9 +284,20 @@ static void finish_entity(const struct tl_builder *b, struct wperf_timeline *tl,
 	uint64_t by[3] = {0, 0, 0}, start = en->born;
 
 	for (size_t k = 0; k < en->nsegments; start = s[k++].end) {
-		by[s[k].state] += s[k].end - start;
-		if (s[k].state == WPERF_SEG_WAITING)
-			s[k].waker = final_waker(b, s[k].waker);
+		uint64_t len = s[k].end - start;
+
+		by[s[k].state] += len;
+		if (s[k].state != WPERF_SEG_WAITING)
+			continue;
+		s[k].waker = final_waker(b, s[k].waker);
+		if (s[k].waker != WPERF_NO_ENTITY) {
+			en->timer_wait_ns += s[k].waker == tl->timer ? len : 0;
+			continue;
+		}
+		en->no_waker_ns += len;
+		/* the last wait, closed by the window's end: nobody woke it yet */
+		if (k + 1 == en->nsegments && s[k].end == tl->end)
+			en->unfinished_ns = len;
 	}
 	en->irq_ns = en->irq_ns < by[WPERF_SEG_RUNNING] ? en->irq_ns : by[WPERF_SEG_RUNNING];
 	en->running_ns = by[WPERF_SEG_RUNNING] - en->irq_ns;
@@ -311,6 +323,7 @@ int tl_assemble(struct tl_builder *b, struct wperf_timeline *tl)
 		goto out;
 	}
 	prepare_releases(b);
+	tl->timer = tl_timer_entity(b);
 	tl->entities = (struct wperf_entity *)(void *)entities.data;
 	tl->nentities = (size_t)nent;
 	entities.data = NULL;

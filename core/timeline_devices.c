@@ -6,7 +6,12 @@
  * A disk is busy while it has requests in flight (timeline_disks.c); a NIC is
  * busy for bytes * 8 / link speed after each packet. Outside its busy time a
  * device waits for the threads that issued I/O to it (WPERF_WAKER_ISSUERS),
- * shared by the bytes each issued (sent, for a NIC).
+ * shared by the bytes each issued: for a NIC, each sent and each received (a
+ * receiver that takes its data late leaves the NIC idle too).
+ *
+ * Loopback is no device: it moves a packet from one socket to another within
+ * a send. The packet is received on the sending CPU, in the NET_RX softirq the
+ * send raised, so a receiver woken there waits for the sender (timeline_irq.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,8 +21,7 @@
 
 #include "timeline_internal.h"
 
-#define DEFAULT_NIC_BPS	 1000000000ull	/* 1 Gbit/s */
-#define LOOPBACK_BPS	 10000000000ull /* 10 Gbit/s: a memory copy, but not free */
+#define DEFAULT_NIC_BPS	 1000000000ull /* 1 Gbit/s */
 #define LOOPBACK_IFINDEX 1
 
 static struct tl_device *dev(const struct tl_builder *b, uint32_t d)
@@ -44,19 +48,34 @@ void tl_devices_release(struct tl_builder *b)
 	b->reqs = NULL;
 }
 
-/* A NIC's name and link speed: the options, else the trace's META, else a default. */
-static void nic_setup(struct tl_builder *b, struct tl_device *d)
+/* The trace's name of interface ifindex (META net.N.name), or NULL. */
+static const char *nic_name(const struct tl_builder *b, uint32_t ifindex)
 {
 	char key[48];
 	const char *v;
 
-	snprintf(key, sizeof(key), "net.%" PRIu32 ".name", d->key);
+	snprintf(key, sizeof(key), "net.%" PRIu32 ".name", ifindex);
 	v = wperf_trace_meta(b->t, key);
-	if (v && *v)
-		snprintf(d->name, sizeof(d->name), "nic:%.27s", v);
+	return v && *v ? v : NULL;
+}
+
+static int is_loopback(const struct tl_builder *b, uint32_t ifindex)
+{
+	const char *name = nic_name(b, ifindex);
+
+	return name ? strcmp(name, "lo") == 0 : ifindex == LOOPBACK_IFINDEX;
+}
+
+/* A NIC's name and link speed: the options, else the trace's META, else a default. */
+static void nic_setup(struct tl_builder *b, struct tl_device *d)
+{
+	const char *name = nic_name(b, d->key), *v;
+	char key[48];
+
+	if (name)
+		snprintf(d->name, sizeof(d->name), "nic:%.27s", name);
 	else
 		snprintf(d->name, sizeof(d->name), "nic:%" PRIu32, d->key);
-	d->loopback = v && *v ? strcmp(v, "lo") == 0 : d->key == LOOPBACK_IFINDEX;
 	snprintf(key, sizeof(key), "net.%" PRIu32 ".speed_bps", d->key);
 	v = wperf_trace_meta(b->t, key);
 	if (b->opts.capacity.nic_bits_per_s) {
@@ -66,8 +85,8 @@ static void nic_setup(struct tl_builder *b, struct tl_device *d)
 		d->speed_bps = strtoull(v, NULL, 10);
 		d->speed_from = "from the trace";
 	} else {
-		d->speed_bps = d->loopback ? LOOPBACK_BPS : DEFAULT_NIC_BPS;
-		d->speed_from = d->loopback ? "loopback default" : "default";
+		d->speed_bps = DEFAULT_NIC_BPS;
+		d->speed_from = "default";
 	}
 }
 
@@ -146,22 +165,33 @@ void tl_add_share(struct tl_builder *b, struct tl_device *d, uint32_t thread, ui
 
 int tl_net_event(struct tl_builder *b, const struct wperf_event *ev, uint32_t issuer)
 {
-	uint32_t d = tl_device_of(b, WPERF_ENTITY_NIC, ev->net.ifindex);
 	struct tl_cpu *c = tl_cpu(b, ev->hdr.cpu);
+	int xmit = ev->hdr.kind == WPERF_EV_NET_XMIT;
 	struct tl_device *dv;
 	uint64_t s = ev->hdr.ts, e;
+	uint32_t d;
 
-	if (d == TL_NONE)
+	if (is_loopback(b, ev->net.ifindex)) {
+		if (c && xmit)
+			c->lo_sender = issuer;
+		else if (c)
+			c->rx_loopback = 1;
+		return 0;
+	}
+	if ((d = tl_device_of(b, WPERF_ENTITY_NIC, ev->net.ifindex)) == TL_NONE)
 		return -ENOMEM;
 	dv = dev(b, d);
 	dv->bytes += ev->net.bytes;
 	dv->ios++;
-	if (ev->hdr.kind == WPERF_EV_NET_XMIT)
+	if (xmit)
 		tl_add_share(b, dv, issuer, ev->net.bytes);
-	if (c && ev->hdr.kind == WPERF_EV_NET_XMIT)
+	if (c && xmit) {
 		c->net_tx = d;
-	else if (c)
+	} else if (c) {
+		c->rx_bytes = c->net_rx == d ? c->rx_bytes + ev->net.bytes : ev->net.bytes;
 		c->net_rx = d;
+		c->rx_loopback = 0;
+	}
 	if (ev->hdr.flags == WPERF_CTX_HARDIRQ && ev->net.irq >= 0)
 		tl_vote(b, ev->net.irq, d);
 	/* The wire time of the packet; packets come in time order, so the union of
@@ -178,6 +208,17 @@ int tl_net_event(struct tl_builder *b, const struct wperf_event *ev, uint32_t is
 	dv->busy_start = s;
 	dv->busy_end = e;
 	return 0;
+}
+
+void tl_net_receiver(struct tl_builder *b, const struct wperf_event *ev, uint32_t waker,
+		     uint32_t thread)
+{
+	struct tl_cpu *c = tl_cpu(b, ev->hdr.cpu);
+
+	if (!c || c->net_rx == TL_NONE || waker != (PV_DEVICE | c->net_rx))
+		return;
+	tl_add_share(b, dev(b, c->net_rx), thread, c->rx_bytes);
+	c->rx_bytes = 0;
 }
 
 void tl_devices_finish(struct tl_builder *b)

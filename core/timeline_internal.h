@@ -42,6 +42,9 @@ enum tl_state {
 
 struct tl_thread {
 	uint32_t tid, tgid, creator;
+	uint32_t cpu;	   /* TL_RUNNING: the CPU it runs on */
+	uint32_t woken_on; /* TL_RUNNABLE after a wakeup: the waker's CPU; else TL_NONE */
+	struct wperf_thread_acct acct;
 	uint8_t state;		    /* enum tl_state */
 	uint8_t spinning;	    /* a SPIN_BEFORE waits for its SPIN_AFTER */
 	int32_t kstack, ustack;	    /* TL_WAITING: where it blocked */
@@ -68,12 +71,19 @@ struct tl_cpu {
 	int32_t blk_irq;
 	uint8_t blk_ctx;
 	uint32_t net_rx, net_tx; /* devices of the latest NET_RECV and NET_XMIT */
-	/* The thread its latest switch put on it, when, and when its next event
-	 * came (0: none yet): a switch whose prev is another thread shows that its
-	 * events in between were lost. */
-	uint32_t on_cpu;
-	uint8_t switched;
-	uint64_t switched_at, next_at;
+	uint64_t rx_bytes;	 /* received on net_rx since a receiver was woken */
+	/* Loopback is no device: the latest packet received here came over it
+	 * (rx_loopback), sent by lo_sender (a thread, or TL_NONE). */
+	uint8_t rx_loopback;
+	uint32_t lo_sender;
+	/* The switch chain (wperf_cpu_tally): the thread the last switch put on the
+	 * CPU (when have_cur), and when; its idle time so far, and the interrupt
+	 * being timed came while it was idle (irq_idle). */
+	uint8_t have_cur, irq_idle;
+	uint32_t cur_tid, cur_tgid;
+	uint64_t cur_since, cur_seen; /* put there, and last seen there (an event it made) */
+	uint64_t idle_irq_ns;	      /* interrupts served while idle: out of tally.idle_ns */
+	struct wperf_cpu_tally tally;
 };
 
 /* Annotations, applied once every segment is known. */
@@ -131,7 +141,6 @@ struct tl_request {
 
 struct tl_device {
 	uint8_t kind; /* WPERF_ENTITY_DISK or WPERF_ENTITY_NIC */
-	uint8_t loopback;
 	uint32_t key; /* dev_t or ifindex */
 	uint64_t bytes, ios;
 	uint64_t busy_ns, measured_ns; /* busy_ns as reported; measured: union of intervals */
@@ -219,6 +228,12 @@ struct tl_builder {
 	struct wperf_buf sources;     /* struct tl_source: the fixed ones, then the others */
 	struct wperf_idmap vote_of;   /* hard irq number -> index in votes */
 	struct wperf_buf votes;	      /* struct tl_vote */
+
+	/* the tallies for the checks (timeline_tally.c) */
+	struct wperf_idmap break_of;  /* tid -> index in break_tally */
+	struct wperf_buf break_tally; /* struct wperf_break_tally */
+	struct wperf_buf nic_tally;   /* struct wperf_nic_tally */
+	struct wperf_buf exits;	      /* struct wperf_exit_reading, entity: the thread */
 };
 
 /* a * b / c without overflow, saturated; 0 when c is 0. */
@@ -259,6 +274,10 @@ void tl_add_busy(struct tl_builder *b, struct tl_device *d, uint64_t s, uint64_t
 void tl_add_share(struct tl_builder *b, struct tl_device *d, uint32_t thread, uint64_t bytes);
 /* NET_* events; issuer: the thread that sent, or TL_NONE. */
 int tl_net_event(struct tl_builder *b, const struct wperf_event *ev, uint32_t issuer);
+/* A wakeup from an interrupt tied to waker (provisional): when that is a NIC
+ * receiving, thread gets the share of the bytes received since the last one. */
+void tl_net_receiver(struct tl_builder *b, const struct wperf_event *ev, uint32_t waker,
+		     uint32_t thread);
 /* Closes the busy intervals and applies the capacity model. */
 void tl_devices_finish(struct tl_builder *b);
 /* Gives the devices their entity indexes from first on, appending their struct
@@ -287,8 +306,37 @@ uint32_t tl_interrupt_waker(struct tl_builder *b, const struct wperf_event *ev);
 /* After tl_devices_entities: the used sources that are no device become
  * interrupt entities, appended from first on; returns the next free index. */
 int64_t tl_sources_entities(struct tl_builder *b, uint32_t first, struct wperf_buf *entities);
+/* After tl_sources_entities: the entity of the timer interrupts, or
+ * WPERF_NO_ENTITY when no timer woke anybody. */
+uint32_t tl_timer_entity(const struct tl_builder *b);
 /* The final entity of a provisional waker. */
 uint32_t tl_final_waker(const struct tl_builder *b, uint32_t pv);
+
+/* ---- timeline_tally.c ---- */
+/* Does a switch from prev_tid on c break the CPU's chain? */
+static inline int tl_chain_broken(const struct tl_cpu *c, uint32_t prev_tid)
+{
+	return c->have_cur && c->cur_tid != prev_tid;
+}
+/* A switch on c (its chain mended first): counts it, adds the idle time it
+ * ends, and makes its next the CPU's current thread. */
+void tl_tally_switch(struct tl_builder *b, struct tl_cpu *c, const struct wperf_event *ev);
+/* A break in c's chain mended: tid (of tgid) came on the CPU at t, unrecorded,
+ * after the thread the chain had there (idle time, if it was the idle task);
+ * an event at shown showed it. */
+void tl_tally_break(struct tl_builder *b, struct tl_cpu *c, uint32_t tid, uint32_t tgid, uint64_t t,
+		    uint64_t shown);
+/* An interrupt served from s to e on c, which entered while c was idle. */
+void tl_tally_idle_irq(struct tl_builder *b, struct tl_cpu *c, uint64_t s, uint64_t e);
+/* A NET_* event, whoever sent it. */
+void tl_tally_net(struct tl_builder *b, const struct wperf_event *ev);
+/* The reading of thread's EXIT event, if it has one. */
+void tl_tally_exit(struct tl_builder *b, uint32_t thread, const struct wperf_event *ev);
+/* At the window's end: the idle time of the CPUs idle then. */
+void tl_tally_finish(struct tl_builder *b);
+/* Hands the tallies to tl; 0 or -ENOMEM. */
+int tl_tally_assemble(struct tl_builder *b, struct wperf_timeline *tl);
+void tl_tally_release(struct tl_builder *b);
 
 /* ---- timeline_assemble.c ---- */
 /* Builds tl's entities, segments and shares from the builder's state. */

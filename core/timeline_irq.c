@@ -128,6 +128,10 @@ uint32_t tl_interrupt_waker(struct tl_builder *b, const struct wperf_event *ev)
 		uint32_t first = irq == WPERF_SOFTIRQ_NET_RX ? rx : tx;
 		uint32_t other = irq == WPERF_SOFTIRQ_NET_RX ? tx : rx;
 
+		/* over loopback, the receiver waits for the sender (timeline_devices.c) */
+		if (irq == WPERF_SOFTIRQ_NET_RX && c && c->rx_loopback)
+			return c->lo_sender != TL_NONE ? c->lo_sender
+						       : source(b, WPERF_CTX_SOFTIRQ, irq);
 		if (first != TL_NONE)
 			return PV_DEVICE | first;
 		if (other != TL_NONE)
@@ -217,6 +221,13 @@ int64_t tl_sources_entities(struct tl_builder *b, uint32_t first, struct wperf_b
 		s->entity = first++;
 	}
 	return first;
+}
+
+uint32_t tl_timer_entity(const struct tl_builder *b)
+{
+	const struct tl_source *s = src(b, TL_SRC_TIMER);
+
+	return s->used ? s->entity : WPERF_NO_ENTITY;
 }
 
 uint32_t tl_final_waker(const struct tl_builder *b, uint32_t pv)

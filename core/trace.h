@@ -26,7 +26,7 @@
 
 #define WPERF_TRACE_MAGIC	  "WPERFTRC"
 #define WPERF_TRACE_MAJOR	  1 /* a reader refuses other majors */
-#define WPERF_TRACE_MINOR	  1 /* readers accept any minor: additions only */
+#define WPERF_TRACE_MINOR	  2 /* readers accept any minor: additions only */
 #define WPERF_TRACE_HEADER_SIZE	  16
 #define WPERF_SECTION_HEADER_SIZE 32
 
@@ -41,6 +41,8 @@ enum wperf_section_kind {
 	WPERF_SECTION_PERFMAP = 7,  /* a JIT's /tmp/perf-PID.map, verbatim */
 	WPERF_SECTION_STATS = 8,    /* window, drops, counts */
 	WPERF_SECTION_END = 9,	    /* last section: the file is complete */
+	WPERF_SECTION_COUNTERS =
+	    10, /* the kernel's own counters, read at the window's start or end */
 };
 
 #define WPERF_SECTION_ZSTD 0x1 /* flags: the payload is zstd-compressed */
@@ -55,14 +57,16 @@ enum wperf_section_kind {
  *   WAKEUP, WAKEUP_NEW  u waker_tid, u waker_tgid, s irq, u target_cpu, s kstack, s ustack
  *   FORK                u child_tid, u child_tgid, str comm
  *   EXEC, RENAME        str comm
- *   EXIT, FALSE_WAKEUP  nothing
+ *   EXIT                with flags WPERF_EXIT_SCHEDSTAT (1.1): u run_ns, u wait_ns,
+ *                       u slices; nothing otherwise
+ *   FALSE_WAKEUP        nothing
  *   HARDIRQ_*, SOFTIRQ_* s irq
- *   BLOCK_*             u sector, u dev, u bytes, u op, s irq, then since 1.1 u rq,
- *                       u jiffies (a body of 1.0 ends before them: decoded as 0)
+ *   BLOCK_*             u sector, u dev, u bytes, u op, s irq, then since 1.2 u rq,
+ *                       u jiffies (an earlier body ends before them: decoded as 0)
  *   NET_*               u ifindex, u bytes, s irq
  *   SPIN_*              u lock
  * A reader skips the body of a kind it does not know, and ignores bytes left at
- * the end of a body it does know (later minors may append fields). 1.1 added
+ * the end of a body it does know (later minors may append fields). 1.2 added
  * the kinds BLOCK_START and BLOCK_DONE, and rq and jiffies to BLOCK_* bodies.
  */
 
@@ -102,6 +106,118 @@ struct wperf_perfmap {
 	uint32_t tgid;
 	const char *text;
 	size_t len;
+};
+
+/*
+ * The kernel's own counters, read by the recorder as the window starts and as
+ * it ends (trace format 1.1): what the model of the trace is checked against
+ * (core/checks.h). Fields are the kernel's, in its order and units; arrays
+ * hold what was read, which a later kernel may make longer.
+ */
+enum wperf_counters_when {
+	WPERF_COUNTERS_START = 0, /* read as the window starts */
+	WPERF_COUNTERS_END = 1,	  /* read as it ends */
+};
+
+/* flags of struct wperf_counters */
+#define WPERF_COUNTERS_WHOLE_MACHINE 0x1 /* recorded without -p: every switch of every CPU */
+
+/* Where the kernel counts interrupt time (CONFIG_IRQ_TIME_ACCOUNTING). */
+enum wperf_irq_time {
+	WPERF_IRQ_TIME_IN_THREAD = 0, /* off: in the running time of the thread interrupted */
+	WPERF_IRQ_TIME_APART = 1,     /* on: apart, as irq and softirq time */
+	WPERF_IRQ_TIME_UNKNOWN = 2,   /* the kernel's configuration was not found */
+};
+
+/* /sys/block/NAME/stat of a whole disk (Documentation/admin-guide/iostats.rst). */
+enum {
+	WPERF_DISK_READS = 0,
+	WPERF_DISK_READ_SECTORS = 2,
+	WPERF_DISK_WRITES = 4,
+	WPERF_DISK_WRITE_SECTORS = 6,
+	WPERF_DISK_IO_TICKS = 9, /* ms with a request in flight: iostat's %util */
+	WPERF_DISK_FLUSHES = 15, /* kernels from 5.5 on */
+};
+
+struct wperf_disk_counters {
+	uint32_t major, minor; /* dev_t: the trace's disk:MAJOR:MINOR */
+	const char *name;      /* "vda" */
+	uint32_t nfields;      /* 11, 15 or 17, as the kernel wrote them */
+	const uint64_t *fields;
+};
+
+/* /proc/net/dev of an interface: receive bytes, packets, errs, drop, fifo, frame,
+ * compressed, multicast, then transmit bytes, packets, errs, drop, fifo, colls,
+ * carrier, compressed. */
+enum {
+	WPERF_NIC_RX_BYTES = 0,
+	WPERF_NIC_RX_PACKETS = 1,
+	WPERF_NIC_TX_BYTES = 8,
+	WPERF_NIC_TX_PACKETS = 9,
+};
+
+struct wperf_nic_counters {
+	uint32_t ifindex; /* the trace's NET events and META net.IFINDEX.name */
+	uint32_t type;	  /* ARPHRD_*: 1 Ethernet, 772 loopback (/sys/class/net/NAME/type) */
+	const char *name;
+	uint32_t nfields;
+	const uint64_t *fields;
+};
+
+/* A cpuN line of /proc/stat, in USER_HZ ticks: user, nice, system, idle, iowait,
+ * irq, softirq, steal, guest, guest_nice. */
+enum {
+	WPERF_CPU_USER = 0,
+	WPERF_CPU_SYSTEM = 2,
+	WPERF_CPU_IDLE = 3,
+	WPERF_CPU_IOWAIT = 4,
+	WPERF_CPU_IRQ = 5,
+	WPERF_CPU_SOFTIRQ = 6,
+	WPERF_CPU_STEAL = 7,
+};
+
+struct wperf_cpu_counters {
+	uint32_t cpu;
+	uint32_t nfields;
+	const uint64_t *fields;
+};
+
+/* A row of /proc/interrupts or /proc/softirqs: its counts on each CPU. */
+struct wperf_irq_counters {
+	const char *name; /* "24", "LOC", "TIMER", ... */
+	const char *desc; /* the rest of the row ("IO-APIC 5-edge ACPI:Ged"), may be "" */
+	uint32_t ncpu;
+	const uint64_t *counts;
+};
+
+/* /proc/PID/task/TID/schedstat of a thread, and when it was read. */
+struct wperf_thread_counters {
+	uint32_t tid, tgid;
+	uint64_t ts;	  /* CLOCK_MONOTONIC ns, just before the read */
+	uint64_t run_ns;  /* on a CPU (se.sum_exec_runtime; as of its last tick or switch) */
+	uint64_t wait_ns; /* runnable on a run queue, counted when the wait ends */
+	uint64_t slices;  /* times it got a CPU */
+};
+
+struct wperf_counters {
+	uint32_t when;	   /* enum wperf_counters_when */
+	uint32_t flags;	   /* WPERF_COUNTERS_* */
+	uint32_t hz;	   /* the kernel's tick (CONFIG_HZ), 0 if unknown */
+	uint32_t user_hz;  /* the unit of /proc/stat */
+	uint32_t irq_time; /* enum wperf_irq_time */
+	uint64_t ts;	   /* CLOCK_MONOTONIC ns, as the reading began */
+	const struct wperf_disk_counters *disks;
+	size_t ndisks;
+	const struct wperf_nic_counters *nics;
+	size_t nnics;
+	const struct wperf_cpu_counters *cpus;
+	size_t ncpus;
+	const struct wperf_irq_counters *irqs; /* /proc/interrupts */
+	size_t nirqs;
+	const struct wperf_irq_counters *softirqs; /* /proc/softirqs */
+	size_t nsoftirqs;
+	const struct wperf_thread_counters *threads; /* the recorded processes' threads */
+	size_t nthreads;
 };
 
 struct wperf_trace_stats {
@@ -153,6 +269,10 @@ int wperf_trace_writer_ksyms(struct wperf_trace_writer *w, const struct wperf_ks
 int wperf_trace_writer_perfmap(struct wperf_trace_writer *w, const struct wperf_perfmap *p,
 			       struct wperf_error *err);
 
+/* Writes a COUNTERS section: one reading of the kernel's counters (c->when). */
+int wperf_trace_writer_counters(struct wperf_trace_writer *w, const struct wperf_counters *c,
+				struct wperf_error *err);
+
 /*
  * Flushes, writes STATS (the per-kind counts and late_events are the writer's own,
  * the rest comes from stats) and END. After it the file is complete.
@@ -197,6 +317,13 @@ const struct wperf_stack *wperf_trace_stack(const struct wperf_trace *t, int32_t
 const struct wperf_mapping *wperf_trace_mappings(const struct wperf_trace *t, size_t *n);
 const struct wperf_ksym *wperf_trace_ksyms(const struct wperf_trace *t, size_t *n);
 const struct wperf_perfmap *wperf_trace_perfmaps(const struct wperf_trace *t, size_t *n);
+
+/*
+ * The counters read at when (enum wperf_counters_when), or NULL when the trace
+ * has none (recorded before format 1.1). Owned by the trace, like every
+ * accessor's answer.
+ */
+const struct wperf_counters *wperf_trace_counters(const struct wperf_trace *t, unsigned when);
 
 /* Iterates the events in file order. */
 struct wperf_event_iter;

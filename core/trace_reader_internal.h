@@ -14,6 +14,7 @@
 #include <zstd.h>
 
 #include "buf.h"
+#include "counters.h"
 #include "error.h"
 #include "trace.h"
 #include "varint.h"
@@ -28,11 +29,19 @@ struct section {
 	const uint8_t *payload; /* stored bytes, in the mapping */
 };
 
+/* An offset into a buffer that still grows, kept in a pointer field until the
+ * buffer is final (then AS_OFF gets it back to make the pointer). */
+#define AS_PTR(off) ((const void *)(uintptr_t)(off))
+#define AS_OFF(ptr) ((size_t)(uintptr_t)(ptr))
+
 /* A META pair, as offsets into the string arena. */
 struct meta_kv {
 	size_t key;
 	size_t value;
 };
+
+/* The readings a COUNTERS section may hold (enum wperf_counters_when). */
+#define WPERF_TRACE_COUNTERS_MAX 2
 
 struct wperf_trace {
 	char *path;
@@ -58,6 +67,9 @@ struct wperf_trace {
 	struct wperf_buf lost;	   /* uint64_t, stats.lost */
 	struct wperf_trace_stats stats;
 	int have_stats;
+
+	/* COUNTERS, by enum wperf_counters_when (trace_reader_counters.c); NULL: none */
+	struct wperf_counters_store *counters[WPERF_TRACE_COUNTERS_MAX];
 
 	struct wperf_buf events; /* struct section: the EVENTS sections, in file order */
 	uint64_t end_nevents;	 /* the total that END promises */
@@ -90,7 +102,11 @@ int wperf_trace__table_error(const struct wperf_trace *t, const struct section *
 
 /* ---- trace_reader_tables.c ---- */
 
-/* Decodes a checked table section (a kind from META to STATS, not EVENTS) into t. */
+/* Makes room for one more element of size bytes in b and returns it, zeroed;
+ * NULL when out of memory. */
+void *wperf_trace__push(struct wperf_buf *b, size_t size);
+
+/* Decodes a checked table section (a known kind but EVENTS and END) into t. */
 int wperf_trace__load_table(struct wperf_trace *t, const struct section *s, ZSTD_DCtx *dctx,
 			    struct wperf_buf *scratch, struct wperf_error *err);
 
@@ -99,5 +115,18 @@ int wperf_trace__load_table(struct wperf_trace *t, const struct section *s, ZSTD
  * and sorts the stacks for wperf_trace_stack().
  */
 void wperf_trace__resolve_pointers(struct wperf_trace *t);
+
+/* ---- trace_reader_counters.c ---- */
+
+/*
+ * Decodes a COUNTERS section's payload at c (a checked section) into
+ * t->counters. Returns 0 (c->err set when the payload is corrupt), -ENOMEM, or
+ * -EBADMSG with err set for a second reading of the same moment.
+ */
+int wperf_trace__load_counters(struct wperf_trace *t, const struct section *s,
+			       struct wperf_cursor *c, struct wperf_error *err);
+
+/* Frees t's counters (wperf_trace_free). */
+void wperf_trace__free_counters(struct wperf_trace *t);
 
 #endif /* WPERF_TRACE_READER_INTERNAL_H */

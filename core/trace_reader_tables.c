@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The table sections of a trace (META, THREADS, STACKS, MAPPINGS, KSYMS,
- * PERFMAP, STATS): decoding their payloads into arrays owned by the trace, and
- * the accessors that return those arrays.
+ * PERFMAP, STATS; COUNTERS in trace_reader_counters.c): decoding their payloads into arrays owned
+ * by the trace, and the accessors that return those arrays.
  *
  * The payloads are untrusted: every read goes through a bounds-checked cursor,
  * and every count is checked against the bytes that could hold it before
@@ -19,8 +19,7 @@
 #include "trace_reader_internal.h"
 #include "varint.h"
 
-/* Makes room for one more element of size bytes in b and returns it, zeroed. */
-static void *push(struct wperf_buf *b, size_t size)
+void *wperf_trace__push(struct wperf_buf *b, size_t size)
 {
 	void *e;
 
@@ -50,9 +49,6 @@ static size_t arena_lstr(struct wperf_trace *t, struct wperf_cursor *c, size_t *
 	return off;
 }
 
-#define AS_PTR(off) ((const void *)(uintptr_t)(off)) /* an arena offset, until resolved */
-#define AS_OFF(ptr) ((size_t)(uintptr_t)(ptr))
-
 static int load_meta(struct wperf_trace *t, const struct section *s, const uint8_t *p, size_t n,
 		     struct wperf_error *err)
 {
@@ -71,7 +67,7 @@ static int load_meta(struct wperf_trace *t, const struct section *s, const uint8
 			    "META section, payload byte %zu: a key without a "
 			    "NUL-terminated value",
 			    i);
-		kv = push(&t->meta, sizeof(*kv));
+		kv = wperf_trace__push(&t->meta, sizeof(*kv));
 		if (!kv)
 			return -ENOMEM;
 		kv->key = t->arena.len;
@@ -91,7 +87,8 @@ static int load_threads(struct wperf_trace *t, struct wperf_cursor *c)
 	if (wperf_buf_reserve(&t->threads, n * sizeof(struct wperf_thread)))
 		return -ENOMEM;
 	for (uint64_t i = 0; i < n && !c->err; i++) {
-		struct wperf_thread *th = push(&t->threads, sizeof(*th)); /* reserved: no NULL */
+		struct wperf_thread *th =
+		    wperf_trace__push(&t->threads, sizeof(*th)); /* reserved: no NULL */
 		uint64_t len;
 		const uint8_t *comm;
 
@@ -113,7 +110,7 @@ static int load_stacks(struct wperf_trace *t, struct wperf_cursor *c)
 	if (wperf_buf_reserve(&t->stacks, n * sizeof(struct wperf_stack)))
 		return -ENOMEM;
 	for (uint64_t i = 0; i < n && !c->err; i++) {
-		struct wperf_stack *st = push(&t->stacks, sizeof(*st)); /* reserved */
+		struct wperf_stack *st = wperf_trace__push(&t->stacks, sizeof(*st)); /* reserved */
 		uint64_t nr, ip = 0;
 		uint64_t *ips;
 
@@ -148,7 +145,8 @@ static int load_mappings(struct wperf_trace *t, struct wperf_cursor *c)
 	if (wperf_buf_reserve(&t->mappings, n * sizeof(struct wperf_mapping)))
 		return -ENOMEM;
 	for (uint64_t i = 0; i < n && !c->err; i++) {
-		struct wperf_mapping *m = push(&t->mappings, sizeof(*m)); /* reserved */
+		struct wperf_mapping *m =
+		    wperf_trace__push(&t->mappings, sizeof(*m)); /* reserved */
 		const uint8_t *bid;
 		size_t path;
 
@@ -177,7 +175,7 @@ static int load_ksyms(struct wperf_trace *t, struct wperf_cursor *c)
 	if (wperf_buf_reserve(&t->ksyms, n * sizeof(struct wperf_ksym)))
 		return -ENOMEM;
 	for (uint64_t i = 0; i < n && !c->err; i++) {
-		struct wperf_ksym *k = push(&t->ksyms, sizeof(*k)); /* reserved */
+		struct wperf_ksym *k = wperf_trace__push(&t->ksyms, sizeof(*k)); /* reserved */
 		size_t name;
 
 		k->addr = wperf_cur_le64(c);
@@ -191,7 +189,7 @@ static int load_ksyms(struct wperf_trace *t, struct wperf_cursor *c)
 
 static int load_perfmap(struct wperf_trace *t, struct wperf_cursor *c)
 {
-	struct wperf_perfmap *pm = push(&t->perfmaps, sizeof(*pm));
+	struct wperf_perfmap *pm = wperf_trace__push(&t->perfmaps, sizeof(*pm));
 	size_t text, len = 0;
 
 	if (!pm)
@@ -279,6 +277,11 @@ int wperf_trace__load_table(struct wperf_trace *t, const struct section *s, ZSTD
 		break;
 	case WPERF_SECTION_STATS:
 		ret = load_stats(t, s, &c, err);
+		if (ret && ret != -ENOMEM)
+			return ret;
+		break;
+	case WPERF_SECTION_COUNTERS:
+		ret = wperf_trace__load_counters(t, s, &c, err);
 		if (ret && ret != -ENOMEM)
 			return ret;
 		break;

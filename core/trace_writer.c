@@ -422,6 +422,102 @@ int wperf_trace_writer_perfmap(struct wperf_trace_writer *w, const struct wperf_
 	return table_end(w, WPERF_SECTION_PERFMAP, err);
 }
 
+/* A string as put_lstr, NULL as "". */
+static void put_str(struct wperf_trace_writer *w, const char *s)
+{
+	put_lstr(w, s ? s : "", s ? strlen(s) : 0);
+}
+
+/* A row of counters: uvarint n, n uvarints. */
+static void put_fields(struct wperf_trace_writer *w, uint32_t n, const uint64_t *f)
+{
+	put_uvarint(w, n);
+	for (uint32_t i = 0; i < n; i++)
+		put_uvarint(w, f[i]);
+}
+
+static void put_irq_rows(struct wperf_trace_writer *w, const struct wperf_irq_counters *r, size_t n)
+{
+	put_uvarint(w, n);
+	for (size_t i = 0; i < n; i++) {
+		put_str(w, r[i].name);
+		put_str(w, r[i].desc);
+		put_fields(w, r[i].ncpu, r[i].counts);
+	}
+}
+
+/* Are the arrays of c there, and each row's fields? */
+static int counters_complete(const struct wperf_counters *c)
+{
+	int ok = (!c->ndisks || c->disks) && (!c->nnics || c->nics) && (!c->ncpus || c->cpus) &&
+		 (!c->nirqs || c->irqs) && (!c->nsoftirqs || c->softirqs) &&
+		 (!c->nthreads || c->threads);
+
+	for (size_t i = 0; ok && i < c->ndisks; i++)
+		ok = !c->disks[i].nfields || c->disks[i].fields;
+	for (size_t i = 0; ok && i < c->nnics; i++)
+		ok = !c->nics[i].nfields || c->nics[i].fields;
+	for (size_t i = 0; ok && i < c->ncpus; i++)
+		ok = !c->cpus[i].nfields || c->cpus[i].fields;
+	for (size_t i = 0; ok && i < c->nirqs; i++)
+		ok = !c->irqs[i].ncpu || c->irqs[i].counts;
+	for (size_t i = 0; ok && i < c->nsoftirqs; i++)
+		ok = !c->softirqs[i].ncpu || c->softirqs[i].counts;
+	return ok;
+}
+
+int wperf_trace_writer_counters(struct wperf_trace_writer *w, const struct wperf_counters *c,
+				struct wperf_error *err)
+{
+	int ret = table_begin(w, err);
+
+	if (ret)
+		return ret;
+	if (!counters_complete(c))
+		return wperf_error_set(err, -EINVAL,
+				       "trace writer: counters with a count but no array");
+	put_uvarint(w, c->when);
+	put_uvarint(w, c->flags);
+	put_uvarint(w, c->hz);
+	put_uvarint(w, c->user_hz);
+	put_uvarint(w, c->irq_time);
+	put_u64(w, c->ts);
+	put_uvarint(w, c->ndisks);
+	for (size_t i = 0; i < c->ndisks; i++) {
+		put_uvarint(w, c->disks[i].major);
+		put_uvarint(w, c->disks[i].minor);
+		put_str(w, c->disks[i].name);
+		put_fields(w, c->disks[i].nfields, c->disks[i].fields);
+	}
+	put_uvarint(w, c->nnics);
+	for (size_t i = 0; i < c->nnics; i++) {
+		put_uvarint(w, c->nics[i].ifindex);
+		put_uvarint(w, c->nics[i].type);
+		put_str(w, c->nics[i].name);
+		put_fields(w, c->nics[i].nfields, c->nics[i].fields);
+	}
+	put_uvarint(w, c->ncpus);
+	for (size_t i = 0; i < c->ncpus; i++) {
+		put_uvarint(w, c->cpus[i].cpu);
+		put_fields(w, c->cpus[i].nfields, c->cpus[i].fields);
+	}
+	put_irq_rows(w, c->irqs, c->nirqs);
+	put_irq_rows(w, c->softirqs, c->nsoftirqs);
+	put_uvarint(w, c->nthreads);
+	for (size_t i = 0; i < c->nthreads; i++) {
+		const struct wperf_thread_counters *th = &c->threads[i];
+
+		put_uvarint(w, th->tid);
+		put_uvarint(w, th->tgid);
+		/* Read a moment after c->ts (or, for a thread read first, before it). */
+		put_svarint(w, (int64_t)(th->ts - c->ts));
+		put_uvarint(w, th->run_ns);
+		put_uvarint(w, th->wait_ns);
+		put_uvarint(w, th->slices);
+	}
+	return table_end(w, WPERF_SECTION_COUNTERS, err);
+}
+
 static int write_stats(struct wperf_trace_writer *w, const struct wperf_trace_stats *st,
 		       struct wperf_error *err)
 {

@@ -151,6 +151,24 @@ static int add_warning(struct gate *s, char *w)
 
 /* ---- warnings ---- */
 
+/* The runs whose graphs the kernel's counters contradict, on both sides. */
+static int warn_unconfirmed(struct gate *s)
+{
+	const struct wperf_runset *base = s->o.base_runs;
+	size_t head = wperf_runset_runs_warned(s->rs),
+	       before = base ? wperf_runset_runs_warned(base) : 0;
+
+	s->out->unconfirmed_runs = head + before;
+	if (!s->out->unconfirmed_runs)
+		return 0;
+	return add_warning(
+	    s, format("%zu of %zu runs%s disagree with the kernel's own counters (a check WARN: "
+		      "see the checks of each run's report.txt): their graphs are not confirmed, "
+		      "so the gate cannot pass on them",
+		      s->out->unconfirmed_runs, s->rs->nruns + (base ? base->nruns : 0),
+		      base ? " of the two sides" : ""));
+}
+
 static int warn_context(struct gate *s)
 {
 	const struct wperf_env *now = s->o.env, *then = &s->b->env;
@@ -197,6 +215,8 @@ static int warn_context(struct gate *s)
 					    "buffers or fewer stacks (record: stacks: kernel), "
 					    "or raise gate: max_lost",
 					    s->out->lossy_runs, n, 100 * s->o.max_lost));
+	if (!ret)
+		ret = warn_unconfirmed(s);
 	if (!ret && (n < s->o.min_runs || m < s->o.min_runs))
 		ret = add_warning(s, format("%zu runs against %zu: a test needs %zu runs per side, "
 					    "so no change can fail the gate",
@@ -851,7 +871,7 @@ static enum wperf_verdict_kind decide(const struct wperf_verdict *v)
 		return WPERF_VERDICT_NEW_BOTTLENECK;
 	if (fail)
 		return WPERF_VERDICT_REGRESSION;
-	if (unsure || v->lossy_runs)
+	if (unsure || v->lossy_runs || v->unconfirmed_runs)
 		return WPERF_VERDICT_INCONCLUSIVE;
 	return better ? WPERF_VERDICT_IMPROVED : WPERF_VERDICT_PASS;
 }

@@ -67,6 +67,11 @@
  * a run the gate cannot pass. PASS and IMPROVED become INCONCLUSIVE, with a
  * warning that says which runs and what to do; a failure stays a failure.
  *
+ * Unconfirmed runs. A run whose graph the kernel's own counters contradict
+ * (a check of its trace is WARN, core/checks.h: a disk's busy time against
+ * io_ticks, a thread's running time against schedstat, ...) is no evidence
+ * either way: the same as a lossy run, on either side.
+ *
  * Warnings (not findings): the environment differs (kernel, tool) from a
  * stored baseline's, the numbers were not compared, runs lost events, fewer
  * runs than min_runs on either side.
@@ -198,7 +203,9 @@ struct wperf_verdict {
 	size_t runs, baseline_runs;
 	uint64_t lost_events; /* summed over the runs */
 	size_t lossy_runs;    /* runs that lost more than max_lost of their events */
-	char unit[32];	      /* of the throughput */
+	/* runs (of either side) with a check against the kernel's counters in WARN */
+	size_t unconfirmed_runs;
+	char unit[32];				    /* of the throughput */
 	double throughput_before, throughput_after; /* medians; NaN when a side has none */
 	struct wperf_finding *findings; /* fail, then warn, then info; biggest change first */
 	size_t nfindings;

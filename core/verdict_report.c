@@ -427,12 +427,17 @@ static int finding_line(struct wperf_buf *b, const struct wperf_finding *f, cons
 	return ret;
 }
 
-/* "N of M runs lost too many events", NUL-terminated, into b. */
-static int lossy_line(struct wperf_buf *b, const struct wperf_verdict *v)
+/* "N of M runs lost too many events" or "... disagree with the kernel's counters",
+ * NUL-terminated, into b. */
+static int untrusted_line(struct wperf_buf *b, const struct wperf_verdict *v)
 {
 	wperf_buf_clear(b);
-	return wperf_buf_printf(b, "%zu of %zu runs lost too many events to be trusted",
-				v->lossy_runs, v->runs) ||
+	if (v->lossy_runs)
+		return wperf_buf_printf(b, "%zu of %zu runs lost too many events to be trusted",
+					v->lossy_runs, v->runs) ||
+		       wperf_buf_append(b, "", 1);
+	return wperf_buf_printf(b, "%zu runs disagree with the kernel's own counters",
+				v->unconfirmed_runs) ||
 	       wperf_buf_append(b, "", 1);
 }
 
@@ -481,10 +486,11 @@ static int junit_case(struct wperf_buf *b, const struct wperf_verdict *v, int th
 		ret = ret ? ret : wperf_buf_printf(b, "\">");
 		ret = ret ? ret : wperf_xml_text(b, (const char *)lines.data);
 		ret = ret ? ret : wperf_buf_printf(b, "</failure>\n");
-	} else if (!ret && (unsure || (!throughput && v->lossy_runs))) {
-		/* Runs with too many lost events cannot vouch for the bottlenecks. */
+	} else if (!ret && (unsure || (!throughput && (v->lossy_runs || v->unconfirmed_runs)))) {
+		/* Runs with too many lost events, or graphs the kernel contradicts,
+		 * cannot vouch for the bottlenecks. */
 		if (!unsure)
-			ret = lossy_line(&first, v);
+			ret = untrusted_line(&first, v);
 		ret = ret ? ret : wperf_buf_printf(b, "      <skipped message=\"inconclusive: ");
 		ret = ret ? ret : wperf_xml_text(b, (const char *)first.data);
 		ret = ret ? ret : wperf_buf_printf(b, "\"/>\n");
@@ -537,7 +543,7 @@ static void junit_counts(const struct wperf_verdict *v, size_t *fails, size_t *s
 			unsure |= in_case(&v->findings[i], t) && v->findings[i].inconclusive;
 		}
 		*fails += fail;
-		*skipped += !fail && (unsure || (t == 0 && v->lossy_runs));
+		*skipped += !fail && (unsure || (t == 0 && (v->lossy_runs || v->unconfirmed_runs)));
 	}
 }
 

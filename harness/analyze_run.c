@@ -70,6 +70,7 @@ int analyze_run(const struct scenario *s, const char *trace, const char *target,
 	int e;
 
 	analysis_opts(s, &ao);
+	ao.target = ro.target; /* the CMetric is over its threads */
 	e = wperf_trace_open(trace, &t, err);
 	if (!e)
 		e = wperf_analyze(t, &ao, &a, err);

@@ -142,8 +142,8 @@ static int attach_tracepoints(struct bpf_recorder *r, struct wperf_error *err)
 		const char *type = !strncmp(name, "tp_btf_", 7) ? "tp_btf" : "raw_tp";
 		struct bpf_link *link;
 
-		if (!bpf_program__autoload(prog) || (strncmp(name, "tp_btf_", 7) &&
-							  strncmp(name, "raw_tp_", 7)))
+		if (!bpf_program__autoload(prog) ||
+		    (strncmp(name, "tp_btf_", 7) && strncmp(name, "raw_tp_", 7)))
 			continue;
 		if (r->nlinks == MAX_LINKS)
 			return wperf_error_set(err, -E2BIG, "too many BPF links");
@@ -327,6 +327,20 @@ int bpf_recorder_counters(const struct bpf_recorder *r, uint64_t *lost, size_t n
 		}
 	}
 	free(values);
+	return 0;
+}
+
+int bpf_recorder_targets(const struct bpf_recorder *r, struct wperf_buf *tgids)
+{
+	__u32 key, next;
+	int more = bpf_map__get_next_key(r->skel->maps.targets, NULL, &next, sizeof(next)) == 0;
+
+	while (more) {
+		key = next;
+		if (wperf_buf_append(tgids, &key, sizeof(key)))
+			return -ENOMEM;
+		more = bpf_map__get_next_key(r->skel->maps.targets, &key, &next, sizeof(next)) == 0;
+	}
 	return 0;
 }
 

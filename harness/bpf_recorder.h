@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "core/buf.h"
 #include "core/error.h"
 
 #define RECORD_STACKS_KERNEL 0x1
@@ -62,6 +63,10 @@ void bpf_recorder_detach(struct bpf_recorder *r);
 /* Sums of the per-CPU counters; lost has ncpu entries (possible CPUs). */
 int bpf_recorder_counters(const struct bpf_recorder *r, uint64_t *lost, size_t ncpu,
 			  uint64_t *stack_lost, uint64_t *stack_fault);
+
+/* Appends to tgids (uint32_t) the processes recorded with --pid: those given
+ * and the ones they forked since. 0 or -ENOMEM. */
+int bpf_recorder_targets(const struct bpf_recorder *r, struct wperf_buf *tgids);
 
 /* The frames of stack id (innermost first) into ips[127]; returns the count or -errno. */
 int bpf_recorder_stack(const struct bpf_recorder *r, int32_t id, uint64_t ips[127]);

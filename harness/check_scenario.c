@@ -317,6 +317,9 @@ static char *inconclusive_reason(const struct wperf_verdict *v)
 	else if (v->lossy_runs)
 		wperf_buf_printf(&b, "%zu of %zu runs lost more events than the gate allows",
 				 v->lossy_runs, v->runs);
+	else if (v->unconfirmed_runs)
+		wperf_buf_printf(&b, "%zu runs disagree with the kernel's own counters",
+				 v->unconfirmed_runs);
 	if (wperf_buf_append(&b, "", 1) < 0) {
 		wperf_buf_release(&b);
 		return NULL;

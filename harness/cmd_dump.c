@@ -4,7 +4,8 @@
  *
  *   TIME CPU KIND TID/TGID NAME DETAILS
  *
- * TIME is in seconds from the start of the recording window.
+ * TIME is in seconds from the start of the recording window. With
+ * --counters, the kernel's counters that the trace holds instead.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -21,12 +22,87 @@ static const char *const softirq_names[] = {"HI",	"TIMER",   "NET_TX", "NET_RX",
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: wperf-bench dump [--kind KIND[,KIND...]] TRACE\n"
-		     "\n"
-		     "Prints the events of TRACE, one a line: time (s, from the window's start),\n"
-		     "CPU, kind, thread (tid/tgid and name), then the kind's fields.\n"
-		     "  --kind  only these kinds (switch, wakeup, wakeup_new, fork, exec, exit,\n"
-		     "          rename, hardirq_entry, ..., spin_before, false_wakeup)\n");
+	fprintf(out,
+		"usage: wperf-bench dump [--kind KIND[,KIND...] | --counters] TRACE\n"
+		"\n"
+		"Prints the events of TRACE, one a line: time (s, from the window's start),\n"
+		"CPU, kind, thread (tid/tgid and name), then the kind's fields.\n"
+		"  --kind      only these kinds (switch, wakeup, wakeup_new, fork, exec, exit,\n"
+		"              rename, hardirq_entry, ..., spin_before, false_wakeup)\n"
+		"  --counters  the kernel's counters instead, as read at the window's start\n"
+		"              and end: every row, the kernel's numbers in its order\n");
+}
+
+static void print_row(const char *what, const uint64_t *v, uint32_t n)
+{
+	printf("  %s:", what);
+	for (uint32_t i = 0; i < n; i++)
+		printf(" %" PRIu64, v[i]);
+	printf("\n");
+}
+
+static void print_irq_rows(const char *kind, const struct wperf_irq_counters *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char what[320];
+
+		snprintf(what, sizeof(what), "%s %s%s%s%s", kind, r[i].name, *r[i].desc ? " (" : "",
+			 r[i].desc, *r[i].desc ? ")" : "");
+		print_row(what, r[i].counts, r[i].ncpu);
+	}
+}
+
+/* Both readings of the kernel's counters, row by row. */
+static int dump_counters(const struct wperf_trace *t)
+{
+	static const char *const irq_time[] = {"in the thread", "apart", "unknown"};
+	uint64_t start = wperf_trace_stats(t)->start_ts;
+
+	for (unsigned when = WPERF_COUNTERS_START; when <= WPERF_COUNTERS_END; when++) {
+		const struct wperf_counters *c = wperf_trace_counters(t, when);
+
+		if (!c) {
+			printf("no counters in this trace (recorded before trace format 1.1)\n");
+			return EXIT_OK;
+		}
+		printf("counters at the window's %s: read at %.6f s, tick %u Hz, /proc/stat in "
+		       "1/%u s, interrupt time %s%s\n",
+		       when == WPERF_COUNTERS_START ? "start" : "end",
+		       ((int64_t)(c->ts - start)) / 1e9, c->hz, c->user_hz,
+		       irq_time[c->irq_time % 3],
+		       c->flags & WPERF_COUNTERS_WHOLE_MACHINE ? ", the whole machine" : "");
+		for (size_t i = 0; i < c->ndisks; i++) {
+			char what[300];
+
+			snprintf(what, sizeof(what), "disk %u:%u %s", c->disks[i].major,
+				 c->disks[i].minor, c->disks[i].name);
+			print_row(what, c->disks[i].fields, c->disks[i].nfields);
+		}
+		for (size_t i = 0; i < c->nnics; i++) {
+			char what[300];
+
+			snprintf(what, sizeof(what), "nic %u %s (type %u)", c->nics[i].ifindex,
+				 c->nics[i].name, c->nics[i].type);
+			print_row(what, c->nics[i].fields, c->nics[i].nfields);
+		}
+		for (size_t i = 0; i < c->ncpus; i++) {
+			char what[32];
+
+			snprintf(what, sizeof(what), "cpu%u", c->cpus[i].cpu);
+			print_row(what, c->cpus[i].fields, c->cpus[i].nfields);
+		}
+		print_irq_rows("irq", c->irqs, c->nirqs);
+		print_irq_rows("softirq", c->softirqs, c->nsoftirqs);
+		for (size_t i = 0; i < c->nthreads; i++) {
+			const struct wperf_thread_counters *th = &c->threads[i];
+
+			printf("  thread %u/%u at %.6f s: run %" PRIu64 " ns, wait %" PRIu64
+			       " ns, %" PRIu64 " slices\n",
+			       th->tid, th->tgid, ((int64_t)(th->ts - start)) / 1e9, th->run_ns,
+			       th->wait_ns, th->slices);
+		}
+	}
+	return EXIT_OK;
 }
 
 /* Who ran the code of an event: a thread, or an interrupt. */
@@ -127,6 +203,14 @@ static void format_details(char *buf, size_t size, const struct wperf_event *ev,
 	case WPERF_EV_SPIN_RELEASE:
 		snprintf(buf, size, "lock 0x%llx", (unsigned long long)ev->usdt.lock);
 		break;
+	case WPERF_EV_EXIT:
+		if (ev->hdr.flags & WPERF_EXIT_SCHEDSTAT)
+			snprintf(buf, size, "schedstat run %.6f s wait %.6f s slices %llu",
+				 ev->exit.run_ns / 1e9, ev->exit.wait_ns / 1e9,
+				 (unsigned long long)ev->exit.slices);
+		else
+			buf[0] = '\0';
+		break;
 	default:
 		buf[0] = '\0';
 	}
@@ -153,10 +237,11 @@ static int parse_kinds(const char *arg, uint8_t wanted[WPERF_EV_KIND_MAX])
 int cmd_dump(int argc, char **argv)
 {
 	static const struct option longopts[] = {{"kind", required_argument, NULL, 'k'},
+						 {"counters", no_argument, NULL, 'c'},
 						 {"help", no_argument, NULL, 'h'},
 						 {NULL, 0, NULL, 0}};
 	uint8_t wanted[WPERF_EV_KIND_MAX] = {0};
-	int filter = 0, c, e, status = EXIT_OK;
+	int filter = 0, counters = 0, c, e, status = EXIT_OK;
 	struct wperf_trace *t = NULL;
 	struct wperf_thread_table tt = {0};
 	struct wperf_event_iter *it = NULL;
@@ -169,12 +254,19 @@ int cmd_dump(int argc, char **argv)
 			if (parse_kinds(optarg, wanted))
 				return EXIT_ERROR;
 			filter = 1;
+		} else if (c == 'c') {
+			counters = 1;
 		} else {
 			return cli_other_option(c, usage);
 		}
 	}
 	if (cli_open_trace_operand(CMD, argc, argv, usage, &t))
 		return EXIT_ERROR;
+	if (counters) {
+		status = dump_counters(t);
+		wperf_trace_free(t);
+		return status;
+	}
 	start = wperf_trace_stats(t)->start_ts;
 	if (wperf_thread_table_init(&tt, t) < 0 || wperf_event_iter_new(t, &it, &err) < 0) {
 		status = cli_error(CMD, "%s", err.msg[0] ? err.msg : "out of memory");

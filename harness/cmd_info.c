@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * wperf-bench info: what a trace holds: its header, window, event counts by
- * kind, lost events, tables, and the threads that appear in its events.
+ * kind, lost events, tables, the kernel's counters and how the model agrees
+ * with them, and the threads that appear in its events.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -9,6 +10,8 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "core/analysis.h"
+#include "core/report.h"
 #include "core/thread_table.h"
 
 #define CMD	    "info"
@@ -20,8 +23,9 @@ static void usage(FILE *out)
 		"usage: wperf-bench info [--threads] TRACE\n"
 		"\n"
 		"Describes TRACE: format version, recording metadata, window, events by\n"
-		"kind, lost events and stacks, table sizes, and the %d threads with the\n"
-		"most events (--threads: all of them).\n",
+		"kind, lost events and stacks, table sizes, the kernel's counters and the\n"
+		"checks of the model against them (as the report has them), and the %d\n"
+		"threads with the most events (--threads: all of them).\n",
 		TOP_THREADS);
 }
 
@@ -77,6 +81,62 @@ static void print_header(const struct wperf_trace *t)
 	wperf_trace_perfmaps(t, &nperf);
 	printf("tables: %zu threads, %zu stacks, %zu mappings, %zu kernel symbols, %zu perf maps\n",
 	       nthreads, nstacks, nmaps, nksyms, nperf);
+}
+
+static void print_counters(const struct wperf_trace *t)
+{
+	static const char *const irq_time[] = {
+	    "in the running time of the thread interrupted (CONFIG_IRQ_TIME_ACCOUNTING off)",
+	    "apart from the threads' (CONFIG_IRQ_TIME_ACCOUNTING on)", "not known"};
+	const struct wperf_counters *s = wperf_trace_counters(t, WPERF_COUNTERS_START);
+	const struct wperf_counters *e = wperf_trace_counters(t, WPERF_COUNTERS_END);
+
+	if (!s || !e) {
+		printf("counters: none in this trace (recorded before trace format 1.1)\n");
+		return;
+	}
+	printf("counters: read at the window's start and end (wperf-bench dump --counters): "
+	       "%zu disks, %zu interfaces, %zu CPUs, %zu interrupt lines, %zu softirqs, "
+	       "%zu and %zu threads%s\n",
+	       e->ndisks, e->nnics, e->ncpus, e->nirqs, e->nsoftirqs, s->nthreads, e->nthreads,
+	       e->flags & WPERF_COUNTERS_WHOLE_MACHINE ? " (the whole machine)" : "");
+	printf("kernel: tick %u Hz%s, interrupt time counted %s\n", e->hz,
+	       e->hz ? "" : " (not known)", irq_time[e->irq_time % 3]);
+}
+
+/* The checks of the model against the counters, as the report has them. */
+static int print_checks(const struct wperf_trace *t)
+{
+	struct wperf_buf excluded = {0}, text = {0};
+	struct wperf_timeline_opts to = {0};
+	struct wperf_timeline *tl = NULL;
+	struct wperf_checks checks = {0};
+	struct wperf_error err = {0};
+	const char *target = wperf_trace_meta(t, "command_pid");
+	int e = wperf_analysis_excluded(t, &excluded);
+
+	to.exclude_tgids = (const uint32_t *)excluded.data;
+	to.nexclude = excluded.len / sizeof(uint32_t);
+	if (!e)
+		e = wperf_timeline_build(t, &to, &tl, &err);
+	if (!e) {
+		struct wperf_checks_opts ko = {to.exclude_tgids, to.nexclude};
+
+		e = wperf_checks_compute(tl, wperf_trace_counters(t, WPERF_COUNTERS_START),
+					 wperf_trace_counters(t, WPERF_COUNTERS_END), &ko, &checks,
+					 &err);
+	}
+	if (!e)
+		e = wperf_report_checks_text(&checks, target && *target ? target : NULL, &text);
+	if (!e)
+		fwrite(text.data, 1, text.len, stdout);
+	else
+		e = cli_error(CMD, "%s", err.msg[0] ? err.msg : "out of memory");
+	wperf_checks_release(&checks);
+	wperf_timeline_free(tl);
+	wperf_buf_release(&text);
+	wperf_buf_release(&excluded);
+	return e;
 }
 
 /* Counts the events of each thread, naming threads as of the end of the trace. */
@@ -149,7 +209,10 @@ int cmd_info(int argc, char **argv)
 	if (cli_open_trace_operand(CMD, argc, argv, usage, &t))
 		return EXIT_ERROR;
 	print_header(t);
-	status = print_threads(t, all);
+	print_counters(t);
+	status = print_checks(t);
+	if (status == EXIT_OK)
+		status = print_threads(t, all);
 	wperf_trace_free(t);
 	return status;
 }

@@ -29,15 +29,17 @@
 #include "core/trace.h"
 #include "harness/bpf_recorder.h"
 #include "harness/mmap_watch.h"
+#include "harness/proc_counters.h"
 #include "harness/proc_info.h"
 #include "harness/record_tables.h"
 #include "harness/spawn.h"
 #include "harness/trace_sink.h"
 
-#define CMD	      "record"
-#define MAX_PIDS      64
-#define MAX_USDT      16
-#define STOP_GRACE_MS 5000
+#define CMD	       "record"
+#define MAX_PIDS       64
+#define MAX_USDT       16
+#define STOP_GRACE_MS  5000
+#define HOLD_TIMEOUT_S 300 /* --hold: the longest wait for the second signal */
 
 struct record_opts {
 	const char *output;
@@ -52,7 +54,9 @@ struct record_opts {
 	int compress;
 	int quiet;
 	const char *ready_file;	  /* exists while the probes are attached; NULL: none */
+	int hold;		  /* wait for a signal between the window and the tables */
 	const char *harness_pids; /* META harness_pids: "PID[,PID...]", or "" */
+	const char *target;	  /* META analysis_target: a process name, pids, or "" */
 	char **command;		  /* NULL: record until stopped */
 };
 
@@ -71,6 +75,8 @@ struct recording {
 	uint64_t start_ts, end_ts;
 	size_t ncpu;
 	int ready_file_made;
+	/* the kernel's counters at the window's start and end, for COUNTERS */
+	struct wperf_counters_store counters[2];
 };
 
 static void usage(FILE *out)
@@ -96,10 +102,17 @@ static void usage(FILE *out)
 		"      --stack-entries N   stack map entries (default: 16384)\n"
 		"      --no-compress       store event sections without zstd\n"
 		"      --ready-file FILE   create FILE once recording has started and remove\n"
-		"                          it when it stops (for scripts that wait on it)\n"
+		"                          it when the window closes (for scripts that wait)\n"
+		"      --hold              once the window has closed, wait for SIGINT or\n"
+		"                          SIGTERM (at most 300 s) before reading the processes'\n"
+		"                          tables (mappings, JIT perf maps): time to have a JIT\n"
+		"                          write its perf map without recording that work\n"
 		"      --harness-pids PID[,PID...]\n"
 		"                          processes of a harness that runs this recording\n"
 		"                          (run passes its own): the analysis leaves them out\n"
+		"      --target NAME|PIDS  the processes the recording is for (a process name,\n"
+		"                          or PID[,PID...]): report's default --target, when\n"
+		"                          there is no COMMAND (run passes the scenario's)\n"
 		"  -q, --quiet             no progress or summary\n"
 		"  -h, --help              this text\n"
 		"\n"
@@ -161,7 +174,9 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		OPT_STACK_ENTRIES,
 		OPT_NO_COMPRESS,
 		OPT_READY_FILE,
-		OPT_HARNESS_PIDS
+		OPT_HOLD,
+		OPT_HARNESS_PIDS,
+		OPT_TARGET
 	};
 	static const struct option longopts[] = {
 	    {"output", required_argument, NULL, 'o'},
@@ -173,7 +188,9 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 	    {"stack-entries", required_argument, NULL, OPT_STACK_ENTRIES},
 	    {"no-compress", no_argument, NULL, OPT_NO_COMPRESS},
 	    {"ready-file", required_argument, NULL, OPT_READY_FILE},
+	    {"hold", no_argument, NULL, OPT_HOLD},
 	    {"harness-pids", required_argument, NULL, OPT_HARNESS_PIDS},
+	    {"target", required_argument, NULL, OPT_TARGET},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -188,6 +205,7 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 	o->stack_entries = 16384;
 	o->compress = 1;
 	o->harness_pids = "";
+	o->target = "";
 	/* "+": stop at the first non-option, the COMMAND. */
 	while ((c = getopt_long(argc, argv, "+o:d:p:qh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -240,12 +258,18 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		case OPT_READY_FILE:
 			o->ready_file = optarg;
 			break;
+		case OPT_HOLD:
+			o->hold = 1;
+			break;
 		case OPT_HARNESS_PIDS:
 			if (!isdigit((unsigned char)*optarg) ||
 			    strspn(optarg, "0123456789,") != strlen(optarg))
 				return cli_error(CMD, "--harness-pids wants PID[,PID...], not '%s'",
 						 optarg);
 			o->harness_pids = optarg;
+			break;
+		case OPT_TARGET:
+			o->target = optarg;
 			break;
 		case 'q':
 			o->quiet = 1;
@@ -363,7 +387,8 @@ static int write_meta(struct recording *rec, char **argv, struct wperf_error *er
 			      "hooks",
 			      "ringbuf_bytes",
 			      "command_pid",
-			      "harness_pids"};
+			      "harness_pids",
+			      "analysis_target"};
 	const char *values[] = {"wperf-trace",
 				"wperf-bench 0.1.0",
 				kernel,
@@ -382,7 +407,8 @@ static int write_meta(struct recording *rec, char **argv, struct wperf_error *er
 				bpf_recorder_hooks(rec->bpf),
 				rb,
 				child,
-				o->harness_pids};
+				o->harness_pids,
+				o->target};
 
 	/* The fixed entries, then one or two for each network interface. */
 	struct net_meta nets[64];
@@ -410,6 +436,29 @@ static int trace_error(const struct recording *rec, struct wperf_error *err)
 			       rec->opts->output, msg);
 }
 
+/*
+ * Reads the kernel's counters for the window's start or end: of every thread
+ * when the whole machine is recorded, else of the processes the BPF programs
+ * follow (the --pid ones and their children, as they are now).
+ */
+static int read_counters(struct recording *rec, unsigned when, struct wperf_error *err)
+{
+	struct proc_counters_opts co = {.when = when};
+	struct wperf_buf tgids = {0};
+	int e = 0;
+
+	if (!rec->opts->npids)
+		co.flags = WPERF_COUNTERS_WHOLE_MACHINE;
+	else if (bpf_recorder_targets(rec->bpf, &tgids))
+		e = wperf_error_set(err, -ENOMEM, "out of memory");
+	co.tgids = (const uint32_t *)tgids.data;
+	co.ntgids = tgids.len / sizeof(uint32_t);
+	if (!e)
+		e = proc_counters_read(&co, &rec->counters[when], err);
+	wperf_buf_release(&tgids);
+	return e;
+}
+
 static int finish_trace(struct recording *rec, struct wperf_error *err)
 {
 	struct wperf_trace_stats stats = {0};
@@ -425,6 +474,9 @@ static int finish_trace(struct recording *rec, struct wperf_error *err)
 	e = bpf_recorder_counters(rec->bpf, lost, rec->ncpu, &stats.stack_lost, &stats.stack_fault);
 	if (e)
 		wperf_error_set(err, e, "reading the recorder's counters: %s", strerror(-e));
+	if (!e && (e = wperf_trace_writer_counters(rec->writer,
+						   &rec->counters[WPERF_COUNTERS_END].c, err)))
+		trace_error(rec, err);
 	if (!e && (e = record_write_tables(rec->writer, rec->bpf, rec->sink,
 					   rec->opts->stack_entries, err)))
 		trace_error(rec, err);
@@ -505,6 +557,15 @@ static int flush_recorder(void *bpf)
 	return bpf_recorder_flush(bpf);
 }
 
+/* The ready file goes as the window closes: a harness waiting for that knows
+ * the events are all in, and (--hold) the tables not yet read. */
+static void window_closed(struct recording *rec)
+{
+	if (rec->ready_file_made)
+		unlink(rec->opts->ready_file);
+	rec->ready_file_made = 0;
+}
+
 static void release(struct recording *rec)
 {
 	if (rec->child > 0 && !rec->child_done) {
@@ -520,8 +581,30 @@ static void release(struct recording *rec)
 		unlink(rec->part); /* renamed away when the trace is complete */
 	}
 	bpf_recorder_free(rec->bpf);
-	if (rec->ready_file_made)
-		unlink(rec->opts->ready_file);
+	wperf_counters_store_release(&rec->counters[WPERF_COUNTERS_START]);
+	wperf_counters_store_release(&rec->counters[WPERF_COUNTERS_END]);
+	window_closed(rec);
+}
+
+/*
+ * --hold: waits for the next stop signal, at most HOLD_TIMEOUT_S, so that a
+ * harness can have a JIT write its perf map before the tables copy it, with
+ * that work outside the window. The command, if any, has ended: its SIGCHLD
+ * is no reason to go on. A harness that is gone (killed: its death signal
+ * closed the window) sends nothing more.
+ */
+static void hold(const sigset_t *signals, pid_t harness)
+{
+	uint64_t end = monotonic_ns() + (uint64_t)HOLD_TIMEOUT_S * 1000000000u;
+
+	while (monotonic_ns() < end && getppid() == harness) {
+		struct timespec tick = {0, 200 * 1000 * 1000};
+		siginfo_t info;
+		int sig = sigtimedwait(signals, &info, &tick);
+
+		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
+			return;
+	}
 }
 
 static int create_ready_file(struct recording *rec, struct wperf_error *err)
@@ -542,6 +625,7 @@ int cmd_record(int argc, char **argv)
 	struct recording rec = {.opts = &o, .fd = -1};
 	struct wperf_error err = {0};
 	sigset_t signals, old_mask;
+	pid_t harness = getppid(); /* --hold: who sends the second signal */
 	int status = parse_args(argc, argv, &o);
 	int e;
 
@@ -598,13 +682,17 @@ int cmd_record(int argc, char **argv)
 	 * The command starts now, so that META can name it; its first events wait in
 	 * the ring buffers until the writer thread starts, a moment later.
 	 */
-	rec.start_ts = monotonic_ns();
-	if (o.command) {
+	/* The window starts as its first counters are read (and ends as the last
+	 * are): the checks set the counters' change against the whole window. */
+	e = read_counters(&rec, WPERF_COUNTERS_START, &err);
+	rec.start_ts = rec.counters[WPERF_COUNTERS_START].c.ts;
+	if (!e && o.command)
 		e = spawn_command(o.command, &old_mask, &rec.child, &err);
-		if (e)
-			goto out;
-	}
-	e = write_meta(&rec, argv, &err);
+	if (!e)
+		e = write_meta(&rec, argv, &err);
+	if (!e &&
+	    wperf_trace_writer_counters(rec.writer, &rec.counters[WPERF_COUNTERS_START].c, &err))
+		e = trace_error(&rec, &err);
 	if (!e)
 		e = record_write_threads(rec.writer, &err);
 	if (e)
@@ -631,6 +719,8 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "wperf-bench record: recording to %s%s\n", o.output,
 			o.command ? "" : " (Ctrl-C to stop)");
 	e = wait_for_stop(&rec, &signals, &err);
+	if (!e)
+		e = read_counters(&rec, WPERF_COUNTERS_END, &err);
 	rec.end_ts = monotonic_ns();
 	if (rec.child > 0 && !rec.child_done) {
 		rec.child_status = spawn_terminate(rec.child, STOP_GRACE_MS);
@@ -639,6 +729,9 @@ int cmd_record(int argc, char **argv)
 	bpf_recorder_detach(rec.bpf);
 	if (!e && (e = trace_sink_stop(rec.sink, &err)))
 		e = trace_error(&rec, &err);
+	window_closed(&rec);
+	if (!e && o.hold)
+		hold(&signals, harness);
 	if (!e)
 		e = finish_trace(&rec, &err);
 	if (!e && rec.child > 0 && !o.quiet) {

@@ -53,15 +53,20 @@ static void usage(FILE *out)
 	    "  -o, --output FILE       write there (atomically) instead of standard output\n"
 	    "  -t, --threshold F       refinement stops at this share of the window\n"
 	    "                          (default 0.2, as in the paper)\n"
-	    "      --target NAME|PIDS  only the knots these processes (a process name, or\n"
-	    "                          PID[,PID...]) wait for, directly or not (default:\n"
-	    "                          the recorded COMMAND, if there was one)\n"
-	    "      --all               every knot of the machine, whatever the target\n"
+	    "      --target NAME|PIDS  report on these processes (a process name, or\n"
+	    "                          PID[,PID...]): the knots and sinks they wait for,\n"
+	    "                          directly or not, their own long waits, and the\n"
+	    "                          CMetric over their threads (default: the recorded\n"
+	    "                          COMMAND, or the target `run` or `record --target`\n"
+	    "                          named)\n"
+	    "      --all               every knot, wait and thread of the machine,\n"
+	    "                          whatever the target, and the CMetric over every\n"
+	    "                          thread\n"
 	    "      --min-edge F        leave edges under this share of the window out of\n"
 	    "                          the knot search (default 0.05; -1: keep all)\n"
-	    "      --merge-similar F   merge threads of one name only when their blocking\n"
-	    "                          stacks are at least F alike (0..1; default 0: by name;\n"
-	    "                          -1: never merge)\n"
+	    "      --merge-similar F   merge threads of one name only when their user\n"
+	    "                          stacks are at least F alike (0..1, cosine; default\n"
+	    "                          0: 0.5; -1: never merge)\n"
 	    "  -j, --jobs N            worker threads for the cascade (default: the CPUs)\n"
 	    "      --sites N           call sites per edge (default 3)\n"
 	    "      --top-edges N       dot, svg: draw the N heaviest edges and the knots'\n"
@@ -217,12 +222,15 @@ int cmd_report(int argc, char **argv)
 	ro.trace_name = argv[optind];
 	ro.aliases = aliases;
 	ro.naliases = naliases;
-	/* A trace of `record -- COMMAND` is about that command, unless told otherwise. */
+	/* A trace of `record -- COMMAND` is about that command, one of `run` (or
+	 * `record --target`) about its target, unless told otherwise. */
 	if (!ro.target && !all) {
 		const char *pid = wperf_trace_meta(t, "command_pid");
+		const char *named = wperf_trace_meta(t, "analysis_target");
 
-		ro.target = pid && *pid ? pid : NULL;
+		ro.target = pid && *pid ? pid : named && *named ? named : NULL;
 	}
+	ao.target = ro.target; /* the CMetric is over its threads */
 	if (wperf_analyze(t, &ao, &a, &err) < 0 || wperf_symbolizer_new(t, &sym, &err) < 0) {
 		status = cli_error(CMD, "%s: %s", argv[optind], err.msg);
 		goto out;

@@ -19,7 +19,7 @@
 #include <elfutils/libdwelf.h>
 #include <gelf.h>
 
-static int is_number(const char *s)
+int proc_is_number(const char *s)
 {
 	if (!*s)
 		return 0;
@@ -29,8 +29,7 @@ static int is_number(const char *s)
 	return 1;
 }
 
-/* Reads a small /proc file into buf (NUL-terminated, trailing newline cut). */
-static int read_small(const char *path, char *buf, size_t size)
+int proc_read_small(const char *path, char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
@@ -69,7 +68,7 @@ static uint32_t read_ppid(const char *tgid)
 	char path[300], stat[512];
 
 	snprintf(path, sizeof(path), "/proc/%s/stat", tgid);
-	if (read_small(path, stat, sizeof(stat)) < 0)
+	if (proc_read_small(path, stat, sizeof(stat)) < 0)
 		return 0;
 	return proc_stat_ppid(stat);
 }
@@ -87,7 +86,7 @@ int proc_threads_snapshot(struct wperf_buf *out)
 		DIR *tasks;
 		uint32_t ppid;
 
-		if (!is_number(pe->d_name))
+		if (!proc_is_number(pe->d_name))
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/task", pe->d_name);
 		tasks = opendir(path);
@@ -97,11 +96,11 @@ int proc_threads_snapshot(struct wperf_buf *out)
 		while (!err && (te = readdir(tasks))) {
 			struct wperf_thread t = {0};
 
-			if (!is_number(te->d_name))
+			if (!proc_is_number(te->d_name))
 				continue;
 			snprintf(path, sizeof(path), "/proc/%s/task/%s/comm", pe->d_name,
 				 te->d_name);
-			if (read_small(path, t.comm, sizeof(t.comm)) < 0)
+			if (proc_read_small(path, t.comm, sizeof(t.comm)) < 0)
 				continue;
 			t.tid = strtoul(te->d_name, NULL, 10);
 			t.tgid = strtoul(pe->d_name, NULL, 10);
@@ -265,14 +264,14 @@ size_t proc_net_meta(struct net_meta *out, size_t max)
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "/sys/class/net/%s/ifindex", de->d_name);
-		if (read_small(path, ifindex, sizeof(ifindex)) < 0)
+		if (proc_read_small(path, ifindex, sizeof(ifindex)) < 0)
 			continue;
 		snprintf(out[n].key, sizeof(out[n].key), "net.%.30s.name", ifindex);
 		snprintf(out[n].value, sizeof(out[n].value), "%.63s", de->d_name);
 		n++;
 		/* Mbit/s; -1 or an error for links that do not know their speed. */
 		snprintf(path, sizeof(path), "/sys/class/net/%s/speed", de->d_name);
-		if (read_small(path, speed, sizeof(speed)) < 0 ||
+		if (proc_read_small(path, speed, sizeof(speed)) < 0 ||
 		    (mbps = strtol(speed, NULL, 10)) <= 0)
 			continue;
 		snprintf(out[n].key, sizeof(out[n].key), "net.%.30s.speed_bps", ifindex);

@@ -13,6 +13,13 @@
 #include "core/buf.h"
 #include "core/trace.h"
 
+/* Is s a non-empty string of digits (a pid, in a /proc listing)? */
+int proc_is_number(const char *s);
+
+/* Reads a small /proc or /sys file into buf (NUL-terminated, trailing newline
+ * cut); 0 or a negative errno. */
+int proc_read_small(const char *path, char *buf, size_t size);
+
 /* Appends a struct wperf_thread for every thread of the machine to out. */
 int proc_threads_snapshot(struct wperf_buf *out);
 

@@ -193,6 +193,24 @@ static void say_run(struct run_set *set, const char *label, const struct wperf_r
 	wperf_buf_release(&line);
 }
 
+void run_set_expectation(const struct scenario *s, struct wperf_expect *want)
+{
+	const struct scenario_expect *se = &s->expect;
+
+	*want = (struct wperf_expect){
+	    .knot = (const char *const *)se->knot,
+	    .nknot = se->nknot,
+	    .not_in_knot = (const char *const *)se->not_in_knot,
+	    .nnot_in_knot = se->nnot_in_knot,
+	    .sink = (const char *const *)se->sink,
+	    .nsink = se->nsink,
+	    .no_knot = se->no_knot,
+	    .cmetric_first = se->cmetric_first,
+	    .timer_paced = (const char *const *)se->timer_paced,
+	    .ntimer_paced = se->ntimer_paced,
+	};
+}
+
 static int one_run(struct run_set *set, unsigned i, struct wperf_error *err)
 {
 	const struct scenario *s = set->s;
@@ -206,19 +224,11 @@ static int one_run(struct run_set *set, unsigned i, struct wperf_error *err)
 				 .interrupted = &stop_signal};
 	struct run_outcome out;
 	struct wperf_run run;
-	const struct scenario_expect *se = &s->expect;
-	const struct wperf_expect want = {
-	    .knot = (const char *const *)se->knot,
-	    .nknot = se->nknot,
-	    .not_in_knot = (const char *const *)se->not_in_knot,
-	    .nnot_in_knot = se->nnot_in_knot,
-	    .sink = (const char *const *)se->sink,
-	    .nsink = se->nsink,
-	    .no_knot = se->no_knot,
-	    .cmetric_first = se->cmetric_first,
-	};
-	struct results_expect x = {.checked = se->given};
+	struct wperf_expect want;
+	struct results_expect x = {.checked = s->expect.given};
 	int e;
+
+	run_set_expectation(s, &want);
 
 	snprintf(label, sizeof(label), "%s%srun %u/%u", set->o.label ? set->o.label : "",
 		 set->o.label ? ": " : "", i, set->runs);

@@ -40,6 +40,8 @@ struct run_set;
 int run_set_open(const struct run_set_opts *o, struct results *out, struct run_set **set,
 		 struct wperf_error *err);
 
+/* The scenario's expected answer as the gate checks it; want points into s. */
+void run_set_expectation(const struct scenario *s, struct wperf_expect *want);
 /* How many runs the set makes: the option's, else the scenario's. */
 unsigned run_set_planned(const struct run_set *set);
 

@@ -355,7 +355,7 @@ static int start_recorder(struct run_state *st, struct run_outcome *out, struct 
 {
 	const struct scenario *s = st->o->s;
 	char log[PATH_MAX], ready[PATH_MAX], window[32], buffer[16];
-	char *argv[18];
+	char *argv[20];
 	struct wperf_buf pids = {0}, harness = {0};
 	struct service_spec spec = {.name = "the recorder", .argv = argv, .log_path = log};
 	size_t n = 0;
@@ -376,8 +376,12 @@ static int start_recorder(struct run_state *st, struct run_outcome *out, struct 
 	argv[n++] = (char *)stacks_name(s->record.stacks);
 	argv[n++] = "--ready-file";
 	argv[n++] = ready;
+	argv[n++] = "--hold";
 	argv[n++] = "--harness-pids";
 	argv[n++] = harness.len ? (char *)harness.data : "";
+	/* for `report` on the trace later: the lists are about the target */
+	argv[n++] = "--target";
+	argv[n++] = out->target;
 	if (s->record.window > 0) {
 		snprintf(window, sizeof(window), "%g", s->record.window);
 		argv[n++] = "-d";
@@ -404,10 +408,40 @@ static int start_recorder(struct run_state *st, struct run_outcome *out, struct 
 	return e;
 }
 
+/* The recorder's window is open while its ready file exists (cmd_record.c). */
+static bool window_open(struct run_state *st)
+{
+	char ready[PATH_MAX];
+
+	return service_running(&st->recorder) &&
+	       access(run_path(st, "recording", ready, sizeof(ready)), F_OK) == 0;
+}
+
+/*
+ * Ends a recording started with --hold: SIGINT closes the window, if the
+ * recorder has not closed it itself; while it holds, record.on_stop runs
+ * (when run_on_stop), unrecorded; the second SIGINT has it write the tables.
+ */
+static int stop_recorder(struct run_state *st, bool run_on_stop, struct wperf_error *err)
+{
+	const struct scenario_record *r = &st->o->s->record;
+	double end = progress_now_s() + RECORD_STOP_TIMEOUT;
+	int e = 0;
+
+	if (window_open(st))
+		kill(st->recorder.pgid, SIGINT);
+	while (window_open(st) && progress_now_s() < end)
+		nap();
+	if (run_on_stop && !window_open(st) && service_running(&st->recorder))
+		e = run_commands(st, "on_stop", r->on_stop, r->non_stop, err);
+	stop(st, &st->recorder, SIGINT, RECORD_STOP_TIMEOUT);
+	return e;
+}
+
 /*
  * Records while the load runs: for the window when there is one (the recorder
- * stops itself), else until the load ends. A load that ends before the window
- * does cuts the recording short: that is said, not an error.
+ * closes it itself), else until the load ends. A load that ends before the
+ * window does cuts the recording short: that is said, not an error.
  */
 static int record_load(struct run_state *st, struct wperf_error *err)
 {
@@ -415,7 +449,7 @@ static int record_load(struct run_state *st, struct wperf_error *err)
 	double start = progress_now_s();
 	int e;
 
-	while (service_running(&st->recorder)) {
+	while (window_open(st)) {
 		if ((e = watch(st, err)))
 			return e;
 		if (!service_running(&st->load)) {
@@ -423,7 +457,6 @@ static int record_load(struct run_state *st, struct wperf_error *err)
 				progress_warn(st->o->progress,
 					      "%s: the load ended %.1f s into the %g s window",
 					      st->o->label, progress_now_s() - start, r->window);
-			stop(st, &st->recorder, SIGINT, RECORD_STOP_TIMEOUT);
 			break;
 		}
 		if (r->window > 0 && progress_now_s() - start > r->window + RECORD_STOP_TIMEOUT)
@@ -444,6 +477,8 @@ static int record_load(struct run_state *st, struct wperf_error *err)
 					st->o->label, progress_now_s() - start);
 		nap();
 	}
+	if ((e = stop_recorder(st, true, err)))
+		return e;
 	if (!WIFEXITED(st->recorder.status) || WEXITSTATUS(st->recorder.status) != 0)
 		return failed(&st->recorder, "the recorder", err);
 	progress_say(st->o->progress, "%s: recorded %.1f s", st->o->label,
@@ -488,7 +523,7 @@ static int read_throughput(struct run_state *st, struct run_outcome *out, struct
 /* Stops whatever still runs, newest first. */
 static void stop_everything(struct run_state *st)
 {
-	stop(st, &st->recorder, SIGINT, RECORD_STOP_TIMEOUT);
+	stop_recorder(st, false, NULL);
 	stop(st, &st->load, SIGTERM, st->o->s->load.stop_timeout);
 	while (st->nstarted > 0) {
 		const struct scenario_service *sv = &st->o->s->services[--st->nstarted];

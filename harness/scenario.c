@@ -147,8 +147,8 @@ static int target(struct loader *L, const yaml_node_t *n, int bare_process,
 
 static int record(struct loader *L, const yaml_node_t *map)
 {
-	static const char *const keys[] = {"targets", "warmup",	   "window",
-					   "stacks",  "buffer_mb", NULL};
+	static const char *const keys[] = {"targets",	"warmup",  "window", "stacks",
+					   "buffer_mb", "on_stop", NULL};
 	static const char *const stacks[] = {"none", "kernel", "user", "all"};
 	struct scenario_record *r = &L->s->record;
 	const double duration = L->s->load.duration;
@@ -186,7 +186,8 @@ static int record(struct loader *L, const yaml_node_t *map)
 	if (sc_get_number(L, map, "warmup", &sc_seconds, &r->warmup) < 0 ||
 	    sc_get_number(L, map, "window", &sc_seconds_pos, &r->window) < 0 ||
 	    sc_get_string(L, map, "stacks", SC_NONEMPTY, &mode) < 0 ||
-	    sc_get_integer(L, map, "buffer_mb", 1, 4096, &buffer_mb) < 0)
+	    sc_get_integer(L, map, "buffer_mb", 1, 4096, &buffer_mb) < 0 ||
+	    sc_commands(L, map, "on_stop", &r->on_stop, &r->non_stop) < 0)
 		return -1;
 	if (buffer_mb & (buffer_mb - 1)) {
 		sc_path_key(L, "buffer_mb");
@@ -291,8 +292,8 @@ static int analysis(struct loader *L, const yaml_node_t *map)
 
 static int expect(struct loader *L, const yaml_node_t *map)
 {
-	static const char *const keys[] = {"knot",    "not_in_knot",   "sink",
-					   "no_knot", "cmetric_first", NULL};
+	static const char *const keys[] = {"knot",	    "not_in_knot", "sink", "no_knot",
+					   "cmetric_first", "timer_paced", NULL};
 	struct scenario_expect *e = &L->s->expect;
 
 	if (sc_mapping(L, map) < 0 || sc_check_keys(L, map, keys) < 0 ||
@@ -301,7 +302,9 @@ static int expect(struct loader *L, const yaml_node_t *map)
 			   &e->nnot_in_knot) < 0 ||
 	    sc_get_strings(L, map, "sink", SC_NONEMPTY, 1, &e->sink, &e->nsink) < 0 ||
 	    sc_get_bool(L, map, "no_knot", &e->no_knot) < 0 ||
-	    sc_get_string(L, map, "cmetric_first", SC_NONEMPTY, &e->cmetric_first) < 0)
+	    sc_get_string(L, map, "cmetric_first", SC_NONEMPTY, &e->cmetric_first) < 0 ||
+	    sc_get_strings(L, map, "timer_paced", SC_NONEMPTY, 1, &e->timer_paced,
+			   &e->ntimer_paced) < 0)
 		return -1;
 	if (e->no_knot && e->nknot)
 		AT_KEY(L, "no_knot",
@@ -311,9 +314,10 @@ static int expect(struct loader *L, const yaml_node_t *map)
 		AT_KEY(L, "not_in_knot",
 		       sc_fail(L, sc_lookup(L, map, "not_in_knot"),
 			       "needs the knot it speaks of (expect.knot)") < 0);
-	if (!e->nknot && !e->nsink && !e->no_knot && !e->cmetric_first)
-		return sc_fail(
-		    L, map, "expected at least one of knot, sink, no_knot: true or cmetric_first");
+	if (!e->nknot && !e->nsink && !e->no_knot && !e->cmetric_first && !e->ntimer_paced)
+		return sc_fail(L, map,
+			       "expected at least one of knot, sink, no_knot: true, cmetric_first "
+			       "or timer_paced");
 	e->given = 1;
 	return 0;
 }
@@ -376,7 +380,7 @@ static int scenario(struct loader *L, const yaml_node_t *root)
 		return -1;
 	L->empty[0] = NULL;
 	s->tags = s->analysis.aliases = s->expect.knot = s->expect.not_in_knot = s->expect.sink =
-	    L->empty;
+	    s->expect.timer_paced = L->empty;
 
 	if (sc_get_string(L, root, "name", SC_NONEMPTY, &s->name) < 0)
 		return -1;

@@ -120,6 +120,10 @@ struct scenario_record {
 	double window; /* seconds to record; 0: until the load ends */
 	enum scenario_stacks stacks; /* default SCENARIO_STACKS_ALL */
 	unsigned buffer_mb; /* the recorder's ring buffer, a power of two; 0: its default */
+	/* Run in order once the window has closed, before the recorder reads the
+	 * processes' tables (a JIT's perf map): their work is not recorded. */
+	struct scenario_command *on_stop;
+	size_t non_stop;
 };
 
 struct scenario_analysis {
@@ -128,7 +132,7 @@ struct scenario_analysis {
 	 * whereas 0 in struct wperf_analysis_opts means the default: pass a
 	 * negative value there for 0. */
 	double min_edge;
-	double merge_similar;	       /* [-1, 1]; default 0 (merge threads by name) */
+	double merge_similar;	       /* [-1, 1]; default 0 (0.5: core/merge.h) */
 	struct scenario_target target; /* kind NONE when not given: the load */
 	/* The idle-time model's capacities; 0: not given. */
 	uint64_t disk_bytes_per_s;
@@ -151,6 +155,8 @@ struct scenario_expect {
 	size_t nsink;
 	int no_knot;	     /* no knot may be found */
 	char *cmetric_first; /* a glob for the target's vertex the CMetric ranks first */
+	char **timer_paced;  /* globs that each match a thread paced by a timer */
+	size_t ntimer_paced;
 };
 
 /* Never 0, so that they can go to struct wperf_gate_opts as they are. */

@@ -39,20 +39,16 @@
 #include <stdatomic.h>
 
 #include "synth.h"
+#include "synth_table.h"
 
 #define MAX_WORKERS 64
 
-struct stripe {
-	pthread_mutex_t lock;
-	uint64_t updates; /* the "table": what the lock protects */
-} __attribute__((aligned(64)));
-
 struct app {
 	/* options */
-	int nworkers, nstripes;
-	int64_t cs_ns, out_ns;
+	int nworkers;
+	struct table_opts work;
 	/* state */
-	struct stripe *stripes;
+	struct table table;
 	atomic_bool stop;
 	atomic_uint_fast64_t ops;
 	pthread_barrier_t start;
@@ -81,20 +77,20 @@ static void *worker_main(void *arg)
 
 	synth_thread_begin(w->name, &app->start);
 	while (!atomic_load_explicit(&app->stop, memory_order_relaxed)) {
-		struct stripe *s = &app->stripes[0];
+		struct stripe *s = &app->table.stripes[0];
 
-		if (app->nstripes > 1) {
+		if (app->table.nstripes > 1) {
 			/* xorshift64: which stripe this operation updates */
 			rng ^= rng << 13;
 			rng ^= rng >> 7;
 			rng ^= rng << 17;
-			s = &app->stripes[rng % (uint64_t)app->nstripes];
+			s = &app->table.stripes[rng % (uint64_t)app->table.nstripes];
 		}
 		pthread_mutex_lock(&s->lock);
-		update_locked(s, app->cs_ns);
+		update_locked(s, app->work.cs_ns);
 		pthread_mutex_unlock(&s->lock); /* wakes one waiter, if any */
 		atomic_fetch_add_explicit(&app->ops, 1, memory_order_relaxed);
-		prepare_outside(app->out_ns);
+		prepare_outside(app->work.out_ns);
 	}
 	return NULL;
 }
@@ -102,35 +98,25 @@ static void *worker_main(void *arg)
 /* The options' lines of the usage (see synth_usage). */
 static const char usage[] =
     "  -d, --duration S        run for S seconds (default 5)\n"
-    "  -n, --workers N         worker threads (default 4)\n"
-    "      --cs-us US          CPU work inside the critical section (default 1000)\n"
-    "      --out-us US         CPU work outside it, per operation (default 300)\n"
-    "      --fixed             finer locking: one lock per stripe of the table\n"
-    "      --stripes K         stripes with --fixed (default 4 per worker)\n"
-    "  -h, --help\n";
+    "  -n, --workers N         worker threads (default 4)\n" TABLE_USAGE "  -h, --help\n";
 
 int main(int argc, char **argv)
 {
-	enum { OPT_CS_US = 256, OPT_OUT_US, OPT_FIXED, OPT_STRIPES };
 	static const struct option opts[] = {
 	    {"duration", required_argument, NULL, 'd'},
 	    {"workers", required_argument, NULL, 'n'},
-	    {"cs-us", required_argument, NULL, OPT_CS_US},
-	    {"out-us", required_argument, NULL, OPT_OUT_US},
-	    {"fixed", no_argument, NULL, OPT_FIXED},
-	    {"stripes", required_argument, NULL, OPT_STRIPES},
+	    TABLE_OPTIONS,
 	    {"help", no_argument, NULL, 'h'},
 	    {0},
 	};
 	static struct app app;
 	static struct synth_worker workers[MAX_WORKERS];
-	double duration = 5, cs_us = 1000, out_us = 300;
-	bool fixed = false;
-	long long stripes = 0;
+	double duration = 5;
 	struct synth_window w;
 	int c;
 
 	app.nworkers = 4;
+	app.work = (struct table_opts)TABLE_OPTS_DEFAULT;
 	while ((c = synth_getopt(argc, argv, "d:n:h", opts, usage)) != -1) {
 		switch (c) {
 		case 'd':
@@ -139,30 +125,12 @@ int main(int argc, char **argv)
 		case 'n':
 			app.nworkers = synth_opt_long("--workers", optarg, 1, MAX_WORKERS);
 			break;
-		case OPT_CS_US:
-			cs_us = synth_opt_double("--cs-us", optarg, 0, 1e9);
-			break;
-		case OPT_OUT_US:
-			out_us = synth_opt_double("--out-us", optarg, 0, 1e9);
-			break;
-		case OPT_FIXED:
-			fixed = true;
-			break;
-		case OPT_STRIPES:
-			stripes = synth_opt_long("--stripes", optarg, 1, 1 << 16);
+		default:
+			table_option(c, optarg, &app.work);
 			break;
 		}
 	}
-	app.cs_ns = cs_us * SYNTH_NSEC_PER_USEC;
-	app.out_ns = out_us * SYNTH_NSEC_PER_USEC;
-	app.nstripes = !fixed ? 1 : stripes ? (int)stripes : 4 * app.nworkers;
-	app.stripes = aligned_alloc(64, app.nstripes * sizeof(*app.stripes));
-	if (!app.stripes)
-		synth_die(1, "out of memory");
-	for (int i = 0; i < app.nstripes; i++) {
-		pthread_mutex_init(&app.stripes[i].lock, NULL);
-		app.stripes[i].updates = 0;
-	}
+	table_init(&app.table, &app.work, app.nworkers);
 
 	synth_signals_init();
 	pthread_barrier_init(&app.start, NULL, app.nworkers + 1);
@@ -173,9 +141,7 @@ int main(int argc, char **argv)
 	synth_join_workers(workers, app.nworkers);
 	synth_say_stopped(w.sig);
 
-	for (int i = 0; i < app.nstripes; i++)
-		pthread_mutex_destroy(&app.stripes[i].lock);
-	free(app.stripes);
+	table_release(&app.table);
 	synth_report("operations", w.count, w.elapsed_ns, "operations/s");
 	return 0;
 }

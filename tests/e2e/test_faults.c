@@ -530,8 +530,11 @@ static void killed(void **state)
 	}
 	free(ledger);
 	if (p == RECORDING && !c->recorder_too) {
-		/* the recorder finishes its trace and goes, programs and all */
-		for (int i = 0; i < 600 && exists(dir, "runs/1/recording"); i++)
+		/* the recorder finishes its trace and goes, programs and all (its
+		 * ready file goes first, as the window closes) */
+		for (int i = 0; i < 600 && (exists(dir, "runs/1/recording") ||
+					    exists(dir, "runs/1/wperf.trace.part"));
+		     i++)
 			usleep(100 * 1000);
 		assert_false(exists(dir, "runs/1/recording"));
 		assert_false(e2e_recorder_programs_linger());

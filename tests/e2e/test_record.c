@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "core/analysis.h"
+#include "core/report.h"
 #include "core/thread_table.h"
 #include "tests/lib/e2e.h"
 
@@ -311,11 +313,19 @@ static void test_shortlived_mappings(void **state)
 static void test_pid_filter(void **state)
 {
 	char trace[512], pidarg[16];
-	char *argv[] = { (char *)e2e_path("wperf-bench"), "record", "-q", "-o", trace, "-p", pidarg,
-			 "-d", "2", NULL };
+	char *argv[] = {(char *)e2e_path("wperf-bench"),
+			"record",
+			"-q",
+			"-o",
+			trace,
+			"-p",
+			pidarg,
+			"-d",
+			"2",
+			NULL};
 	struct e2e_output *o = calloc(1, sizeof(*o));
 	struct wperf_trace *t = NULL;
-	struct wperf_error err = { 0 };
+	struct wperf_error err = {0};
 	size_t n, children = 0, switches = 0, foreign = 0;
 	pid_t target;
 	int status;
@@ -326,8 +336,8 @@ static void test_pid_filter(void **state)
 	target = fork();
 	assert_true(target >= 0);
 	if (target == 0) {
-		execl("/bin/sh", "sh", "-c", "sleep 0.7; for i in 1 2 3; do /bin/true; done; sleep 2",
-		      NULL);
+		execl("/bin/sh", "sh", "-c",
+		      "sleep 0.7; for i in 1 2 3; do /bin/true; done; sleep 2", NULL);
 		_exit(127);
 	}
 	snprintf(pidarg, sizeof(pidarg), "%d", (int)target);
@@ -338,10 +348,10 @@ static void test_pid_filter(void **state)
 	if (wperf_trace_open(trace, &t, &err) < 0)
 		fail_msg("%s", err.msg);
 	struct wperf_event *ev = e2e_events(t, &n);
-	struct wperf_thread_table tt = { 0 };
+	struct wperf_thread_table tt = {0};
 
 	/* The target and every process it forks, as the trace itself tells. */
-	uint32_t family[64] = { (uint32_t)target };
+	uint32_t family[64] = {(uint32_t)target};
 	size_t nfamily = 1;
 
 	assert_int_equal(wperf_thread_table_init(&tt, t), 0);
@@ -376,18 +386,27 @@ static void test_pid_filter(void **state)
 /* --stacks decides which stacks are taken: none at all, or kernel ones only. */
 static void test_stacks_policy(void **state)
 {
-	static const char *const modes[] = { "none", "kernel" };
+	static const char *const modes[] = {"none", "kernel"};
 
 	(void)state;
 	e2e_require_bpf();
 	for (size_t m = 0; m < 2; m++) {
 		char trace[512];
-		char *argv[] = { (char *)e2e_path("wperf-bench"), "record", "-q", "-o", trace,
-				 "--stacks", (char *)modes[m], "--", (char *)e2e_path("synthetic/pingpong"),
-				 "-n", "500", NULL };
+		char *argv[] = {(char *)e2e_path("wperf-bench"),
+				"record",
+				"-q",
+				"-o",
+				trace,
+				"--stacks",
+				(char *)modes[m],
+				"--",
+				(char *)e2e_path("synthetic/pingpong"),
+				"-n",
+				"500",
+				NULL};
 		struct e2e_output *o = calloc(1, sizeof(*o));
 		struct wperf_trace *t = NULL;
-		struct wperf_error err = { 0 };
+		struct wperf_error err = {0};
 		size_t n, nstacks, kstacks = 0, ustacks = 0;
 
 		snprintf(trace, sizeof(trace), "%s/stacks-%s.trace", e2e_tmpdir(), modes[m]);
@@ -423,15 +442,159 @@ static void test_stacks_policy(void **state)
 	}
 }
 
+/* The identity of the vertex of thread tid in analysis a ("" if none). */
+static const char *vertex_of_tid(const struct wperf_analysis *a, uint32_t tid)
+{
+	for (size_t e = 0; e < a->timeline->nentities; e++)
+		if (a->timeline->entities[e].tid == tid &&
+		    a->timeline->entities[e].kind == WPERF_ENTITY_THREAD)
+			return a->merged.vertices[a->merged.vertex_of[e]].identity;
+	return "";
+}
+
+/*
+ * Two pools of unnamed threads in one process (synthetic/pools: every thread
+ * is "pools"), each running its own code: the loaders' two threads are one
+ * vertex, the handlers' two another, each named by its own function, and the
+ * handlers' lock is the knot. By name alone they were all one vertex.
+ */
+static void test_unnamed_pools_apart(void **state)
+{
+	char *cmd[] = {(char *)e2e_path("synthetic/pools"), "-d", "2", NULL};
+	struct e2e_output *o = calloc(1, sizeof(*o));
+	struct wperf_analysis *a = NULL;
+	struct wperf_error err = {0};
+	unsigned loaders = 0, handlers = 0, tid;
+	int knot = 0;
+
+	(void)state;
+	e2e_require_bpf();
+	struct wperf_trace *t = record("pools", cmd, o);
+
+	if (wperf_analyze(t, NULL, &a, &err) < 0)
+		fail_msg("%s", err.msg);
+	for (const char *p = o->out; (p = strstr(p, "thread ")); p++) {
+		char pool[16];
+
+		if (sscanf(p, "thread %15s tid %u", pool, &tid) != 2)
+			continue;
+		print_message("%s %u: %s\n", pool, tid, vertex_of_tid(a, tid));
+		if (!strcmp(pool, "loader")) {
+			assert_string_equal(vertex_of_tid(a, tid), "pools@a_worker");
+			loaders++;
+		} else {
+			assert_string_equal(vertex_of_tid(a, tid), "pools@b_worker");
+			handlers++;
+		}
+	}
+	assert_int_equal(loaders, 2);
+	assert_int_equal(handlers, 2);
+	for (size_t k = 0; k < a->knots.nfinal; k++) {
+		const struct wperf_knot *kn = &a->knots.knots[k];
+
+		knot += kn->kind == WPERF_KNOT && kn->nvertices == 1 &&
+			!strcmp(a->merged.vertices[kn->vertices[0]].identity, "pools@b_worker");
+	}
+	assert_int_equal(knot, 1);
+	wperf_analysis_free(a);
+	wperf_trace_free(t);
+	free(o);
+}
+
+/* A line of checks c about thread tid, of kind. */
+static const struct wperf_checks_line *thread_line(const struct wperf_checks *c, unsigned kind,
+						   uint32_t tid)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->lines[i].kind == kind && c->lines[i].tid == tid)
+			return &c->lines[i];
+	fail_msg("no %s line of thread %u", wperf_check_kind_name(kind), tid);
+	return NULL;
+}
+
+/*
+ * A CPU-bound program (synthetic/sink: a producer on the CPU all the time,
+ * consumers waiting for it) recorded with the kernel's counters: they are in
+ * the trace, plausible, and every check of the program's threads agrees. The
+ * producer exits before the window ends: its schedstat comes from its EXIT
+ * event, and the time it ran agrees with the model's within 1% (and a tick:
+ * the kernel counts a running thread as of its last tick).
+ */
+static void test_counters_and_checks(void **state)
+{
+	char *cmd[] = {(char *)e2e_path("synthetic/sink"), "--duration", "2", NULL};
+	struct e2e_output *o = calloc(1, sizeof(*o));
+	struct wperf_analysis *a = NULL;
+	struct wperf_error err = {0};
+	const struct wperf_counters *c0, *c1;
+	const struct wperf_checks_line *run;
+	uint64_t tick, exit_run = 0;
+	size_t n, threads = 0;
+	const char *pid;
+
+	(void)state;
+	e2e_require_bpf();
+	struct wperf_trace *t = record("checks", cmd, o);
+	uint32_t producer = e2e_thread_tid(o->out, "producer");
+	struct wperf_event *ev = e2e_events(t, &n);
+
+	assert_true(producer > 0);
+	c0 = wperf_trace_counters(t, WPERF_COUNTERS_START);
+	c1 = wperf_trace_counters(t, WPERF_COUNTERS_END);
+	assert_non_null(c0);
+	assert_non_null(c1);
+	assert_true(c0->flags & WPERF_COUNTERS_WHOLE_MACHINE);
+	assert_int_equal(c1->ncpus, sysconf(_SC_NPROCESSORS_ONLN));
+	assert_int_equal(c1->user_hz, sysconf(_SC_CLK_TCK));
+	assert_true(c0->nthreads > 0 && c1->nthreads > 0);
+	assert_true(c0->ts >= wperf_trace_stats(t)->start_ts);
+	assert_true(c1->ts <= wperf_trace_stats(t)->end_ts);
+	for (size_t i = 0; i < n; i++)
+		if (ev[i].hdr.kind == WPERF_EV_EXIT && ev[i].hdr.tid == producer) {
+			assert_true(ev[i].hdr.flags & WPERF_EXIT_SCHEDSTAT);
+			exit_run = ev[i].exit.run_ns;
+		}
+	/* it ran most of the 2 s (a CPU of the two) */
+	assert_true(exit_run > 1000000000ull);
+
+	if (wperf_analyze(t, NULL, &a, &err))
+		fail_msg("%s", err.msg);
+	pid = wperf_trace_meta(t, "command_pid");
+	assert_true(a->checks.have_counters);
+	run = thread_line(&a->checks, WPERF_CHECK_THREAD_RUN, producer);
+	tick = 1000000000ull / (c1->hz ? c1->hz : 100);
+	print_message("producer: ran %.6f s by the model, %.6f s by the kernel\n", run->model / 1e9,
+		      run->kernel / 1e9);
+	assert_true(run->kernel == exit_run);
+	assert_true((uint64_t)llabs(run->diff) <= run->kernel / 100 + tick);
+	for (size_t i = 0; i < a->checks.n; i++) {
+		const struct wperf_checks_line *l = &a->checks.lines[i];
+
+		if (l->kind < WPERF_CHECK_THREAD_RUN || l->kind > WPERF_CHECK_THREAD_SLICES ||
+		    !wperf_analysis_is_target(pid, l->tgid, l->process))
+			continue;
+		threads += l->kind == WPERF_CHECK_THREAD_RUN;
+		if (l->status != WPERF_CHECK_OK)
+			fail_msg("%s %s: model %llu, kernel %llu, tolerance %llu",
+				 wperf_check_kind_name(l->kind), l->subject,
+				 (unsigned long long)l->model, (unsigned long long)l->kernel,
+				 (unsigned long long)l->tolerance);
+	}
+	/* main, the producer and two consumers */
+	assert_int_equal(threads, 4);
+	wperf_analysis_free(a);
+	free(ev);
+	wperf_trace_free(t);
+	free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_pingpong_wakeups),
-	    cmocka_unit_test(test_fig1_disk),
-	    cmocka_unit_test(test_usdt_annotations),
-	    cmocka_unit_test(test_shortlived_mappings),
-	    cmocka_unit_test(test_pid_filter),
-	    cmocka_unit_test(test_stacks_policy),
+	    cmocka_unit_test(test_pingpong_wakeups),	cmocka_unit_test(test_fig1_disk),
+	    cmocka_unit_test(test_usdt_annotations),	cmocka_unit_test(test_shortlived_mappings),
+	    cmocka_unit_test(test_pid_filter),		cmocka_unit_test(test_stacks_policy),
+	    cmocka_unit_test(test_unnamed_pools_apart), cmocka_unit_test(test_counters_and_checks),
 	};
 
 	return cmocka_run_group_tests_name("record (end to end)", tests, NULL, NULL);

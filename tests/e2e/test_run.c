@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "core/trace.h"
 #include "harness/results.h"
 #include "tests/lib/e2e.h"
 
@@ -63,6 +64,7 @@ static void gate_cycle_on_figure_1(void **state)
 	const char *baseline = e2e_tmp_path("baselines/fig1-gate.yaml");
 	struct e2e_output *o = malloc(sizeof(*o));
 	struct results r;
+	struct wperf_trace *t;
 	struct wperf_error err = {0};
 	char path[600];
 
@@ -97,6 +99,10 @@ static void gate_cycle_on_figure_1(void **state)
 		snprintf(path, sizeof(path), "%s/runs/%zu/wperf.trace", base, i + 1);
 		assert_true(exists(path));
 	}
+	/* the trace names the target, for `report` on it later */
+	assert_int_equal(wperf_trace_open(path, &t, &err), 0);
+	assert_string_equal(wperf_trace_meta(t, "analysis_target"), "fig1");
+	wperf_trace_free(t);
 	results_release(&r);
 	snprintf(path, sizeof(path), "%s/graph.svg", base);
 	assert_true(exists(path));
@@ -235,6 +241,68 @@ static void throughput_missing(void **state)
 		"matches the throughput regex", "no line of");
 }
 
+/* ---- record.on_stop ---- */
+
+/*
+ * record.on_stop runs after the window and before the tables: what it writes
+ * (a service's perf map, as jcmd has a JVM do) is in the trace, what it runs
+ * is not.
+ */
+static void on_stop_runs_between_window_and_tables(void **state)
+{
+	struct e2e_output *o = malloc(sizeof(*o));
+	const char *dir = e2e_tmp_path("results-on-stop"), *path;
+	const struct wperf_perfmap *maps;
+	const struct wperf_thread *threads;
+	struct wperf_event *events;
+	struct wperf_trace *t = NULL;
+	struct wperf_error err = {0};
+	char trace[600];
+	size_t nmaps, nthreads, nevents, found = 0;
+
+	(void)state;
+	e2e_require_bpf();
+	path = e2e_scenario(
+	    "on-stop.yaml",
+	    "name: on-stop\n"
+	    "services:\n"
+	    "  jit:\n"
+	    "    command: \"env %2$s sh -c 'echo $$$$ > ${RESULTS_DIR}/jit.pid; while :; do sleep "
+	    "0.05; done'\"\n"
+	    "    ready: {delay: 0.2}\n"
+	    "load: {command: 'sleep 1'}\n"
+	    "record:\n"
+	    "  on_stop:\n"
+	    "    - cp /bin/sleep ${RESULTS_DIR}/onstopmark && ${RESULTS_DIR}/onstopmark 0.3\n"
+	    "    - echo '1000 10 frame_from_on_stop' > /tmp/perf-$(cat "
+	    "${RESULTS_DIR}/jit.pid).map\n"
+	    "teardown:\n"
+	    "  - rm -f /tmp/perf-$(cat ${RESULTS_DIR}/jit.pid).map\n");
+	e2e_bench(o, "run", "-q", "--results", dir, path, NULL);
+	if (o->status != 0)
+		fail_msg("run: %d\n%s", o->status, o->err);
+	snprintf(trace, sizeof(trace), "%s/runs/1/wperf.trace", dir);
+	if (wperf_trace_open(trace, &t, &err))
+		fail_msg("%s", err.msg);
+	maps = wperf_trace_perfmaps(t, &nmaps);
+	for (size_t i = 0; i < nmaps; i++)
+		found += memmem(maps[i].text, maps[i].len, "frame_from_on_stop", 18) != NULL;
+	assert_int_equal(found, 1);
+	threads = wperf_trace_threads(t, &nthreads);
+	for (size_t i = 0; i < nthreads; i++)
+		assert_string_not_equal(threads[i].comm, "onstopmark");
+	events = e2e_events(t, &nevents);
+	for (size_t i = 0; i < nevents; i++)
+		if (events[i].hdr.kind == WPERF_EV_EXEC || events[i].hdr.kind == WPERF_EV_FORK)
+			assert_string_not_equal(events[i].hdr.kind == WPERF_EV_EXEC
+						    ? events[i].name.comm
+						    : events[i].fork.comm,
+						"onstopmark");
+	free(events);
+	wperf_trace_free(t);
+	free(o);
+}
+
 /* ---- what is refused before anything runs ---- */
 
 static void results_are_never_overwritten(void **state)
@@ -277,6 +345,7 @@ int main(void)
 	    cmocka_unit_test(service_dies_during_the_run),
 	    cmocka_unit_test(load_fails),
 	    cmocka_unit_test(throughput_missing),
+	    cmocka_unit_test(on_stop_runs_between_window_and_tables),
 	    cmocka_unit_test(gate_cycle_on_figure_1),
 	};
 

@@ -37,6 +37,7 @@ void tb_release(struct trace_builder *b)
 	wperf_buf_release(&b->stacks);
 	wperf_buf_release(&b->ksyms);
 	wperf_buf_release(&b->perfmaps);
+	wperf_buf_release(&b->mappings);
 	remove_file(b);
 }
 
@@ -71,6 +72,13 @@ void tb_cpus(struct trace_builder *b, uint32_t ncpu, const uint64_t *lost)
 		memcpy(b->lost, lost, ncpu * sizeof(*lost));
 }
 
+void tb_counters(struct trace_builder *b, const struct wperf_counters *start,
+		 const struct wperf_counters *end)
+{
+	b->counters[WPERF_COUNTERS_START] = start;
+	b->counters[WPERF_COUNTERS_END] = end;
+}
+
 void tb_stack(struct trace_builder *b, int32_t id, int user, uint32_t nr, const uint64_t *ips)
 {
 	struct wperf_stack s = {.id = id, .user = user ? 1 : 0, .nr = nr, .ips = ips};
@@ -90,6 +98,15 @@ void tb_perfmap(struct trace_builder *b, uint32_t tgid, const char *text)
 	struct wperf_perfmap p = {.tgid = tgid, .text = text, .len = strlen(text)};
 
 	assert_int_equal(wperf_buf_append(&b->perfmaps, &p, sizeof(p)), 0);
+}
+
+void tb_mapping(struct trace_builder *b, uint32_t tgid, uint64_t start, uint64_t end,
+		uint64_t pgoff, const char *path)
+{
+	struct wperf_mapping m = {
+	    .tgid = tgid, .start = start, .end = end, .pgoff = pgoff, .path = path};
+
+	assert_int_equal(wperf_buf_append(&b->mappings, &m, sizeof(m)), 0);
 }
 
 static uint32_t tgid_of(const struct trace_builder *b, uint32_t tid)
@@ -174,9 +191,10 @@ void tb_net(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, ui
 	e->net.bytes = bytes;
 }
 
-void tb_usdt(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t tid, uint64_t lock)
+void tb_usdt(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
+	     uint64_t lock)
 {
-	tb_add(b, kind, ts, 0, tid)->usdt.lock = lock;
+	tb_add(b, kind, ts, cpu, tid)->usdt.lock = lock;
 }
 
 void tb_irq(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
@@ -205,6 +223,7 @@ struct wperf_trace *tb_open(struct trace_builder *b)
 	const struct wperf_perfmap *pm = (const void *)b->perfmaps.data;
 	size_t nstacks = b->stacks.len / sizeof(struct wperf_stack);
 	size_t nksyms = b->ksyms.len / sizeof(struct wperf_ksym);
+	size_t nmappings = b->mappings.len / sizeof(struct wperf_mapping);
 	struct wperf_trace_writer *w = NULL;
 	struct wperf_trace *t = NULL;
 	struct wperf_error err = {0};
@@ -220,12 +239,18 @@ struct wperf_trace *tb_open(struct trace_builder *b)
 	    wperf_trace_writer_threads(w, (const void *)b->threads.data,
 				       b->threads.len / sizeof(struct wperf_thread), &err) < 0)
 		fail_msg("%s", err.msg);
+	for (int i = 0; i < 2; i++)
+		if (b->counters[i] && wperf_trace_writer_counters(w, b->counters[i], &err) < 0)
+			fail_msg("%s", err.msg);
 	for (size_t i = 0; i < b->events.len / sizeof(*ev); i++)
 		if (wperf_trace_writer_event(w, &ev[i], &err) < 0)
 			fail_msg("%s", err.msg);
 	if ((nstacks &&
 	     wperf_trace_writer_stacks(w, (const void *)b->stacks.data, nstacks, &err) < 0) ||
-	    (nksyms && wperf_trace_writer_ksyms(w, (const void *)b->ksyms.data, nksyms, &err) < 0))
+	    (nksyms &&
+	     wperf_trace_writer_ksyms(w, (const void *)b->ksyms.data, nksyms, &err) < 0) ||
+	    (nmappings &&
+	     wperf_trace_writer_mappings(w, (const void *)b->mappings.data, nmappings, &err) < 0))
 		fail_msg("%s", err.msg);
 	for (size_t i = 0; i < b->perfmaps.len / sizeof(*pm); i++)
 		if (wperf_trace_writer_perfmap(w, &pm[i], &err) < 0)
@@ -237,4 +262,24 @@ struct wperf_trace *tb_open(struct trace_builder *b)
 	if (wperf_trace_open(b->path, &t, &err) < 0)
 		fail_msg("%s", err.msg);
 	return t;
+}
+
+int tb_analyze(struct trace_builder *b, struct wperf_trace **t, struct wperf_analysis **a,
+	       struct wperf_symbolizer **sym)
+{
+	struct wperf_error err = {0};
+
+	*t = tb_open(b);
+	if (wperf_analyze(*t, NULL, a, &err) < 0 || wperf_symbolizer_new(*t, sym, &err) < 0) {
+		fprintf(stderr, "analyzing the trace: %s\n", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+void tb_analysis_free(struct wperf_trace *t, struct wperf_analysis *a, struct wperf_symbolizer *sym)
+{
+	wperf_symbolizer_free(sym);
+	wperf_analysis_free(a);
+	wperf_trace_free(t);
 }

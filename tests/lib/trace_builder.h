@@ -10,7 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/analysis.h"
 #include "core/buf.h"
+#include "core/symbolize.h"
 #include "core/trace.h"
 
 #define TB_MAX_CPUS 64
@@ -21,13 +23,15 @@ struct trace_builder {
 	struct wperf_buf stacks;   /* struct wperf_stack[] */
 	struct wperf_buf ksyms;	   /* struct wperf_ksym[] */
 	struct wperf_buf perfmaps; /* struct wperf_perfmap[] */
+	struct wperf_buf mappings; /* struct wperf_mapping[] */
 	const char *meta_keys[16], *meta_values[16];
 	size_t nmeta;
 	struct {
 		uint32_t tid, tgid;
 	} born[16]; /* threads born in the trace (tb_tgid) */
 	size_t nborn;
-	uint64_t start, end; /* the window */
+	const struct wperf_counters *counters[2]; /* COUNTERS at the start and end; NULL: none */
+	uint64_t start, end;			  /* the window */
 	uint32_t ncpu;
 	uint64_t lost[TB_MAX_CPUS];
 	char path[128];
@@ -45,12 +49,21 @@ void tb_meta(struct trace_builder *b, const char *key, const char *value);
 void tb_cpus(struct trace_builder *b, uint32_t ncpu, const uint64_t *lost);
 
 /*
- * Entries of the STACKS, KSYMS and PERFMAP tables. Like tb_meta's strings, ips,
- * name and text are kept, not copied: they must live until tb_open.
+ * Entries of the STACKS, KSYMS, PERFMAP and MAPPINGS tables. Like tb_meta's
+ * strings, ips, name, text and path are kept, not copied: they must live until
+ * tb_open.
  */
 void tb_stack(struct trace_builder *b, int32_t id, int user, uint32_t nr, const uint64_t *ips);
 void tb_ksym(struct trace_builder *b, uint64_t addr, const char *name);
 void tb_perfmap(struct trace_builder *b, uint32_t tgid, const char *text);
+/* An executable file mapping of process tgid (path kept, not copied). */
+void tb_mapping(struct trace_builder *b, uint32_t tgid, uint64_t start, uint64_t end,
+		uint64_t pgoff, const char *path);
+
+/* The kernel's counters read at the window's start and end (COUNTERS sections);
+ * kept, not copied, like tb_meta's strings. */
+void tb_counters(struct trace_builder *b, const struct wperf_counters *start,
+		 const struct wperf_counters *end);
 
 /* An event of kind about tid at ts on cpu, zeroed otherwise, for the caller to fill. */
 struct wperf_event *tb_add(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu,
@@ -70,7 +83,10 @@ struct wperf_event *tb_block(struct trace_builder *b, uint8_t kind, uint64_t ts,
 			     uint32_t bytes);
 void tb_net(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
 	    uint8_t ctx, uint32_t ifindex, uint32_t bytes);
-void tb_usdt(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t tid, uint64_t lock);
+/* A USDT probe's event, made by tid on cpu (where it runs: a CPU runs one
+ * thread at a time, and the timeline holds it to that). */
+void tb_usdt(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
+	     uint64_t lock);
 void tb_irq(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
 	    int32_t irq);
 
@@ -83,5 +99,15 @@ void tb_sort(struct trace_builder *b);
  * from it stay readable).
  */
 struct wperf_trace *tb_open(struct trace_builder *b);
+
+/*
+ * tb_open, then the trace analyzed with the default options and its symbolizer:
+ * what the report writers take. 0, or -1 with the error on stderr (for a
+ * cmocka setup). tb_analysis_free frees the three (NULL-safe).
+ */
+int tb_analyze(struct trace_builder *b, struct wperf_trace **t, struct wperf_analysis **a,
+	       struct wperf_symbolizer **sym);
+void tb_analysis_free(struct wperf_trace *t, struct wperf_analysis *a,
+		      struct wperf_symbolizer *sym);
 
 #endif /* WPERF_TESTS_TRACE_BUILDER_H */

@@ -101,6 +101,12 @@ static void test_fig1_trace(void **state)
 	assert_int_equal(wperf_report_text(a, sym, &o, &text), 0);
 	assert_int_equal(wperf_buf_append(&text, "", 1), 0);
 	assert_non_null(strstr((char *)text.data, "verdict: 1 knot bounds the throughput"));
+	/* recorded in format 1.0, before the kernel's counters were kept */
+	assert_int_equal(wperf_trace_version_minor(t), 0);
+	assert_null(wperf_trace_counters(t, WPERF_COUNTERS_START));
+	assert_null(wperf_trace_counters(t, WPERF_COUNTERS_END));
+	assert_false(a->checks.have_counters);
+	assert_non_null(strstr((char *)text.data, "checks: no counters in this trace"));
 	wperf_buf_release(&text);
 	wperf_symbolizer_free(sym);
 	wperf_analysis_free(a);

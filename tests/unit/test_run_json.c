@@ -53,9 +53,15 @@ static void assert_same_run(const struct wperf_run *a, const struct wperf_run *b
 	assert_int_equal(a->sinks.n, b->sinks.n);
 	for (size_t i = 0; i < a->sinks.n; i++)
 		assert_string_equal(a->sinks.ids[i], b->sinks.ids[i]);
+	assert_int_equal(a->timer_paced.n, b->timer_paced.n);
+	for (size_t i = 0; i < a->timer_paced.n; i++)
+		assert_string_equal(a->timer_paced.ids[i], b->timer_paced.ids[i]);
 	assert_true(!a->cmetric_first == !b->cmetric_first);
 	if (a->cmetric_first)
 		assert_string_equal(a->cmetric_first, b->cmetric_first);
+	assert_int_equal(a->have_checks, b->have_checks);
+	assert_true(!a->have_checks || a->checks_ok == b->checks_ok);
+	assert_true(!a->have_checks || a->checks_warn == b->checks_warn);
 }
 
 static void assert_empty_run(const struct wperf_run *r)
@@ -164,6 +170,10 @@ static void awkward_run(struct wperf_run *r)
 	assert_int_equal(wperf_run_add_edge(r, "a", "h", 1e16), 0);
 	assert_int_equal(wperf_idset_from(k1, 4, &r->sinks), 0);
 	r->cmetric_first = strdup("caf\xc3\xa9");
+	assert_int_equal(wperf_idset_from(k0, 2, &r->timer_paced), 0);
+	r->have_checks = 1;
+	r->checks_ok = UINT64_MAX;
+	r->checks_warn = 3;
 }
 
 /* ---- round trips ---- */
@@ -224,6 +234,16 @@ static void test_text(void **state)
 				  "\"edges\":[{\"from\":\"a\",\"to\":\"b\",\"share\":1.0},"
 				  "{\"from\":\"b\",\"to\":\"a\",\"share\":0.1}]}");
 	free(text);
+
+	/* the checks against the kernel's counters, when the trace had them */
+	r.have_checks = 1;
+	r.checks_ok = 14;
+	r.checks_warn = 2;
+	text = run_text(&r);
+	assert_non_null(strstr(text, "\"checks\":{\"ok\":14,\"warn\":2}"));
+	assert_int_equal(wperf_run_checks_warn(&r), 2);
+	free(text);
+	r.have_checks = 0;
 
 	r.throughput = INFINITY; /* not JSON: written as no throughput */
 	text = run_text(&r);
@@ -292,6 +312,10 @@ static const struct {
     {"{\"throughput\":1,\"window_ns\":5," GOOD_KNOTS "," GOOD_EDGES "}",
      ": missing key \"lost_events\""},
     {"{}", ": missing key \"throughput\""},
+    {RUN(GOOD_HEAD ",\"checks\":{\"ok\":1}", GOOD_KNOTS, GOOD_EDGES),
+     ".checks: missing key \"warn\""},
+    {RUN(GOOD_HEAD ",\"checks\":{\"ok\":1,\"warn\":-2}", GOOD_KNOTS, GOOD_EDGES),
+     ".checks.warn: expected a whole number, found -2"},
     {RUN(GOOD_HEAD ",\"thruput\":1", GOOD_KNOTS, GOOD_EDGES), ".thruput: unknown key"},
     {RUN("\"Throughput\":1,\"window_ns\":5,\"lost_events\":0", GOOD_KNOTS, GOOD_EDGES),
      ".Throughput: unknown key"},

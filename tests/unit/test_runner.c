@@ -226,6 +226,28 @@ static void expect_sinks_no_knot_and_cmetric(void **state)
 	wperf_run_release(&r);
 }
 
+/* A thread paced by a timer (synthetic-paced). */
+static void expect_timer_paced(void **state)
+{
+	static const char *const paced[] = {"paced/pacer"};
+	static const char *const found[] = {"paced/pacer", "other/beat"};
+	struct wperf_expect x = {.timer_paced = paced, .ntimer_paced = 1, .no_knot = 1};
+	struct wperf_run r;
+	char why[512] = "";
+
+	(void)state;
+	wperf_run_init(&r);
+	assert_int_equal(wperf_run_expect(&r, &x, why, sizeof(why)), -1);
+	assert_string_equal(why, "no thread paced by a timer is paced/pacer; paced: {}");
+	assert_int_equal(wperf_idset_from(found + 1, 1, &r.timer_paced), 0);
+	assert_int_equal(wperf_run_expect(&r, &x, why, sizeof(why)), -1);
+	assert_string_equal(why, "no thread paced by a timer is paced/pacer; paced: {other/beat}");
+	wperf_idset_release(&r.timer_paced);
+	assert_int_equal(wperf_idset_from(found, 2, &r.timer_paced), 0);
+	assert_int_equal(wperf_run_expect(&r, &x, why, sizeof(why)), 0);
+	wperf_run_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +256,7 @@ int main(void)
 	    cmocka_unit_test(target_pids_of_a_group_a_name_and_a_pid_file),
 	    cmocka_unit_test(expect_finds_the_knot_by_globs),
 	    cmocka_unit_test(expect_sinks_no_knot_and_cmetric),
+	    cmocka_unit_test(expect_timer_paced),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -237,6 +237,7 @@ static void test_fig1_and_defaults(void **state)
 	assert_string_equal(s->analysis.target.name, "fig1");
 	assert_strv(s->expect.knot, "fig1/B", "disk:*", NULL);
 	assert_strv(s->expect.not_in_knot, "fig1/A", NULL);
+	assert_strv(s->expect.timer_paced, NULL);
 
 	/* Defaults of what the file leaves out. */
 	assert_int_equal(s->nsetup, 0);
@@ -263,6 +264,12 @@ static void test_fig1_and_defaults(void **state)
 	/* a scenario without a gate block has the default tolerance */
 	s = load_ok("scenarios/synthetic-lock.yaml");
 	assert_true(s->gate.throughput_tolerance == 0.05);
+	scenario_free(s);
+	/* the pacing a scenario expects */
+	s = load_ok("scenarios/synthetic-paced.yaml");
+	assert_true(s->expect.no_knot);
+	assert_int_equal(s->expect.ntimer_paced, 1);
+	assert_strv(s->expect.timer_paced, "paced/pacer", NULL);
 	scenario_free(s);
 }
 
@@ -624,7 +631,8 @@ int main(void)
 	    ERROR_CASE("bad-expect-contradiction.yaml",
 		       "5:12: expect.no_knot: true contradicts expect.knot"),
 	    ERROR_CASE("bad-expect-nothing.yaml", "3:9: expect: expected at least one of knot, "
-						  "sink, no_knot: true or cmetric_first"),
+						  "sink, no_knot: true, cmetric_first or "
+						  "timer_paced"),
 	    ERROR_CASE("bad-command.yaml", "4:12: load.command: expected a command (a string or a "
 					   "list of strings), got a mapping"),
 	    ERROR_CASE("bad-bool.yaml", "5:49: load.throughput.higher_is_better: expected true or "

@@ -289,6 +289,46 @@ static void test_preemption(void **state)
 	wperf_timeline_free(tl);
 }
 
+/*
+ * Where the kernel counts time otherwise (wperf_thread_acct). cpu0: B wakes A
+ * at 2000 and A preempts it at 2010, on their CPU: nothing to note. cpu1 idles
+ * from 1500; C, woken from cpu0 at 3000, comes at 3040: the kernel queued C
+ * only as cpu1 woke up. A breaks cpu1's chain at 6000 (an event of A there,
+ * where the chain has C, last seen at 5110).
+ */
+static void test_kernel_accounting(void **state)
+{
+	struct trace_builder *tr = *state;
+	struct wperf_timeline *tl;
+	const struct wperf_entity *a, *b, *c;
+
+	tb_switch(tr, 1200, 0, A, B, 0, -1, -1);
+	tb_wake(tr, 2000, 0, A, B, -1, -1);
+	tb_switch(tr, 2010, 0, B, A, 1, -1, -1);
+	tb_switch(tr, 1500, 1, C, 0, 0, -1, -1);
+	tb_wake(tr, 3000, 0, C, A, -1, -1);
+	tb_switch(tr, 3040, 1, 0, C, 1, -1, -1);
+	tb_irq(tr, WPERF_EV_HARDIRQ_ENTRY, 5100, 1, C, 40);
+	tb_irq(tr, WPERF_EV_HARDIRQ_EXIT, 5110, 1, C, 40);
+	tb_irq(tr, WPERF_EV_HARDIRQ_ENTRY, 6000, 1, A, 40);
+	tb_irq(tr, WPERF_EV_HARDIRQ_EXIT, 6010, 1, A, 40);
+	tb_sort(tr);
+	tl = build(tr, NULL, NULL);
+	a = &tl->entities[by_tid(tl, A)];
+	b = &tl->entities[by_tid(tl, B)];
+	c = &tl->entities[by_tid(tl, C)];
+	assert_int_equal(c->acct.unqueued_ns, 40);
+	assert_int_equal(c->acct.skipped_ns, 0);
+	assert_int_equal(a->acct.unqueued_ns + a->acct.skipped_ns, 0);
+	assert_int_equal(b->acct.unqueued_ns + b->acct.skipped_ns, 0);
+	/* the break: C left cpu1 when last seen (5110), A came then */
+	assert_int_equal(c->acct.guessed_ns, 6000 - 5110);
+	assert_int_equal(a->acct.guessed_ns, 6000 - 5110);
+	assert_int_equal(tl->cpus[1].breaks, 1);
+	assert_int_equal(tl->cpus[1].guessed_ns, 6000 - 5110);
+	wperf_timeline_free(tl);
+}
+
 /* Wakeups of a running thread and of an exited one change nothing. */
 static void test_wakeup_ignored(void **state)
 {
@@ -330,7 +370,7 @@ static void test_softirq_block_wakes_from_disk(void **state)
 	tb_block(tr, WPERF_EV_BLOCK_COMPLETE, 6000, 1, 0, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_BLOCK,
 		 DISK, 100, 4096);
 	tb_wake_irq(tr, 6010, 1, A, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_BLOCK);
-	tb_switch(tr, 7000, 0, B, 0, 0, -1, -1);
+	tb_switch(tr, 7000, 1, B, 0, 0, -1, -1); /* cpu 0 switched to idle at 2100 */
 	tb_wake_irq(tr, 8000, 0, B, WPERF_CTX_SOFTIRQ,
 		    WPERF_SOFTIRQ_BLOCK); /* cpu 0 saw no completion */
 	tl = build(tr, NULL, NULL);
@@ -367,7 +407,7 @@ static void test_hardirq_number_mapped_to_disk(void **state)
 	tb_block(tr, WPERF_EV_BLOCK_COMPLETE, 3000, 0, 0, WPERF_CTX_HARDIRQ, 45, DISK, 7, 512);
 	tb_switch(tr, 4000, 1, A, 0, 0, -1, -1);
 	tb_wake_irq(tr, 7000, 1, A, WPERF_CTX_HARDIRQ, 45);
-	tb_switch(tr, 7100, 1, B, 0, 0, -1, -1);
+	tb_switch(tr, 7100, 0, B, 0, 0, -1, -1); /* where it issued its request */
 	tb_wake_irq(tr, 8000, 1, B, WPERF_CTX_HARDIRQ, 99);
 	tl = build(tr, NULL, NULL);
 	a = by_tid(tl, A);
@@ -386,11 +426,12 @@ static void test_timer_and_softirq_wakers(void **state)
 	struct wperf_timeline *tl;
 	uint32_t a, b, c, timer;
 
+	tb_cpus(tr, 3, (const uint64_t[]){3, 4, 0});
 	tb_switch(tr, 2000, 0, A, 0, 0, -1, -1);
 	tb_wake_irq(tr, 3000, 0, A, WPERF_CTX_HARDIRQ, WPERF_IRQ_VECTOR);
 	tb_switch(tr, 2000, 1, B, 0, 0, -1, -1);
 	tb_wake_irq(tr, 4000, 1, B, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_HRTIMER);
-	tb_switch(tr, 2500, 1, C, 0, 0, -1, -1);
+	tb_switch(tr, 2500, 2, C, 0, 0, -1, -1); /* cpu 1 is idle since 2000 */
 	tb_wake_irq(tr, 4500, 1, C, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_RCU);
 	tb_switch(tr, 5000, 0, 0, A, 1, -1, -1);
 	tb_switch(tr, 6000, 0, A, 0, 0, -1, -1);
@@ -663,44 +704,56 @@ static void test_disk_capacity_model(void **state)
 	wperf_timeline_free(tl);
 }
 
-/* NICs: names and speeds from META, loopback's default, the NET_RX softirq's
- * wakeup put on the NIC of the CPU's latest packet, shares by bytes sent. */
+/* NICs: names and speeds from META, the NET_RX softirq's wakeup put on the NIC
+ * of the CPU's latest packet, shares by bytes sent and received. Loopback is
+ * no device: its receiver waits for the sender. */
 static void test_nic(void **state)
 {
 	struct trace_builder *tr = *state;
 	struct wperf_timeline *tl;
-	uint32_t a, lo, eth;
+	uint32_t a, b, c, eth;
 
+	tb_meta(tr, "net.1.name", "lo");
 	tb_meta(tr, "net.2.name", "eth0");
 	tb_meta(tr, "net.2.speed_bps", "1000000000");
-	tb_net(tr, WPERF_EV_NET_XMIT, 2000, 0, B, WPERF_CTX_THREAD, 1,
-	       1250); /* 1000 ns at 10 Gbit/s */
-	tb_net(tr, WPERF_EV_NET_XMIT, 2500, 0, B, WPERF_CTX_THREAD, 1,
-	       1250); /* overlaps: [2000, 3500) */
-	tb_switch(tr, 3000, 1, A, 0, 0, -1, -1);
-	tb_net(tr, WPERF_EV_NET_RECV, 5000, 1, 0, WPERF_CTX_SOFTIRQ, 2,
+	tb_net(tr, WPERF_EV_NET_XMIT, 2000, 0, B, WPERF_CTX_THREAD, 2,
 	       125); /* 1000 ns at 1 Gbit/s */
+	tb_switch(tr, 3000, 1, A, 0, 0, -1, -1);
+	tb_switch(tr, 3100, 0, C, 0, 0, -1, -1);
+	tb_net(tr, WPERF_EV_NET_RECV, 5000, 1, 0, WPERF_CTX_SOFTIRQ, 2, 125);
 	tb_wake_irq(tr, 5050, 1, A, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_NET_RX);
+	/* B sends to C over loopback: the packet is received on B's CPU, in the
+	 * softirq its send raised, which wakes C */
+	tb_net(tr, WPERF_EV_NET_XMIT, 7000, 0, B, WPERF_CTX_THREAD, 1, 500);
+	tb_net(tr, WPERF_EV_NET_RECV, 7010, 0, B, WPERF_CTX_SOFTIRQ, 1, 500);
+	tb_wake_irq(tr, 7020, 0, C, WPERF_CTX_SOFTIRQ, WPERF_SOFTIRQ_NET_RX);
 	tl = build(tr, NULL, NULL);
 	a = by_tid(tl, A);
-	lo = by_name(tl, "nic:1");
+	b = by_tid(tl, B);
+	c = by_tid(tl, C);
 	eth = by_name(tl, "nic:eth0");
+	for (uint32_t k = 0; k < tl->nentities; k++)
+		assert_string_not_equal(tl->entities[k].name, "nic:lo");
 	assert_int_equal(tl->entities[eth].kind, WPERF_ENTITY_NIC);
 	assert_int_equal(tl->entities[eth].dev, 2);
 	seg_is(tl, a, 1, 3000, 5050, WPERF_SEG_WAITING, eth);
-	nsegs_is(tl, lo, 3);
-	seg_is(tl, lo, 1, 2000, 3500, WPERF_SEG_RUNNING, 0);
-	seg_is(tl, eth, 1, 5000, 6000, WPERF_SEG_RUNNING, 0);
-	assert_int_equal(tl->entities[lo].busy_ns, 1500);
-	assert_int_equal(tl->entities[lo].bytes, 2500);
-	assert_int_equal(tl->entities[lo].ios, 2);
-	assert_int_equal(tl->nshares, 1);
-	assert_int_equal(tl->shares[0].device, lo);
-	assert_int_equal(tl->shares[0].thread, by_tid(tl, B));
-	assert_int_equal(tl->shares[0].bytes, 2500);
-	assert_string_equal(tl->capacity_note,
-			    "NICs: busy for bytes * 8 / link speed, nic:1 at 10 Gbit/s (loopback "
-			    "default), nic:eth0 at 1 Gbit/s (from the trace).");
+	seg_is(tl, c, 1, 3100, 7020, WPERF_SEG_WAITING, b);
+	nsegs_is(tl, eth, 5);
+	seg_is(tl, eth, 1, 2000, 3000, WPERF_SEG_RUNNING, 0);
+	seg_is(tl, eth, 3, 5000, 6000, WPERF_SEG_RUNNING, 0);
+	assert_int_equal(tl->entities[eth].busy_ns, 2000);
+	assert_int_equal(tl->entities[eth].bytes, 250);
+	assert_int_equal(tl->entities[eth].ios, 2);
+	/* the NIC waits for the sender, and for the receiver its packet woke */
+	assert_int_equal(tl->nshares, 2);
+	assert_int_equal(tl->shares[0].device, eth);
+	assert_int_equal(tl->shares[0].thread, b);
+	assert_int_equal(tl->shares[0].bytes, 125);
+	assert_int_equal(tl->shares[1].device, eth);
+	assert_int_equal(tl->shares[1].thread, a);
+	assert_int_equal(tl->shares[1].bytes, 125);
+	assert_string_equal(tl->capacity_note, "NICs: busy for bytes * 8 / link speed, nic:eth0 at "
+					       "1 Gbit/s (from the trace).");
 	wperf_timeline_free(tl);
 
 	/* a given speed wins over the trace's */
@@ -709,7 +762,7 @@ static void test_nic(void **state)
 
 		tl = build(tr, &opts, NULL);
 		eth = by_name(tl, "nic:eth0");
-		seg_is(tl, eth, 1, 5000, 10000, WPERF_SEG_RUNNING, 0); /* 10 us: cut at the end */
+		seg_is(tl, eth, 1, 2000, 10000, WPERF_SEG_RUNNING, 0); /* 10 us: cut at the end */
 		assert_true(strstr(tl->capacity_note, "nic:eth0 at 100 Mbit/s (given)"));
 		wperf_timeline_free(tl);
 	}
@@ -784,16 +837,16 @@ static void test_spin(void **state)
 	struct wperf_timeline *tl;
 	uint32_t a, b;
 
-	tb_usdt(tr, WPERF_EV_SPIN_RELEASE, 2000, A, LOCK);
-	tb_usdt(tr, WPERF_EV_SPIN_RELEASE, 2500, C, LOCK);
-	tb_usdt(tr, WPERF_EV_SPIN_BEFORE, 3000, A, LOCK);
+	tb_usdt(tr, WPERF_EV_SPIN_RELEASE, 2000, 0, A, LOCK);
+	tb_usdt(tr, WPERF_EV_SPIN_RELEASE, 2500, 1, C, LOCK);
+	tb_usdt(tr, WPERF_EV_SPIN_BEFORE, 3000, 0, A, LOCK);
 	tb_switch(tr, 3500, 0, A, 0, 1, -1, -1);
 	tb_switch(tr, 3600, 0, 0, A, 1, -1, -1);
-	tb_usdt(tr, WPERF_EV_SPIN_RELEASE, 3800, B, LOCK);
-	tb_usdt(tr, WPERF_EV_SPIN_RELEASE, 3900, A, LOCK);
-	tb_usdt(tr, WPERF_EV_SPIN_RELEASE, 3950, B, LOCK + 8); /* another lock */
-	tb_usdt(tr, WPERF_EV_SPIN_AFTER, 4000, A, LOCK);
-	tb_usdt(tr, WPERF_EV_SPIN_AFTER, 5000, A, LOCK); /* no SPIN_BEFORE: ignored */
+	tb_usdt(tr, WPERF_EV_SPIN_RELEASE, 3800, 1, B, LOCK);
+	tb_usdt(tr, WPERF_EV_SPIN_RELEASE, 3900, 0, A, LOCK);
+	tb_usdt(tr, WPERF_EV_SPIN_RELEASE, 3950, 1, B, LOCK + 8); /* another lock */
+	tb_usdt(tr, WPERF_EV_SPIN_AFTER, 4000, 0, A, LOCK);
+	tb_usdt(tr, WPERF_EV_SPIN_AFTER, 5000, 0, A, LOCK); /* no SPIN_BEFORE: ignored */
 	tl = build(tr, NULL, NULL);
 	a = by_tid(tl, A);
 	b = by_tid(tl, B);
@@ -827,9 +880,9 @@ static void test_long_thread(void **state)
 		if (i == 19990)
 			tb_add(tr, WPERF_EV_FALSE_WAKEUP, t + 11, 0, A);
 	}
-	tb_usdt(tr, WPERF_EV_SPIN_BEFORE, t + 100, A, LOCK);
-	tb_usdt(tr, WPERF_EV_SPIN_RELEASE, t + 150, B, LOCK);
-	tb_usdt(tr, WPERF_EV_SPIN_AFTER, t + 200, A, LOCK);
+	tb_usdt(tr, WPERF_EV_SPIN_BEFORE, t + 100, 0, A, LOCK);
+	tb_usdt(tr, WPERF_EV_SPIN_RELEASE, t + 150, 1, B, LOCK);
+	tb_usdt(tr, WPERF_EV_SPIN_AFTER, t + 200, 0, A, LOCK);
 	tl = build(tr, NULL, NULL);
 	a = by_tid(tl, A);
 	assert_int_equal(tl->false_wakeups_removed, 1);
@@ -1124,6 +1177,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_block_and_wake, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_preemption, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_kernel_accounting, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_wakeup_ignored, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_softirq_block_wakes_from_disk, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_hardirq_number_mapped_to_disk, setup, teardown),
