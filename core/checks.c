@@ -134,6 +134,23 @@ static const struct wperf_entity *device(const struct ctx *x, uint8_t kind, uint
 	return NULL;
 }
 
+/*
+ * A disk's busy time as the kernel counts its io_ticks: in whole jiffies, each
+ * busy period from the jiffy its first request started in to the one its last
+ * ended in (wperf_entity.io_ticks): like with like. Its busy time in ns differs
+ * by up to a jiffy a busy period, and not at random: requests that start just
+ * after a tick (a thread the tick put on a CPU) count short. A trace without
+ * the kernel's jiffies (before format 1.2) has only the busy time in ns.
+ */
+static uint64_t disk_busy_as_counted(const struct ctx *x, const struct wperf_entity *en)
+{
+	uint64_t jiffy = x->end->hz ? 1000000000u / x->end->hz : x->tl->jiffy_ns;
+
+	if (!en)
+		return 0;
+	return x->tl->jiffy_ns ? en->io_ticks * jiffy : en->busy_ns;
+}
+
 static void check_disks(struct ctx *x)
 {
 	for (size_t i = 0; i < x->end->ndisks; i++) {
@@ -152,7 +169,7 @@ static void check_disks(struct ctx *x)
 			     d->fields[WPERF_DISK_IO_TICKS]) *
 			1000000u;
 		if (en || ticks) /* a disk idle and never in the trace: nothing to say */
-			add(x, WPERF_CHECK_DISK_BUSY, en ? en->busy_ns : 0, ticks,
+			add(x, WPERF_CHECK_DISK_BUSY, disk_busy_as_counted(x, en), ticks,
 			    share(x->window, DISK_TOLERANCE), "disk:%u:%u %s", d->major, d->minor,
 			    d->name);
 	}

@@ -3,9 +3,11 @@
  * How well a trace's model agrees with the kernel's own counters, read by the
  * recorder at the window's start and end (trace.h, struct wperf_counters):
  *
- *   disk busy     the disk's busy time in the model vs its io_ticks
- *                 (/sys/block/NAME/stat, iostat's %util); tolerance 3% of the
- *                 window
+ *   disk busy     the disk's busy time in the model, counted the kernel's way
+ *                 (whole jiffies, each busy period from the jiffy its first
+ *                 request started in to the one its last ended in), vs its
+ *                 io_ticks (/sys/block/NAME/stat, iostat's %util); tolerance
+ *                 3% of the window
  *   nic tx, rx    the bytes of the trace's packets vs /proc/net/dev, counted
  *                 the interface's way: a packet is traced with its link header
  *                 as it leaves and without as it arrives; an Ethernet driver

@@ -275,6 +275,44 @@ static void test_disk_busy(void **state)
 	}
 }
 
+/*
+ * 500 requests of 1 ms, 10 ms apart, each within one jiffy (4 ms at the
+ * readings' CONFIG_HZ of 250): busy 500 ms, and 0 ms as the kernel counts
+ * io_ticks (a busy period adds its last jiffy minus its first), which is what
+ * the kernel counted. The check sets like against like: OK, where the busy
+ * time in ns would be 500 ms off, beyond the tolerance of 300 ms.
+ */
+static void test_disk_busy_counted_in_jiffies(void **state)
+{
+	struct trace_builder tr;
+	struct reading r0, r1;
+	struct wperf_checks c;
+
+	(void)state;
+	new_trace(&tr);
+	for (uint64_t k = 0; k < 500; k++) {
+		uint64_t t = 2 * SEC + k * 10 * MS, rq = 0x1000 + k % 8;
+		uint8_t kinds[] = {WPERF_EV_BLOCK_START, WPERF_EV_BLOCK_ISSUE,
+				   WPERF_EV_BLOCK_COMPLETE, WPERF_EV_BLOCK_DONE};
+		uint64_t at[] = {t + MS / 2, t + MS / 2, t + 3 * MS / 2, t + 3 * MS / 2};
+
+		for (int i = 0; i < 4; i++) {
+			struct wperf_event *e = tb_block(&tr, kinds[i], at[i], 0, A,
+							 WPERF_CTX_THREAD, 0, DISK, 8, 4096);
+
+			e->block.rq = rq;
+			e->block.jiffies = at[i] / (4 * MS);
+		}
+	}
+	reading(&r0, WPERF_COUNTERS_START, 1 * SEC, 500, 0, 0, 0, NULL, 0);
+	reading(&r1, WPERF_COUNTERS_END, 11 * SEC, 500, 0, 0, 0, NULL, 0);
+	tb_counters(&tr, &r0.c, &r1.c);
+	checks_of(&tr, &c);
+	line_is(&c, WPERF_CHECK_DISK_BUSY, "disk:8:0 sda", 0, 0, 300 * MS, WPERF_CHECK_OK);
+	wperf_checks_release(&c);
+	tb_release(&tr);
+}
+
 /* A thread's schedstat 20 ms off its running time of 1 s: beyond 1% of the
  * kernel's 1.02 s, and beyond the window's 0.1% (10 ms). */
 static void test_thread_off(void **state)
@@ -342,8 +380,11 @@ static void test_target_counts(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_every_family),  cmocka_unit_test(test_disk_busy),
-	    cmocka_unit_test(test_thread_off),	  cmocka_unit_test(test_no_counters),
+	    cmocka_unit_test(test_every_family),
+	    cmocka_unit_test(test_disk_busy),
+	    cmocka_unit_test(test_disk_busy_counted_in_jiffies),
+	    cmocka_unit_test(test_thread_off),
+	    cmocka_unit_test(test_no_counters),
 	    cmocka_unit_test(test_target_counts),
 	};
 
