@@ -14,7 +14,9 @@
  * tests/data/syncthreads.trace: `wperf-bench record --stacks none -- sh -c
  * 'awk "{print \$10}" /sys/block/vda/stat > before; synthetic/syncthreads
  * --threads 2 -d 0.5 --dir /var/tmp; awk "{print \$10}" /sys/block/vda/stat >
- * after'`, the same VM (Linux 6.18, CONFIG_HZ 250, trace format 1.1).
+ * after'`, the same VM (Linux 6.18, CONFIG_HZ 250), recorded while this format's
+ * block events were being made: its header says 1.1, its block events are
+ * 1.2's and it has no COUNTERS section.
  */
 #include <math.h>
 #include <setjmp.h>
