@@ -101,6 +101,15 @@ size_t wperf_report_checks_confirming(const struct wperf_checks *c, const char *
 	return count_warnings(c, target, ok, confirms);
 }
 
+const struct wperf_checks_line *wperf_report_checks_unconfirmed(const struct wperf_checks *c,
+								const char *target)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->lines[i].status == WPERF_CHECK_WARN && confirms(c, i, target))
+			return &c->lines[i];
+	return NULL;
+}
+
 void wperf_report_mark_target(const struct wperf_analysis *a, const char *target, uint8_t *mark)
 {
 	const struct wperf_timeline *tl = a->timeline;

@@ -56,6 +56,10 @@ size_t wperf_report_checks_warnings(const struct wperf_checks *c, const char *ta
  */
 size_t wperf_report_checks_confirming(const struct wperf_checks *c, const char *target, size_t *ok);
 
+/* The first of those lines that disagrees, or NULL. */
+const struct wperf_checks_line *wperf_report_checks_unconfirmed(const struct wperf_checks *c,
+								const char *target);
+
 /*
  * The checks of the model against the kernel's counters (checks.h) as text:
  * a table of the lines, but of the threads only those that warn and the

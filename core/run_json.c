@@ -106,6 +106,8 @@ int wperf_run_to_json(const struct wperf_run *r, struct json_object **out)
 			ret = wperf_json_put(c, "ok", json_object_new_uint64(r->checks_ok));
 		if (!ret)
 			ret = wperf_json_put(c, "warn", json_object_new_uint64(r->checks_warn));
+		if (!ret && r->checks_first)
+			ret = wperf_json_put(c, "first", json_object_new_string(r->checks_first));
 	}
 	if (!ret) {
 		struct json_object *edges = edges_to_json(r, &ret);
@@ -320,10 +322,10 @@ static int read_array(struct json_object *o, const char *path, struct wperf_run 
 static int read_checks(struct json_object *o, const char *path, struct wperf_run *r,
 		       struct wperf_error *err)
 {
-	static const char *const keys[] = {"ok", "warn"};
-	struct json_object *v[2];
+	static const char *const keys[] = {"ok", "warn", "first"}; /* first: optional */
+	struct json_object *v[3];
 	char sub[WPERF_JSON_PATH_LEN];
-	int ret = wperf_json_get_keys(o, path, keys, 2, 2, v, err);
+	int ret = wperf_json_get_keys(o, path, keys, 3, 2, v, err);
 
 	wperf_json_key_path(sub, path, "ok");
 	if (!ret)
@@ -333,6 +335,11 @@ static int read_checks(struct json_object *o, const char *path, struct wperf_run
 	if (!ret)
 		ret = wperf_json_get_count(v[1], sub, 0, UINT64_MAX, "a whole number",
 					   &r->checks_warn, err);
+	wperf_json_key_path(sub, path, "first");
+	if (!ret && v[2] && !json_object_is_type(v[2], json_type_string))
+		ret = wperf_json_fail(err, sub, "expected a string");
+	if (!ret && v[2] && !(r->checks_first = strdup(json_object_get_string(v[2]))))
+		ret = wperf_json_no_memory(err, sub);
 	r->have_checks = !ret;
 	return ret;
 }

@@ -66,6 +66,7 @@ struct wperf_run {
 	 * have_checks 0: the trace had no counters (or the summary is older). */
 	int have_checks;
 	uint64_t checks_ok, checks_warn;
+	char *checks_first; /* the first that disagrees, a phrase; NULL: none */
 };
 
 /* A synthetic scenario's expected answer. Each part is optional (0 or NULL). */

@@ -151,22 +151,34 @@ static int add_warning(struct gate *s, char *w)
 
 /* ---- warnings ---- */
 
+/* The first phrase of a run of rs that a check leaves unconfirmed, or NULL. */
+static const char *first_unconfirmed(const struct wperf_runset *rs)
+{
+	for (size_t i = 0; rs && i < rs->nruns; i++)
+		if (wperf_run_checks_warn(&rs->runs[i]) && rs->runs[i].checks_first)
+			return rs->runs[i].checks_first;
+	return NULL;
+}
+
 /* The runs whose graphs the kernel's counters contradict, on both sides. */
 static int warn_unconfirmed(struct gate *s)
 {
 	const struct wperf_runset *base = s->o.base_runs;
 	size_t head = wperf_runset_runs_warned(s->rs),
 	       before = base ? wperf_runset_runs_warned(base) : 0;
+	const char *first = first_unconfirmed(s->rs);
 
 	s->out->unconfirmed_runs = head + before;
 	if (!s->out->unconfirmed_runs)
 		return 0;
+	first = first ? first : first_unconfirmed(base);
 	return add_warning(
-	    s, format("%zu of %zu runs%s disagree with the kernel's own counters (a check WARN: "
-		      "see the checks of each run's report.txt): their graphs are not confirmed, "
-		      "so the gate cannot pass on them",
+	    s, format("%zu of %zu runs%s disagree with the kernel's own counters (%s%s): their "
+		      "graphs are not confirmed, so the gate cannot pass on them",
 		      s->out->unconfirmed_runs, s->rs->nruns + (base ? base->nruns : 0),
-		      base ? " of the two sides" : ""));
+		      base ? " of the two sides" : "",
+		      first ? "the first: " : "see the checks of each run's report.txt",
+		      first ? first : ""));
 }
 
 static int warn_context(struct gate *s)

@@ -157,6 +157,17 @@ static void check_perf(const char *runs, int status, struct wperf_check *c)
 	assert_false(c->head_dirty);
 }
 
+/* s's verdict is kind; else a failure that says why it is not. */
+static void verdict_is(const struct wperf_check_scenario *s, enum wperf_verdict_kind kind)
+{
+	if (s->verdict.kind == kind)
+		return;
+	for (size_t i = 0; i < s->verdict.nwarnings; i++)
+		print_message("warning: %s\n", s->verdict.warnings[i]);
+	fail_msg("%s: %s, not %s (%s)", s->name, wperf_verdict_name(s->verdict.kind),
+		 wperf_verdict_name(kind), s->reason ? s->reason : "no reason given");
+}
+
 /* The scenario named name of c. */
 static const struct wperf_check_scenario *scenario(const struct wperf_check *c, const char *name)
 {
@@ -267,7 +278,7 @@ static void a_new_bottleneck_fails_the_gate(void **state)
 	assert_int_equal(c.n, 1);
 	s = scenario(&c, SCENARIO);
 	assert_false(s->error);
-	assert_int_equal(s->verdict.kind, WPERF_VERDICT_NEW_BOTTLENECK);
+	verdict_is(s, WPERF_VERDICT_NEW_BOTTLENECK);
 	assert_non_null(strstr(out.err, "could tell a throughput change of"));
 	for (size_t i = 0; i < s->verdict.nfindings; i++) {
 		const struct wperf_finding *f = &s->verdict.findings[i];
@@ -361,7 +372,7 @@ static void the_fix_passes_in_the_same_comment(void **state)
 	check_perf("5", 0, &c); /* into the same folder: the earlier check's is emptied */
 	assert_int_equal(c.n, 1);
 	assert_false(scenario(&c, SCENARIO)->error);
-	assert_int_equal(scenario(&c, SCENARIO)->verdict.kind, WPERF_VERDICT_PASS);
+	verdict_is(scenario(&c, SCENARIO), WPERF_VERDICT_PASS);
 	wperf_check_release(&c);
 	upload_and_download();
 
@@ -397,7 +408,7 @@ static void a_new_scenario_is_compared_with_nothing(void **state)
 	assert_int_equal(c.n, 2);
 	s = scenario(&c, "fig1-nu");
 	assert_false(s->error);
-	assert_int_equal(s->verdict.kind, WPERF_VERDICT_PASS);
+	verdict_is(s, WPERF_VERDICT_PASS);
 	assert_int_equal(s->pairs, 5);
 	assert_false(s->verdict.paired);
 	assert_non_null(s->reason);

@@ -1507,9 +1507,11 @@ static void test_unconfirmed_runs(void **state)
 
 	brs.runs[3].checks_warn = 1;
 	rs.runs[1].checks_warn = 2;
+	rs.runs[1].checks_first = strdup("disk busy disk:254:0 vda: 2.437 s by the model");
 	judge(&rs, &b, &g, &v);
 	assert_int_equal(v.kind, WPERF_VERDICT_INCONCLUSIVE);
 	assert_int_equal(v.unconfirmed_runs, 2);
+	assert_true(has_warning(&v, "(the first: disk busy disk:254:0 vda: 2.437 s by the model)"));
 	assert_true(has_warning(&v, "2 of 10 runs of the two sides disagree with the kernel's own "
 				    "counters"));
 	assert_int_equal(wperf_verdict_junit(&one, 1, &xml), 0);
