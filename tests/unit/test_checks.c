@@ -61,7 +61,8 @@ static void reading(struct reading *r, unsigned when, uint64_t ts, uint64_t io_t
 	r->cpu[1][WPERF_CPU_IDLE] = idle1;
 	for (uint32_t cpu = 0; cpu < 2; cpu++)
 		r->cpus[cpu] = (struct wperf_cpu_counters){cpu, 10, r->cpu[cpu]};
-	memcpy(r->threads, threads, nthreads * sizeof(*threads));
+	if (nthreads)
+		memcpy(r->threads, threads, nthreads * sizeof(*threads));
 	r->c = (struct wperf_counters){
 	    .when = when,
 	    .flags = WPERF_COUNTERS_WHOLE_MACHINE,
