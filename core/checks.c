@@ -310,6 +310,10 @@ static struct model model_of(const struct wperf_entity *en, uint64_t t0, uint64_
 			m.woken += k == 0 || en->segments[k - 1].state == WPERF_SEG_WAITING;
 		}
 	}
+	/* what false wakeups took out of the running and runnable segments */
+	m.run += en->acct.false_run_ns;
+	m.run_all += en->acct.false_run_ns;
+	m.wait += en->acct.false_runnable_ns;
 	return m;
 }
 

@@ -90,6 +90,9 @@ struct wperf_thread_acct {
 	 * at the switch (rq_clock_skip_update), which the kernel may so count at
 	 * the wakeup: any of this time may be running time to it */
 	uint64_t skipped_ns;
+	/* on a CPU and runnable in the false wakeups removed (wperf_annotate.h):
+	 * waiting to the model, the kernel's running and waiting time all the same */
+	uint64_t false_run_ns, false_runnable_ns;
 };
 
 struct wperf_entity {

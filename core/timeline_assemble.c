@@ -111,9 +111,10 @@ static uint32_t releaser(const struct tl_builder *b, uint64_t lock, uint64_t t, 
 
 /* Merges each false wakeup's wait pair in the segments s[0, n) of a thread
  * born at born, in place; returns the segments left (b->oom set when out of
- * memory). */
+ * memory). The running and runnable time merged into the wait go to acct. */
 static size_t false_wakeups(struct tl_builder *b, struct wperf_segment *s, size_t n, uint64_t born,
-			    const struct tl_mark *m, size_t nm, uint64_t *removed)
+			    const struct tl_mark *m, size_t nm, uint64_t *removed,
+			    struct wperf_thread_acct *acct)
 {
 	size_t o = 0, mi = 0, last_wait = SIZE_MAX, pending = SIZE_MAX;
 	/* where s[i] starts: where s[i - 1] ended, read before s[i - 1] was moved */
@@ -135,6 +136,12 @@ static size_t false_wakeups(struct tl_builder *b, struct wperf_segment *s, size_
 
 			k.waker_kstack = w2->waker_kstack;
 			k.waker_ustack = w2->waker_ustack;
+			for (size_t j = pending + 1; j < o; j++) {
+				uint64_t d = s[j].end - s[j - 1].end;
+
+				acct->false_run_ns += s[j].state == WPERF_SEG_RUNNING ? d : 0;
+				acct->false_runnable_ns += s[j].state == WPERF_SEG_RUNNABLE ? d : 0;
+			}
 			w1->end = s[i].end;
 			w1->waker = s[i].waker;
 			w1->stacks = tl_stacks_id(b, &k);
@@ -232,7 +239,8 @@ static int thread_segments(struct tl_builder *b, uint32_t i, const struct tl_mar
 	struct wperf_buf old;
 
 	if (nm) {
-		n = false_wakeups(b, s, n, th->born, m, nm, &tl->false_wakeups_removed);
+		n = false_wakeups(b, s, n, th->born, m, nm, &tl->false_wakeups_removed,
+				  &tl->entities[i].acct); /* the entity exists already */
 		th->segs.len = n * sizeof(*s);
 		if (b->oom)
 			return -ENOMEM;
