@@ -118,7 +118,6 @@ thread_checks() {
 	echo "time of each of the target's threads against its schedstat, within 1% (the"
 	echo "worst is over the threads that ran 10 ms or more: the tolerance of a thread"
 	echo "that hardly ran has a floor); and the runs whose checks that confirm the"
-	echo "graph (disks, NICs, the target's running time) all agree, the runs the gate"
-	echo "can judge on."
+	echo "graph (the devices': disks, NICs) all agree, the runs the gate can judge on."
 } > "$doc"
 echo "validation: wrote $doc" >&2

@@ -90,10 +90,9 @@ static int confirms(const struct wperf_checks *c, size_t i, const char *target)
 {
 	const struct wperf_checks_line *l = &c->lines[i];
 
+	(void)target;
 	return l->kind == WPERF_CHECK_DISK_BUSY || l->kind == WPERF_CHECK_NIC_TX ||
-	       l->kind == WPERF_CHECK_NIC_RX ||
-	       (l->kind == WPERF_CHECK_THREAD_RUN &&
-		wperf_analysis_is_target(target, l->tgid, l->process));
+	       l->kind == WPERF_CHECK_NIC_RX;
 }
 
 size_t wperf_report_checks_confirming(const struct wperf_checks *c, const char *target, size_t *ok)

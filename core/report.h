@@ -47,12 +47,14 @@ int wperf_report_check_counts(const struct wperf_checks *c, size_t i, const char
 size_t wperf_report_checks_warnings(const struct wperf_checks *c, const char *target, size_t *ok);
 
 /*
- * The lines that confirm the graph, and disagree (*ok: agree): the devices'
- * (a disk's busy time makes its idle edges, a NIC's bytes its shares) and the
- * running time of target's threads (a sink, the CMetric). A thread's runnable
- * time and slices, a CPU's idle time and switch chain are reported, yet no
- * edge is made of them. What a run keeps of the checks, for the gate
- * (runset.h).
+ * The lines that confirm the graph, and disagree (*ok: agree): the devices'.
+ * A device is the one vertex the graph infers rather than records: a disk's
+ * busy time makes its idle edges, a NIC's bytes its shares, and a model that
+ * is off there (a lost completion kept a disk "busy" to the window's end)
+ * moves whole knots. A thread's times come from its own switches: their
+ * losses are counted apart (lost events, the CPUs' chains), and the kernel's
+ * tick-grained accounting differs from them by about 1%, which moves no edge.
+ * What a run keeps of the checks, for the gate (runset.h); target is unused.
  */
 size_t wperf_report_checks_confirming(const struct wperf_checks *c, const char *target, size_t *ok);
 

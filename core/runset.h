@@ -61,7 +61,8 @@ struct wperf_run {
 	struct wperf_idset timer_paced; /* threads that pace the target with a timer
 					   (wperf_report_timer_paced) */
 	/* The checks of the model against the kernel's counters that confirm the
-	 * graph (wperf_report_checks_confirming): how many agree and disagree. A run
+	 * graph, the devices' (wperf_report_checks_confirming): how many agree and
+	 * disagree. A run
 	 * with a disagreement is one whose graph the kernel does not confirm.
 	 * have_checks 0: the trace had no counters (or the summary is older). */
 	int have_checks;
