@@ -86,25 +86,25 @@ size_t wperf_report_checks_warnings(const struct wperf_checks *c, const char *ta
 	return count_warnings(c, target, ok, wperf_report_check_counts);
 }
 
+/* A device's line: what confirms the graph (report.h). */
 static int confirms(const struct wperf_checks *c, size_t i, const char *target)
 {
 	const struct wperf_checks_line *l = &c->lines[i];
 
-	(void)target;
+	(void)target; /* a device serves every process */
 	return l->kind == WPERF_CHECK_DISK_BUSY || l->kind == WPERF_CHECK_NIC_TX ||
 	       l->kind == WPERF_CHECK_NIC_RX;
 }
 
-size_t wperf_report_checks_confirming(const struct wperf_checks *c, const char *target, size_t *ok)
+size_t wperf_report_checks_confirming(const struct wperf_checks *c, size_t *ok)
 {
-	return count_warnings(c, target, ok, confirms);
+	return count_warnings(c, NULL, ok, confirms);
 }
 
-const struct wperf_checks_line *wperf_report_checks_unconfirmed(const struct wperf_checks *c,
-								const char *target)
+const struct wperf_checks_line *wperf_report_checks_unconfirmed(const struct wperf_checks *c)
 {
 	for (size_t i = 0; i < c->n; i++)
-		if (c->lines[i].status == WPERF_CHECK_WARN && confirms(c, i, target))
+		if (c->lines[i].status == WPERF_CHECK_WARN && confirms(c, i, NULL))
 			return &c->lines[i];
 	return NULL;
 }

@@ -54,13 +54,12 @@ size_t wperf_report_checks_warnings(const struct wperf_checks *c, const char *ta
  * moves whole knots. A thread's times come from its own switches: their
  * losses are counted apart (lost events, the CPUs' chains), and the kernel's
  * tick-grained accounting differs from them by about 1%, which moves no edge.
- * What a run keeps of the checks, for the gate (runset.h); target is unused.
+ * What a run keeps of the checks, for the gate (runset.h).
  */
-size_t wperf_report_checks_confirming(const struct wperf_checks *c, const char *target, size_t *ok);
+size_t wperf_report_checks_confirming(const struct wperf_checks *c, size_t *ok);
 
 /* The first of those lines that disagrees, or NULL. */
-const struct wperf_checks_line *wperf_report_checks_unconfirmed(const struct wperf_checks *c,
-								const char *target);
+const struct wperf_checks_line *wperf_report_checks_unconfirmed(const struct wperf_checks *c);
 
 /*
  * The checks of the model against the kernel's counters (checks.h) as text:

@@ -518,10 +518,9 @@ static int take_edges(const struct wperf_analysis *a, const char *target, struct
 
 /* "disk busy disk:254:0 vda: 1.230 s by the model, 1.100 s by the kernel's
  * (tolerance 0.150 s)": the first check that leaves r unconfirmed. */
-static int take_checks_first(const struct wperf_analysis *a, const char *target,
-			     struct wperf_run *r)
+static int take_checks_first(const struct wperf_analysis *a, struct wperf_run *r)
 {
-	const struct wperf_checks_line *l = wperf_report_checks_unconfirmed(&a->checks, target);
+	const struct wperf_checks_line *l = wperf_report_checks_unconfirmed(&a->checks);
 	int ns, digits;
 	double scale;
 	const char *unit;
@@ -555,9 +554,9 @@ int wperf_run_from_analysis(const struct wperf_analysis *a, const char *target, 
 	out->lost_events = a->timeline ? a->timeline->lost_events : 0;
 	out->events = a->timeline ? a->timeline->recorded_events : 0;
 	out->have_checks = a->checks.have_counters;
-	out->checks_warn = wperf_report_checks_confirming(&a->checks, target, &ok);
+	out->checks_warn = wperf_report_checks_confirming(&a->checks, &ok);
 	out->checks_ok = ok;
-	ret = take_checks_first(a, target, out);
+	ret = take_checks_first(a, out);
 	if (!ret)
 		ret = take_knots(a, target, out);
 	if (!ret)
