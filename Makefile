@@ -107,7 +107,7 @@ $(VMLINUX_H):
 
 $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c bpf/*.h $(VMLINUX_H)
 	@mkdir -p $(@D)
-	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(BUILD)/bpf -Ibpf -I/usr/include/$(shell uname -m)-linux-gnu -c $< -o $@
+	$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(BUILD)/bpf -Ibpf -I/usr/include/$(shell uname -m)-linux-gnu -c $< -o $@
 	llvm-strip -g $@ 2>/dev/null || true
 
 $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o

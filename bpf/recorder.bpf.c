@@ -16,6 +16,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/usdt.bpf.h>
 #include "wperf_event.h"
+#include "stack_caller.bpf.h"
 
 #define PF_KTHREAD 0x00200000
 
@@ -341,8 +342,11 @@ static __always_inline void take_stacks(void *ctx, struct task_struct *task, __u
 	}
 	if (stack_mode & STACKS_KERNEL)
 		*kstack = take_stack(ctx, 0);
-	if ((stack_mode & STACKS_USER) && !kthread)
-		*ustack = take_stack(ctx, BPF_F_USER_STACK);
+	if ((stack_mode & STACKS_USER) && !kthread) {
+		*ustack = recovered_stack_id(task, ip, sp);
+		if (*ustack == WPERF_NO_STACK)
+			*ustack = take_stack(ctx, BPF_F_USER_STACK);
+	}
 	if (!places)
 		return;
 	if (!slot) {

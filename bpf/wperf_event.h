@@ -190,4 +190,17 @@ enum wperf_counter {
 	WPERF_CNT_MAX
 };
 
+/*
+ * A user stack the recorder recovered past a library built without frame
+ * pointers (stack_caller.bpf.h), as its "recovered_stacks" map holds it under
+ * ids from the stack map's size up. Unused frames are 0.
+ */
+#define WPERF_RECOVER_DEPTH 32
+
+struct wperf_recovered_stack {
+	__u32 nr;
+	__u32 pad;
+	__u64 ips[WPERF_RECOVER_DEPTH];
+};
+
 #endif /* WPERF_EVENT_H */

@@ -29,6 +29,7 @@ struct bpf_recorder {
 	struct bpf_link *links[MAX_LINKS];
 	size_t nlinks;
 	struct wperf_buf hooks; /* NUL-terminated text */
+	uint32_t walked_ids;	/* the stack map's ids; stacks with caller follow */
 };
 
 /*
@@ -199,6 +200,14 @@ int bpf_recorder_open(const struct bpf_recorder_opts *opts, struct bpf_recorder 
 	r->skel->rodata->wakeup_bytes = opts->ringbuf_bytes / 8;
 	bpf_map__set_max_entries(r->skel->maps.events, opts->ringbuf_bytes);
 	bpf_map__set_max_entries(r->skel->maps.stacks, opts->stack_entries);
+	/* The kernel rounds a stack map up to a power of two: its ids, then
+	 * as many recovered stacks (bpf/stack_caller.bpf.h). */
+	for (r->walked_ids = 1; r->walked_ids < opts->stack_entries; r->walked_ids <<= 1)
+		;
+	r->skel->rodata->recovered_base = (int32_t)r->walked_ids;
+	r->skel->rodata->recovered_room = opts->stack_entries;
+	bpf_map__set_max_entries(r->skel->maps.recovered_ids, opts->stack_entries);
+	bpf_map__set_max_entries(r->skel->maps.recovered_stacks, opts->stack_entries);
 	choose_program_types(r->skel->obj, vmlinux);
 
 	e = recorder_bpf__load(r->skel);
@@ -344,11 +353,24 @@ int bpf_recorder_targets(const struct bpf_recorder *r, struct wperf_buf *tgids)
 	return 0;
 }
 
+uint32_t bpf_recorder_stack_ids(const struct bpf_recorder *r)
+{
+	return 2 * r->walked_ids;
+}
+
 int bpf_recorder_stack(const struct bpf_recorder *r, int32_t id, uint64_t ips[127])
 {
-	__u32 key = id;
+	struct wperf_recovered_stack st;
+	uint32_t key = (uint32_t)id;
 	int n = 0;
 
+	if (key >= r->walked_ids) {
+		if (bpf_map__lookup_elem(r->skel->maps.recovered_stacks, &key, sizeof(key), &st,
+					 sizeof(st), 0))
+			return -errno;
+		memcpy(ips, st.ips, st.nr * sizeof(*ips));
+		return (int)st.nr;
+	}
 	if (bpf_map__lookup_elem(r->skel->maps.stacks, &key, sizeof(key), ips, 127 * sizeof(*ips),
 				 0))
 		return -errno;

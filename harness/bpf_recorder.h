@@ -68,6 +68,13 @@ int bpf_recorder_counters(const struct bpf_recorder *r, uint64_t *lost, size_t n
  * and the ones they forked since. 0 or -ENOMEM. */
 int bpf_recorder_targets(const struct bpf_recorder *r, struct wperf_buf *tgids);
 
+/*
+ * The stack ids events may carry are below this: the stack map's, then the
+ * user stacks recovered past a library without frame pointers
+ * (bpf/stack_caller.bpf.h).
+ */
+uint32_t bpf_recorder_stack_ids(const struct bpf_recorder *r);
+
 /* The frames of stack id (innermost first) into ips[127]; returns the count or -errno. */
 int bpf_recorder_stack(const struct bpf_recorder *r, int32_t id, uint64_t ips[127]);
 

@@ -477,8 +477,7 @@ static int finish_trace(struct recording *rec, struct wperf_error *err)
 	if (!e && (e = wperf_trace_writer_counters(rec->writer,
 						   &rec->counters[WPERF_COUNTERS_END].c, err)))
 		trace_error(rec, err);
-	if (!e && (e = record_write_tables(rec->writer, rec->bpf, rec->sink,
-					   rec->opts->stack_entries, err)))
+	if (!e && (e = record_write_tables(rec->writer, rec->bpf, rec->sink, err)))
 		trace_error(rec, err);
 	if (!e && trace_sink_mappings(rec->sink)->missed && !rec->opts->quiet)
 		cli_warn(CMD,
@@ -705,11 +704,9 @@ int cmd_record(int argc, char **argv)
 	    .flush = flush_recorder,
 	    .flush_ctx = rec.bpf,
 	    .flush_ns = 25 * 1000 * 1000,
-	    .stack_ids = 1,
+	    .stack_ids = bpf_recorder_stack_ids(rec.bpf),
 	    .mmaps = rec.mmaps,
 	};
-	while (so.stack_ids < o.stack_entries)
-		so.stack_ids <<= 1;
 	e = trace_sink_start(&so, &rec.sink, &err);
 	if (!e && o.ready_file)
 		e = create_ready_file(&rec, &err);

@@ -125,16 +125,13 @@ static void write_perfmap(uint32_t tgid, void *arg)
 }
 
 int record_write_tables(struct wperf_trace_writer *w, const struct bpf_recorder *bpf,
-			struct trace_sink *sink, uint32_t stack_entries, struct wperf_error *err)
+			struct trace_sink *sink, struct wperf_error *err)
 {
 	struct proc_mappings *pm = trace_sink_mappings(sink);
-	uint32_t stack_ids = 1;
 	struct perfmap_ctx pc = {w, err, 0};
 	int e;
 
-	while (stack_ids < stack_entries)
-		stack_ids <<= 1;
-	e = write_stacks(w, bpf, sink, stack_ids, err);
+	e = write_stacks(w, bpf, sink, bpf_recorder_stack_ids(bpf), err);
 	if (!e)
 		e = wperf_trace_writer_mappings(w, (struct wperf_mapping *)pm->mappings.data,
 						pm->mappings.len / sizeof(struct wperf_mapping),

@@ -20,6 +20,6 @@ int record_write_threads(struct wperf_trace_writer *w, struct wperf_error *err);
  * event references, read from the BPF stack map, and what symbolizes it.
  */
 int record_write_tables(struct wperf_trace_writer *w, const struct bpf_recorder *bpf,
-			struct trace_sink *sink, uint32_t stack_entries, struct wperf_error *err);
+			struct trace_sink *sink, struct wperf_error *err);
 
 #endif /* WPERF_RECORD_TABLES_H */

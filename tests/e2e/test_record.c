@@ -17,6 +17,7 @@
 
 #include "core/analysis.h"
 #include "core/report.h"
+#include "core/symbolize.h"
 #include "core/thread_table.h"
 #include "tests/lib/e2e.h"
 
@@ -453,6 +454,40 @@ static const char *vertex_of_tid(const struct wperf_analysis *a, uint32_t tid)
 }
 
 /*
+ * Of the user stacks thread tid blocked with, how many name function (set in
+ * *named) and how many there are (returned).
+ */
+static unsigned blocking_stacks(const struct wperf_trace *t, uint32_t tid, const char *function,
+				unsigned *named)
+{
+	struct wperf_event_iter *it = NULL;
+	struct wperf_symbolizer *sym = NULL;
+	struct wperf_error err = {0};
+	struct wperf_event ev;
+	unsigned n = 0;
+	char buf[2048];
+	int r;
+
+	if (wperf_event_iter_new(t, &it, &err) < 0 || wperf_symbolizer_new(t, &sym, &err) < 0)
+		fail_msg("%s", err.msg);
+	*named = 0;
+	while ((r = wperf_event_iter_next(it, &ev, &err)) > 0) {
+		if (ev.hdr.kind != WPERF_EV_SWITCH || ev.hdr.tid != tid ||
+		    ev.sw.ustack == WPERF_NO_STACK)
+			continue;
+		wperf_symbolize_stack(sym, ev.sw.ustack, 1, ev.hdr.tgid, " <- ", 0, buf,
+				      sizeof(buf));
+		n++;
+		*named += strstr(buf, function) != NULL;
+	}
+	if (r < 0)
+		fail_msg("%s", err.msg);
+	wperf_symbolizer_free(sym);
+	wperf_event_iter_free(it);
+	return n;
+}
+
+/*
  * Two pools of unnamed threads in one process (synthetic/pools: every thread
  * is "pools"), each running its own code: the loaders' two threads are one
  * vertex, the handlers' two another, each named by its own function, and the
@@ -480,6 +515,16 @@ static void test_unnamed_pools_apart(void **state)
 			continue;
 		print_message("%s %u: %s\n", pool, tid, vertex_of_tid(a, tid));
 		if (!strcmp(pool, "loader")) {
+			unsigned named, n = blocking_stacks(t, tid, "a_worker", &named);
+
+			/* a loader blocks in glibc, built without frame pointers, called
+			 * from a_worker: the recorder recovers the frames the kernel's
+			 * walk loses there (bpf/stack_caller.bpf.h); without it, almost
+			 * none named a_worker */
+			print_message("loader %u: %u of %u blocking stacks name a_worker\n", tid,
+				      named, n);
+			assert_true(n > 100);
+			assert_true(named * 10 >= n * 9);
 			assert_string_equal(vertex_of_tid(a, tid), "pools@a_worker");
 			loaders++;
 		} else {
