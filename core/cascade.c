@@ -351,9 +351,12 @@ int wperf_cascade(const struct wperf_timeline *tl, const struct wperf_cascade_op
 	for (unsigned j = 0; j < jobs && !e; j++)
 		e = worker_init(&workers[j], &c, j, jobs);
 	/* Worker 0 runs on the calling thread; the others get their own. */
-	for (unsigned j = 1; j < jobs && !e; j++, started++)
+	for (unsigned j = 1; j < jobs && !e; j++) {
 		if (pthread_create(&workers[j].thread, NULL, work, &workers[j]))
 			e = -EAGAIN;
+		else
+			started++; /* only what started is joined */
+	}
 	if (!e)
 		work(&workers[0]);
 	for (unsigned j = 1; j <= started; j++)

@@ -2,6 +2,9 @@
 /*
  * Cascaded re-distribution on hand-built timelines, with the paper's numbers.
  */
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -347,6 +350,61 @@ static void test_jobs_identical(void **state)
 }
 
 /*
+ * pthread_create and pthread_join as the analyzer sees them: the C library's,
+ * except that create number fail_create (1 for the first; 0: none) fails as
+ * when the process is out of threads, and both are counted. Defined here, they
+ * take the library's place for core/cascade.c.
+ */
+static unsigned fail_create, creates, joins;
+
+int pthread_join(pthread_t thread, void **ret)
+{
+	int (*real)(pthread_t, void **) =
+	    (int (*)(pthread_t, void **))dlsym(RTLD_NEXT, "pthread_join");
+
+	joins++;
+	return real(thread, ret);
+}
+
+int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg)
+{
+	int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *) =
+	    (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))dlsym(
+		RTLD_NEXT, "pthread_create");
+
+	if (fail_create && ++creates == fail_create)
+		return EAGAIN;
+	return real(thread, attr, start, arg);
+}
+
+/* A worker thread that cannot be created fails the cascade cleanly: the ones
+ * that started are joined, the one that did not is not (it once was, a join
+ * of a thread that never existed). */
+static void test_thread_not_created(void **state)
+{
+	struct wperf_cascade_opts o = {.jobs = 4};
+	struct wperf_error err = {0};
+	struct wperf_callsites cs = {0};
+	struct wperf_graph g = {0};
+	struct fixture f;
+
+	(void)state;
+	init(&f);
+	add_entity(&f, WPERF_ENTITY_THREAD); /* A */
+	add_segment(&f, 0, 1000, WPERF_SEG_WAITING, B, -1);
+	add_entity(&f, WPERF_ENTITY_THREAD); /* B */
+	add_segment(&f, 0, 1000, WPERF_SEG_RUNNING, WPERF_NO_ENTITY, -1);
+	fail_create = 2; /* the second of three workers */
+	creates = joins = 0;
+	assert_int_equal(wperf_cascade(&f.tl, &o, &g, &cs, &err), -EAGAIN);
+	fail_create = 0;
+	assert_int_equal(creates, 2); /* none tried after the failure */
+	assert_int_equal(joins, 1);   /* the one that started */
+	wperf_graph_release(&g);
+	wperf_callsites_release(&cs);
+}
+
+/*
  * Figure 1, recorded: A (2 ms of work) fills a queue that B (5 ms of work, then
  * a 5 ms sync) empties, so every 10 ms cycle, from B's dequeue at t0:
  *  - A runs [t0, t0 + 2) and waits for B over [t0 + 2, t0 + 10) (the queue is
@@ -444,6 +502,7 @@ int main(void)
 	    cmocka_unit_test(test_device_idle_split),
 	    cmocka_unit_test(test_cycle_guard),
 	    cmocka_unit_test(test_jobs_identical),
+	    cmocka_unit_test(test_thread_not_created),
 	    cmocka_unit_test(test_figure4_clipping),
 	    cmocka_unit_test(test_figure4_cut_interval_cascades),
 	    cmocka_unit_test(test_figure1_per_cycle_weights),
