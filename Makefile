@@ -89,7 +89,7 @@ FUZZ_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRCS) $(FUZZ_HARNESS_SRCS) 
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= $(FUZZ_SRCS:fuzz/%.c=%)
 
-.PHONY: all deps demo check-perf validation test test-unit test-e2e asan valgrind bench fuzz install clean
+.PHONY: all deps demo check-perf validation test test-unit test-e2e check-bpf-arm64 asan valgrind bench fuzz install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -105,10 +105,24 @@ $(VMLINUX_H):
 	@test -r /sys/kernel/btf/vmlinux || { echo "error: this kernel has no BTF (/sys/kernel/btf/vmlinux is missing); wperf-bench needs a kernel built with CONFIG_DEBUG_INFO_BTF=y" >&2; exit 1; }
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
 
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -Wall -Werror -Ibpf -I/usr/include/$(shell uname -m)-linux-gnu
+
 $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c bpf/*.h $(VMLINUX_H)
 	@mkdir -p $(@D)
-	$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(BUILD)/bpf -Ibpf -I/usr/include/$(shell uname -m)-linux-gnu -c $< -o $@
+	$(CLANG) $(BPF_CFLAGS) -D__TARGET_ARCH_$(ARCH) -I$(BUILD)/bpf -c $< -o $@
 	llvm-strip -g $@ 2>/dev/null || true
+
+# The recorder compiled for arm64 on an x86 machine, against this kernel's types
+# with arm64's registers (bpf/arm64_vmlinux.sh): a check that it reads them
+# only through PT_REGS_*. Compiled, never loaded; part of `make test`.
+$(BUILD)/bpf-arm64/vmlinux.h: $(VMLINUX_H) bpf/arm64_vmlinux.sh
+	@mkdir -p $(@D)
+	sh bpf/arm64_vmlinux.sh $< > $@
+
+$(BUILD)/bpf-arm64/recorder.bpf.o: bpf/recorder.bpf.c bpf/*.h $(BUILD)/bpf-arm64/vmlinux.h
+	$(CLANG) $(BPF_CFLAGS) -D__TARGET_ARCH_arm64 -I$(BUILD)/bpf-arm64 -c $< -o $@
+
+check-bpf-arm64: $(if $(filter x86,$(ARCH)),$(BUILD)/bpf-arm64/recorder.bpf.o)
 
 $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton $< > $@
@@ -158,7 +172,7 @@ test-unit: $(UNIT_BINS)
 test-e2e: all $(E2E_BINS)
 	@WPERF_BUILD=$(BUILD) bash tests/run.sh $(E2E_BINS)
 
-test: all $(UNIT_BINS) $(E2E_BINS)
+test: all $(UNIT_BINS) $(E2E_BINS) check-bpf-arm64
 	@WPERF_BUILD=$(BUILD) bash tests/run.sh $(UNIT_BINS) $(E2E_BINS)
 
 asan:

@@ -20,6 +20,17 @@
 
 #define PF_KTHREAD 0x00200000
 
+/* The system call a thread is in, from its user registers: each architecture
+ * names the field its own way (PT_REGS_IP and PT_REGS_SP do the same for the
+ * instruction and stack pointers). */
+#if defined(__TARGET_ARCH_x86)
+#define USER_SYSCALL_NR(regs) ((regs)->orig_ax)
+#elif defined(__TARGET_ARCH_arm64)
+#define USER_SYSCALL_NR(regs) ((regs)->syscallno)
+#else
+#define USER_SYSCALL_NR(regs) 0 /* the stack cache then keys on ip and sp */
+#endif
+
 /*
  * A field of a kernel object passed as a tracepoint's argument: a plain load in
  * a tp_btf program, whose arguments the verifier knows the types of, and
@@ -316,9 +327,9 @@ static __always_inline void take_stacks(void *ctx, struct task_struct *task, __u
 		struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 
 		/* A typed pointer from a helper: plain loads, in raw_tp programs too. */
-		ip = regs->ip;
-		sp = regs->sp;
-		syscall = regs->orig_ax;
+		ip = PT_REGS_IP(regs);
+		sp = PT_REGS_SP(regs);
+		syscall = USER_SYSCALL_NR(regs);
 		/* NULL when the storage is busy on this CPU (a program that
 		 * interrupted another): the walk is taken, uncached. */
 		places =

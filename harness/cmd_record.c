@@ -390,7 +390,7 @@ static int write_meta(struct recording *rec, char **argv, struct wperf_error *er
 			      "harness_pids",
 			      "analysis_target"};
 	const char *values[] = {"wperf-trace",
-				"wperf-bench 0.1.0",
+				"wperf-bench " WPERF_VERSION,
 				kernel,
 				u.machine,
 				u.nodename,
