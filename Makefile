@@ -6,7 +6,8 @@
 #   make check-perf  the performance gate over the scenarios tagged ci: against baselines/, or
 #                 CHECK_PERF_BASE=REF: base commit REF against the work tree, run in turns
 #   make validation  run the synthetic suite and its fixes; writes docs/validation.md
-#   make test     run the unit and end-to-end tests (cmocka)
+#   make test     run the unit and end-to-end tests (cmocka) and the include rules
+#   make test-core  the tests of libwperf alone (no clang BPF target, bpftool or BPF)
 #   make asan     the same tests built with AddressSanitizer and UBSan
 #   make valgrind the analyzer under valgrind on a recorded trace
 #   make bench    print the recorder's overhead (storm, ZooKeeper, memcached), whether it keeps up
@@ -30,6 +31,9 @@ TEST_PKGS := cmocka
 CFLAGS ?= -O2 -g
 # What every C file is built with, whatever the optimization and the sanitizers.
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -I$(BUILD)
+# Each object and test lists the headers it read (NAME.d beside it): a header
+# touched rebuilds what includes it, and nothing else.
+DEPFLAGS = -MMD -MP
 CFLAGS += $(BASE_CFLAGS)
 ifdef SANITIZE
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -38,16 +42,14 @@ endif
 LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 TEST_LDLIBS := $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 
-CORE_SRCS := $(wildcard core/*.c)
+CORE_SRCS := $(wildcard core/*/*.c)
 CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 LIBWPERF := $(BUILD)/libwperf.a
 
-BPF_SRCS := $(wildcard bpf/*.bpf.c)
-BPF_OBJS := $(BPF_SRCS:%.bpf.c=$(BUILD)/%.bpf.o)
-BPF_SKELS := $(BPF_SRCS:%.bpf.c=$(BUILD)/%.skel.h)
 VMLINUX_H := $(BUILD)/bpf/vmlinux.h
+RECORDER_SKEL := $(BUILD)/bpf/recorder.skel.h
 
-HARNESS_SRCS := $(wildcard harness/*.c)
+HARNESS_SRCS := $(wildcard harness/*/*.c)
 HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(BUILD)/%.o)
 # Everything of the program but main, for the harness's unit tests.
 LIBHARNESS := $(BUILD)/libharness.a
@@ -69,9 +71,18 @@ E2E_SRCS := $(wildcard tests/e2e/test_*.c)
 E2E_BINS := $(E2E_SRCS:%.c=$(BUILD)/%)
 TEST_HELPERS := $(wildcard tests/lib/*.c)
 TEST_HELPER_OBJS := $(TEST_HELPERS:%.c=$(BUILD)/%.o)
+# The tests of the library alone (they include nothing of harness/ and no
+# helper but trace_builder) link only libwperf: they build and run without
+# clang's BPF target or bpftool (make test-core).
+CORE_TEST_HELPER_OBJS := $(BUILD)/tests/lib/trace_builder.o
+HARNESS_TEST_SRCS := $(shell grep -l 'harness/\|tests/lib/e2e.h\|tests/lib/forge.h\|fuzz_readers' \
+	$(UNIT_SRCS) $(E2E_SRCS) /dev/null)
+CORE_TEST_BINS := $(patsubst %.c,$(BUILD)/%,$(filter-out $(HARNESS_TEST_SRCS),$(UNIT_SRCS) $(E2E_SRCS)))
 
-BENCH_SRCS := $(wildcard bench/*.c)
+BENCH_SRCS := $(filter-out %.bpf.c,$(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:%.c=$(BUILD)/%)
+# The benchmarks' own BPF programs (bench/NAME.bpf.c), for bench/NAME.c.
+BENCH_SKELS := $(patsubst bench/%.bpf.c,$(BUILD)/bench/%.skel.h,$(wildcard bench/*.bpf.c))
 
 # libFuzzer targets, one per reader (fuzz/NAME.c), built with clang into
 # $(FUZZ_BUILD)/NAME over the library, the harness and tests/lib/fuzz_readers.c
@@ -82,14 +93,14 @@ FUZZ_BINS := $(FUZZ_SRCS:fuzz/%.c=$(FUZZ_BUILD)/%)
 FUZZ_CFLAGS := -g -O1 $(BASE_CFLAGS) -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 # The harness files the readers need, and what they call.
-FUZZ_HARNESS_SRCS := harness/scenario.c harness/scenario_services.c harness/scenario_values.c \
-	harness/scenario_yaml.c harness/results.c harness/calibrate.c harness/output.c \
-	harness/proc_info.c harness/github_comments.c harness/forge_http.c
+FUZZ_HARNESS_SRCS := harness/run/scenario.c harness/run/scenario_services.c harness/run/scenario_values.c \
+	harness/run/scenario_yaml.c harness/run/results.c harness/run/calibrate.c harness/base/output.c \
+	harness/record/proc_info.c harness/forge/github_comments.c harness/forge/forge_http.c
 FUZZ_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRCS) $(FUZZ_HARNESS_SRCS) tests/lib/fuzz_readers.c)
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= $(FUZZ_SRCS:fuzz/%.c=%)
 
-.PHONY: all deps demo check-perf validation test test-unit test-e2e check-bpf-arm64 asan valgrind bench fuzz install clean
+.PHONY: all deps demo check-perf validation test test-core test-unit test-e2e check-bpf-arm64 asan valgrind bench fuzz install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -112,6 +123,11 @@ $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c bpf/*.h $(VMLINUX_H)
 	$(CLANG) $(BPF_CFLAGS) -D__TARGET_ARCH_$(ARCH) -I$(BUILD)/bpf -c $< -o $@
 	llvm-strip -g $@ 2>/dev/null || true
 
+$(BUILD)/bench/%.bpf.o: bench/%.bpf.c bpf/*.h $(VMLINUX_H)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -D__TARGET_ARCH_$(ARCH) -I$(BUILD)/bpf -c $< -o $@
+	llvm-strip -g $@ 2>/dev/null || true
+
 # The recorder compiled for arm64 on an x86 machine, against this kernel's types
 # with arm64's registers (bpf/arm64_vmlinux.sh): a check that it reads them
 # only through PT_REGS_*. Compiled, never loaded; part of `make test`.
@@ -124,26 +140,29 @@ $(BUILD)/bpf-arm64/recorder.bpf.o: bpf/recorder.bpf.c bpf/*.h $(BUILD)/bpf-arm64
 
 check-bpf-arm64: $(if $(filter x86,$(ARCH)),$(BUILD)/bpf-arm64/recorder.bpf.o)
 
-$(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
+$(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< > $@
 
 # ---- libwperf ----
-$(BUILD)/core/%.o: core/%.c core/*.h bpf/wperf_event.h
+$(BUILD)/core/%.o: core/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(LIBWPERF): $(CORE_OBJS)
 	$(AR) rcs $@ $^
 
 # ---- the wperf-bench program ----
-$(BUILD)/harness/%.o: harness/%.c harness/*.h core/*.h bpf/wperf_event.h $(BPF_SKELS)
+$(BUILD)/harness/%.o: harness/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+# The one object that includes the BPF skeleton: only it needs clang and bpftool.
+$(BUILD)/harness/record/bpf_recorder.o: $(RECORDER_SKEL)
 
 $(WPERF_BENCH): $(HARNESS_OBJS) $(LIBWPERF)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-$(LIBHARNESS): $(filter-out $(BUILD)/harness/main.o,$(HARNESS_OBJS))
+$(LIBHARNESS): $(filter-out $(BUILD)/harness/cli/main.o,$(HARNESS_OBJS))
 	$(AR) rcs $@ $^
 
 # ---- synthetic programs: one file each; no tail calls, so that stacks show every function ----
@@ -158,13 +177,20 @@ $(BUILD)/loads/%: scenarios/%.c scenarios/loadgen.h $$(wildcard scenarios/$$(*D)
 	$(CC) $(CFLAGS) -fno-omit-frame-pointer -Iscenarios -Iscenarios/$(*D) $< $(LOAD_LIBS_$(*D)) -lpthread -lm -o $@
 
 # ---- tests ----
-$(BUILD)/tests/lib/%.o: tests/lib/%.c tests/lib/*.h core/*.h harness/*.h bpf/wperf_event.h
+$(BUILD)/tests/lib/%.o: tests/lib/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/tests/%: tests/%.c $(LIBHARNESS) $(LIBWPERF) $(TEST_HELPER_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) $< $(TEST_HELPER_OBJS) $(LIBHARNESS) $(LIBWPERF) $(TEST_LDLIBS) $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) $< $(TEST_HELPER_OBJS) $(LIBHARNESS) $(LIBWPERF) $(TEST_LDLIBS) $(LDLIBS) -o $@
+
+$(CORE_TEST_BINS): $(BUILD)/tests/%: tests/%.c $(LIBWPERF) $(CORE_TEST_HELPER_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) $< $(CORE_TEST_HELPER_OBJS) $(LIBWPERF) $(TEST_LDLIBS) $(LDLIBS) -o $@
+
+test-core: $(CORE_TEST_BINS)
+	@bash tests/run.sh $(CORE_TEST_BINS)
 
 test-unit: $(UNIT_BINS)
 	@bash tests/run.sh $(UNIT_BINS)
@@ -173,6 +199,7 @@ test-e2e: all $(E2E_BINS)
 	@WPERF_BUILD=$(BUILD) bash tests/run.sh $(E2E_BINS)
 
 test: all $(UNIT_BINS) $(E2E_BINS) check-bpf-arm64
+	@bash tests/layers.sh
 	@WPERF_BUILD=$(BUILD) bash tests/run.sh $(UNIT_BINS) $(E2E_BINS)
 
 asan:
@@ -219,7 +246,7 @@ validation: all
 	@WPERF_BENCH=$(WPERF_BENCH) bash bench/validation.sh $(BUILD)/validation
 
 # ---- benchmarks ----
-$(BUILD)/bench/%: bench/%.c $(LIBHARNESS) $(LIBWPERF) $(BPF_SKELS)
+$(BUILD)/bench/%: bench/%.c $(LIBHARNESS) $(LIBWPERF) $(BENCH_SKELS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $< $(LIBHARNESS) $(LIBWPERF) $(LDLIBS) -o $@
 
@@ -230,9 +257,9 @@ bench: all $(BENCH_BINS)
 	@WPERF_BUILD=$(BUILD) bash bench/analysis.sh
 
 # ---- fuzzing: docs/fuzzing.md ----
-$(FUZZ_BUILD)/%.o: %.c core/*.h harness/*.h tests/lib/*.h bpf/wperf_event.h
+$(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+	$(CLANG) $(FUZZ_CFLAGS) $(DEPFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
 $(FUZZ_BUILD)/libfuzz.a: $(FUZZ_OBJS)
 	$(AR) rcs $@ $^
@@ -244,11 +271,21 @@ fuzz: $(FUZZ_BINS)
 	@bash fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # ---- install ----
+# libwperf's public headers keep their paths under include/wperf, so that
+# they include each other as in the tree; wperf.pc says where they are.
+VERSION := $(shell sed -n 's/^\#define WPERF_VERSION "\(.*\)"/\1/p' harness/base/version.h)
+PUBLIC_HEADERS := $(filter-out %_internal.h,$(wildcard core/*/*.h)) bpf/wperf_event.h
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 0755 $(WPERF_BENCH) $(DESTDIR)$(PREFIX)/bin/wperf-bench
 	install -m 0644 include/wperf_annotate.h $(DESTDIR)$(PREFIX)/include/wperf_annotate.h
 	install -m 0644 $(LIBWPERF) $(DESTDIR)$(PREFIX)/lib/libwperf.a
+	for h in $(PUBLIC_HEADERS); do install -D -m 0644 $$h $(DESTDIR)$(PREFIX)/include/wperf/$$h || exit 1; done
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' wperf.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/wperf.pc
 
 clean:
 	rm -rf build
+
+-include $(shell find $(BUILD) -path $(BUILD)/asan -prune -o -name '*.d' -print 2>/dev/null)

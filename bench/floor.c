@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * floor: runs a command with the empty BPF programs of bpf/floor.bpf.c
+ * floor: runs a command with the empty BPF programs of bench/floor.bpf.c
  * attached to the recorder's hooks: the cost of the hooks alone, the floor
  * that bench/run.sh measures the recorder against.
  *
@@ -34,7 +34,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "bpf/floor.skel.h"
+#include "bench/floor.skel.h"
 
 #define EXIT_FLOOR_ERROR 2
 #define EXIT_EXEC_FAILED 127

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/trace.h"
+#include "core/trace/trace.h"
 
 #define TGID 1000
 #define DISK ((254u << 20) | 0)
@@ -88,7 +88,8 @@ static int round_of_work(struct gen *g, unsigned threads, unsigned group, uint64
 	int e = 0;
 
 	for (unsigned i = 0; i < threads && !e; i++) {
-		uint32_t base = i / group * group, size = threads - base < group ? threads - base : group;
+		uint32_t base = i / group * group,
+			 size = threads - base < group ? threads - base : group;
 		uint32_t me = first + i, next = first + base + (i - base + 1) % size;
 
 		g->cpu = i & 1;
@@ -158,7 +159,8 @@ int main(int argc, char **argv)
 			out = optarg;
 	}
 	if (!out || !g.target || threads < 2 || group < 2) {
-		fprintf(stderr, "usage: gen_trace -n EVENTS [-t THREADS >= 2] [-g GROUP >= 2] -o FILE\n");
+		fprintf(stderr,
+			"usage: gen_trace -n EVENTS [-t THREADS >= 2] [-g GROUP >= 2] -o FILE\n");
 		return 2;
 	}
 	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * hookcost: what each operation of a recorder program costs on this machine.
- * bpf/hookcost.bpf.c holds variants of a tp_btf/sched_switch program, each
+ * bench/hookcost.bpf.c holds variants of a tp_btf/sched_switch program, each
  * doing one thing more than an empty one (a clock read, four probe reads, a
  * ring buffer record, a kernel stack walk...). hookcost attaches one variant
  * at a time, runs the context-switch storm `pingpong --pin CPU -d SECONDS`,
@@ -57,7 +57,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bpf/hookcost.skel.h"
+#include "bench/hookcost.skel.h"
 
 #define STATS_SYSCTL   "/proc/sys/kernel/bpf_stats_enabled"
 #define POLL_MS	       10
@@ -65,7 +65,7 @@
 #define EXIT_FAILED    1
 #define EXIT_SIGNALLED 130
 
-/* Keep in step with the programs of bpf/hookcost.bpf.c (hc_NAME). */
+/* Keep in step with the programs of bench/hookcost.bpf.c (hc_NAME). */
 static const struct variant {
 	const char *name;
 	const char *what;

@@ -27,10 +27,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/runset.h"
-#include "harness/analyze_run.h"
-#include "harness/run_set.h"
-#include "harness/scenario.h"
+#include "core/gate/runset.h"
+#include "harness/run/analyze_run.h"
+#include "harness/run/run_set.h"
+#include "harness/run/scenario.h"
 
 struct totals {
 	unsigned runs, met_then, met_now, worse;

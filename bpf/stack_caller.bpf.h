@@ -9,7 +9,7 @@
  * it pointing at the program's innermost frame, whose own return address the
  * walk then skips. A thread waiting in pthread_cond_wait from queue_push from
  * a_worker reads "__futex_abstimed_wait_common <- start_thread", and the frames
- * that say which pool it is, a_worker's, are gone (see core/merge_split.c).
+ * that say which pool it is, a_worker's, are gone (see core/analysis/merge_split.c).
  *
  * So when the innermost frame is outside the program's own text, the words
  * above the user stack pointer are scanned for where the program called the
@@ -18,7 +18,7 @@
  * pair (a pointer further up the stack, a return address) is the frame of the
  * function that called the library, and the walk goes on by frame pointers
  * from there. The stack found is kept under an id of its own (recovered_base
- * and up), which user space reads back (harness/bpf_recorder.c); when nothing
+ * and up), which user space reads back (harness/record/bpf_recorder.c); when nothing
  * is found the kernel's walk stands.
  *
  * x86 only: the call instruction's bytes are how a return address is told from
@@ -27,7 +27,9 @@
 #ifndef WPERF_STACK_CALLER_BPF_H
 #define WPERF_STACK_CALLER_BPF_H
 
-#define SCAN_WORDS 128 /* a power of two; 1 KiB above the stack pointer: a C library's frames fit */
+/* Words scanned above the stack pointer, a power of two: 1 KiB, where a C
+ * library's frames fit. */
+#define SCAN_WORDS	128
 #define STACK_FAR_BYTES (8 << 20) /* no frame is further up a stack than this */
 
 const volatile __s32 recovered_base = 0; /* the first id of a recovered stack */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target: the header lines of a forge's answer, as libcurl gives them
- * (harness/forge_http.c: forge_response_header, and forge_link_next).
+ * (harness/forge/forge_http.c: forge_response_header, and forge_link_next).
  */
 #include "fuzz_target.h"
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target: a forge's answer as an HTTP body, given to every JSON parser of
- * harness/github_comments.c (a page of comments, a comment, an error's message, the event file).
+ * harness/forge/github_comments.c (a page of comments, a comment, an error's message, the event
+ * file).
  */
 #include "fuzz_target.h"
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target: a JIT's perf map, /tmp/perf-PID.map (core/symbolize.c: wperf_perfmap_parse).
+ * libFuzzer target: a JIT's perf map, /tmp/perf-PID.map (core/analysis/symbolize.c:
+ * wperf_perfmap_parse).
  */
 #include "fuzz_target.h"
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target: /proc/PID/stat, for the parent process (harness/proc_info.c: proc_stat_ppid).
+ * libFuzzer target: /proc/PID/stat, for the parent process (harness/record/proc_info.c:
+ * proc_stat_ppid).
  */
 #include "fuzz_target.h"
 

@@ -18,7 +18,7 @@
  * "pools@a_worker", wait for the handlers (the queue stays full) and are
  * outside it; the main thread only sleeps until the run time is over. What
  * tells the pools apart is their code: the analyzer compares the threads' user
- * stacks (core/merge_profile.c). By name alone all of them were one vertex
+ * stacks (core/analysis/merge_profile.c). By name alone all of them were one vertex
  * "pools" whose self-loop held the loaders' waits too: a knot that could not
  * say which pool.
  *

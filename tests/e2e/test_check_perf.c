@@ -18,8 +18,8 @@
 
 #include <cmocka.h>
 
-#include "core/check.h"
-#include "harness/output.h"
+#include "core/gate/check.h"
+#include "harness/base/output.h"
 #include "tests/lib/e2e.h"
 
 static struct e2e_output out;

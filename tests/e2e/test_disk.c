@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "core/timeline.h"
+#include "core/analysis/timeline.h"
 #include "tests/lib/e2e.h"
 
 /*

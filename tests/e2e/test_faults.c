@@ -33,9 +33,9 @@
 
 #include <cmocka.h>
 
-#include "core/buf.h"
-#include "harness/output.h"
-#include "harness/stale.h"
+#include "core/util/buf.h"
+#include "harness/base/output.h"
+#include "harness/run/stale.h"
 #include "tests/lib/e2e.h"
 
 static double now_s(void)

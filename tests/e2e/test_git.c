@@ -22,8 +22,8 @@
 
 #include <cmocka.h>
 
-#include "harness/output.h"
-#include "harness/results.h"
+#include "harness/base/output.h"
+#include "harness/run/results.h"
 #include "tests/lib/e2e.h"
 
 static struct e2e_output out;

@@ -19,8 +19,8 @@
 
 #include <cmocka.h>
 
-#include "harness/output.h"
-#include "harness/results.h"
+#include "harness/base/output.h"
+#include "harness/run/results.h"
 #include "tests/lib/e2e.h"
 
 /* The storm for 3 s; from 1 s to 2 s the recorder of this very run (found by

@@ -27,9 +27,9 @@
 
 #include <cmocka.h>
 
-#include "core/buf.h"
-#include "core/check.h"
-#include "harness/output.h"
+#include "core/util/buf.h"
+#include "core/gate/check.h"
+#include "harness/base/output.h"
 #include "tests/lib/e2e.h"
 #include "tests/lib/forge.h"
 

@@ -25,8 +25,8 @@
 
 #include <cmocka.h>
 
-#include "core/check.h"
-#include "harness/output.h"
+#include "core/gate/check.h"
+#include "harness/base/output.h"
 #include "tests/lib/e2e.h"
 #include "tests/lib/forge.h"
 

@@ -15,10 +15,10 @@
 
 #include <cmocka.h>
 
-#include "core/analysis.h"
-#include "core/report.h"
-#include "core/symbolize.h"
-#include "core/thread_table.h"
+#include "core/analysis/analysis.h"
+#include "core/report/report.h"
+#include "core/analysis/symbolize.h"
+#include "core/trace/thread_table.h"
 #include "tests/lib/e2e.h"
 
 #define PINGPONG_ROUNDS 2000

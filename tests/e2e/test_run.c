@@ -21,8 +21,8 @@
 
 #include <cmocka.h>
 
-#include "core/trace.h"
-#include "harness/results.h"
+#include "core/trace/trace.h"
+#include "harness/run/results.h"
 #include "tests/lib/e2e.h"
 
 static int exists(const char *path)

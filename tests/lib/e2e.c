@@ -18,9 +18,9 @@
 #include <bpf/bpf.h>
 #include <cmocka.h>
 
-#include "core/buf.h"
-#include "harness/output.h"
-#include "harness/results.h"
+#include "core/util/buf.h"
+#include "harness/base/output.h"
+#include "harness/run/results.h"
 
 void e2e_require_bpf(void)
 {

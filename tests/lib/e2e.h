@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "core/buf.h"
-#include "core/trace.h"
+#include "core/util/buf.h"
+#include "core/trace/trace.h"
 
 /*
  * Recording needs root and BTF. Without them: skip with the reason, unless

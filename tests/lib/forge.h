@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "core/buf.h"
+#include "core/util/buf.h"
 #include "tests/lib/e2e.h"
 
 #define FORGE_MARKER "<!-- wperf-bench -->"

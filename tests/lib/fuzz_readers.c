@@ -20,18 +20,18 @@
 #include <json-c/json.h>
 #include <zlib.h>
 
-#include "core/analysis.h"
-#include "core/baseline.h"
-#include "core/check.h"
-#include "core/run_json.h"
-#include "core/symbolize.h"
-#include "core/trace.h"
-#include "core/varint.h"
-#include "harness/forge_http.h"
-#include "harness/github_comments.h"
-#include "harness/proc_info.h"
-#include "harness/results.h"
-#include "harness/scenario.h"
+#include "core/analysis/analysis.h"
+#include "core/gate/baseline.h"
+#include "core/gate/check.h"
+#include "core/gate/run_json.h"
+#include "core/analysis/symbolize.h"
+#include "core/trace/trace.h"
+#include "core/util/varint.h"
+#include "harness/forge/forge_http.h"
+#include "harness/forge/github_comments.h"
+#include "harness/record/proc_info.h"
+#include "harness/run/results.h"
+#include "harness/run/scenario.h"
 
 /* What a driver must find true; when it is not, the reader has a bug. */
 #define FUZZ_CHECK(cond)                                                                           \
@@ -638,12 +638,12 @@ static const struct fuzz_reader readers[] = {
     {"baseline", read_baseline, baseline_where}, /* baseline_yaml.c */
     {"run_json", read_run_json, json_where},	 /* run_json.c */
     {"check", read_check, check_where},		 /* check.c */
-    {"results", read_results, results_where},	 /* harness/results.c */
-    {"proc_maps", read_proc_maps, NULL},	 /* harness/proc_info.c */
-    {"proc_stat", read_proc_stat, NULL},	 /* harness/proc_info.c */
+    {"results", read_results, results_where},	 /* harness/run/results.c */
+    {"proc_maps", read_proc_maps, NULL},	 /* harness/record/proc_info.c */
+    {"proc_stat", read_proc_stat, NULL},	 /* harness/record/proc_info.c */
     {"perfmap", read_perfmap, NULL},		 /* symbolize.c */
-    {"github_answer", read_github_answer, NULL}, /* harness/github_comments.c */
-    {"forge_headers", read_forge_headers, NULL}, /* harness/forge_http.c */
+    {"github_answer", read_github_answer, NULL}, /* harness/forge/github_comments.c */
+    {"forge_headers", read_forge_headers, NULL}, /* harness/forge/forge_http.c */
 };
 
 int fuzz_result_ok(const struct fuzz_reader *r, int ret, const struct wperf_error *err)

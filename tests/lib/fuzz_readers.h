@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/error.h"
+#include "core/util/error.h"
 
 struct fuzz_reader {
 	const char *name; /* the fuzz target: fuzz/NAME.c, tests/data/fuzz/NAME/ */

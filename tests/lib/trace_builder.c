@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "core/radix.h"
+#include "core/util/radix.h"
 
 void tb_init(struct trace_builder *b, uint64_t start, uint64_t end)
 {

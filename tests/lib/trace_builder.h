@@ -10,10 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/analysis.h"
-#include "core/buf.h"
-#include "core/symbolize.h"
-#include "core/trace.h"
+#include "core/analysis/analysis.h"
+#include "core/util/buf.h"
+#include "core/analysis/symbolize.h"
+#include "core/trace/trace.h"
 
 #define TB_MAX_CPUS 64
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The whole analysis (core/analysis.h) on hand-made traces with known answers:
+ * The whole analysis (core/analysis/analysis.h) on hand-made traces with known answers:
  * events in, knots out.
  */
 #include <setjmp.h>
@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "core/analysis.h"
-#include "core/runset.h"
+#include "core/analysis/analysis.h"
+#include "core/gate/runset.h"
 #include "tests/lib/trace_builder.h"
 
 #define MS   1000000ull

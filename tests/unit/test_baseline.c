@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Baselines (core/baseline.h): made from runs, written and read back exactly,
+ * Baselines (core/gate/baseline.h): made from runs, written and read back exactly,
  * accepted entries kept across updates, and a strict reader that names the
  * line, column and key of every mistake and survives any input.
  */
@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "core/baseline.h"
+#include "core/gate/baseline.h"
 
 /* A run with throughput tp, the knots in knots (';' between knots, ' ' between
  * members) and edges "from>to=share" separated by spaces. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of the growable buffer (core/buf.c), the varint encodings
- * (core/varint.h) and error reporting (core/error.c).
+ * Unit tests of the growable buffer (core/util/buf.c), the varint encodings
+ * (core/util/varint.h) and error reporting (core/util/error.c).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -12,9 +12,9 @@
 
 #include <cmocka.h>
 
-#include "core/buf.h"
-#include "core/error.h"
-#include "core/varint.h"
+#include "core/util/buf.h"
+#include "core/util/error.h"
+#include "core/util/varint.h"
 
 static void test_empty_buffer(void **state)
 {

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "core/cascade.h"
+#include "core/analysis/cascade.h"
 #include "tests/lib/trace_builder.h"
 
 #define MAX_ENTITIES 8
@@ -353,7 +353,7 @@ static void test_jobs_identical(void **state)
  * pthread_create and pthread_join as the analyzer sees them: the C library's,
  * except that create number fail_create (1 for the first; 0: none) fails as
  * when the process is out of threads, and both are counted. Defined here, they
- * take the library's place for core/cascade.c.
+ * take the library's place for core/analysis/cascade.c.
  */
 static unsigned fail_create, creates, joins;
 

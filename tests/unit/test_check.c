@@ -16,7 +16,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "core/check.h"
+#include "core/gate/check.h"
 
 #define FILE_NAME "build/check-perf/summary.json"
 

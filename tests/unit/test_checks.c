@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Unit tests of the checks of the model against the kernel's counters
- * (core/checks.h): hand-made traces (tests/lib/trace_builder.h) with COUNTERS
+ * (core/analysis/checks.h): hand-made traces (tests/lib/trace_builder.h) with COUNTERS
  * sections, whose lines are checked to the nanosecond and byte.
  *
  * The window is [1 s, 11 s): 10 s. Threads 101 ("A"), 102 ("B"), 103 ("C")
@@ -18,11 +18,11 @@
 
 #include <cmocka.h>
 
-#include "core/analysis.h"
-#include "core/checks.h"
-#include "core/report.h"
-#include "core/timeline.h"
-#include "core/trace.h"
+#include "core/analysis/analysis.h"
+#include "core/analysis/checks.h"
+#include "core/report/report.h"
+#include "core/analysis/timeline.h"
+#include "core/trace/trace.h"
 #include "tests/lib/trace_builder.h"
 
 #define MS   1000000ull

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * GAPP's CMetric (core/cmetric.h) through the whole analysis, on schedules
+ * GAPP's CMetric (core/analysis/cmetric.h) through the whole analysis, on schedules
  * worked out by hand from GAPP's definition (section 2.1: each switching
  * interval T_i with n_i of the application's threads active adds T_i / n_i to
  * each of them that runs; section 4.2: a timeslice is critical when its
@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "core/analysis.h"
+#include "core/analysis/analysis.h"
 #include "tests/lib/trace_builder.h"
 
 #define US 1000ull

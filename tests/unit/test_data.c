@@ -29,11 +29,11 @@
 
 #include <cmocka.h>
 
-#include "core/analysis.h"
-#include "core/report.h"
-#include "core/runset.h"
-#include "core/timeline.h"
-#include "core/trace.h"
+#include "core/analysis/analysis.h"
+#include "core/report/report.h"
+#include "core/gate/runset.h"
+#include "core/analysis/timeline.h"
+#include "core/trace/trace.h"
 
 /* A committed trace, analyzed; its run as the gate keeps it (target: the
  * recorded command), and its text report into text (NUL-terminated). */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The machine's fingerprint (core/env.h): the same machine only when the CPU
+ * The machine's fingerprint (core/gate/env.h): the same machine only when the CPU
  * model, the CPU count, the kernel and the calibration (within its tolerance)
  * all match and are known on both sides, with a sentence for people otherwise.
  */
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "core/env.h"
+#include "core/gate/env.h"
 
 static const struct wperf_env base = {
     .kernel = "6.18.44-fc-v669",

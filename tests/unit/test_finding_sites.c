@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "harness/finding_sites.h"
+#include "harness/gate/finding_sites.h"
 
 #define RESULTS "tests/data/results/fig1-sites"
 

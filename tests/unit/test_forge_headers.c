@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The header lines of a forge's answer (harness/forge_http.c), as libcurl
+ * The header lines of a forge's answer (harness/forge/forge_http.c), as libcurl
  * hands them over one at a time: the next page of a paged list, the back-off
  * numbers, and what a malformed header leaves.
  */
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "harness/forge_http.h"
+#include "harness/forge/forge_http.h"
 
 static void headers(struct forge_response *r, const char *const *lines)
 {

@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "core/buf.h"
-#include "harness/output.h"
+#include "core/util/buf.h"
+#include "harness/base/output.h"
 #include "tests/lib/fuzz_readers.h"
 
 /* Replays every file of every READER folder under top; returns how many. */

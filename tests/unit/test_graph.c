@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of the wait-for graph (core/graph.c): accumulating weights,
+ * Unit tests of the wait-for graph (core/analysis/graph.c): accumulating weights,
  * merging, the sorted read-only form and its lookups.
  */
 #include <errno.h>
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "core/graph.h"
+#include "core/analysis/graph.h"
 
 /* A small deterministic generator (xorshift64*), so failures reproduce. */
 static uint64_t rng_next(uint64_t *s)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Unit tests of the SCCs, knots, sinks, background knots and knot refinement
- * (core/knots.c), on the paper's examples, small graphs with known answers,
+ * (core/analysis/knots.c), on the paper's examples, small graphs with known answers,
  * very long chains and cycles (no recursion) and large random graphs checked
  * against the definitions.
  */
@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "core/graph.h"
-#include "core/knots.h"
+#include "core/analysis/graph.h"
+#include "core/analysis/knots.h"
 
 static int is_background_kind(uint8_t kind)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * From threads to vertices (core/merge.h, core/short_lived.h) on hand-made
+ * From threads to vertices (core/analysis/merge.h, core/analysis/short_lived.h) on hand-made
  * traces with known answers: which threads of one name are one vertex, what
  * the parts of a split name are called, and the virtual thread of short-lived
  * threads, to the nanosecond.
@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "core/analysis.h"
+#include "core/analysis/analysis.h"
 #include "tests/lib/trace_builder.h"
 
 #define MS    1000000ull

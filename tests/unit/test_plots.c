@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The plots of a run set (harness/plots.c), drawn by the real gnuplot (those
+ * The plots of a run set (harness/run/plots.c), drawn by the real gnuplot (those
  * tests are skipped when it is not installed) into a temporary folder, and its
  * errors: a folder that cannot be made, gnuplot missing, gnuplot failing (a
  * fake gnuplot put first in PATH).
@@ -27,8 +27,8 @@
 
 #include <cmocka.h>
 
-#include "core/runset.h"
-#include "harness/plots.h"
+#include "core/gate/runset.h"
+#include "harness/run/plots.h"
 
 #define N      5
 #define TITLE  "fig1_demo@{x}"

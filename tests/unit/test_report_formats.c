@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The DOT, folded-stack and Perfetto writers (core/report_dot.c,
+ * The DOT, folded-stack and Perfetto writers (core/report/report_dot.c,
  * report_folded.c, report_perfetto.c) on one hand-made trace: threads A and B
  * of process "app" hand work to each other every 5 ms (each waits for the
  * other: the knot {A, B}), and a third thread, named c"x\y to exercise the
@@ -25,10 +25,10 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "core/analysis.h"
-#include "core/report.h"
-#include "core/symbolize.h"
-#include "core/trace.h"
+#include "core/analysis/analysis.h"
+#include "core/report/report.h"
+#include "core/analysis/symbolize.h"
+#include "core/trace/trace.h"
 #include "tests/lib/trace_builder.h"
 
 #define MS    1000000ull

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The lists of the text and JSON reports (core/report_text.c, report_json.c)
+ * The lists of the text and JSON reports (core/report/report_text.c, report_json.c)
  * on one hand-made trace of 1 s, with exact numbers:
  *
  *  - process "app", the target: thread P paces the work with a timer. In each
@@ -25,11 +25,11 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "core/analysis.h"
-#include "core/report.h"
-#include "core/runset.h"
-#include "core/symbolize.h"
-#include "core/trace.h"
+#include "core/analysis/analysis.h"
+#include "core/report/report.h"
+#include "core/gate/runset.h"
+#include "core/analysis/symbolize.h"
+#include "core/trace/trace.h"
 #include "tests/lib/trace_builder.h"
 
 #define MS    1000000ull

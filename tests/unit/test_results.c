@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Results folders and the gate's files (harness/results.c, harness/gate.c) on
+ * Results folders and the gate's files (harness/run/results.c, harness/gate/gate.c) on
  * data: the summary.json of real run sets of scenarios/synthetic-fig1.yaml,
  * committed under tests/data/results/ (fig1-base made the committed
  * baselines/synthetic-fig1.yaml; fig1-head is the same program again; fig1-worse
@@ -23,8 +23,8 @@
 
 #include <cmocka.h>
 
-#include "harness/gate.h"
-#include "harness/results.h"
+#include "harness/gate/gate.h"
+#include "harness/run/results.h"
 
 static char tmp[64];
 

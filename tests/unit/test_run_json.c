@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Runs and the environment as JSON (core/run_json.h): written, turned into
+ * Runs and the environment as JSON (core/gate/run_json.h): written, turned into
  * text, parsed and read back bit for bit; a strict reader that names the key
  * path of every mistake; and whatever a mangled text parses to is read without
  * a crash or a leak.
@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "core/run_json.h"
+#include "core/gate/run_json.h"
 
 #define WHERE "results/x/summary.json: runs[2]"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the runner reads (harness/runner_read.c): the throughput a load
+ * What the runner reads (harness/run/runner_read.c): the throughput a load
  * printed, the processes of a target; and what it checks of a run
  * (wperf_run_expect): the expected knot, sinks and CMetric ranking, by globs.
  */
@@ -18,8 +18,8 @@
 
 #include <cmocka.h>
 
-#include "core/runset.h"
-#include "harness/runner.h"
+#include "core/gate/runset.h"
+#include "harness/run/runner.h"
 
 static double parse(const char *regex, const char *text, int *ret, char *msg)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The scenario loader (harness/scenario.h): every value of a file that uses
+ * The scenario loader (harness/run/scenario.h): every value of a file that uses
  * every key, the exact error (file:line:column: path: message) for each broken
  * file in tests/data/scenarios/, and survival on garbage: random bytes,
  * mutations of a good file, deep nesting, aliases that multiply.
@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "harness/scenario.h"
+#include "harness/run/scenario.h"
 
 #define DIR "tests/data/scenarios/"
 

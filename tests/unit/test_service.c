@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Services (harness/service.h) with real processes: a whole process group is
+ * Services (harness/run/service.h) with real processes: a whole process group is
  * stopped, children included, also when it ignores SIGTERM; readiness by TCP
  * port, file and log line; clear errors when a service dies or never gets ready.
  */
@@ -21,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "harness/service.h"
+#include "harness/run/service.h"
 
 static char logpath[64];
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The gate's statistics (core/stats.h) against numbers known from tables or
+ * The gate's statistics (core/gate/stats.h) against numbers known from tables or
  * computed by hand: Student's t and its quantile, the paired t test, Fisher's
  * exact test (two-sided as R's fisher.test, and one-sided), the one-sided
  * Mann-Whitney test and the Benjamini-Hochberg adjustment.
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "core/stats.h"
+#include "core/gate/stats.h"
 
 /* Student's t: the two-sided 5% points of the tables, which are rounded to
  * three decimals (so 1e-4 of the table's 0.05), and the exact values of the

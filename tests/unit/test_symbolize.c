@@ -33,8 +33,8 @@
 #include <gelf.h>
 #include <libelf.h>
 
-#include "core/symbolize.h"
-#include "core/trace.h"
+#include "core/analysis/symbolize.h"
+#include "core/trace/trace.h"
 
 #define BAD_BUILD_TGID 4000001u /* the test binary, with a wrong build id */
 #define GONE_TGID      4000002u /* a file that does not exist, no build id */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of the timeline (core/timeline.h): hand-made event sequences are
+ * Unit tests of the timeline (core/analysis/timeline.h): hand-made event sequences are
  * written to a trace (tests/lib/trace_builder.h), the timeline is built from
  * it, and its segments are checked exactly. Every timeline built here is also
  * checked for the invariants every consumer relies on (check_invariants).
@@ -18,8 +18,8 @@
 
 #include <cmocka.h>
 
-#include "core/timeline.h"
-#include "core/trace.h"
+#include "core/analysis/timeline.h"
+#include "core/trace/trace.h"
 #include "tests/lib/trace_builder.h"
 
 #define A    101

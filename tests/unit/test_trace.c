@@ -22,10 +22,10 @@
 #include <cmocka.h>
 #include <zlib.h>
 
-#include "core/buf.h"
-#include "core/event_codec.h"
-#include "core/trace.h"
-#include "core/varint.h"
+#include "core/util/buf.h"
+#include "core/trace/event_codec.h"
+#include "core/trace/trace.h"
+#include "core/util/varint.h"
 
 static char tmpdir[64];
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The gate (core/verdict.h) on constructed run sets against a baseline made
- * from five runs; the basic statistics (core/stats.h; the tests' own are in
- * test_stats.c); a run taken from a recorded analysis (core/runset.h); and the
+ * The gate (core/gate/verdict.h) on constructed run sets against a baseline made
+ * from five runs; the basic statistics (core/gate/stats.h; the tests' own are in
+ * test_stats.c); a run taken from a recorded analysis (core/gate/runset.h); and the
  * Markdown and JUnit writers.
  *
  * The baseline's five runs: throughput 990..1010, one knot {disk:254:0, fig1/B}
@@ -27,11 +27,11 @@
 
 #include <cmocka.h>
 
-#include "core/analysis.h"
-#include "core/baseline.h"
-#include "core/stats.h"
-#include "core/trace.h"
-#include "core/verdict.h"
+#include "core/analysis/analysis.h"
+#include "core/gate/baseline.h"
+#include "core/gate/stats.h"
+#include "core/trace/trace.h"
+#include "core/gate/verdict.h"
 
 #define N	  5
 #define KNOT	  "disk:254:0 fig1/B"

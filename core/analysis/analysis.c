@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: MIT */
+#include "core/analysis/analysis.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util/buf.h"
+
+static int vertex_tables(struct wperf_analysis *a)
+{
+	const struct wperf_merged *m = &a->merged;
+
+	a->is_io = calloc(m->nvertices + 1, 1);
+	a->ignored = calloc(m->nvertices + 1, 1);
+	a->cpu = calloc(m->nvertices + 1, sizeof(*a->cpu));
+	a->vertex_cmetric = calloc(m->nvertices + 1, sizeof(*a->vertex_cmetric));
+	if (!a->is_io || !a->ignored || !a->cpu || !a->vertex_cmetric)
+		return -ENOMEM;
+	for (uint32_t v = 0; v < m->nvertices; v++) {
+		uint8_t kind = m->vertices[v].kind;
+
+		a->is_io[v] = kind == WPERF_ENTITY_DISK || kind == WPERF_ENTITY_NIC;
+		a->ignored[v] = kind == WPERF_ENTITY_IRQ;
+		/* CPU used or wanted: a runnable thread is not asleep (knots.h) */
+		a->cpu[v] =
+		    m->vertices[v].cpu +
+		    (a->window ? (double)m->vertices[v].runnable_ns / (double)a->window : 0);
+	}
+	for (uint32_t e = 0; e < a->timeline->nentities; e++)
+		a->vertex_cmetric[m->vertex_of[e]] += a->cmetric.per_entity[e];
+	return 0;
+}
+
+/* Is tgid one of the pids of the list "PID[,PID...]"? */
+static int pid_listed(const char *list, unsigned long tgid)
+{
+	for (const char *p = list; *p;) {
+		char *end;
+		unsigned long pid = strtoul(p, &end, 10);
+
+		if (pid == tgid)
+			return 1;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* Is target a list of pids rather than a process name? */
+static int is_pid_list(const char *target)
+{
+	return strspn(target, "0123456789,") == strlen(target) && isdigit((unsigned char)*target);
+}
+
+int wperf_analysis_is_target(const char *target, uint32_t tgid, const char *process)
+{
+	if (!target || !*target)
+		return 1;
+	return is_pid_list(target) ? pid_listed(target, tgid) : !strcmp(process, target);
+}
+
+int wperf_analysis_in_target(const struct wperf_entity *en, const char *target)
+{
+	return en->kind == WPERF_ENTITY_THREAD &&
+	       wperf_analysis_is_target(target, en->tgid, en->process);
+}
+
+/* GAPP's CMetric over the target's threads (GAPP traces the application's). */
+static int cmetric(struct wperf_analysis *a, double min_parallelism, struct wperf_error *err)
+{
+	const struct wperf_timeline *tl = a->timeline;
+	uint8_t *app = calloc(tl->nentities + 1, 1);
+	int e;
+
+	if (!app)
+		return wperf_error_set(err, -ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < tl->nentities; i++)
+		app[i] = (uint8_t)wperf_analysis_in_target(&tl->entities[i], a->target);
+	e = wperf_cmetric_compute(tl, app, min_parallelism, &a->cmetric, err);
+	free(app);
+	return e;
+}
+
+/*
+ * Appends to b (uint32_t) the pids of list, "PID[,PID...]" (META
+ * recorder_tgid, harness_pids); what is not a pid is skipped: a damaged entry
+ * leaves a process in the analysis, it never stops it.
+ */
+static int append_pids(struct wperf_buf *b, const char *list)
+{
+	for (const char *p = list; p && *p;) {
+		char *end;
+		unsigned long pid = strtoul(p, &end, 10);
+
+		if (end == p) {
+			p++;
+			continue;
+		}
+		if (pid > 0 && pid <= UINT32_MAX) {
+			uint32_t tgid = (uint32_t)pid;
+
+			if (wperf_buf_append(b, &tgid, sizeof(tgid)) < 0)
+				return -ENOMEM;
+		}
+		p = end;
+	}
+	return 0;
+}
+
+int wperf_analysis_excluded(const struct wperf_trace *t, struct wperf_buf *out)
+{
+	if (append_pids(out, wperf_trace_meta(t, "recorder_tgid")) < 0 ||
+	    append_pids(out, wperf_trace_meta(t, "harness_pids")) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts *opts,
+		  struct wperf_analysis **out, struct wperf_error *err)
+{
+	struct wperf_analysis_opts defaults = {0};
+	struct wperf_timeline_opts to = {0};
+	struct wperf_callsites entity_sites = {0};
+	struct wperf_analysis *a = calloc(1, sizeof(*a));
+	struct wperf_buf excluded = {0}; /* uint32_t: the tgids left out */
+	int e;
+
+	if (!a)
+		return wperf_error_set(err, -ENOMEM, "out of memory");
+	if (!opts)
+		opts = &defaults;
+	if (opts->target && *opts->target && !(a->target = strdup(opts->target))) {
+		free(a);
+		return wperf_error_set(err, -ENOMEM, "out of memory");
+	}
+	to.capacity = opts->capacity;
+	/* The recorder and the harness (the runner, the shells that wait for its
+	 * commands) are not the workload: their waits and wakeups would be judged
+	 * with it. */
+	if (!opts->keep_harness && wperf_analysis_excluded(t, &excluded) < 0) {
+		wperf_buf_release(&excluded);
+		wperf_analysis_free(a);
+		return wperf_error_set(err, -ENOMEM, "out of memory");
+	}
+	to.exclude_tgids = (const uint32_t *)excluded.data;
+	to.nexclude = excluded.len / sizeof(uint32_t);
+	e = wperf_timeline_build(t, &to, &a->timeline, err);
+	if (!e) {
+		struct wperf_checks_opts ko = {to.exclude_tgids, to.nexclude};
+
+		e = wperf_checks_compute(a->timeline, wperf_trace_counters(t, WPERF_COUNTERS_START),
+					 wperf_trace_counters(t, WPERF_COUNTERS_END), &ko,
+					 &a->checks, err);
+	}
+	wperf_buf_release(&excluded);
+	if (e)
+		goto fail;
+	a->start = a->timeline->start;
+	a->end = a->timeline->end;
+	a->window = a->end > a->start ? a->end - a->start : 0;
+	a->threshold = opts->threshold > 0 ? opts->threshold : WPERF_DEFAULT_THRESHOLD;
+	a->threshold_ns = (uint64_t)(a->threshold * (double)a->window);
+	a->jobs = opts->jobs ? opts->jobs : 1;
+
+	struct wperf_short_lived sl;
+	struct wperf_cascade_opts co = {.jobs = a->jobs};
+
+	e = wperf_short_lived_build(a->timeline, opts->merge.short_lived, &sl, err);
+	co.stand_in = sl.stand_in;
+	if (!e)
+		e = wperf_cascade(&sl.view, &co, &a->entity_graph, &entity_sites, err);
+	if (!e)
+		e = wperf_merge(t, &sl, &a->entity_graph, &entity_sites, &opts->merge, &a->merged,
+				err);
+	wperf_short_lived_release(&sl);
+	wperf_callsites_release(&entity_sites);
+	if (!e)
+		e = cmetric(a, opts->min_parallelism, err);
+	if (!e && vertex_tables(a) < 0)
+		e = wperf_error_set(err, -ENOMEM, "out of memory");
+	if (e)
+		goto fail;
+
+	a->min_edge = opts->min_edge ? opts->min_edge : WPERF_DEFAULT_MIN_EDGE;
+	a->min_edge_ns = a->min_edge > 0 ? (uint64_t)(a->min_edge * (double)a->window) : 0;
+	e = wperf_graph_init(&a->knot_graph, a->merged.nvertices);
+	for (size_t i = 0; i < a->merged.graph.nedges && !e; i++) {
+		const struct wperf_edge *ed = &a->merged.graph.edges[i];
+
+		if (ed->weight >= a->min_edge_ns)
+			e = wperf_graph_add(&a->knot_graph, ed->from, ed->to, ed->weight);
+	}
+	if (e) {
+		e = wperf_error_set(err, e, "out of memory");
+		goto fail;
+	}
+	wperf_graph_finish(&a->knot_graph);
+
+	struct wperf_knot_opts ko = {
+	    .threshold = a->threshold_ns,
+	    .is_io = a->is_io,
+	    .cpu = a->cpu,
+	    .ignore = a->ignored,
+	};
+	e = wperf_find_knots(&a->knot_graph, &ko, &a->knots, err);
+	if (e)
+		goto fail;
+	*out = a;
+	return 0;
+fail:
+	wperf_analysis_free(a);
+	return e;
+}
+
+void wperf_analysis_free(struct wperf_analysis *a)
+{
+	if (!a)
+		return;
+	wperf_timeline_free(a->timeline);
+	wperf_checks_release(&a->checks);
+	wperf_graph_release(&a->entity_graph);
+	wperf_merged_release(&a->merged);
+	wperf_graph_release(&a->knot_graph);
+	wperf_knot_set_release(&a->knots);
+	wperf_cmetric_release(&a->cmetric);
+	free(a->vertex_cmetric);
+	free(a->target);
+	free(a->is_io);
+	free(a->ignored);
+	free(a->cpu);
+	free(a);
+}

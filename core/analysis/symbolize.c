@@ -1,0 +1,731 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The stack symbolizer (see symbolize.h).
+ *
+ * Layout: the trace's mappings are sorted by (tgid, start) into one array; each
+ * process (tgid) owns a contiguous range of it. A process gets an offline libdwfl
+ * session (Dwfl) the first time one of its frames is formatted: every mapping of
+ * the process is reported with dwfl_report_elf at its load bias, computed here
+ * from the mapping (start, pgoff) and the ELF program headers. An address is then
+ * looked up in its own mapping's module (not with dwfl_addrmodule: mappings
+ * recorded at different times may overlap, and the last recorded one wins).
+ *
+ * libdwfl keeps the file of each module open (and its separate debug file, once
+ * it has looked for one), so the sessions of the least recently used processes are
+ * closed when more than MAX_LIVE_MODULES modules are open; they are reopened if
+ * needed again. Formatted user frames are cached by
+ * (tgid, ip) in an open-addressing hash table whose strings live in one buffer.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/util/buf.h"
+#include "core/util/idmap.h"
+#include "core/analysis/symbolize.h"
+
+#define MAX_LIVE_MODULES 256 /* modules open over all sessions: up to 2 descriptors each */
+#define FRAME_MAX	 512 /* the longest formatted frame; longer ones are truncated */
+#define DEBUG_DIR	 "/usr/lib/debug/.build-id/"
+
+/* One mapping of the trace, with what its process's session made of it. */
+struct sym_map {
+	const struct wperf_mapping *m;
+	size_t order;	  /* index in the trace's table: among equal starts, later wins */
+	Dwfl_Module *mod; /* NULL: unresolved, or the session is not open */
+	uint64_t bias;	  /* valid when mod is set */
+	int debug;	  /* mod reads the /usr/lib/debug file instead of m->path */
+};
+
+struct sym_proc {
+	uint32_t tgid;
+	size_t map_first, map_count; /* its range of s->maps */
+	Dwfl *dwfl;		     /* NULL: not open (yet, or any more) */
+	int dwfl_done;		     /* the session was built (dwfl may be NULL if that failed) */
+	size_t nmods;		     /* modules the session opened */
+	uint64_t last_use;
+	int jit_done; /* jit[] parsed */
+	struct wperf_jit_sym *jit;
+	size_t njit;
+};
+
+struct cache_slot {
+	uint64_t ip;
+	uint32_t tgid;
+	uint32_t used; /* 0: empty; else 1 + ret (ret: looked up at ip - 1) */
+	size_t str;    /* offset of the string in s->strings */
+};
+
+struct wperf_symbolizer {
+	const struct wperf_trace *t;
+	Dwfl_Callbacks cb;
+	char *debuginfo_path; /* NULL: libdwfl's default search path */
+	struct sym_map *maps;
+	size_t nmaps;
+	struct sym_proc *procs; /* indexed by proc_ids' dense indexes */
+	size_t nprocs;
+	struct wperf_idmap proc_ids; /* tgid -> index in procs */
+	struct wperf_ksym *ksyms;    /* sorted by address */
+	size_t nksyms;
+	struct cache_slot *cache;
+	size_t cache_cap, cache_count; /* cap: a power of two, or 0 */
+	struct wperf_buf strings;
+	uint64_t clock; /* use counter for the LRU */
+	size_t live_modules;
+};
+
+/* ---- small helpers ---- */
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* Appends str at *pos of buf (size bytes), truncating; buf stays NUL-terminated. */
+static void append(char *buf, size_t size, size_t *pos, const char *str)
+{
+	size_t n = strlen(str);
+
+	if (*pos + 1 >= size)
+		return;
+	if (n > size - 1 - *pos)
+		n = size - 1 - *pos;
+	memcpy(buf + *pos, str, n);
+	*pos += n;
+	buf[*pos] = '\0';
+}
+
+static int cmp_map(const void *a, const void *b)
+{
+	const struct sym_map *x = a, *y = b;
+
+	if (x->m->tgid != y->m->tgid)
+		return x->m->tgid < y->m->tgid ? -1 : 1;
+	if (x->m->start != y->m->start)
+		return x->m->start < y->m->start ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int cmp_ksym(const void *a, const void *b)
+{
+	const struct wperf_ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int cmp_jit(const void *a, const void *b)
+{
+	const struct wperf_jit_sym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* ---- creation ---- */
+
+int wperf_symbolizer_new(const struct wperf_trace *t, struct wperf_symbolizer **out,
+			 struct wperf_error *err)
+{
+	const struct wperf_mapping *maps;
+	const struct wperf_perfmap *pmaps;
+	const struct wperf_ksym *ksyms;
+	struct wperf_symbolizer *s;
+	size_t nmaps, npmaps, nksyms;
+
+	*out = NULL;
+	if (!t)
+		return wperf_error_set(err, -EINVAL, "symbolizer: no trace");
+	if (elf_version(EV_CURRENT) == EV_NONE) /* libelf wants it before elf_begin */
+		return wperf_error_set(err, -ENOTSUP, "symbolizer: libelf is too old");
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		goto nomem;
+	s->t = t;
+	s->cb.find_elf = dwfl_build_id_find_elf;
+	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	s->cb.debuginfo_path = &s->debuginfo_path;
+
+	/* Mappings, sorted by (tgid, start), and one process per tgid seen. */
+	maps = wperf_trace_mappings(t, &nmaps);
+	pmaps = wperf_trace_perfmaps(t, &npmaps);
+	if (nmaps) {
+		s->maps = calloc(nmaps, sizeof(*s->maps));
+		if (!s->maps)
+			goto nomem;
+	}
+	for (size_t i = 0; i < nmaps; i++)
+		s->maps[i] = (struct sym_map){.m = &maps[i], .order = i};
+	s->nmaps = nmaps;
+	if (nmaps) /* maps is NULL when the trace has no mappings */
+		qsort(s->maps, nmaps, sizeof(*s->maps), cmp_map);
+	/* Every tgid gets an index; procs is sized for the most there can be. */
+	if (nmaps + npmaps) {
+		s->procs = calloc(nmaps + npmaps, sizeof(*s->procs));
+		if (!s->procs)
+			goto nomem;
+	}
+	for (size_t i = 0; i < nmaps + npmaps; i++) {
+		uint32_t tgid = i < nmaps ? s->maps[i].m->tgid : pmaps[i - nmaps].tgid;
+		int added;
+		int64_t idx = wperf_idmap_get(&s->proc_ids, tgid, &added);
+
+		if (idx < 0)
+			goto nomem;
+		if (added) {
+			s->procs[idx].tgid = tgid;
+			s->procs[idx].map_first = i < nmaps ? i : 0;
+			s->nprocs++;
+		}
+		if (i < nmaps)
+			s->procs[idx].map_count++; /* sorted: a tgid's mappings are contiguous */
+	}
+
+	/* Kernel symbols, sorted by address for bsearch. */
+	ksyms = wperf_trace_ksyms(t, &nksyms);
+	if (nksyms) {
+		s->ksyms = malloc(nksyms * sizeof(*s->ksyms));
+		if (!s->ksyms)
+			goto nomem;
+		memcpy(s->ksyms, ksyms, nksyms * sizeof(*s->ksyms));
+		qsort(s->ksyms, nksyms, sizeof(*s->ksyms), cmp_ksym);
+	}
+	s->nksyms = nksyms;
+	*out = s;
+	return 0;
+nomem:
+	wperf_symbolizer_free(s);
+	return wperf_error_set(err, -ENOMEM, "symbolizer: out of memory");
+}
+
+static void proc_close(struct wperf_symbolizer *s, struct sym_proc *p)
+{
+	if (p->dwfl)
+		dwfl_end(p->dwfl); /* closes the modules' files */
+	p->dwfl = NULL;
+	p->dwfl_done = 0;
+	for (size_t i = 0; i < p->map_count; i++)
+		s->maps[p->map_first + i].mod = NULL;
+	s->live_modules -= p->nmods;
+	p->nmods = 0;
+}
+
+void wperf_symbolizer_free(struct wperf_symbolizer *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nprocs; i++) {
+		proc_close(s, &s->procs[i]);
+		free(s->procs[i].jit);
+	}
+	free(s->procs);
+	free(s->maps);
+	free(s->ksyms);
+	free(s->cache);
+	wperf_idmap_release(&s->proc_ids);
+	wperf_buf_release(&s->strings);
+	free(s);
+}
+
+/* ---- reporting a process's mappings to libdwfl ---- */
+
+/*
+ * The load bias of elf as mapped by m: what to add to the file's virtual
+ * addresses to get the process's. An executable (ET_EXEC) is not relocated. For
+ * a PIE or a shared object, m is one executable segment mapped from file offset
+ * pgoff: find the PT_LOAD whose file bytes it maps (the executable one first),
+ * and the bias is start - pgoff - (p_vaddr - p_offset). A separate debug file
+ * keeps p_vaddr but not p_offset: there the mapping is taken to start at the
+ * first executable segment's page. Returns 0, or -1 when no segment fits.
+ */
+static int elf_bias(Elf *elf, const struct wperf_mapping *m, int debug, uint64_t *bias)
+{
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+	size_t phnum;
+
+	if (!gelf_getehdr(elf, &eh))
+		return -1;
+	if (eh.e_type == ET_EXEC) {
+		*bias = 0;
+		return 0;
+	}
+	if (eh.e_type != ET_DYN || elf_getphdrnum(elf, &phnum) < 0)
+		return -1;
+	for (int any = 0; any <= 1; any++) {
+		for (size_t i = 0; i < phnum; i++) {
+			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+				continue;
+			if (!any && !(ph.p_flags & PF_X))
+				continue;
+			if (debug) {
+				*bias = m->start - (ph.p_vaddr & ~(uint64_t)0xfff);
+				return 0;
+			}
+			if (ph.p_offset < m->pgoff + (m->end - m->start) &&
+			    m->pgoff < ph.p_offset + ph.p_filesz) {
+				*bias = m->start - m->pgoff - (ph.p_vaddr - ph.p_offset);
+				return 0;
+			}
+		}
+		if (debug)
+			break; /* without offsets, only the executable segment can be matched */
+	}
+	return -1;
+}
+
+/* Opens path for m, checking its build id (when m has one); elf set on success. */
+static int open_elf(const char *path, const struct wperf_mapping *m, Elf **elf)
+{
+	const void *id;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	*elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (*elf && m->build_id_len) {
+		n = dwelf_elf_gnu_build_id(*elf, &id);
+		if (n != m->build_id_len || memcmp(id, m->build_id, n)) {
+			elf_end(*elf);
+			*elf = NULL; /* another build of the file: its addresses would lie */
+		}
+	}
+	if (!*elf) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Reports mapping j of p to the session d; sets its mod, or leaves it NULL. */
+static void report_mapping(struct wperf_symbolizer *s, struct sym_proc *p, Dwfl *d, size_t j)
+{
+	struct sym_map *sm = &s->maps[j];
+	const struct wperf_mapping *m = sm->m;
+	char dbg[sizeof(DEBUG_DIR) + 2 * 20 + 8];
+	Elf *elf = NULL;
+	uint64_t bias;
+	int fd, ok, debug = 0;
+
+	fd = open_elf(m->path, m, &elf);
+	if (fd < 0 && m->build_id_len) {
+		/* Gone, or another build: try the debug file of the recorded build. */
+		size_t n = snprintf(dbg, sizeof(dbg), DEBUG_DIR "%02x/", m->build_id[0]);
+
+		for (unsigned i = 1; i < m->build_id_len; i++)
+			n += snprintf(dbg + n, sizeof(dbg) - n, "%02x", m->build_id[i]);
+		snprintf(dbg + n, sizeof(dbg) - n, ".debug");
+		fd = open_elf(dbg, m, &elf);
+		debug = 1;
+	}
+	if (fd < 0)
+		return;
+	ok = elf_bias(elf, m, debug, &bias) == 0;
+	elf_end(elf);
+	if (!ok) {
+		close(fd);
+		return;
+	}
+	/* The same file at the same place (a split or re-recorded mapping): one module. */
+	for (size_t k = p->map_first; k < j; k++) {
+		const struct sym_map *o = &s->maps[k];
+
+		if (o->mod && o->bias == bias && o->debug == debug &&
+		    !strcmp(o->m->path, m->path)) {
+			close(fd);
+			sm->mod = o->mod;
+			sm->bias = bias;
+			sm->debug = debug;
+			return;
+		}
+	}
+	/* add_p_vaddr: bias is added to the file's p_vaddr (ignored for ET_EXEC). */
+	sm->mod = dwfl_report_elf(d, m->path, debug ? dbg : m->path, fd, bias, true);
+	if (!sm->mod) {
+		close(fd); /* libdwfl consumes fd only on success */
+		return;
+	}
+	sm->bias = bias;
+	sm->debug = debug;
+	p->nmods++;
+	s->live_modules++;
+}
+
+/* Opens p's libdwfl session if it is not open, closing old ones to stay in bounds. */
+static void proc_open(struct wperf_symbolizer *s, struct sym_proc *p)
+{
+	Dwfl *d;
+
+	p->last_use = ++s->clock;
+	if (p->dwfl_done)
+		return;
+	while (s->live_modules && s->live_modules + p->map_count > MAX_LIVE_MODULES) {
+		struct sym_proc *lru = NULL;
+
+		for (size_t i = 0; i < s->nprocs; i++)
+			if (s->procs[i].dwfl && (!lru || s->procs[i].last_use < lru->last_use))
+				lru = &s->procs[i];
+		if (!lru)
+			break;
+		proc_close(s, lru);
+	}
+	p->dwfl_done = 1;
+	d = dwfl_begin(&s->cb);
+	if (!d)
+		return; /* every mapping of p stays unresolved */
+	dwfl_report_begin(d);
+	for (size_t i = 0; i < p->map_count; i++)
+		report_mapping(s, p, d, p->map_first + i);
+	dwfl_report_end(d, NULL, NULL);
+	p->dwfl = d;
+}
+
+/* ---- perf maps ---- */
+
+/* Parses a hex number (optional 0x) at *pp, before end; 0 on success. */
+static int parse_hex(const char **pp, const char *end, uint64_t *v)
+{
+	const char *p = *pp;
+	int digits = 0;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	for (*v = 0; p < end; p++, digits++) {
+		int c = *p, d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			break;
+		if (digits >= 16)
+			return -1;
+		*v = *v << 4 | (uint64_t)d;
+	}
+	*pp = p;
+	return digits ? 0 : -1;
+}
+
+int wperf_perfmap_parse(const char *text, size_t len, struct wperf_buf *out)
+{
+	const char *line = text, *end = text + len;
+
+	while (line < end) {
+		const char *eol = memchr(line, '\n', end - line), *q = line;
+		struct wperf_jit_sym e = {.order = out->len / sizeof(e)};
+
+		if (!eol)
+			eol = end;
+		if (!parse_hex(&q, eol, &e.start) && !parse_hex(&q, eol, &e.size) && q < eol &&
+		    (*q == ' ' || *q == '\t')) {
+			while (q < eol && (*q == ' ' || *q == '\t'))
+				q++;
+			e.name = q;
+			e.name_len = eol - q;
+			while (e.name_len && e.name[e.name_len - 1] == '\r')
+				e.name_len--;
+			if (e.name_len && e.size && wperf_buf_append(out, &e, sizeof(e)) < 0)
+				return -ENOMEM;
+		}
+		line = eol + 1;
+	}
+	return 0;
+}
+
+/* Parses every perf map of p; bad lines are skipped. */
+static void proc_load_jit(struct wperf_symbolizer *s, struct sym_proc *p)
+{
+	const struct wperf_perfmap *pm;
+	struct wperf_buf b = {0};
+	size_t npm;
+
+	p->jit_done = 1;
+	pm = wperf_trace_perfmaps(s->t, &npm);
+	for (size_t i = 0; i < npm; i++) {
+		if (pm[i].tgid == p->tgid && wperf_perfmap_parse(pm[i].text, pm[i].len, &b) < 0) {
+			wperf_buf_release(&b);
+			return; /* out of memory: no JIT names for p */
+		}
+	}
+	p->jit = (struct wperf_jit_sym *)b.data; /* the buffer's memory now belongs to p */
+	p->njit = b.len / sizeof(*p->jit);
+	if (p->njit) /* jit is NULL for an empty perf map */
+		qsort(p->jit, p->njit, sizeof(*p->jit), cmp_jit);
+}
+
+/* The perf map entry of p holding ip, or NULL. */
+static const struct wperf_jit_sym *find_jit(struct wperf_symbolizer *s, struct sym_proc *p,
+					    uint64_t ip)
+{
+	size_t lo = 0, hi;
+
+	if (!p->jit_done)
+		proc_load_jit(s, p);
+	/* hi: the number of entries starting at or below ip */
+	for (hi = p->njit; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->jit[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* The latest entry that starts at or below ip and covers it (code is reused). */
+	for (size_t i = lo; i-- > 0 && lo - i <= 64;)
+		if (ip - p->jit[i].start < p->jit[i].size)
+			return &p->jit[i];
+	return NULL;
+}
+
+/* ---- user frames ---- */
+
+/* The mapping of p holding ip (the latest recorded one if several do), or NULL. */
+static struct sym_map *find_map(struct wperf_symbolizer *s, struct sym_proc *p, uint64_t ip)
+{
+	struct sym_map *m = s->maps + p->map_first;
+	size_t lo = 0, hi = p->map_count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m[mid].m->start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Walk back over every mapping that starts at or below ip: few per process. */
+	struct sym_map *best = NULL;
+
+	for (size_t i = lo; i-- > 0;)
+		if (ip < m[i].m->end && (!best || m[i].order > best->order))
+			best = &m[i];
+	return best;
+}
+
+/*
+ * The source file and line of addr when libdwfl found none: it looks the compile
+ * unit up in .debug_aranges, which clang does not emit (and libdw 0.188 does not
+ * make up for), so walk the units and ask each whether it holds the address.
+ * Linear in the number of units, and only on a cache miss.
+ */
+static const char *src_by_units(Dwfl_Module *mod, uint64_t addr, int *lineno)
+{
+	Dwarf_Addr bias;
+	Dwarf *dw = dwfl_module_getdwarf(mod, &bias);
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie;
+	Dwarf_Line *line;
+	uint8_t type;
+
+	if (!dw)
+		return NULL;
+	while (dwarf_get_units(dw, cu, &cu, NULL, &type, &cudie, NULL) == 0) {
+		if ((type != DW_UT_compile && type != DW_UT_partial) ||
+		    dwarf_haspc(&cudie, addr - bias) <= 0)
+			continue;
+		line = dwarf_getsrc_die(&cudie, addr - bias);
+		if (line && dwarf_lineno(line, lineno) == 0)
+			return dwarf_linesrc(line, NULL, NULL);
+		return NULL;
+	}
+	return NULL;
+}
+
+/* Formats addr of module mod (file basename file); 0 if it has no symbol there. */
+static int format_module(Dwfl_Module *mod, uint64_t addr, const char *file, char *out, size_t size)
+{
+	GElf_Off off;
+	GElf_Sym sym;
+	const char *name, *src = NULL;
+	Dwfl_Line *line;
+	int lineno = 0;
+
+	name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
+	if (!name || !*name)
+		return 0;
+	line = dwfl_module_getsrc(mod, addr);
+	if (line)
+		src = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+	else
+		src = src_by_units(mod, addr, &lineno);
+	if (src && lineno > 0)
+		snprintf(out, size, "%s (%s:%d)", name, base_name(src), lineno);
+	else
+		snprintf(out, size, "%s (%s)", name, file);
+	return 1;
+}
+
+/* Formats one user frame, looked up at ip - ret, into out (FRAME_MAX bytes). */
+static void format_user(struct wperf_symbolizer *s, uint32_t tgid, uint64_t ip, int ret, char *out)
+{
+	uint64_t addr = ret && ip ? ip - 1 : ip;
+	int64_t idx = wperf_idmap_find(&s->proc_ids, tgid);
+	struct sym_proc *p;
+	struct sym_map *sm;
+	const struct wperf_jit_sym *j;
+
+	if (idx < 0)
+		goto unknown;
+	p = &s->procs[idx];
+	sm = find_map(s, p, addr);
+	if (sm) {
+		const char *file = base_name(sm->m->path);
+
+		proc_open(s, p);
+		if (sm->mod && format_module(sm->mod, addr, file, out, FRAME_MAX))
+			return;
+		/* The offset in the file, as addr2line wants it when p_vaddr == p_offset. */
+		snprintf(out, FRAME_MAX, "[%s+0x%" PRIx64 "]", file,
+			 ip - sm->m->start + sm->m->pgoff);
+		return;
+	}
+	j = find_jit(s, p, addr);
+	if (j) {
+		snprintf(out, FRAME_MAX, "%.*s [jit]", (int)j->name_len, j->name);
+		return;
+	}
+unknown:
+	snprintf(out, FRAME_MAX, "[unknown 0x%" PRIx64 "]", ip);
+}
+
+static uint64_t cache_hash(uint32_t tgid, uint64_t ip, uint32_t used)
+{
+	uint64_t h = ip ^ ((uint64_t)tgid << 32 | used);
+
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 33);
+}
+
+/* The slot of (tgid, ip, used), or the empty slot where it belongs. */
+static struct cache_slot *cache_slot(struct cache_slot *c, size_t cap, uint32_t tgid, uint64_t ip,
+				     uint32_t used)
+{
+	size_t i = cache_hash(tgid, ip, used) & (cap - 1);
+
+	while (c[i].used && (c[i].ip != ip || c[i].tgid != tgid || c[i].used != used))
+		i = (i + 1) & (cap - 1);
+	return &c[i];
+}
+
+/* Adds a formatted frame to the cache; on no memory it is just not cached. */
+static void cache_put(struct wperf_symbolizer *s, uint32_t tgid, uint64_t ip, uint32_t used,
+		      const char *str)
+{
+	size_t off = s->strings.len;
+	struct cache_slot *slot;
+
+	if (s->cache_count + 1 > s->cache_cap / 2) {
+		size_t cap = s->cache_cap ? s->cache_cap * 2 : 1024;
+		struct cache_slot *c = calloc(cap, sizeof(*c));
+
+		if (!c)
+			return;
+		for (size_t i = 0; i < s->cache_cap; i++)
+			if (s->cache[i].used)
+				*cache_slot(c, cap, s->cache[i].tgid, s->cache[i].ip,
+					    s->cache[i].used) = s->cache[i];
+		free(s->cache);
+		s->cache = c;
+		s->cache_cap = cap;
+	}
+	if (wperf_buf_append_str(&s->strings, str) < 0)
+		return;
+	slot = cache_slot(s->cache, s->cache_cap, tgid, ip, used);
+	*slot = (struct cache_slot){.ip = ip, .tgid = tgid, .used = used, .str = off};
+	s->cache_count++;
+}
+
+/* A user frame through the cache; the string is valid until the next call. */
+static const char *user_frame(struct wperf_symbolizer *s, uint32_t tgid, uint64_t ip, int ret,
+			      char *tmp)
+{
+	uint32_t used = 1 + !!ret;
+
+	if (s->cache_cap) {
+		struct cache_slot *c = cache_slot(s->cache, s->cache_cap, tgid, ip, used);
+
+		if (c->used)
+			return (const char *)s->strings.data + c->str;
+	}
+	format_user(s, tgid, ip, ret, tmp);
+	cache_put(s, tgid, ip, used, tmp);
+	return tmp;
+}
+
+void wperf_symbolize_user(struct wperf_symbolizer *s, uint32_t tgid, uint64_t ip, char *buf,
+			  size_t size)
+{
+	char tmp[FRAME_MAX];
+
+	if (size)
+		snprintf(buf, size, "%s", user_frame(s, tgid, ip, 0, tmp));
+}
+
+/* ---- kernel frames ---- */
+
+static const char *kernel_frame(struct wperf_symbolizer *s, uint64_t ip, char *tmp)
+{
+	struct wperf_ksym key = {.addr = ip};
+	const struct wperf_ksym *k =
+	    s->nksyms ? bsearch(&key, s->ksyms, s->nksyms, sizeof(key), cmp_ksym) : NULL;
+
+	if (k)
+		return k->name;
+	snprintf(tmp, FRAME_MAX, "[kernel 0x%" PRIx64 "]", ip);
+	return tmp;
+}
+
+void wperf_symbolize_kernel(struct wperf_symbolizer *s, uint64_t ip, char *buf, size_t size)
+{
+	char tmp[FRAME_MAX];
+
+	if (size)
+		snprintf(buf, size, "%s", kernel_frame(s, ip, tmp));
+}
+
+/* ---- stacks ---- */
+
+void wperf_symbolize_stack(struct wperf_symbolizer *s, int32_t id, int user, uint32_t tgid,
+			   const char *sep, unsigned max_frames, char *buf, size_t size)
+{
+	const struct wperf_stack *st = wperf_trace_stack(s->t, id, user);
+	char tmp[FRAME_MAX];
+	size_t pos = 0;
+
+	if (!size)
+		return;
+	buf[0] = '\0';
+	if (!st) {
+		append(buf, size, &pos, "[no stack]");
+		return;
+	}
+	for (uint32_t i = 0; i < st->nr && (!max_frames || i < max_frames); i++) {
+		if (i)
+			append(buf, size, &pos, sep ? sep : "");
+		/* Frames past the innermost are return addresses: look up the call. */
+		append(buf, size, &pos,
+		       user ? user_frame(s, tgid, st->ips[i], i > 0, tmp)
+			    : kernel_frame(s, st->ips[i], tmp));
+	}
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Turns the addresses of a trace's stacks into names, offline, from the trace's
+ * own tables:
+ *
+ *   user frames    MAPPINGS (the executable file mappings of each process), read
+ *                  with elfutils' libdwfl: symbol from the ELF symbol table, file
+ *                  and line from DWARF when the binary (or its separate debug file)
+ *                  has it; then PERFMAP (a JIT's /tmp/perf-PID.map) for addresses
+ *                  outside every mapping.
+ *   kernel frames  KSYMS, resolved at recording time: an exact address lookup.
+ *
+ * A mapping whose file is gone, or whose build id differs from the recorded one,
+ * is read from /usr/lib/debug/.build-id/xx/yyyy.debug instead when that exists;
+ * otherwise its frames stay unresolved ("[fig1+0x1234]", 0x1234 being the offset
+ * in the file: address - mapping start + pgoff).
+ *
+ * Formats of one frame:
+ *   "funB (fig1.c:57)"                   symbol, and source basename:line
+ *   "fsync (libc.so.6)"                  symbol, no line info: the file's basename
+ *   "java.io.FileChannel.force [jit]"    from the process's perf map
+ *   "[fig1+0x1234]"                      in a mapping, but no symbol for it
+ *   "[unknown 0x7f0012345678]"           in no mapping and no perf map entry
+ *   "do_fsync+0x2a"                      kernel, from KSYMS
+ *   "[kernel 0xffffffff81234567]"        kernel, not in KSYMS
+ *
+ * The symbolizer reads each process's ELF files once, lazily, on the first frame
+ * of that process, and caches every user frame it formats, so formatting the same
+ * frames many times is cheap. It keeps at most 256 ELF files open (each with maybe
+ * its debug file), closing the least recently used processes' files beyond that.
+ * Separate debug info is found as libdwfl does (build id, .gnu_debuglink, and
+ * debuginfod when DEBUGINFOD_URLS is set). Not thread-safe: one per thread.
+ */
+#ifndef WPERF_SYMBOLIZE_H
+#define WPERF_SYMBOLIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/util/buf.h"
+#include "core/util/error.h"
+#include "core/trace/trace.h"
+
+struct wperf_symbolizer;
+
+/*
+ * Creates a symbolizer over t's tables; t must outlive it. Returns 0, or a
+ * negative errno (-ENOMEM) with err set. Opens no file yet.
+ */
+int wperf_symbolizer_new(const struct wperf_trace *t, struct wperf_symbolizer **out,
+			 struct wperf_error *err);
+
+/*
+ * Formats one user frame of process tgid into buf (always NUL-terminated when
+ * size > 0, truncated to fit). ip is looked up as is: pass a return address
+ * minus 1 to get the line of the call (wperf_symbolize_stack does that itself).
+ */
+void wperf_symbolize_user(struct wperf_symbolizer *s, uint32_t tgid, uint64_t ip, char *buf,
+			  size_t size);
+
+/* Formats one kernel frame, from KSYMS by exact address. */
+void wperf_symbolize_kernel(struct wperf_symbolizer *s, uint64_t ip, char *buf, size_t size);
+
+/*
+ * Formats the stack with this id (a kernel stack if !user; tgid names the process
+ * of a user stack), innermost frame first, the frames joined by sep. At most
+ * max_frames frames (0: all). Every user frame but the innermost is a return
+ * address and is looked up at ip - 1, so that its line is the call's. An id that
+ * is not in the trace gives "[no stack]".
+ */
+void wperf_symbolize_stack(struct wperf_symbolizer *s, int32_t id, int user, uint32_t tgid,
+			   const char *sep, unsigned max_frames, char *buf, size_t size);
+
+/* Frees the symbolizer and closes its files (NULL-safe). */
+void wperf_symbolizer_free(struct wperf_symbolizer *s);
+
+/* One entry of a JIT's perf map: a "START SIZE name" line (hexadecimal, 0x optional). */
+struct wperf_jit_sym {
+	uint64_t start, size; /* size > 0 */
+	const char *name;     /* in the perf map's text: not NUL-terminated, never empty */
+	size_t name_len;
+	size_t order; /* its index in the buffer: among equal starts, the later line wins */
+};
+
+/*
+ * Appends the entries of the perf map text (len bytes, untrusted: a process wrote
+ * it) to out as struct wperf_jit_sym; lines that are not entries are skipped.
+ * 0 or -ENOMEM.
+ */
+int wperf_perfmap_parse(const char *text, size_t len, struct wperf_buf *out);
+
+#endif /* WPERF_SYMBOLIZE_H */

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The baseline of a scenario: what its repeated runs looked like on a known
+ * good commit, kept as YAML under baselines/ for people to read and review:
+ *
+ *   format: wperf-baseline/1
+ *   scenario: synthetic-fig1
+ *   environment:
+ *     kernel: 6.1.0-18-amd64
+ *     cpus: 2
+ *     tool: wperf-bench 0.1.0
+ *     cpu: Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz
+ *     calibration: 4.3902
+ *   runs: 5
+ *   throughput: {samples: [1012, 998, 1003, 1010, 995], unit: requests/s}
+ *   knots:
+ *   - vertices: ["disk:254:0", fig1/B]
+ *     seen: 5
+ *   edges:
+ *   - from: fig1/B
+ *     to: "disk:254:0"
+ *     samples: [0.55, 0.54, 0.56, 0.55, 0.53]
+ *   accepted:
+ *   - knot: [fig1/B, "disk:*"]
+ *     reason: the disk is the bottleneck by design
+ *   - edge: {from: fig1/A, to: fig1/B}
+ *     reason: A waits for B, as it should
+ *
+ * environment: the machine (core/gate/env.h), every key optional (cpu: the CPU
+ * model; calibration: ns a step of the calibration loop, left out when
+ * unknown, as in baselines made before fingerprints; 0 reads as unknown); on
+ * one line, {kernel: ..., cpus: 2, tool: ...}, when it has no cpu. runs: how
+ * many runs made it. throughput.samples: one per run that measured a throughput
+ * (at most runs). knots: every knot (set of vertex identities) seen
+ * in any run, and in how many. edges: every edge kept in any run (share of the
+ * window at least WPERF_RUN_MIN_SHARE), with its share in each run, 0 in a run
+ * that did not have it: exactly runs samples. accepted: known bottlenecks,
+ * written by people, that the gate lets pass; a knot entry lists fnmatch(3)
+ * globs, an edge entry globs for its two ends.
+ *
+ * The reader is strict: an unknown key, a value of the wrong type, a missing
+ * key, a duplicate, an alias or an unsupported format is an error that names
+ * the file, line, column and key path:
+ *   baselines/x.yaml:4:3: edges[2].samples[0]: expected a number
+ *
+ * Ownership: a struct wperf_baseline owns all its strings and arrays;
+ * wperf_baseline_release frees them and leaves a zeroed struct.
+ */
+#ifndef WPERF_BASELINE_H
+#define WPERF_BASELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/util/buf.h"
+#include "core/gate/env.h"
+#include "core/util/error.h"
+#include "core/gate/runset.h"
+
+#define WPERF_BASELINE_FORMAT "wperf-baseline/1"
+
+struct wperf_baseline_knot {
+	struct wperf_idset vertices;
+	size_t seen; /* in how many of the runs */
+};
+
+struct wperf_baseline_edge {
+	char *from, *to;
+	double *samples; /* share of the window in each run: the baseline's runs of them */
+};
+
+struct wperf_accepted {
+	int is_edge;  /* else a knot */
+	char **globs; /* in the file's order; knot: for its members; edge: from, to */
+	size_t nglobs;
+	char *reason; /* never NULL */
+};
+
+struct wperf_baseline {
+	char *scenario;
+	struct wperf_env env;
+	size_t runs;
+	double *throughput; /* nthroughput samples, one per run that measured it */
+	size_t nthroughput;
+	char *unit;			   /* of the throughput; NULL when unknown */
+	struct wperf_baseline_knot *knots; /* by seen, most first, then by vertices */
+	size_t nknots;
+	struct wperf_baseline_edge *edges; /* sorted by (from, to), unique */
+	size_t nedges;
+	struct wperf_accepted *accepted; /* in the file's order */
+	size_t naccepted;
+};
+
+/*
+ * The baseline of scenario from its runs (at least one) made on env (NULL:
+ * unknown). The throughput unit comes from rs->unit. No accepted entries: see
+ * wperf_baseline_merge_accepted. 0, -EINVAL or -ENOMEM.
+ */
+int wperf_baseline_from_runs(const struct wperf_runset *rs, const char *scenario,
+			     const struct wperf_env *env, struct wperf_baseline *out,
+			     struct wperf_error *err);
+
+/* Appends the YAML text of b to out (the caller writes it to disk atomically).
+ * Numbers are written with the fewest digits that read back exactly.
+ * 0, -EINVAL (a number that is not finite) or -ENOMEM. */
+int wperf_baseline_write(const struct wperf_baseline *b, struct wperf_buf *out,
+			 struct wperf_error *err);
+
+/*
+ * Reads a baseline from len bytes of YAML text; path_for_messages names the
+ * file in errors. 0, -EINVAL (the message has the position) or -ENOMEM; on
+ * error out is left empty.
+ */
+int wperf_baseline_read(const char *path_for_messages, const char *text, size_t len,
+			struct wperf_baseline *out, struct wperf_error *err);
+
+/*
+ * Adds an accepted entry: a knot (is_edge 0) whose members the n globs match,
+ * or an edge (is_edge 1, n 2: from and to), with a reason (not empty).
+ * 0, -EINVAL or -ENOMEM.
+ */
+int wperf_baseline_accept(struct wperf_baseline *b, int is_edge, const char *const *globs, size_t n,
+			  const char *reason);
+
+/*
+ * Carries the accepted entries of old over to fresh, a baseline just made from
+ * runs, so that updating a baseline keeps what people accepted. Entries fresh
+ * has already (same globs) are not doubled. 0 or -ENOMEM (fresh keeps the
+ * entries added so far).
+ */
+int wperf_baseline_merge_accepted(struct wperf_baseline *fresh, const struct wperf_baseline *old);
+
+/* The samples of edge from -> to, or NULL when b does not have it. */
+const struct wperf_baseline_edge *wperf_baseline_edge(const struct wperf_baseline *b,
+						      const char *from, const char *to);
+
+void wperf_baseline_release(struct wperf_baseline *b);
+
+#endif /* WPERF_BASELINE_H */

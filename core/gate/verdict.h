@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The gate: a set of runs against the baseline of their scenario, and the
+ * verdict, with the findings behind it; then the verdict for people (Markdown)
+ * and for CI (JUnit XML).
+ *
+ * The rules. Every comparison is a test with a one-sided p value, in the
+ * direction of the change (the gate fails in one direction only; an
+ * improvement is information). The p values of a scenario's tests are
+ * adjusted together (Benjamini-Hochberg: q values), and a change is beyond
+ * the noise when its q <= alpha (the caller divides the check's false-failure
+ * rate among scenarios and looks: see harness/gate/check_scenario.h). A test needs
+ * min_runs runs on each side; with fewer it has no p and cannot fail.
+ *
+ * Vertices. For every identity that is a member of a final knot in a run or
+ * in the base (and, with the base's runs at hand, of a final sink): in how
+ * many runs of each side it is there (a baseline's vertex count is the sum of
+ * the seen of its knots: a vertex is in one knot per run at most), Fisher's
+ * exact test, and the change, the difference of the shares of runs (after -
+ * before), whose tolerance is WPERF_GATE_VERTEX_TOLERANCE: from a minority of
+ * the runs to a majority. A vertex that joined is worse: a new bottleneck; one
+ * that left, better. The edge that brought it is the edge between it and the
+ * rest whose median share grew most. An accepted knot entry one of whose globs
+ * matches the vertex accepts it.
+ *
+ * Edges and throughput. The samples are the edge's share of the window in
+ * each run (0 in a run without the edge) or the measured throughputs. Edges
+ * whose medians are both under edge_floor are no test. Paired (the baseline
+ * made from runs interleaved with these), the test is the paired t test on
+ * the differences (of the shares; of the logs of the throughputs), and the
+ * change the mean difference, over max(before median, edge_floor) for an
+ * edge, exp(mean log ratio) - 1 for the throughput; otherwise Mann-Whitney,
+ * and the change of the medians, over the same reference. An edge gets worse
+ * when its share grows; the throughput when it falls (or grows, with
+ * lower_is_better).
+ *
+ * Levels, for a change for the worse, tol the tolerance of its kind:
+ *   - |change| > tol, q <= alpha: FAIL;
+ *   - |change| > tol, no p, or p < WPERF_GATE_SUGGESTIVE: WARN, inconclusive,
+ *     with the runs per side that would tell (more runs settle it);
+ *   - |change| > tol otherwise: WARN, within run-to-run noise;
+ *   - warn_ratio * tol < |change| <= tol, q <= alpha: WARN;
+ *   - otherwise no finding.
+ * A change for the better beyond tol with q <= alpha is an improvement (INFO).
+ * An accepted edge entry (from and to globs) turns an edge's failure or
+ * warning into INFO.
+ *
+ * Expectations. Against the base's runs (paired), a test like a vertex's on
+ * how many runs of each side missed the scenario's expected answer: the head
+ * missing it in more runs beyond chance fails (a machine that makes the
+ * analyzer miss does so on both sides). Against a stored baseline: when most
+ * runs that checked it missed it, a FAIL; when some did, a WARN.
+ *
+ * Another machine. With structure_only, edges and the throughput are not
+ * compared at all: numbers from a machine of another fingerprint say nothing
+ * about the code.
+ *
+ * The verdict, first that applies: NEW_BOTTLENECK (a vertex joined, or a
+ * NEW_KNOT from an older file), REGRESSION (any other failure), INCONCLUSIVE,
+ * IMPROVED (the throughput improved or a vertex left the knots), PASS. Exit
+ * status (wperf_verdict_exit_code): 0 for pass, improved and inconclusive, 1
+ * for new-bottleneck and regression; 2 is left to errors.
+ *
+ * Lost events. A run that lost more than max_lost of its events (lost /
+ * (recorded + lost); a run that does not say how many it recorded and lost
+ * any counts as over) may miss the very waits the gate looks for: with such
+ * a run the gate cannot pass. PASS and IMPROVED become INCONCLUSIVE, with a
+ * warning that says which runs and what to do; a failure stays a failure.
+ *
+ * Unconfirmed runs. A run whose graph the kernel's own counters contradict
+ * (a check of its trace is WARN, core/analysis/checks.h: a disk's busy time against
+ * io_ticks, a thread's running time against schedstat, ...) is no evidence
+ * either way: the same as a lossy run, on either side.
+ *
+ * Warnings (not findings): the environment differs (kernel, tool) from a
+ * stored baseline's, the numbers were not compared, runs lost events, fewer
+ * runs than min_runs on either side.
+ *
+ * Ownership: a struct wperf_verdict owns its findings and warnings;
+ * wperf_verdict_release frees them.
+ */
+#ifndef WPERF_VERDICT_H
+#define WPERF_VERDICT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/gate/baseline.h"
+#include "core/util/buf.h"
+#include "core/util/error.h"
+#include "core/gate/runset.h"
+
+#define WPERF_GATE_EDGE_TOLERANCE	0.10
+#define WPERF_GATE_THROUGHPUT_TOLERANCE 0.05
+#define WPERF_GATE_WARN_RATIO		0.5
+#define WPERF_GATE_MIN_RUNS		5
+#define WPERF_GATE_ALPHA		0.05
+#define WPERF_GATE_EDGE_FLOOR		0.05
+#define WPERF_GATE_MAX_LOST		0.001
+/* A vertex matters when the share of runs that have it in the bottleneck
+ * changes by more than this: from a minority of the runs to a majority. */
+#define WPERF_GATE_VERTEX_TOLERANCE 0.5
+/* A change beyond the tolerance whose own p value is under this, but that is
+ * not significant over the scenario's tests, is inconclusive: more runs tell. */
+#define WPERF_GATE_SUGGESTIVE 0.05
+
+/* The gate's options; a zeroed struct gives the defaults above. */
+struct wperf_gate_opts {
+	double edge_tolerance;	     /* relative change of an edge's median share; 0: 0.10 */
+	double throughput_tolerance; /* relative change of the median throughput; 0: 0.05 */
+	double warn_ratio;	     /* warn beyond warn_ratio * tolerance; 0: 0.5; < 0: never */
+	size_t min_runs;	     /* per side for the Mann-Whitney test; 0: 5 */
+	double alpha;		     /* significance level of the test; 0: 0.05 */
+	double edge_floor;	     /* share under which edges are not compared; 0: 0.05 */
+	int lower_is_better;	     /* the throughput is a latency or a time */
+	double max_lost;	     /* share of a run's events it may lose; 0: 0.001; < 0: any */
+	const struct wperf_env *env; /* of the runs, compared with the baseline's; NULL: not */
+	/* The baseline was made from runs interleaved with these, one machine, one
+	 * session: its edge samples and throughput samples are in the order of the
+	 * runs, sample i taken just before or after run i (a pair). The tests are
+	 * then paired t tests on the differences, which cancel the drift. */
+	int paired;
+	/* The base's runs themselves, when the baseline was made from them (paired
+	 * mode): their sinks are compared too (a baseline file keeps no sinks). */
+	const struct wperf_runset *base_runs;
+	/* The baseline's numbers (edge shares, throughput) are from another machine:
+	 * only the structure is compared (vertices joining the bottleneck,
+	 * expectations). Set by the caller from the machines' fingerprints. */
+	int structure_only;
+	const char *machine_why; /* structure_only: how the machines differ; may be NULL */
+	/* Runs whose expectation (a synthetic scenario's known answer) was missed,
+	 * of those checked; expect_base_*: the base's runs (paired mode). */
+	size_t expect_missed, expect_checked;
+	size_t expect_base_missed, expect_base_checked;
+};
+
+enum wperf_verdict_kind {
+	WPERF_VERDICT_PASS = 0,
+	WPERF_VERDICT_IMPROVED,
+	WPERF_VERDICT_NEW_BOTTLENECK,
+	WPERF_VERDICT_REGRESSION,
+	WPERF_VERDICT_INCONCLUSIVE,
+};
+
+enum wperf_finding_kind {
+	WPERF_FINDING_NEW_KNOT,	   /* a knot that most runs have and the baseline does not */
+	WPERF_FINDING_KNOT_GONE,   /* a baseline knot that most runs no longer have */
+	WPERF_FINDING_EDGE,	   /* an edge's share of the window changed */
+	WPERF_FINDING_THROUGHPUT,  /* the throughput changed */
+	WPERF_FINDING_VERTEX,	   /* a vertex joined or left the bottleneck (knots or sinks) */
+	WPERF_FINDING_EXPECTATION, /* runs missed the scenario's expected answer */
+};
+
+/* A call site behind an edge, as the text report prints it: where the waiter
+ * blocked and where its waker woke it ("fsync (fig1.c:88)"), either may be
+ * NULL when unknown, and the share of the edge's weight from that pair. */
+struct wperf_site {
+	char *waiter, *waker;
+	double share;
+};
+
+enum wperf_level {
+	WPERF_LEVEL_INFO = 0, /* an improvement, or an accepted bottleneck */
+	WPERF_LEVEL_WARN,     /* worth a look, does not fail */
+	WPERF_LEVEL_FAIL,     /* fails the gate (inconclusive findings are WARN) */
+};
+
+struct wperf_finding {
+	enum wperf_finding_kind kind;
+	enum wperf_level level;
+	int worse;	  /* 1: for the worse (a new knot, a heavier edge, a lower throughput) */
+	int inconclusive; /* the change passes the tolerance, the runs cannot tell */
+	int accepted;	  /* an accepted entry covers it (level info) */
+	struct wperf_idset knot; /* NEW_KNOT, KNOT_GONE: its members */
+	char *from, *to;	 /* EDGE: its ends */
+	double before, after;	 /* medians: share of the window, or throughput; knots: NaN */
+	double before_lo, before_hi, after_lo, after_hi; /* the ranges of the samples */
+	double change;	    /* (after - before) / reference; NaN for knots */
+	double p;	    /* Mann-Whitney p (decides only with min_runs a side); NaN: knots */
+	size_t runs_needed; /* inconclusive: runs per side that could settle it */
+	size_t seen, runs;  /* knots, vertices: in how many of the set's runs, of how many */
+	char *note;	    /* why, for people: the accepted reason, "within noise", ... */
+	/* VERTEX: the identity; sink: 1 when it is about the sinks, not the knots;
+	 * before_seen of before_runs: the base's (or baseline's) count; worse: it
+	 * joined. from/to: the edge that brought it, the one between it and the
+	 * bottleneck that grew most (may be NULL). */
+	char *vertex;
+	int sink;
+	size_t before_seen, before_runs;
+	/* The p value adjusted for the scenario's tests (Benjamini-Hochberg): the
+	 * finding fails when q <= the verdict's alpha. NaN when not tested. */
+	double q;
+	/* The smallest change (in the unit of change) the runs could have told
+	 * from noise at the verdict's alpha with 80% power; NaN when unknown. */
+	double detectable;
+	struct wperf_site *sites; /* EDGE, VERTEX: the call sites behind from -> to */
+	size_t nsites;
+};
+
+struct wperf_verdict {
+	enum wperf_verdict_kind kind;
+	char *scenario;
+	size_t runs, baseline_runs;
+	uint64_t lost_events; /* summed over the runs */
+	size_t lossy_runs;    /* runs that lost more than max_lost of their events */
+	/* runs (of either side) with a check against the kernel's counters in WARN */
+	size_t unconfirmed_runs;
+	char unit[32];				    /* of the throughput */
+	double throughput_before, throughput_after; /* medians; NaN when a side has none */
+	struct wperf_finding *findings; /* fail, then warn, then info; biggest change first */
+	size_t nfindings;
+	char **warnings; /* sentences */
+	size_t nwarnings;
+	int paired;	    /* the tests were paired (see wperf_gate_opts) */
+	int structure_only; /* the numbers were not compared (another machine) */
+	double alpha;	    /* the level each of the scenario's tests was held to */
+	size_t tests;	    /* how many tests the scenario's p values were adjusted over */
+	double detectable;  /* the smallest throughput change (relative) the runs could
+			     * have detected; NaN when unknown */
+};
+
+int wperf_verdict(const struct wperf_runset *rs, const struct wperf_baseline *b,
+		  const struct wperf_gate_opts *g, struct wperf_verdict *out,
+		  struct wperf_error *err);
+
+void wperf_verdict_release(struct wperf_verdict *v);
+
+/* "pass", "improved", "new-bottleneck", "regression", "inconclusive". */
+const char *wperf_verdict_name(enum wperf_verdict_kind kind);
+
+/* 0: pass, improved, inconclusive (with a warning in the report); 1: new-bottleneck,
+ * regression. (2, an error, is the caller's.) */
+int wperf_verdict_exit_code(enum wperf_verdict_kind kind);
+
+/* Does accepted knot entry a match the knot of identities s? */
+int wperf_accepted_matches_knot(const struct wperf_accepted *a, const struct wperf_idset *s);
+
+/* ---- writers (verdict_report.c) ---- */
+
+#define WPERF_VERDICT_MD_MAX 60000 /* under the forges' 65,535-character comments */
+
+/*
+ * Appends a Markdown summary of v to out: the verdict line first, then knots
+ * added and removed, the edge changes (before -> after, with the ranges), the
+ * throughput, and the warnings. At most max_chars bytes (0: WPERF_VERDICT_MD_MAX;
+ * at least 1000); past that it stops at a line's end with a note of what was
+ * left out. 0 or -ENOMEM.
+ */
+int wperf_verdict_markdown(const struct wperf_verdict *v, size_t max_chars, struct wperf_buf *out);
+
+/* Appends the identities of s as Markdown code spans, ", " between them, safe
+ * in a table cell; 0 or -ENOMEM. */
+int wperf_markdown_ids(struct wperf_buf *b, const struct wperf_idset *s);
+
+/*
+ * Appends a JUnit XML report of the verdicts of n scenarios to out: one
+ * testsuite per scenario, with the testcases "bottlenecks" (knots and edges)
+ * and "throughput"; a failure per failing testcase, skipped for an
+ * inconclusive one, warnings in system-out. Every text is escaped, and bytes
+ * that are not UTF-8 or not allowed in XML become '?'. 0 or -ENOMEM.
+ */
+int wperf_verdict_junit(const struct wperf_verdict *const *v, size_t n, struct wperf_buf *out);
+
+#endif /* WPERF_VERDICT_H */

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Writing an analysis for people (text) and machines (JSON, schema in
+ * docs/report-schema.md). Writers append to a struct wperf_buf; printing it is
+ * the caller's business.
+ */
+#ifndef WPERF_REPORT_H
+#define WPERF_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/analysis/analysis.h"
+#include "core/util/buf.h"
+#include "core/analysis/symbolize.h"
+
+#define WPERF_REPORT_SCHEMA "wperf-report/1"
+
+struct wperf_report_opts {
+	const char *trace_name; /* shown in the report */
+	unsigned top_sites;	/* call sites per edge; 0: 3 */
+	unsigned frames;	/* frames per stack in the text; 0: 6 */
+	unsigned top_edges;	/* dot, svg: the heaviest edges drawn, with every knot edge;
+				   0: all up to 60 */
+	unsigned outside_edges; /* text: long waits outside the knots listed; 0: 5 */
+	const char *target; /* only the knots these processes wait for: a name or "PID[,PID...]" */
+	const char *const *aliases; /* "IDENTITY=NAME": what people see for a vertex */
+	size_t naliases;
+};
+
+int wperf_report_text(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
+		      const struct wperf_report_opts *opts, struct wperf_buf *out);
+
+int wperf_report_json(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
+		      const struct wperf_report_opts *opts, struct wperf_buf *out);
+
+/*
+ * Does line i of the checks count for target: a disk, NIC or CPU line, or a
+ * line of one of the target's threads (every thread's, with no target)? The
+ * other threads' lines are shown, not counted: a trace of the whole machine
+ * has every thread's, and most are no part of what is measured.
+ */
+int wperf_report_check_counts(const struct wperf_checks *c, size_t i, const char *target);
+
+/* The lines that count for target (above) and disagree; *ok (may be NULL):
+ * those that agree. */
+size_t wperf_report_checks_warnings(const struct wperf_checks *c, const char *target, size_t *ok);
+
+/*
+ * The lines that confirm the graph, and disagree (*ok: agree): the devices'.
+ * A device is the one vertex the graph infers rather than records: a disk's
+ * busy time makes its idle edges, a NIC's bytes its shares, and a model that
+ * is off there (a lost completion kept a disk "busy" to the window's end)
+ * moves whole knots. A thread's times come from its own switches: their
+ * losses are counted apart (lost events, the CPUs' chains), and the kernel's
+ * tick-grained accounting differs from them by about 1%, which moves no edge.
+ * What a run keeps of the checks, for the gate (runset.h).
+ */
+size_t wperf_report_checks_confirming(const struct wperf_checks *c, size_t *ok);
+
+/* The first of those lines that disagrees, or NULL. */
+const struct wperf_checks_line *wperf_report_checks_unconfirmed(const struct wperf_checks *c);
+
+/*
+ * The checks of the model against the kernel's counters (checks.h) as text:
+ * a table of the lines, but of the threads only those that warn and the
+ * target's (NULL: the 10 that ran longest), then how interrupt time is
+ * counted; "no counters in this trace" for a trace without them. For the text
+ * report and `wperf-bench info`. 0 or -ENOMEM.
+ */
+int wperf_report_checks_text(const struct wperf_checks *c, const char *target,
+			     struct wperf_buf *out);
+
+/* ---- graph, flame graph and timeline exports (report_dot.c, report_folded.c,
+ * report_perfetto.c) ---- */
+
+/*
+ * Graphviz DOT of the merged wait-for graph: final knots as clusters, edges
+ * solid and bold at or above the threshold, dashed below, irq vertices left
+ * out. opts->top_edges bounds the edges drawn (plus every edge inside a knot;
+ * 0: all up to 60, else the 60 heaviest). opts->target picks the knots shown.
+ */
+int wperf_report_dot(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
+		     const struct wperf_report_opts *opts, struct wperf_buf *out);
+
+/*
+ * Folded stacks for flamegraph.pl and speedscope, one "frame;frame;... COUNT"
+ * line each, COUNT in microseconds: per edge and call site
+ *   FROM->TO;waiter user root..leaf;waiter kernel root..leaf;--;waker kernel
+ *   leaf..root;waker user leaf..root
+ * then the CMetric's critical slices as "cmetric;VERTEX;frames root..leaf".
+ */
+int wperf_report_folded(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
+			const struct wperf_report_opts *opts, struct wperf_buf *out);
+
+/*
+ * Chrome trace-event JSON of the timeline (Perfetto, chrome://tracing): a track
+ * per thread and device, a slice per segment, a flow arrow per wakeup.
+ */
+int wperf_report_perfetto(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
+			  const struct wperf_report_opts *opts, struct wperf_buf *out);
+
+/* ---- shared by the writers ---- */
+
+/* What people see for a vertex: its alias from opts, or its identity. */
+const char *wperf_report_display(const struct wperf_report_opts *opts, const char *identity);
+
+/* Is frame (a symbolized kernel frame, "__schedule+0x618") the recorder's or
+ * the scheduler's own, where every wait ends, and so no news to a reader? */
+int wperf_report_scheduler_frame(const char *frame);
+
+/* "thread", "disk", "nic", "irq". */
+const char *wperf_vertex_kind_name(uint8_t kind);
+
+/* The call sites of edge from -> to, heaviest first: a->merged.sites.sites[*first ..]. */
+void wperf_report_edge_sites(const struct wperf_analysis *a, uint32_t from, uint32_t to,
+			     size_t *first, size_t *n);
+
+/* Sets mark[v] for every vertex with a thread of the target processes (a name,
+ * or pids "PID[,PID...]"; NULL or empty: every thread); mark has a byte per
+ * merged vertex. */
+void wperf_report_mark_target(const struct wperf_analysis *a, const char *target, uint8_t *mark);
+
+/* Sets mark[v] for the target's vertices (wperf_report_mark_target) and for
+ * every vertex they wait for in g, directly or through others; 0 or -ENOMEM. */
+int wperf_report_mark_reach(const struct wperf_analysis *a, const struct wperf_graph *g,
+			    const char *target, uint8_t *mark);
+
+/* Does the target (a process name, or pids "PID[,PID...]") wait for knot k,
+ * directly or through others? NULL target: every knot is wanted. */
+int wperf_report_knot_wanted(const struct wperf_analysis *a, const struct wperf_knot *k,
+			     const char *target);
+
+/*
+ * A thread that paces work with a timer (nanosleep, timerfd, a timed wait):
+ * it sleeps until a timer interrupt wakes it while others wait for it. Timers
+ * are interrupts, never bottlenecks, so their edges stay out of the knot
+ * search, and such a thread, hardly running, is a background sink: the pacing
+ * would go unseen.
+ */
+struct wperf_timer_paced {
+	uint32_t vertex;
+	uint64_t sleep_ns; /* its own sleeps on timers (wperf_vertex.timer_wait_ns) */
+	uint64_t held_ns;  /* the waits of others nested in those sleeps */
+};
+
+/* Is ed a wait on v by another thread of mine (a byte per vertex), as heavy
+ * as the knot search keeps (a->min_edge_ns)? */
+int wperf_report_waits_on(const struct wperf_analysis *a, const uint8_t *mine,
+			  const struct wperf_edge *ed, uint32_t v);
+
+/*
+ * The threads that a thread of mine (a byte per vertex: the target's threads,
+ * as wperf_report_mark_target sets them) waits for (wperf_report_waits_on),
+ * and that hold others up by sleeping on timers for at least a->min_edge_ns
+ * (more than nothing when that is 0); most held first, into *out (the caller
+ * frees it; NULL when there is none) and *n. 0 or -ENOMEM.
+ */
+int wperf_report_timer_paced(const struct wperf_analysis *a, const uint8_t *mine,
+			     struct wperf_timer_paced **out, size_t *n);
+
+/* Is vertex v inside one of the final knots? */
+int wperf_report_in_knot(const struct wperf_analysis *a, uint32_t v);
+
+#endif /* WPERF_REPORT_H */

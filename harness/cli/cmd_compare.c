@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wperf-bench compare: the gate's verdict on results folders of `run`, each
+ * against the baseline of its scenario, for people (Markdown) and for CI
+ * (JUnit XML).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "harness/cli/cli.h"
+#include "harness/gate/gate.h"
+#include "harness/base/output.h"
+
+#define CMD "compare"
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: wperf-bench compare [OPTIONS] RESULTS...\n"
+		     "\n"
+		     "Judges each results folder of 'wperf-bench run' against the baseline of its\n"
+		     "scenario: pass, improved, new-bottleneck, regression or inconclusive (too\n"
+		     "few runs to tell a change from noise). Prints the verdicts as Markdown and\n"
+		     "writes verdict.md and junit.xml into each folder.\n"
+		     "\n"
+		     "options:\n" CLI_BASELINE_HELP
+		     "                          (--baseline goes with one RESULTS only)\n"
+		     "      --markdown FILE     also write the Markdown of every verdict there\n"
+		     "      --junit FILE        write one JUnit XML report of every verdict there\n"
+		     "  -h, --help              this text\n"
+		     "\n"
+		     "Exit status: 0 every verdict is pass, improved or inconclusive; 1 one is\n"
+		     "new-bottleneck or regression; 2 error (a folder that is not complete\n"
+		     "results, a missing or bad baseline).\n");
+}
+
+/* The verdict on one results folder; an exit status. */
+static int compare_one(const char *dir, const struct gate_baseline_src *src,
+		       struct wperf_verdict *v)
+{
+	struct results r;
+	struct wperf_error err = {0};
+	int e = results_read(dir, &r, &err);
+
+	if (!e && !r.complete)
+		e = wperf_error_set(&err, -EINVAL, "%s is incomplete: %s", dir, r.reason);
+	if (!e)
+		e = gate_judge_from(&r, src, v, &err);
+	results_release(&r);
+	return e ? cli_error(CMD, "%s", err.msg) : EXIT_OK;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	enum { OPT_MARKDOWN = 256, OPT_JUNIT };
+	static const struct option longopts[] = {
+	    CLI_BASELINE_LONGOPTS,
+	    {"markdown", required_argument, NULL, OPT_MARKDOWN},
+	    {"junit", required_argument, NULL, OPT_JUNIT},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct gate_baseline_src baseline = {0};
+	const char *markdown = NULL, *junit = NULL;
+	struct wperf_verdict *verdicts;
+	const struct wperf_verdict **judged;
+	struct wperf_buf md = {0}, xml = {0};
+	struct wperf_error err = {0};
+	size_t n = 0;
+	int c, status = EXIT_OK;
+
+	while ((c = getopt_long(argc, argv, "b:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+		case CLI_OPT_BASELINE_REF:
+		case CLI_OPT_TARGET:
+			if (cli_baseline_option(CMD, c, optarg, &baseline))
+				return EXIT_ERROR;
+			break;
+		case OPT_MARKDOWN:
+			markdown = optarg;
+			break;
+		case OPT_JUNIT:
+			junit = optarg;
+			break;
+		default:
+			return cli_other_option(c, usage);
+		}
+	}
+	if (cli_some_operands(argc, usage))
+		return EXIT_ERROR;
+	if (baseline.path && argc - optind > 1)
+		return cli_error(CMD, "--baseline goes with one RESULTS folder only");
+	verdicts = calloc(argc - optind, sizeof(*verdicts));
+	judged = calloc(argc - optind, sizeof(*judged));
+	if (!verdicts || !judged) {
+		status = cli_error(CMD, "out of memory");
+		goto out;
+	}
+	for (int i = optind; i < argc; i++) {
+		int one = compare_one(argv[i], &baseline, &verdicts[n]);
+
+		if (one != EXIT_OK) {
+			status = EXIT_ERROR;
+			continue;
+		}
+		judged[n] = &verdicts[n];
+		if (wperf_verdict_exit_code(verdicts[n].kind) && status == EXIT_OK)
+			status = EXIT_FAIL;
+		if (wperf_verdict_markdown(&verdicts[n], 0, &md) < 0 ||
+		    wperf_buf_append(&md, "\n", 1) < 0)
+			status = cli_error(CMD, "out of memory");
+		n++;
+	}
+	if (md.len) /* fwrite wants a buffer even for nothing */
+		fwrite(md.data, 1, md.len, stdout);
+	if (markdown && output_write(markdown, md.data, md.len, &err) < 0)
+		status = cli_error(CMD, "%s", err.msg);
+	if (junit && (wperf_verdict_junit(judged, n, &xml) < 0 ||
+		      output_write(junit, xml.data, xml.len, &err) < 0))
+		status = cli_error(CMD, "%s", err.msg[0] ? err.msg : "out of memory");
+out:
+	for (size_t i = 0; i < n; i++)
+		wperf_verdict_release(&verdicts[i]);
+	free(verdicts);
+	free(judged);
+	wperf_buf_release(&md);
+	wperf_buf_release(&xml);
+	return status;
+}

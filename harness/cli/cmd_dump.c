@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wperf-bench dump: a trace's events as text, one a line, in file order:
+ *
+ *   TIME CPU KIND TID/TGID NAME DETAILS
+ *
+ * TIME is in seconds from the start of the recording window. With
+ * --counters, the kernel's counters that the trace holds instead.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/cli/cli.h"
+#include "core/trace/thread_table.h"
+
+#define CMD "dump"
+
+static const char *const softirq_names[] = {"HI",	"TIMER",   "NET_TX", "NET_RX",	"BLOCK",
+					    "IRQ_POLL", "TASKLET", "SCHED",  "HRTIMER", "RCU"};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: wperf-bench dump [--kind KIND[,KIND...] | --counters] TRACE\n"
+		"\n"
+		"Prints the events of TRACE, one a line: time (s, from the window's start),\n"
+		"CPU, kind, thread (tid/tgid and name), then the kind's fields.\n"
+		"  --kind      only these kinds (switch, wakeup, wakeup_new, fork, exec, exit,\n"
+		"              rename, hardirq_entry, ..., spin_before, false_wakeup)\n"
+		"  --counters  the kernel's counters instead, as read at the window's start\n"
+		"              and end: every row, the kernel's numbers in its order\n");
+}
+
+static void print_row(const char *what, const uint64_t *v, uint32_t n)
+{
+	printf("  %s:", what);
+	for (uint32_t i = 0; i < n; i++)
+		printf(" %" PRIu64, v[i]);
+	printf("\n");
+}
+
+static void print_irq_rows(const char *kind, const struct wperf_irq_counters *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char what[320];
+
+		snprintf(what, sizeof(what), "%s %s%s%s%s", kind, r[i].name, *r[i].desc ? " (" : "",
+			 r[i].desc, *r[i].desc ? ")" : "");
+		print_row(what, r[i].counts, r[i].ncpu);
+	}
+}
+
+/* Both readings of the kernel's counters, row by row. */
+static int dump_counters(const struct wperf_trace *t)
+{
+	static const char *const irq_time[] = {"in the thread", "apart", "unknown"};
+	uint64_t start = wperf_trace_stats(t)->start_ts;
+
+	for (unsigned when = WPERF_COUNTERS_START; when <= WPERF_COUNTERS_END; when++) {
+		const struct wperf_counters *c = wperf_trace_counters(t, when);
+
+		if (!c) {
+			printf("no counters in this trace (recorded before trace format 1.1)\n");
+			return EXIT_OK;
+		}
+		printf("counters at the window's %s: read at %.6f s, tick %u Hz, /proc/stat in "
+		       "1/%u s, interrupt time %s%s\n",
+		       when == WPERF_COUNTERS_START ? "start" : "end",
+		       ((int64_t)(c->ts - start)) / 1e9, c->hz, c->user_hz,
+		       irq_time[c->irq_time % 3],
+		       c->flags & WPERF_COUNTERS_WHOLE_MACHINE ? ", the whole machine" : "");
+		for (size_t i = 0; i < c->ndisks; i++) {
+			char what[300];
+
+			snprintf(what, sizeof(what), "disk %u:%u %s", c->disks[i].major,
+				 c->disks[i].minor, c->disks[i].name);
+			print_row(what, c->disks[i].fields, c->disks[i].nfields);
+		}
+		for (size_t i = 0; i < c->nnics; i++) {
+			char what[300];
+
+			snprintf(what, sizeof(what), "nic %u %s (type %u)", c->nics[i].ifindex,
+				 c->nics[i].name, c->nics[i].type);
+			print_row(what, c->nics[i].fields, c->nics[i].nfields);
+		}
+		for (size_t i = 0; i < c->ncpus; i++) {
+			char what[32];
+
+			snprintf(what, sizeof(what), "cpu%u", c->cpus[i].cpu);
+			print_row(what, c->cpus[i].fields, c->cpus[i].nfields);
+		}
+		print_irq_rows("irq", c->irqs, c->nirqs);
+		print_irq_rows("softirq", c->softirqs, c->nsoftirqs);
+		for (size_t i = 0; i < c->nthreads; i++) {
+			const struct wperf_thread_counters *th = &c->threads[i];
+
+			printf("  thread %u/%u at %.6f s: run %" PRIu64 " ns, wait %" PRIu64
+			       " ns, %" PRIu64 " slices\n",
+			       th->tid, th->tgid, ((int64_t)(th->ts - start)) / 1e9, th->run_ns,
+			       th->wait_ns, th->slices);
+		}
+	}
+	return EXIT_OK;
+}
+
+/* Who ran the code of an event: a thread, or an interrupt. */
+static void format_context(char *buf, size_t size, uint8_t context, int32_t irq, uint32_t tid,
+			   const struct wperf_thread_table *tt)
+{
+	if (context == WPERF_CTX_HARDIRQ && irq == WPERF_IRQ_VECTOR)
+		snprintf(buf, size, "hardirq:vector");
+	else if (context == WPERF_CTX_HARDIRQ)
+		snprintf(buf, size, "hardirq:%d", irq);
+	else if (context == WPERF_CTX_SOFTIRQ)
+		snprintf(buf, size, "softirq:%s", irq >= 0 && irq < 10 ? softirq_names[irq] : "?");
+	else
+		snprintf(buf, size, "%u %s", tid, wperf_thread_table_name(tt, tid));
+}
+
+/*
+ * Which request, what it does and where: "rq 0xADDR op write sector S". The
+ * request's address pairs an issue with its completion (absent from traces of
+ * format 1.0); the op is the low byte of the kernel's cmd_flags, whose REQ_OP_*
+ * numbers are the same in every kernel (the flag bits above it are not); a
+ * flush has no sector (the kernel's (sector_t)-1).
+ */
+static void format_request(char *buf, size_t size, const struct wperf_block *blk)
+{
+	static const char *const ops[] = {"read", "write", "flush", "discard"};
+	unsigned op = blk->op & 0xff;
+	char rq[64] = "", name[16], sector[32];
+
+	if (blk->rq)
+		snprintf(rq, sizeof(rq), "rq 0x%llx jiffies %llu ", (unsigned long long)blk->rq,
+			 (unsigned long long)blk->jiffies);
+	if (op < sizeof(ops) / sizeof(ops[0]))
+		snprintf(name, sizeof(name), "%s", ops[op]);
+	else
+		snprintf(name, sizeof(name), "%u", op);
+	if (blk->sector == UINT64_MAX)
+		snprintf(sector, sizeof(sector), "-");
+	else
+		snprintf(sector, sizeof(sector), "%llu", (unsigned long long)blk->sector);
+	snprintf(buf, size, "%sop %s sector %s", rq, name, sector);
+}
+
+static void format_details(char *buf, size_t size, const struct wperf_event *ev,
+			   const struct wperf_thread_table *tt)
+{
+	char ctx[64], req[128];
+
+	switch (ev->hdr.kind) {
+	case WPERF_EV_SWITCH:
+		snprintf(buf, size, "-> %u/%u %s %s state=0x%x kstack=%d ustack=%d",
+			 ev->sw.next_tid, ev->sw.next_tgid,
+			 wperf_thread_table_name(tt, ev->sw.next_tid),
+			 ev->hdr.flags & WPERF_SWITCH_PREEMPTED ? "preempted" : "blocked",
+			 ev->sw.prev_state, ev->sw.kstack, ev->sw.ustack);
+		break;
+	case WPERF_EV_WAKEUP:
+	case WPERF_EV_WAKEUP_NEW:
+		format_context(ctx, sizeof(ctx), ev->hdr.flags, ev->wake.irq, ev->wake.waker_tid,
+			       tt);
+		snprintf(buf, size, "by %s kstack=%d ustack=%d target_cpu=%u", ctx, ev->wake.kstack,
+			 ev->wake.ustack, ev->wake.target_cpu);
+		break;
+	case WPERF_EV_FORK:
+		snprintf(buf, size, "child %u/%u %.16s", ev->fork.child_tid, ev->fork.child_tgid,
+			 ev->fork.comm);
+		break;
+	case WPERF_EV_EXEC:
+	case WPERF_EV_RENAME:
+		snprintf(buf, size, "name %.16s", ev->name.comm);
+		break;
+	case WPERF_EV_HARDIRQ_ENTRY:
+	case WPERF_EV_HARDIRQ_EXIT:
+		snprintf(buf, size, "irq %d", ev->irq.irq);
+		break;
+	case WPERF_EV_SOFTIRQ_ENTRY:
+	case WPERF_EV_SOFTIRQ_EXIT:
+		format_context(ctx, sizeof(ctx), WPERF_CTX_SOFTIRQ, ev->irq.irq, 0, tt);
+		snprintf(buf, size, "%s", ctx);
+		break;
+	case WPERF_EV_BLOCK_ISSUE:
+	case WPERF_EV_BLOCK_COMPLETE:
+	case WPERF_EV_BLOCK_START:
+	case WPERF_EV_BLOCK_DONE:
+		format_context(ctx, sizeof(ctx), ev->hdr.flags, ev->block.irq, ev->hdr.tid, tt);
+		format_request(req, sizeof(req), &ev->block);
+		snprintf(buf, size, "dev %u:%u %s bytes %u in %s", ev->block.dev >> 20,
+			 ev->block.dev & 0xfffff, req, ev->block.bytes, ctx);
+		break;
+	case WPERF_EV_NET_XMIT:
+	case WPERF_EV_NET_RECV:
+		format_context(ctx, sizeof(ctx), ev->hdr.flags, ev->net.irq, ev->hdr.tid, tt);
+		snprintf(buf, size, "ifindex %u bytes %u in %s", ev->net.ifindex, ev->net.bytes,
+			 ctx);
+		break;
+	case WPERF_EV_SPIN_BEFORE:
+	case WPERF_EV_SPIN_AFTER:
+	case WPERF_EV_SPIN_RELEASE:
+		snprintf(buf, size, "lock 0x%llx", (unsigned long long)ev->usdt.lock);
+		break;
+	case WPERF_EV_EXIT:
+		if (ev->hdr.flags & WPERF_EXIT_SCHEDSTAT)
+			snprintf(buf, size, "schedstat run %.6f s wait %.6f s slices %llu",
+				 ev->exit.run_ns / 1e9, ev->exit.wait_ns / 1e9,
+				 (unsigned long long)ev->exit.slices);
+		else
+			buf[0] = '\0';
+		break;
+	default:
+		buf[0] = '\0';
+	}
+}
+
+static int parse_kinds(const char *arg, uint8_t wanted[WPERF_EV_KIND_MAX])
+{
+	char copy[512], *tok, *save = NULL;
+
+	snprintf(copy, sizeof(copy), "%s", arg);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		unsigned k;
+
+		for (k = 1; k < WPERF_EV_KIND_MAX; k++)
+			if (!strcmp(tok, wperf_event_kind_name(k)))
+				break;
+		if (k == WPERF_EV_KIND_MAX)
+			return cli_error(CMD, "--kind: unknown kind '%s'", tok);
+		wanted[k] = 1;
+	}
+	return 0;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	static const struct option longopts[] = {{"kind", required_argument, NULL, 'k'},
+						 {"counters", no_argument, NULL, 'c'},
+						 {"help", no_argument, NULL, 'h'},
+						 {NULL, 0, NULL, 0}};
+	uint8_t wanted[WPERF_EV_KIND_MAX] = {0};
+	int filter = 0, counters = 0, c, e, status = EXIT_OK;
+	struct wperf_trace *t = NULL;
+	struct wperf_thread_table tt = {0};
+	struct wperf_event_iter *it = NULL;
+	struct wperf_error err = {0};
+	struct wperf_event ev;
+	uint64_t start;
+
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (c == 'k') {
+			if (parse_kinds(optarg, wanted))
+				return EXIT_ERROR;
+			filter = 1;
+		} else if (c == 'c') {
+			counters = 1;
+		} else {
+			return cli_other_option(c, usage);
+		}
+	}
+	if (cli_open_trace_operand(CMD, argc, argv, usage, &t))
+		return EXIT_ERROR;
+	if (counters) {
+		status = dump_counters(t);
+		wperf_trace_free(t);
+		return status;
+	}
+	start = wperf_trace_stats(t)->start_ts;
+	if (wperf_thread_table_init(&tt, t) < 0 || wperf_event_iter_new(t, &it, &err) < 0) {
+		status = cli_error(CMD, "%s", err.msg[0] ? err.msg : "out of memory");
+		goto out;
+	}
+	while ((e = wperf_event_iter_next(it, &ev, &err)) == 1) {
+		char details[512];
+
+		wperf_thread_table_apply(&tt, &ev);
+		if (filter && (ev.hdr.kind >= WPERF_EV_KIND_MAX || !wanted[ev.hdr.kind]))
+			continue;
+		format_details(details, sizeof(details), &ev, &tt);
+		printf("%14.9f [%03u] %-15s %u/%u %s %s\n", ((int64_t)(ev.hdr.ts - start)) / 1e9,
+		       ev.hdr.cpu, wperf_event_kind_name(ev.hdr.kind), ev.hdr.tid, ev.hdr.tgid,
+		       wperf_thread_table_name(&tt, ev.hdr.tid), details);
+	}
+	if (e < 0)
+		status = cli_error(CMD, "%s", err.msg);
+out:
+	wperf_event_iter_free(it);
+	wperf_thread_table_release(&tt);
+	wperf_trace_free(t);
+	return status;
+}

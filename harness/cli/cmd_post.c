@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wperf-bench post: the verdicts of a check-perf folder (or of judged results
+ * folders) on the pull request as one comment, found again by a hidden marker
+ * and updated in place, and in the CI's job summary. Posting is a courtesy:
+ * its failures are warnings, and the exit status is the verdicts'.
+ */
+#include <arpa/inet.h>
+#include <curl/curl.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "harness/cli/cli.h"
+#include "harness/forge/github_comments.h"
+#include "harness/base/output.h"
+#include "harness/forge/post_comment.h"
+
+#define CMD "post"
+
+#define POST_TIMEOUT_MAX  3600
+#define POST_RETRY_MS_MAX 60000
+#define POST_RETRY_MS_ENV "WPERF_POST_RETRY_MS"
+#define POST_TOKEN_ENV	  "GITHUB_TOKEN"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: wperf-bench post [OPTIONS] FOLDER...\n"
+		"\n"
+		"Puts the verdicts on a GitHub pull request as ONE comment, found again by\n"
+		"its hidden marker <!-- wperf-bench --> and updated in place, created when\n"
+		"there is none. Also appends the same Markdown to $GITHUB_STEP_SUMMARY when\n"
+		"it is set (the job summary), with a pull request or without.\n"
+		"\n"
+		"A FOLDER is the output of 'check-perf' (its summary.json, wperf-check/1:\n"
+		"every scenario with its findings and call sites), or a results folder\n"
+		"judged by 'compare' or 'run --gate' (its verdict; the findings are in its\n"
+		"verdict.md). All the folders given make one comment; a scenario given\n"
+		"twice is taken from the later folder (NAME.confirm after NAME), with a note.\n"
+		"\n"
+		"options:\n"
+		"      --repo OWNER/NAME   the repository (default: $GITHUB_REPOSITORY)\n"
+		"      --pr N              the pull request (default: pull_request.number, else\n"
+		"                          issue.number, of the event file $GITHUB_EVENT_PATH)\n"
+		"      --api-url URL       the REST API (default: $GITHUB_API_URL, else\n"
+		"                          " GITHUB_API_URL "); plain http:// only to\n"
+		"                          this machine (127.0.0.0/8, ::1, localhost)\n"
+		"      --token-env NAME    the variable that holds the token (default:\n"
+		"                          " POST_TOKEN_ENV "); the token is never printed\n"
+		"      --key-suffix S      the marker becomes <!-- wperf-bench: S -->: one\n"
+		"                          comment per job of a matrix\n"
+		"      --artifacts-url URL linked from the comment (default:\n"
+		"                          $GITHUB_SERVER_URL/$GITHUB_REPOSITORY/actions/runs/\n"
+		"                          $GITHUB_RUN_ID, when they are set)\n"
+		"      --timeout S         seconds per HTTP request (default: %d; connecting:\n"
+		"                          %d at the most)\n"
+		"      --dry-run           print the requests it would send (the token as ***)\n"
+		"                          and where the summary would go; send and write\n"
+		"                          nothing\n"
+		"  -h, --help              this text\n"
+		"\n"
+		"A request is tried again up to %d times on 429, 5xx, a connection error or a\n"
+		"timeout, after 1, 2, 4 s ($" POST_RETRY_MS_ENV " sets the first wait, in ms),\n"
+		"or after what Retry-After or X-RateLimit-Reset ask when it is at most %d s.\n"
+		"A creation that failed so (5xx, timeout) is looked for before it is tried\n"
+		"again: there is never a second comment.\n"
+		"\n"
+		"Exit status: the verdicts': 0 every scenario is pass, improved or\n"
+		"inconclusive; 1 one is new-bottleneck or regression; 2 one could not run,\n"
+		"bad usage, or a FOLDER that is neither (the others are posted all the\n"
+		"same). A comment that could not be posted, or no token, is a warning,\n"
+		"never a change of the exit status.\n",
+		FORGE_HTTP_TIMEOUT_S, FORGE_HTTP_CONNECT_TIMEOUT_S, FORGE_HTTP_RETRIES,
+		FORGE_HTTP_RETRY_CAP_MS / 1000);
+}
+
+struct post_opts {
+	const char *repo, *api, *token_env, *key_suffix, *artifacts;
+	unsigned pr;
+	int dry_run;
+	struct forge_http_opts http;
+};
+
+/* ---- where to post ---- */
+
+static int is_loopback(const char *host)
+{
+	struct in_addr a4;
+	struct in6_addr a6;
+	char bare[64];
+	size_t len = strlen(host);
+
+	if (!strcasecmp(host, "localhost"))
+		return 1;
+	if (inet_pton(AF_INET, host, &a4) == 1)
+		return (ntohl(a4.s_addr) >> 24) == 127;
+	if (len < 2 || len >= sizeof(bare) || host[0] != '[' || host[len - 1] != ']')
+		return 0;
+	memcpy(bare, host + 1, len - 2);
+	bare[len - 2] = '\0';
+	return inet_pton(AF_INET6, bare, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6);
+}
+
+/* An API URL that carries the token safely: https, or http to this machine.
+ * An exit status. */
+static int check_api_url(const char *url, const char *from)
+{
+	CURLU *u = curl_url();
+	char *scheme = NULL, *host = NULL;
+	int status = EXIT_OK;
+
+	if (!u || curl_url_set(u, CURLUPART_URL, url, 0) ||
+	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) ||
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) ||
+	    (strcasecmp(scheme, "https") && strcasecmp(scheme, "http")))
+		status = cli_error(CMD, "%s: '%s' is not an http(s) URL", from, url);
+	else if (strlen(url) >= FORGE_HTTP_URL_MAX / 2)
+		status = cli_error(CMD, "%s: the URL is longer than %d bytes", from,
+				   FORGE_HTTP_URL_MAX / 2 - 1);
+	else if (strcasecmp(scheme, "https") && !is_loopback(host))
+		status = cli_error(CMD,
+				   "%s: refusing %s: the token would travel in clear; use https "
+				   "(plain http only to 127.0.0.0/8, ::1 or localhost)",
+				   from, url);
+	curl_free(scheme);
+	curl_free(host);
+	curl_url_cleanup(u);
+	return status;
+}
+
+static int repo_is_valid(const char *repo)
+{
+	const char *slash = strchr(repo, '/');
+
+	if (!slash || slash == repo || !slash[1] || strchr(slash + 1, '/') || strstr(repo, ".."))
+		return 0;
+	return strspn(repo, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-/") ==
+	       strlen(repo);
+}
+
+/* The pull request's number from the event file $GITHUB_EVENT_PATH, when
+ * there is one; an exit status. */
+static int event_pr(unsigned long *pr)
+{
+	const char *path = getenv("GITHUB_EVENT_PATH");
+	struct wperf_buf json = {0};
+	struct wperf_error err = {0}, why = {0};
+	int e;
+
+	if (!path || !path[0])
+		return EXIT_OK;
+	e = output_read_all(path, &json, &err);
+	if (!e && (e = github_event_pr((const char *)json.data, json.len, pr, &why)))
+		wperf_error_set(&err, e, "%s ($GITHUB_EVENT_PATH): %s", path, why.msg);
+	wperf_buf_release(&json);
+	return e ? cli_error(CMD, "%s", err.msg) : EXIT_OK;
+}
+
+/* The pull request from the options, else from the CI's environment (t->pr
+ * 0: none), and the API's URL into api. An exit status. */
+static int find_target(const struct post_opts *o, struct github_target *t, char *api,
+		       size_t api_size)
+{
+	const char *env_api = getenv("GITHUB_API_URL");
+	size_t len;
+
+	t->repo = o->repo ? o->repo : getenv("GITHUB_REPOSITORY");
+	if (t->repo && !t->repo[0])
+		t->repo = NULL;
+	t->pr = o->pr;
+	snprintf(api, api_size, "%s",
+		 o->api			 ? o->api
+		 : env_api && env_api[0] ? env_api
+					 : GITHUB_API_URL);
+	if (check_api_url(api, o->api ? "--api-url" : "$GITHUB_API_URL") != EXIT_OK)
+		return EXIT_ERROR;
+	while ((len = strlen(api)) && api[len - 1] == '/')
+		api[len - 1] = '\0';
+	t->api = api;
+	if (t->repo && !repo_is_valid(t->repo))
+		return cli_error(CMD, "%s wants OWNER/NAME, not '%s'",
+				 o->repo ? "--repo" : "$GITHUB_REPOSITORY", t->repo);
+	if (!t->pr && event_pr(&t->pr) != EXIT_OK)
+		return EXIT_ERROR;
+	if (t->pr && !t->repo)
+		return cli_error(CMD, "--pr wants --repo OWNER/NAME (or $GITHUB_REPOSITORY)");
+	return EXIT_OK;
+}
+
+/* ---- the job summary and the comments ---- */
+
+/* Appends the comment's Markdown to $GITHUB_STEP_SUMMARY, when it is set;
+ * a failure is a warning. */
+static void write_summary(const struct post_comment *c, int dry_run)
+{
+	const char *path = getenv("GITHUB_STEP_SUMMARY");
+	FILE *f;
+
+	if (!path || !path[0])
+		return;
+	if (dry_run) {
+		printf("(dry run: the Markdown would be appended to %s)\n", path);
+		return;
+	}
+	f = fopen(path, "ae");
+	if (f)
+		fprintf(f, "%s\n", post_comment_markdown(c));
+	if (!f || ferror(f) | fclose(f))
+		cli_warn(CMD, "cannot append the job summary to %s ($GITHUB_STEP_SUMMARY): %s",
+			 path, strerror(errno));
+}
+
+static void retrying(const char *method, const char *url, const char *why, unsigned wait_ms)
+{
+	if (wait_ms < 1000)
+		cli_warn(CMD, "%s %s: %s; trying again in %u ms", method, url, why, wait_ms);
+	else
+		cli_warn(CMD, "%s %s: %s; trying again in %.1f s", method, url, why,
+			 wait_ms / 1000.0);
+}
+
+/* Posts (or, for a dry run, prints) the comment on t; failures are warnings. */
+static void post_comment(const struct post_opts *o, const struct github_target *t,
+			 const struct post_comment *c)
+{
+	static const char *const verbs[] = {"created", "updated", "unchanged"};
+	const char *token = getenv(o->token_env);
+	struct forge_http *h = NULL;
+	struct wperf_error err = {0};
+	struct github_comment posted = {0};
+	struct wperf_buf req = {0};
+	enum github_posted what;
+
+	if (!token || !token[0])
+		cli_warn(CMD, "no token in $%s: %s", o->token_env,
+			 o->dry_run ? "without --dry-run the comment would be skipped"
+				    : "the pull-request comment is skipped");
+	if ((!token || !token[0]) && !o->dry_run)
+		return;
+	if (forge_http_open(&o->http, github_headers, token, &h, &err) < 0) {
+		cli_warn(CMD, "the comment is not posted: %s", err.msg);
+		return;
+	}
+	if (o->dry_run) {
+		if (github_describe_upsert(h, t, (const char *)c->text.data, &req) < 0)
+			cli_warn(CMD, "out of memory");
+		else
+			printf("# %s\n%.*s\n", c->marker, (int)req.len, (const char *)req.data);
+	} else if (github_upsert_comment(h, t, c->marker, (const char *)c->text.data, &what,
+					 &posted, &err) < 0) {
+		cli_warn(CMD, "the comment is not posted: %s", err.msg);
+	} else {
+		printf("comment%s%s %s %s\n", o->key_suffix ? " " : "",
+		       o->key_suffix ? o->key_suffix : "", verbs[what],
+		       posted.html_url ? posted.html_url : "");
+	}
+	wperf_buf_release(&req);
+	github_comment_release(&posted);
+	forge_http_close(h);
+}
+
+/* ---- the command ---- */
+
+/* The options into *o; -1 to go on, else an exit status. */
+static int parse_options(int argc, char **argv, struct post_opts *o)
+{
+	enum {
+		OPT_REPO = 256,
+		OPT_PR,
+		OPT_API,
+		OPT_TOKEN_ENV,
+		OPT_SUFFIX,
+		OPT_ARTIFACTS,
+		OPT_TIMEOUT,
+		OPT_DRY_RUN
+	};
+	static const struct option longopts[] = {
+	    {"repo", required_argument, NULL, OPT_REPO},
+	    {"pr", required_argument, NULL, OPT_PR},
+	    {"api-url", required_argument, NULL, OPT_API},
+	    {"token-env", required_argument, NULL, OPT_TOKEN_ENV},
+	    {"key-suffix", required_argument, NULL, OPT_SUFFIX},
+	    {"artifacts-url", required_argument, NULL, OPT_ARTIFACTS},
+	    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+	    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_REPO:
+			o->repo = optarg;
+			break;
+		case OPT_PR:
+			if (cli_parse_count(CMD, "--pr", optarg, 1, INT32_MAX, &o->pr))
+				return EXIT_ERROR;
+			break;
+		case OPT_API:
+			o->api = optarg;
+			break;
+		case OPT_TOKEN_ENV:
+			o->token_env = optarg;
+			break;
+		case OPT_SUFFIX:
+			o->key_suffix = optarg;
+			break;
+		case OPT_ARTIFACTS:
+			o->artifacts = optarg;
+			break;
+		case OPT_TIMEOUT:
+			if (cli_parse_count(CMD, "--timeout", optarg, 1, POST_TIMEOUT_MAX,
+					    &o->http.timeout_s))
+				return EXIT_ERROR;
+			break;
+		case OPT_DRY_RUN:
+			o->dry_run = 1;
+			break;
+		default:
+			return cli_other_option(c, usage);
+		}
+	}
+	if (cli_some_operands(argc, usage))
+		return EXIT_ERROR;
+	if (o->token_env && !o->token_env[0])
+		return cli_error(CMD, "--token-env wants the name of a variable");
+	if (o->artifacts && strlen(o->artifacts) >= FORGE_HTTP_URL_MAX)
+		return cli_error(CMD, "--artifacts-url is longer than %d bytes",
+				 FORGE_HTTP_URL_MAX - 1);
+	return -1;
+}
+
+/* What the options leave to the environment: the token's variable, the
+ * artifacts' link (into url), the first back-off. An exit status. */
+static int environment_defaults(struct post_opts *o, char *url, size_t size)
+{
+	const char *server = getenv("GITHUB_SERVER_URL"), *repo = getenv("GITHUB_REPOSITORY");
+	const char *run = getenv("GITHUB_RUN_ID"), *retry = getenv(POST_RETRY_MS_ENV);
+
+	if (!o->token_env)
+		o->token_env = POST_TOKEN_ENV;
+	if (!o->artifacts && server && server[0] && repo && repo[0] && run && run[0]) {
+		snprintf(url, size, "%s/%s/actions/runs/%s", server, repo, run);
+		o->artifacts = url;
+	}
+	o->http.retries = FORGE_HTTP_RETRIES;
+	o->http.retrying = retrying;
+	if (retry && retry[0] &&
+	    cli_parse_count(CMD, "$" POST_RETRY_MS_ENV, retry, 1, POST_RETRY_MS_MAX,
+			    &o->http.retry_base_ms))
+		return EXIT_ERROR;
+	return EXIT_OK;
+}
+
+int cmd_post(int argc, char **argv)
+{
+	struct post_opts o = {0};
+	struct github_target t = {0};
+	struct post_comment c = {0};
+	struct wperf_error err = {0};
+	char api[FORGE_HTTP_URL_MAX], artifacts[FORGE_HTTP_URL_MAX], note[1024];
+	size_t read = 0;
+	int status = parse_options(argc, argv, &o), verdicts;
+
+	if (status >= 0)
+		return status;
+	status = environment_defaults(&o, artifacts, sizeof(artifacts));
+	if (status == EXIT_OK && curl_global_init(CURL_GLOBAL_DEFAULT))
+		status = cli_error(CMD, "cannot initialize libcurl");
+	else if (status == EXIT_OK)
+		status = find_target(&o, &t, api, sizeof(api));
+	if (status != EXIT_OK)
+		goto out;
+	/* A folder that cannot be read is an error, and the others are posted all
+	 * the same: in CI, a comment on most scenarios beats none. */
+	for (int i = optind; i < argc; i++) {
+		if (post_comment_add(&c, argv[i], note, sizeof(note), &err) < 0) {
+			status = cli_error(CMD, "%s", err.msg);
+			continue;
+		}
+		read++;
+		if (note[0])
+			cli_warn(CMD, "%s", note);
+	}
+	if (read && post_comment_compose(&c, o.key_suffix, o.artifacts, &err) < 0) {
+		status = cli_error(CMD, "%s", err.msg);
+		goto out;
+	}
+	verdicts = read ? post_comment_status(&c) : EXIT_OK;
+	if (verdicts > status)
+		status = verdicts;
+	if (read)
+		write_summary(&c, o.dry_run);
+	if (read && t.pr)
+		post_comment(&o, &t, &c);
+	else if (read)
+		printf("no pull request (no --pr, and $GITHUB_EVENT_PATH names none): no "
+		       "comment\n");
+out:
+	post_comment_release(&c);
+	curl_global_cleanup();
+	return status;
+}

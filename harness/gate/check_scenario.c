@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One scenario of a check (see check_scenario.h): open its run sets, run them
+ * look by look until the verdict is clear, close them, judge for the record.
+ */
+#include "harness/gate/check_scenario.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "harness/base/output.h"
+#include "harness/base/progress.h"
+#include "harness/run/run_set.h"
+
+#define CHECK_LOOK_STEP 3
+
+enum { BASE, HEAD };
+static const char *const side_name[] = {"base", "head"};
+
+/* Everything one scenario's check works with. */
+struct check {
+	const struct check_scenario_opts *o;
+	int sides;		   /* 2 with a base, else 1 (the head only) */
+	int fresh;		   /* a base without the scenario: the head alone */
+	struct results r[2];	   /* the results folders, by side */
+	struct run_set *set[2];	   /* open while the runs are made */
+	struct wperf_baseline b;   /* the stored baseline; with a base, its accepted entries */
+	char from[PATH_MAX + 128]; /* where the baseline came from, for people */
+	struct gate_judging j;
+	unsigned first, looks;
+};
+
+unsigned check_looks_count(const struct check_looks *l, unsigned first)
+{
+	unsigned step = l->step ? l->step : CHECK_LOOK_STEP;
+	unsigned max = l->max ? l->max : first + 2 * step;
+
+	return max <= first ? 1 : 1 + (max - first + step - 1) / step;
+}
+
+/* The runs per side at look k (from 0). */
+static unsigned runs_at_look(const struct check *c, unsigned k)
+{
+	const struct check_looks *l = &c->o->looks;
+	unsigned step = l->step ? l->step : CHECK_LOOK_STEP;
+	unsigned max = l->max ? l->max : c->first + 2 * step;
+	unsigned n = c->first + k * step;
+
+	return n < max ? n : max < c->first ? c->first : max;
+}
+
+/*
+ * The head's set first: its scenario says how many runs both sides make. A
+ * scenario the change adds is not in the base commit: its head runs alone
+ * (fresh), as the work tree's, and nothing is compared.
+ */
+static int open_sides(struct check *c, struct wperf_error *err)
+{
+	const struct check_scenario_opts *o = c->o;
+	char folder[2][PATH_MAX], base_scenario[PATH_MAX], build[2][PATH_MAX];
+	struct run_set_opts ro[2] = {0};
+	int e = 0;
+
+	if (o->base) {
+		e = base_tree_path(o->base, o->scenario, base_scenario, sizeof(base_scenario), err);
+		c->fresh = e == -ENOENT && o->new_ok;
+		if (e && !c->fresh)
+			return e;
+		e = 0;
+		c->sides = c->fresh ? 1 : 2;
+	}
+	for (int i = BASE; i <= HEAD; i++) {
+		if (c->sides == 2)
+			snprintf(folder[i], sizeof(folder[i]), "%s/%s", o->dir, side_name[i]);
+		else
+			snprintf(folder[i], sizeof(folder[i]), "%s", o->dir);
+		ro[i] = (struct run_set_opts){.results_dir = folder[i],
+					      .quiet = o->quiet,
+					      .label = c->sides == 2 ? side_name[i] : NULL};
+	}
+	ro[HEAD].scenario_path = o->scenario;
+	ro[HEAD].build_dir = o->build_dir;
+	if (o->base) {
+		snprintf(build[HEAD], sizeof(build[HEAD]), "%sbuild",
+			 git_repo_workdir(o->base->repo));
+		ro[HEAD].workdir = git_repo_workdir(o->base->repo);
+		if (!ro[HEAD].build_dir)
+			ro[HEAD].build_dir = build[HEAD];
+	}
+	if (c->sides == 2) {
+		snprintf(build[BASE], sizeof(build[BASE]), "%s/build", o->base->dir);
+		ro[BASE].workdir = o->base->dir;
+		ro[BASE].build_dir = build[BASE];
+		ro[BASE].scenario_path = base_scenario;
+	}
+	e = run_set_open(&ro[HEAD], &c->r[HEAD], &c->set[HEAD], err);
+	if (!e && c->sides == 2)
+		e = run_set_open(&ro[BASE], &c->r[BASE], &c->set[BASE], err);
+	if (e || !o->base)
+		return e;
+	if (c->sides == 2) {
+		/* The base's results name its commit; its tree is no repository. */
+		c->r[BASE].git = o->base->head;
+		snprintf(c->r[BASE].git.commit, sizeof(c->r[BASE].git.commit), "%s",
+			 o->base->commit);
+		c->r[BASE].git.dirty = 0;
+		c->r[BASE].git.branch[0] = '\0';
+	}
+	for (int i = c->sides == 2 ? BASE : HEAD; !e && i <= HEAD; i++)
+		e = run_set_build(c->set[i], err);
+	return e;
+}
+
+/*
+ * The baseline the head is judged against: without a base, the stored one;
+ * with a base (fresh or not), the accepted entries of the head's stored
+ * baseline (people's decisions hold), if it has one.
+ */
+static int load_baseline(struct check *c, struct wperf_error *err)
+{
+	struct gate_baseline_src none = {0};
+	struct wperf_error ignored = {0};
+	char path[PATH_MAX];
+
+	if (!c->o->base)
+		return gate_load_baseline(c->o->baseline ? c->o->baseline : &none,
+					  c->r[HEAD].scenario, &c->b, c->from, sizeof(c->from),
+					  err);
+	snprintf(path, sizeof(path), "%sbaselines/%s.yaml", git_repo_workdir(c->o->base->repo),
+		 c->r[HEAD].scenario);
+	if (gate_read_baseline(path, &c->b, &ignored) < 0)
+		memset(&c->b, 0, sizeof(c->b));
+	return 0;
+}
+
+/* The baseline made from the base's runs (a fresh scenario's: its own), with
+ * the accepted entries kept. */
+static int base_baseline(struct check *c, struct wperf_baseline *out, struct wperf_error *err)
+{
+	const struct results *from = &c->r[c->fresh ? HEAD : BASE];
+	int e = wperf_baseline_from_runs(&from->runs, c->r[HEAD].scenario, &from->env, out, err);
+
+	if (!e && wperf_baseline_merge_accepted(out, &c->b) < 0)
+		e = wperf_error_set(err, -ENOMEM, "out of memory");
+	if (e)
+		wperf_baseline_release(out);
+	return e;
+}
+
+/* Pair i (from 1): base first when i is odd, head first when it is even. */
+static int run_pair(struct check *c, unsigned i, struct wperf_error *err)
+{
+	int e = 0;
+
+	if (c->sides == 1)
+		return run_set_next(c->set[HEAD], err);
+	for (int k = 0; !e && k < 2; k++)
+		e = run_set_next(c->set[(i % 2) ? k : 1 - k], err);
+	return e;
+}
+
+/* The verdict on the runs so far, without writing anything. */
+static int look(struct check *c, struct wperf_verdict *v, struct wperf_error *err)
+{
+	struct wperf_baseline made = {0};
+	const struct wperf_baseline *b = &c->b;
+	struct wperf_gate_opts g;
+	char why[256];
+	int e = 0;
+
+	if (c->sides == 2) {
+		e = base_baseline(c, &made, err);
+		b = &made;
+	}
+	if (!e) {
+		gate_options(&c->r[HEAD], b, &c->j, &g, why, sizeof(why));
+		e = wperf_verdict(&c->r[HEAD].runs, b, &g, v, err);
+	}
+	wperf_baseline_release(&made);
+	return e;
+}
+
+/*
+ * Does no finding of v wait for more runs? One that is inconclusive does.
+ * So, when the verdict fails already, does a vertex that joined the
+ * bottleneck in more runs than the tolerance but not yet beyond the noise: it
+ * may settle the failure as a new bottleneck rather than a regression (the
+ * throughput fails first, the vertex's test needs more runs). That costs runs
+ * only when the change fails anyway.
+ */
+static int settled(const struct wperf_verdict *v)
+{
+	int fails = wperf_verdict_exit_code(v->kind);
+
+	for (size_t i = 0; i < v->nfindings; i++) {
+		const struct wperf_finding *f = &v->findings[i];
+
+		if (f->inconclusive || (fails && f->kind == WPERF_FINDING_VERTEX && f->worse &&
+					f->level == WPERF_LEVEL_WARN && !f->accepted))
+			return 0;
+	}
+	return 1;
+}
+
+/* Runs look after look until no finding is unclear or the last look is done. */
+static int run_looks(struct check *c, struct wperf_error *err)
+{
+	unsigned done = 0;
+	int e = 0;
+
+	for (unsigned k = 0; !e && k < c->looks; k++) {
+		unsigned want = runs_at_look(c, k);
+		struct wperf_verdict v = {0};
+		int clear;
+
+		for (int i = 0; i < c->sides; i++)
+			run_set_plan(c->set[HEAD - i], want);
+		while (!e && done < want)
+			e = run_pair(c, ++done, err);
+		if (e || k + 1 == c->looks)
+			break;
+		e = look(c, &v, err);
+		clear = !e && settled(&v);
+		wperf_verdict_release(&v);
+		if (clear)
+			break;
+	}
+	return e;
+}
+
+/* The final verdict, written into the head's folder (and base.yaml). */
+static int judge(struct check *c, struct wperf_verdict *v, struct wperf_error *err)
+{
+	struct wperf_baseline made = {0};
+	struct wperf_buf text = {0};
+	char path[PATH_MAX];
+	int e;
+
+	if (!c->o->base)
+		return gate_judge(&c->r[HEAD], &c->b, c->from, &c->j, v, err);
+	e = base_baseline(c, &made, err);
+	if (!e && c->fresh) {
+		/* Its runs against themselves: nothing compared, the expected
+		 * answer still checked. */
+		snprintf(c->from, sizeof(c->from),
+			 "none: the base commit %.12s has no such scenario (a new one)",
+			 c->o->base->commit);
+		e = gate_judge(&c->r[HEAD], &made, c->from, &c->j, v, err);
+		wperf_baseline_release(&made);
+		return e;
+	}
+	if (!e)
+		e = wperf_baseline_write(&made, &text, err);
+	snprintf(path, sizeof(path), "%s/base.yaml", c->o->dir);
+	if (!e)
+		e = output_write(path, text.data, text.len, err);
+	snprintf(c->from, sizeof(c->from),
+		 "%s: the base commit %.12s, %zu runs interleaved with these", path,
+		 c->o->base->commit, c->r[BASE].runs.nruns);
+	if (!e)
+		e = gate_judge(&c->r[HEAD], &made, c->from, &c->j, v, err);
+	wperf_buf_release(&text);
+	wperf_baseline_release(&made);
+	return e;
+}
+
+/* msg as one line, as summary.json's reason must be: a run's error quotes the
+ * end of a log on the lines after "the end of FILE:"; each break becomes " / "
+ * (a space after a colon), the trailing ones none. NULL when out of memory. */
+static char *one_line(const char *msg)
+{
+	size_t len = strlen(msg);
+	char *out, *o;
+
+	while (len && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
+		len--;
+	if (!(out = o = malloc(3 * len + 1)))
+		return NULL;
+	for (size_t i = 0; i < len; i++) {
+		if (msg[i] != '\n') {
+			*o++ = msg[i];
+			continue;
+		}
+		while (i + 1 < len && msg[i + 1] == '\n')
+			i++;
+		if (o > out && o[-1] == ':')
+			*o++ = ' ';
+		else
+			o += sprintf(o, " / ");
+	}
+	*o = '\0';
+	return out;
+}
+
+/* One line on why the verdict is inconclusive, for the check's table. */
+static char *inconclusive_reason(const struct wperf_verdict *v)
+{
+	struct wperf_buf b = {0};
+	const struct wperf_finding *f = NULL;
+
+	for (size_t i = 0; i < v->nfindings && !f; i++)
+		if (v->findings[i].inconclusive)
+			f = &v->findings[i];
+	if (f && f->kind == WPERF_FINDING_EDGE)
+		wperf_buf_printf(&b, "%s -> %s %+.0f%%: %s", f->from, f->to, f->change * 100,
+				 f->note);
+	else if (f && f->kind == WPERF_FINDING_VERTEX)
+		wperf_buf_printf(&b, "%s in the bottleneck in %zu of %zu runs, was %zu of %zu: %s",
+				 f->vertex, f->seen, f->runs, f->before_seen, f->before_runs,
+				 f->note);
+	else if (f)
+		wperf_buf_printf(&b, "throughput %+.1f%%: %s", f->change * 100, f->note);
+	else if (v->lossy_runs)
+		wperf_buf_printf(&b, "%zu of %zu runs lost more events than the gate allows",
+				 v->lossy_runs, v->runs);
+	else if (v->unconfirmed_runs)
+		wperf_buf_printf(&b, "%zu runs disagree with the kernel's own counters",
+				 v->unconfirmed_runs);
+	if (wperf_buf_append(&b, "", 1) < 0) {
+		wperf_buf_release(&b);
+		return NULL;
+	}
+	return (char *)b.data;
+}
+
+/* "synthetic-fig1" of "scenarios/synthetic-fig1.yaml": the name of a
+ * scenario whose file could not be loaded. */
+static char *file_stem(const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+
+	return strndup(base, strcspn(base, "."));
+}
+
+int check_scenario(const struct check_scenario_opts *o, struct wperf_check_scenario *out,
+		   struct wperf_error *err)
+{
+	struct check c = {.o = o, .sides = o->base ? 2 : 1};
+	double t0;
+	int e, fatal;
+
+	t0 = progress_now_s();
+	memset(out, 0, sizeof(*out));
+	e = open_sides(&c, err);
+	if (!e)
+		e = load_baseline(&c, err);
+	if (!e) {
+		unsigned min = c.r[HEAD].gate.min_runs ? (unsigned)c.r[HEAD].gate.min_runs
+						       : WPERF_GATE_MIN_RUNS;
+
+		c.first = o->looks.first ? o->looks.first : run_set_planned(c.set[HEAD]);
+		if (c.first < min && !o->looks.first)
+			c.first = min;
+		c.looks = c.fresh ? 1 : check_looks_count(&o->looks, c.first);
+		c.j.alpha = (o->alpha > 0 ? o->alpha : WPERF_GATE_ALPHA) / c.looks;
+		if (c.sides == 2)
+			c.j.base = &c.r[BASE];
+		e = run_looks(&c, err);
+	}
+	/* The base's set was opened last: it closes first (signals are restored in turn). */
+	for (int i = BASE; i <= HEAD; i++) {
+		struct wperf_error close_err = {0};
+		int x = run_set_close(c.set[i], e, NULL, e ? err : &close_err);
+
+		if (x && !e)
+			e = wperf_error_set(err, x, "%s", close_err.msg);
+	}
+	if (!e)
+		e = judge(&c, &out->verdict, err);
+	fatal = e == -EINTR || e == -ENOMEM;
+	out->name = c.r[HEAD].scenario[0] ? strdup(c.r[HEAD].scenario) : file_stem(o->scenario);
+	out->dir = strdup(strrchr(o->dir, '/') ? strrchr(o->dir, '/') + 1 : o->dir);
+	out->pairs = c.r[HEAD].runs.nruns;
+	out->seconds = progress_now_s() - t0;
+	if (e) {
+		out->error = 1;
+		out->reason = one_line(err->msg);
+	} else if (out->verdict.kind == WPERF_VERDICT_INCONCLUSIVE) {
+		out->reason = inconclusive_reason(&out->verdict);
+	} else if (c.fresh) {
+		out->reason = strdup("a new scenario: the base has none, so its runs are "
+				     "compared with nothing (its expected answer is checked)");
+	}
+	for (int i = BASE; i <= HEAD; i++)
+		results_release(&c.r[i]);
+	wperf_baseline_release(&c.b);
+	if (!out->name || !out->dir || (e && !out->reason))
+		return wperf_error_set(err, -ENOMEM, "out of memory");
+	return fatal ? e : 0;
+}

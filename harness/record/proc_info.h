@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a trace needs from /proc, read while the processes still live: the
+ * thread table, the executable mappings of a process with the build ids of
+ * their files, a JIT's perf map, and the kernel's symbols.
+ */
+#ifndef WPERF_PROC_INFO_H
+#define WPERF_PROC_INFO_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "core/util/buf.h"
+#include "core/trace/trace.h"
+
+/* Is s a non-empty string of digits (a pid, in a /proc listing)? */
+int proc_is_number(const char *s);
+
+/* Reads a small /proc or /sys file into buf (NUL-terminated, trailing newline
+ * cut); 0 or a negative errno. */
+int proc_read_small(const char *path, char *buf, size_t size);
+
+/* Appends a struct wperf_thread for every thread of the machine to out. */
+int proc_threads_snapshot(struct wperf_buf *out);
+
+/*
+ * The parent process in the text of /proc/TGID/stat ("PID (NAME) STATE PPID
+ * ..."), or 0 when the text is not that.
+ */
+uint32_t proc_stat_ppid(const char *stat);
+
+/*
+ * The mappings of processes, each with its file's build id. Owns the paths of
+ * the struct wperf_mapping entries in mappings and a cache of build ids by path.
+ */
+struct proc_mappings {
+	struct wperf_buf mappings;  /* struct wperf_mapping[] */
+	struct wperf_buf build_ids; /* struct build_id_entry[], the cache */
+	size_t missed;		    /* processes gone before their mappings were read */
+};
+
+void proc_mappings_init(struct proc_mappings *pm);
+/*
+ * Appends a copy of m (its path copied). Without a build id in m, the build id
+ * is read from file (or m->path when file is NULL), once per path. 0 or -ENOMEM.
+ */
+int proc_mappings_append(struct proc_mappings *pm, const struct wperf_mapping *m, const char *file);
+/*
+ * Parses one NUL-terminated line of /proc/PID/maps, cutting the newline at its
+ * end: 1 with m's start, end, pgoff and path (pointing into line) for an
+ * executable mapping of a file, 0 for any other line.
+ */
+int proc_maps_line(char *line, struct wperf_mapping *m);
+/* Appends the executable file mappings of tgid; returns 0, or -ESRCH if it is gone. */
+int proc_mappings_add(struct proc_mappings *pm, pid_t tgid);
+void proc_mappings_release(struct proc_mappings *pm);
+
+/* A META entry about a network interface. */
+struct net_meta {
+	char key[48];
+	char value[64];
+};
+
+/*
+ * META entries naming the network interfaces, so the analysis can model their
+ * capacity: net.IFINDEX.name and, where the link reports a speed (physical
+ * NICs do, virtual ones often not), net.IFINDEX.speed_bps. Returns how many
+ * were written to out (at most max).
+ */
+size_t proc_net_meta(struct net_meta *out, size_t max);
+
+/* Reads /tmp/perf-TGID.map (as the process sees /tmp) into a malloc'd buffer. */
+int proc_perfmap_read(pid_t tgid, char **text, size_t *len);
+
+/* The kernel's text symbols from /proc/kallsyms, sorted by address. */
+struct ksym_table;
+
+int ksym_table_load(struct ksym_table **out);
+/* Formats addr as "function+0xoffset" (or "0xaddr" when unknown) into buf. */
+void ksym_table_resolve(const struct ksym_table *t, unsigned long long addr, char *buf,
+			size_t size);
+void ksym_table_free(struct ksym_table *t);
+
+#endif /* WPERF_PROC_INFO_H */

@@ -1,0 +1,608 @@
+/* SPDX-License-Identifier: MIT */
+#include "harness/run/runner.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/base/output.h"
+#include "harness/run/service.h"
+#include "harness/run/spawn.h"
+#include "harness/run/stale.h"
+#include "harness/run/tcp_port.h"
+
+#define COMMAND_TIMEOUT	     3600.0 /* seconds a build, setup or teardown command may take */
+#define TEARDOWN_HURRY	     60.0   /* ... and a teardown command after an interrupt */
+#define RECORD_READY_TIMEOUT 30.0   /* from starting the recorder to its probes attached */
+#define RECORD_STOP_TIMEOUT  60.0   /* for the recorder to write out the trace */
+#define LEFTOVER_TIMEOUT     10.0   /* for what a command left in its group to stop */
+#define SHELL_FORK_TIMEOUT   1.0    /* for a command string's shell to start its command */
+#define TICK_S		     0.1
+#define LOG_TAIL	     400
+
+/* Everything one run has started, so that one function can stop it all. */
+struct run_state {
+	const struct runner_opts *o;
+	struct service *services; /* started, in the file's order */
+	size_t nstarted;
+	struct service load, recorder;
+	double load_start; /* CLOCK_MONOTONIC seconds */
+};
+
+static void nap(void)
+{
+	struct timespec tick = {0, (long)(TICK_S * 1e9)};
+
+	nanosleep(&tick, NULL);
+}
+
+/* RUN_DIR/name into buf. */
+static const char *run_path(const struct run_state *st, const char *name, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/%s", st->o->run_dir, name);
+	return buf;
+}
+
+static int interrupted(const struct run_state *st, struct wperf_error *err)
+{
+	int sig = *st->o->interrupted;
+
+	if (!sig)
+		return 0;
+	return wperf_error_set(err, -EINTR, "interrupted by SIG%s",
+			       sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
+}
+
+/* "exited with status 1; the end of its output (FILE):\nTAIL" */
+static int failed(const struct service *s, const char *what, struct wperf_error *err)
+{
+	char status[128], tail[LOG_TAIL + 1];
+
+	service_log_tail(s, tail, sizeof(tail));
+	return wperf_error_set(err, -ECHILD, "%s %s; the end of %s:\n%s", what,
+			       spawn_describe_status(s->status, status, sizeof(status)),
+			       s->log_path, tail);
+}
+
+/* Starts a process group and notes it in the ledger, for a later run to clean
+ * up should wperf-bench be killed (harness/run/stale.h). */
+static int start(struct run_state *st, const struct service_spec *spec, struct service *out,
+		 struct wperf_error *err)
+{
+	int e = service_start(spec, out, err);
+
+	if (!e)
+		stale_note_group(st->o->ledger, out->pgid, spec->name, spec->argv);
+	return e;
+}
+
+/* Stops a process group, saying so when it took SIGKILL. */
+static void stop(struct run_state *st, struct service *svc, int sig, double timeout)
+{
+	if (service_stop(svc, sig, timeout))
+		progress_warn(st->o->progress,
+			      "%s: %s did not stop within %g s of SIG%s: killed with SIGKILL",
+			      st->o->label, svc->name, timeout,
+			      sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
+}
+
+/* Runs one setup or teardown command to its end. */
+static int run_command(struct run_state *st, const char *phase, size_t i,
+		       const struct scenario_command *c, struct wperf_error *err)
+{
+	char name[64], log[PATH_MAX], what[128];
+	struct service_spec spec = {.name = name, .argv = c->argv, .log_path = log};
+	struct service cmd;
+	int teardown = !strcmp(phase, "teardown"), e;
+	double t0 = progress_now_s();
+
+	snprintf(name, sizeof(name), "%s[%zu]", phase, i);
+	snprintf(log, sizeof(log), "%s/%s.log", st->o->run_dir, phase);
+	e = start(st, &spec, &cmd, err);
+	if (e)
+		return e;
+	/* The teardown undoes the setup: an interrupt hurries it, never skips it. */
+	for (double end =
+		 progress_now_s() + (*st->o->interrupted ? TEARDOWN_HURRY : COMMAND_TIMEOUT);
+	     service_running(&cmd) && progress_now_s() < end; nap())
+		if (!teardown && (e = interrupted(st, err)))
+			break;
+	if (!cmd.exited) {
+		if (!e)
+			e = wperf_error_set(err, -ETIMEDOUT,
+					    "%s (line %d) was still running after %g s", name,
+					    c->line, progress_now_s() - t0);
+		stop(st, &cmd, SIGTERM, LEFTOVER_TIMEOUT);
+		return e;
+	}
+	stop(st, &cmd, SIGTERM, LEFTOVER_TIMEOUT); /* anything it left in its group */
+	if (WIFEXITED(cmd.status) && WEXITSTATUS(cmd.status) == 0)
+		return 0;
+	snprintf(what, sizeof(what), "%s (line %d)", name, c->line);
+	return failed(&cmd, what, err);
+}
+
+static int run_commands(struct run_state *st, const char *phase,
+			const struct scenario_command *cmds, size_t n, struct wperf_error *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		int e = run_command(st, phase, i, &cmds[i], err);
+
+		if (e)
+			return e;
+	}
+	if (n)
+		progress_say(st->o->progress, "%s: %s done (%zu command%s)", st->o->label, phase, n,
+			     n == 1 ? "" : "s");
+	return 0;
+}
+
+static int wait_ready(struct service *svc, const struct scenario_ready *r, struct wperf_error *err)
+{
+	switch (r->kind) {
+	case SCENARIO_READY_TCP:
+		return service_ready_tcp(svc, r->host, r->port, r->timeout, err);
+	case SCENARIO_READY_FILE:
+		return service_ready_file(svc, r->file, r->timeout, err);
+	case SCENARIO_READY_LOG:
+		return service_ready_log(svc, r->log, r->timeout, err);
+	case SCENARIO_READY_DELAY:
+		return service_ready_delay(svc, r->delay, err);
+	case SCENARIO_READY_NONE:
+		break;
+	}
+	return 0;
+}
+
+static int start_services(struct run_state *st, struct wperf_error *err)
+{
+	const struct scenario *s = st->o->s;
+
+	for (size_t i = 0; i < s->nservices; i++) {
+		const struct scenario_service *sv = &s->services[i];
+		const struct scenario_ready *r = &sv->ready;
+		char log[PATH_MAX], file[128], name[128];
+		struct service_spec spec = {.name = name,
+					    .argv = sv->command.argv,
+					    .env = sv->env,
+					    .cwd = sv->cwd,
+					    .log_path = log};
+		double t0 = progress_now_s();
+		int e;
+
+		snprintf(name, sizeof(name), "service %s", sv->name);
+		snprintf(file, sizeof(file), "service-%s.log", sv->name);
+		run_path(st, file, log, sizeof(log));
+		/* Another process on its port would pass its ready check. */
+		if (r->kind == SCENARIO_READY_TCP &&
+		    (e = tcp_port_check_free(sv->name, r->host, r->port, err)))
+			return e;
+		e = start(st, &spec, &st->services[st->nstarted], err);
+		if (e)
+			return e;
+		st->nstarted++;
+		e = wait_ready(&st->services[i], &sv->ready, err);
+		if (e)
+			return e == -EINTR ? interrupted(st, err) : e;
+		progress_say(st->o->progress, "%s: service %s is ready (%.1f s)", st->o->label,
+			     sv->name, progress_now_s() - t0);
+	}
+	return 0;
+}
+
+/* Any service that ends before the run does fails it, at once. */
+static int check_services(struct run_state *st, struct wperf_error *err)
+{
+	for (size_t i = 0; i < st->nstarted; i++) {
+		struct service *svc = &st->services[i];
+		char what[128];
+
+		if (!service_running(svc)) {
+			snprintf(what, sizeof(what), "%s stopped during the run: it", svc->name);
+			return failed(svc, what, err);
+		}
+	}
+	return 0;
+}
+
+/* How long the load may run: load.timeout, or its duration and as much again
+ * (at least 30 s: a slow start, a last flush), or an hour without a duration. */
+static double load_limit(const struct scenario_load *l)
+{
+	if (l->timeout > 0)
+		return l->timeout;
+	return l->duration > 0 ? l->duration + fmax(l->duration, 30) : 3600;
+}
+
+/* What ends a run early, checked on every tick while the load runs: an
+ * interrupt, a service that ended, a load that outlives its limit. */
+static int watch(struct run_state *st, struct wperf_error *err)
+{
+	const struct scenario_load *l = &st->o->s->load;
+	double limit = load_limit(l);
+	char duration[64] = "";
+	int e = interrupted(st, err);
+
+	if (!e)
+		e = check_services(st, err);
+	if (e || !service_running(&st->load) || progress_now_s() - st->load_start <= limit)
+		return e;
+	if (l->duration > 0)
+		snprintf(duration, sizeof(duration), "load.duration: %g s, ", l->duration);
+	return wperf_error_set(err, -ETIMEDOUT,
+			       "the load was still running %g s after it started (%sload.timeout: "
+			       "%g s): stopped, SIGKILL after load.stop_timeout (%g s); see %s",
+			       limit, duration, limit, l->stop_timeout, st->load.log_path);
+}
+
+/* Waits seconds while the load runs; an error if it ends or an interrupt comes. */
+static int wait_with_load(struct run_state *st, double seconds, const char *what,
+			  struct wperf_error *err)
+{
+	for (double end = progress_now_s() + seconds; progress_now_s() < end; nap()) {
+		int e = watch(st, err);
+
+		if (e)
+			return e;
+		if (!service_running(&st->load))
+			return failed(&st->load, "the load ended during the warm-up: it", err);
+		progress_status(st->o->progress, "%s: %s, %.0f s left ", st->o->label, what,
+				end - progress_now_s());
+	}
+	return 0;
+}
+
+static const char *stacks_name(enum scenario_stacks s)
+{
+	static const char *const names[] = {"none", "kernel", "user", "all"};
+
+	return names[s];
+}
+
+/* The pids of every recording target, "PID,PID,...", into pids. */
+static int record_pids(struct run_state *st, struct wperf_buf *pids, struct wperf_error *err)
+{
+	const struct scenario_record *r = &st->o->s->record;
+
+	for (size_t i = 0; i < r->ntargets; i++) {
+		const struct scenario_target *t = &r->targets[i];
+		pid_t pgid = t->kind == SCENARIO_TARGET_LOAD ? st->load.pgid : 0;
+		int e;
+
+		if (t->kind == SCENARIO_TARGET_SERVICE)
+			pgid = st->services[t->service - st->o->s->services].pgid;
+		e = runner_target_pids(t, pgid, pids, err);
+		if (e)
+			return e;
+	}
+	return wperf_buf_append(pids, "", 1) < 0 ? -ENOMEM : 0;
+}
+
+/* The analysis target, as wperf_run_from_analysis wants it. */
+static int analysis_target(struct run_state *st, struct run_outcome *out, struct wperf_error *err)
+{
+	const struct scenario *s = st->o->s;
+	struct scenario_target t = s->analysis.target;
+	struct wperf_buf pids = {0};
+	pid_t pgid = st->load.pgid;
+	int e;
+
+	if (t.kind == SCENARIO_TARGET_NONE)
+		t.kind = SCENARIO_TARGET_LOAD, t.name = "load";
+	if (t.kind == SCENARIO_TARGET_PROCESS) {
+		snprintf(out->target, sizeof(out->target), "%s", t.name);
+		return 0;
+	}
+	if (t.kind == SCENARIO_TARGET_SERVICE)
+		pgid = st->services[t.service - s->services].pgid;
+	e = runner_target_pids(&t, pgid, &pids, err);
+	if (!e && pids.len >= sizeof(out->target))
+		e = wperf_error_set(err, -E2BIG, "analysis.target %s has too many processes",
+				    t.name);
+	if (!e)
+		snprintf(out->target, sizeof(out->target), "%.*s", (int)pids.len,
+			 (const char *)pids.data);
+	wperf_buf_release(&pids);
+	return e;
+}
+
+static int append_harness_pid(struct wperf_buf *pids, pid_t pid)
+{
+	char num[24];
+	int n = snprintf(num, sizeof(num), "%s%d", pids->len ? "," : "", (int)pid);
+
+	return wperf_buf_append(pids, num, n) < 0 ? -ENOMEM : 0;
+}
+
+/* Appends svc's leader to pids if it is the shell of a command string that
+ * waits for its command (one that exec'd is the command itself). */
+static int append_shell(struct wperf_buf *pids, const struct scenario_command *c,
+			const struct service *svc)
+{
+	if (!c->shell || svc->pgid <= 0 ||
+	    !runner_shell_waits(svc->pgid, c->argv[0], SHELL_FORK_TIMEOUT))
+		return 0;
+	return append_harness_pid(pids, svc->pgid);
+}
+
+/*
+ * The harness's own processes that run while recording, "PID,PID,...", for
+ * the trace (META harness_pids): this program, and the shells that started the
+ * load and the services. They only wait, for the workload: judged with it,
+ * the shell's wait for its child reads as a bottleneck.
+ */
+static int harness_pids(struct run_state *st, struct wperf_buf *pids)
+{
+	const struct scenario *s = st->o->s;
+	int e = append_harness_pid(pids, getpid());
+
+	if (!e)
+		e = append_shell(pids, &s->load.command, &st->load);
+	for (size_t i = 0; i < st->nstarted && !e; i++)
+		e = append_shell(pids, &s->services[i].command, &st->services[i]);
+	if (!e && wperf_buf_append(pids, "", 1) < 0)
+		e = -ENOMEM;
+	return e;
+}
+
+static int start_recorder(struct run_state *st, struct run_outcome *out, struct wperf_error *err)
+{
+	const struct scenario *s = st->o->s;
+	char log[PATH_MAX], ready[PATH_MAX], window[32], buffer[16];
+	char *argv[20];
+	struct wperf_buf pids = {0}, harness = {0};
+	struct service_spec spec = {.name = "the recorder", .argv = argv, .log_path = log};
+	size_t n = 0;
+	int e = record_pids(st, &pids, err);
+
+	if (!e && harness_pids(st, &harness))
+		e = wperf_error_set(err, -ENOMEM, "out of memory");
+
+	run_path(st, "record.log", log, sizeof(log));
+	run_path(st, "recording", ready, sizeof(ready));
+	run_path(st, "wperf.trace", out->trace, sizeof(out->trace));
+	argv[n++] = (char *)st->o->self;
+	argv[n++] = "record";
+	argv[n++] = "-q";
+	argv[n++] = "-o";
+	argv[n++] = out->trace;
+	argv[n++] = "--stacks";
+	argv[n++] = (char *)stacks_name(s->record.stacks);
+	argv[n++] = "--ready-file";
+	argv[n++] = ready;
+	argv[n++] = "--hold";
+	argv[n++] = "--harness-pids";
+	argv[n++] = harness.len ? (char *)harness.data : "";
+	/* for `report` on the trace later: the lists are about the target */
+	argv[n++] = "--target";
+	argv[n++] = out->target;
+	if (s->record.window > 0) {
+		snprintf(window, sizeof(window), "%g", s->record.window);
+		argv[n++] = "-d";
+		argv[n++] = window;
+	}
+	if (s->record.buffer_mb) {
+		snprintf(buffer, sizeof(buffer), "%u", s->record.buffer_mb);
+		argv[n++] = "--buffer-mb";
+		argv[n++] = buffer;
+	}
+	if (pids.len > 1) {
+		argv[n++] = "-p";
+		argv[n++] = (char *)pids.data;
+	}
+	argv[n] = NULL;
+	if (!e)
+		e = start(st, &spec, &st->recorder, err);
+	if (!e)
+		e = service_ready_file(&st->recorder, ready, RECORD_READY_TIMEOUT, err);
+	wperf_buf_release(&pids);
+	wperf_buf_release(&harness);
+	if (e == -EINTR)
+		e = interrupted(st, err);
+	return e;
+}
+
+/* The recorder's window is open while its ready file exists (cmd_record.c). */
+static bool window_open(struct run_state *st)
+{
+	char ready[PATH_MAX];
+
+	return service_running(&st->recorder) &&
+	       access(run_path(st, "recording", ready, sizeof(ready)), F_OK) == 0;
+}
+
+/*
+ * Ends a recording started with --hold: SIGINT closes the window, if the
+ * recorder has not closed it itself; while it holds, record.on_stop runs
+ * (when run_on_stop), unrecorded; the second SIGINT has it write the tables.
+ */
+static int stop_recorder(struct run_state *st, bool run_on_stop, struct wperf_error *err)
+{
+	const struct scenario_record *r = &st->o->s->record;
+	double end = progress_now_s() + RECORD_STOP_TIMEOUT;
+	int e = 0;
+
+	if (window_open(st))
+		kill(st->recorder.pgid, SIGINT);
+	while (window_open(st) && progress_now_s() < end)
+		nap();
+	if (run_on_stop && !window_open(st) && service_running(&st->recorder))
+		e = run_commands(st, "on_stop", r->on_stop, r->non_stop, err);
+	stop(st, &st->recorder, SIGINT, RECORD_STOP_TIMEOUT);
+	return e;
+}
+
+/*
+ * Records while the load runs: for the window when there is one (the recorder
+ * closes it itself), else until the load ends. A load that ends before the
+ * window does cuts the recording short: that is said, not an error.
+ */
+static int record_load(struct run_state *st, struct wperf_error *err)
+{
+	const struct scenario_record *r = &st->o->s->record;
+	double start = progress_now_s();
+	int e;
+
+	while (window_open(st)) {
+		if ((e = watch(st, err)))
+			return e;
+		if (!service_running(&st->load)) {
+			if (r->window > 0)
+				progress_warn(st->o->progress,
+					      "%s: the load ended %.1f s into the %g s window",
+					      st->o->label, progress_now_s() - start, r->window);
+			break;
+		}
+		if (r->window > 0 && progress_now_s() - start > r->window + RECORD_STOP_TIMEOUT)
+			return wperf_error_set(err, -ETIMEDOUT,
+					       "the recording did not end after %g s",
+					       r->window + RECORD_STOP_TIMEOUT);
+		if (r->window > 0)
+			progress_status(st->o->progress, "%s: recording, %.0f s left ",
+					st->o->label, r->window - (progress_now_s() - start));
+		else if (st->o->s->load.duration > 0)
+			progress_status(
+			    st->o->progress, "%s: recording until the load ends, %.0f s left ",
+			    st->o->label,
+			    fmax(0, st->o->s->load.duration - (progress_now_s() - st->load_start)));
+		else
+			progress_status(st->o->progress,
+					"%s: recording until the load ends, %.0f s so far ",
+					st->o->label, progress_now_s() - start);
+		nap();
+	}
+	if ((e = stop_recorder(st, true, err)))
+		return e;
+	if (!WIFEXITED(st->recorder.status) || WEXITSTATUS(st->recorder.status) != 0)
+		return failed(&st->recorder, "the recorder", err);
+	progress_say(st->o->progress, "%s: recorded %.1f s", st->o->label,
+		     progress_now_s() - start);
+	return 0;
+}
+
+/* Waits for the load to end by itself, within its limit (load_limit). */
+static int finish_load(struct run_state *st, struct wperf_error *err)
+{
+	int e;
+
+	while (service_running(&st->load)) {
+		if ((e = watch(st, err)))
+			return e;
+		progress_status(st->o->progress, "%s: waiting for the load to end ", st->o->label);
+		nap();
+	}
+	if (!WIFEXITED(st->load.status) || WEXITSTATUS(st->load.status) != 0)
+		return failed(&st->load, "the load", err);
+	return 0;
+}
+
+static int read_throughput(struct run_state *st, struct run_outcome *out, struct wperf_error *err)
+{
+	const struct scenario_throughput *t = &st->o->s->load.throughput;
+	const char *source = t->file ? t->file : st->load.log_path;
+	struct wperf_buf text = {0};
+	int e;
+
+	out->throughput = NAN;
+	if (!t->regex)
+		return 0;
+	e = output_read_all(source, &text, err);
+	if (!e)
+		e = runner_parse_throughput(t->regex, (const char *)text.data, text.len, source,
+					    &out->throughput, err);
+	wperf_buf_release(&text);
+	return e;
+}
+
+/* Stops whatever still runs, newest first. */
+static void stop_everything(struct run_state *st)
+{
+	stop_recorder(st, false, NULL);
+	stop(st, &st->load, SIGTERM, st->o->s->load.stop_timeout);
+	while (st->nstarted > 0) {
+		const struct scenario_service *sv = &st->o->s->services[--st->nstarted];
+
+		stop(st, &st->services[st->nstarted], sv->stop_signal, sv->stop_timeout);
+	}
+}
+
+static int run_load(struct run_state *st, struct run_outcome *out, struct wperf_error *err)
+{
+	const struct scenario *s = st->o->s;
+	char log[PATH_MAX];
+	struct service_spec spec = {.name = "the load",
+				    .argv = s->load.command.argv,
+				    .log_path = run_path(st, "load.log", log, sizeof(log))};
+	int e;
+
+	st->load_start = progress_now_s();
+	e = start(st, &spec, &st->load, err);
+	if (e)
+		return e;
+	progress_say(st->o->progress, "%s: load started%s", st->o->label,
+		     s->record.warmup > 0 ? ", warming up" : "");
+	if (s->record.warmup > 0 && (e = wait_with_load(st, s->record.warmup, "warm-up", err)))
+		return e;
+	e = analysis_target(st, out, err);
+	/* A load that failed at once leaves no process to target: its exit status
+	 * and its log say why, the missing target does not. */
+	if (e == -ESRCH && !service_running(&st->load) &&
+	    (!WIFEXITED(st->load.status) || WEXITSTATUS(st->load.status) != 0))
+		return failed(&st->load, "the load", err);
+	if (e || (e = start_recorder(st, out, err)))
+		return e;
+	progress_say(st->o->progress, "%s: recording", st->o->label);
+	if ((e = record_load(st, err)) || (e = finish_load(st, err)))
+		return e;
+	if ((e = check_services(st, err)) || (e = read_throughput(st, out, err)))
+		return e;
+	return 0;
+}
+
+int runner_build(const struct runner_opts *o, struct wperf_error *err)
+{
+	struct run_state st = {.o = o};
+
+	return run_commands(&st, "build", o->s->build, o->s->nbuild, err);
+}
+
+int runner_run(const struct runner_opts *o, struct run_outcome *out, struct wperf_error *err)
+{
+	const struct scenario *s = o->s;
+	struct run_state st = {.o = o};
+	struct wperf_error teardown_err = {0};
+	int e, te;
+
+	memset(out, 0, sizeof(*out));
+	out->throughput = NAN;
+	st.services = calloc(s->nservices + 1, sizeof(*st.services));
+	if (!st.services)
+		return wperf_error_set(err, -ENOMEM, "out of memory");
+	e = run_commands(&st, "setup", s->setup, s->nsetup, err);
+	if (!e)
+		e = start_services(&st, err);
+	if (!e)
+		e = check_services(&st, err); /* one that ended while a later one started */
+	if (!e)
+		e = run_load(&st, out, err);
+	stop_everything(&st);
+	if (e == -EINTR || (!e && (e = interrupted(&st, err))))
+		progress_warn(o->progress, "%s: %s; everything it started is stopped", o->label,
+			      err->msg);
+	/* The teardown runs after a failure too: it undoes what the setup did. */
+	te = run_commands(&st, "teardown", s->teardown, s->nteardown, &teardown_err);
+	if (te && !e)
+		e = wperf_error_set(err, te, "%s", teardown_err.msg);
+	else if (te)
+		progress_warn(o->progress, "%s: %s", o->label, teardown_err.msg);
+	if (!e && (e = interrupted(&st, err))) /* during the teardown: no analysis */
+		progress_warn(o->progress, "%s: %s during the teardown", o->label, err->msg);
+	free(st.services);
+	return e;
+}

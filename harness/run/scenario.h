@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Scenarios: one YAML file that says how to run a workload, what to record of
+ * it and how to judge it. docs/scenarios.md documents every key.
+ *
+ * scenario_load reads and checks the whole file up front, so that a typo fails
+ * at once rather than after the setup and a minute of load. Every error names
+ * the file, line, column and key path:
+ *
+ *   scenarios/x.yaml:12:5: services.zk.ready.tcp: expected HOST:PORT, got "abc"
+ *
+ * The values below are final: defaults filled in, ${VARIABLES} expanded, names,
+ * numbers and regexes checked, service names in targets resolved. The runner
+ * compiles the regexes itself (REG_EXTENDED); they are known to compile.
+ *
+ * Ownership: a struct scenario owns every string and array it points to, and
+ * scenario_free releases them all. Every char ** array is NULL-terminated and
+ * never NULL (an empty list is {NULL}); arrays of structs are NULL when empty.
+ */
+#ifndef WPERF_SCENARIO_H
+#define WPERF_SCENARIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/util/buf.h"
+#include "core/util/error.h"
+
+/* The built-in variables only the caller knows; NULL leaves one undefined. */
+struct scenario_vars {
+	const char *results_dir; /* ${RESULTS_DIR} */
+	const char *build_dir;	 /* ${BUILD_DIR} */
+};
+
+/* A command of setup, teardown, a service or the load. */
+struct scenario_command {
+	/* What to exec: the list as written, or {"/bin/sh", "-c", STRING} for a
+	 * string. argv[0] is never empty. */
+	char **argv;
+	int shell; /* written as one string, run by /bin/sh -c */
+	int line;  /* where it was written (1-based), for the runner's messages */
+};
+
+enum scenario_ready_kind {
+	SCENARIO_READY_NONE,  /* ready once started */
+	SCENARIO_READY_TCP,   /* a TCP connection to host:port succeeds */
+	SCENARIO_READY_FILE,  /* file exists */
+	SCENARIO_READY_LOG,   /* a line of the service's output matches log */
+	SCENARIO_READY_DELAY, /* delay seconds have passed */
+};
+
+struct scenario_ready {
+	enum scenario_ready_kind kind;
+	char *host;	/* TCP: a name or an address, IPv6 without its brackets */
+	int port;	/* TCP: 1..65535 */
+	char *file;	/* FILE */
+	char *log;	/* LOG: a POSIX extended regex */
+	double delay;	/* DELAY: seconds */
+	double timeout; /* seconds before giving up on TCP, FILE or LOG; default 30 */
+};
+
+struct scenario_service {
+	char *name; /* [A-Za-z0-9_-]+, never "load" */
+	struct scenario_command command;
+	char **env;  /* "KEY=VALUE", added to wperf-bench's environment */
+	size_t nenv; /* entries of env */
+	char *cwd;   /* NULL: wperf-bench's working directory */
+	struct scenario_ready ready;
+	int stop_signal;     /* default SIGTERM */
+	double stop_timeout; /* seconds from stop_signal to SIGKILL; default 10 */
+};
+
+struct scenario_throughput {
+	/* NULL: the load gives no throughput. Otherwise a POSIX extended regex with
+	 * at least one group; the first group of the last matching line is the
+	 * number. */
+	char *regex;
+	char *file;	      /* NULL: match the load's output; otherwise this file's lines */
+	char *unit;	      /* NULL when not given */
+	int higher_is_better; /* default 1 */
+};
+
+struct scenario_load {
+	struct scenario_command command;
+	double duration; /* seconds, also ${DURATION}; 0: not given */
+	/* Seconds the load may run before the run fails; 0: the duration and as
+	 * much again (at least 30 s), or an hour without a duration. */
+	double timeout;
+	double stop_timeout; /* seconds from SIGTERM to SIGKILL when it is stopped; default 10 */
+	struct scenario_throughput throughput;
+};
+
+enum scenario_target_kind {
+	SCENARIO_TARGET_NONE,	 /* not given */
+	SCENARIO_TARGET_LOAD,	 /* the load command */
+	SCENARIO_TARGET_SERVICE, /* a service of this scenario */
+	SCENARIO_TARGET_PROCESS, /* processes by name */
+	SCENARIO_TARGET_PIDFILE, /* the process whose pid a file holds */
+};
+
+struct scenario_target {
+	enum scenario_target_kind kind;
+	/* LOAD: "load"; SERVICE: the service's name; PROCESS: the process name;
+	 * PIDFILE: the file's path. */
+	char *name;
+	const struct scenario_service *service; /* SERVICE: in scenario.services */
+};
+
+enum scenario_stacks {
+	SCENARIO_STACKS_NONE,
+	SCENARIO_STACKS_KERNEL,
+	SCENARIO_STACKS_USER,
+	SCENARIO_STACKS_ALL,
+};
+
+struct scenario_record {
+	struct scenario_target *targets; /* NULL: the whole machine */
+	size_t ntargets;
+	double warmup; /* seconds from the load's start to the recording's; default 0 */
+	double window; /* seconds to record; 0: until the load ends */
+	enum scenario_stacks stacks; /* default SCENARIO_STACKS_ALL */
+	unsigned buffer_mb; /* the recorder's ring buffer, a power of two; 0: its default */
+	/* Run in order once the window has closed, before the recorder reads the
+	 * processes' tables (a JIT's perf map): their work is not recorded. */
+	struct scenario_command *on_stop;
+	size_t non_stop;
+};
+
+struct scenario_analysis {
+	double threshold; /* (0, 1]; default 0.2 */
+	/* [-1, 1]; default 0.05. Here 0 means what it says (no edge is left out),
+	 * whereas 0 in struct wperf_analysis_opts means the default: pass a
+	 * negative value there for 0. */
+	double min_edge;
+	double merge_similar;	       /* [-1, 1]; default 0 (0.5: core/analysis/merge.h) */
+	struct scenario_target target; /* kind NONE when not given: the load */
+	/* The idle-time model's capacities; 0: not given. */
+	uint64_t disk_bytes_per_s;
+	uint64_t disk_iops;
+	uint64_t nic_bits_per_s;
+	/* "IDENTITY=NAME", in the file's order: as wperf_report_opts.aliases wants. */
+	char **aliases;
+	size_t naliases;
+};
+
+/* A synthetic scenario's known answer; given is 0 when it has none. */
+struct scenario_expect {
+	int given;
+	/* Identity globs (fnmatch) that must all be in one final knot. */
+	char **knot;
+	size_t nknot;
+	char **not_in_knot; /* globs that must not be in that knot */
+	size_t nnot_in_knot;
+	char **sink; /* globs that each match a final sink (an on-CPU bottleneck) */
+	size_t nsink;
+	int no_knot;	     /* no knot may be found */
+	char *cmetric_first; /* a glob for the target's vertex the CMetric ranks first */
+	char **timer_paced;  /* globs that each match a thread paced by a timer */
+	size_t ntimer_paced;
+};
+
+/* Never 0, so that they can go to struct wperf_gate_opts as they are. */
+struct scenario_gate {
+	double edge_tolerance;	     /* default 0.10 */
+	double throughput_tolerance; /* default 0.05 */
+	double warn_ratio;	     /* default 0.5 */
+	unsigned min_runs;	     /* default 5 */
+	double max_lost;	     /* share of its events a run may lose; default 0.001 */
+};
+
+struct scenario {
+	char *path;	   /* as given to scenario_load */
+	char *dir;	   /* ${SCENARIO_DIR}: the absolute directory of the file */
+	char *name;	   /* [A-Za-z0-9._-]+ */
+	char *description; /* NULL when not given */
+	char **tags;
+	size_t ntags;
+	/* What builds the workload from its source tree, run once from the tree's
+	 * root before a set of runs by `ab` (not by `run`), in order. */
+	struct scenario_command *build;
+	size_t nbuild;
+	struct scenario_command *setup; /* in order */
+	size_t nsetup;
+	struct scenario_service *services; /* in the file's order */
+	size_t nservices;
+	struct scenario_load load;
+	struct scenario_record record;
+	unsigned runs; /* default 1 */
+	struct scenario_analysis analysis;
+	struct scenario_expect expect;
+	struct scenario_gate gate;
+	struct scenario_command *teardown; /* in order */
+	size_t nteardown;
+
+	struct wperf_buf mem; /* private: every block above, for scenario_free */
+};
+
+/*
+ * Reads and checks the scenario at path. vars gives ${RESULTS_DIR} and
+ * ${BUILD_DIR} (NULL: both undefined). Returns 0 and *out (free it with
+ * scenario_free), or a negative errno with err->msg saying where and why.
+ */
+int scenario_load(const char *path, const struct scenario_vars *vars, struct scenario **out,
+		  struct wperf_error *err);
+
+/* Releases s and everything it owns; NULL-safe. */
+void scenario_free(struct scenario *s);
+
+/* Is s tagged tag? */
+int scenario_has_tag(const struct scenario *s, const char *tag);
+
+/* The service called name, or NULL. */
+const struct scenario_service *scenario_service(const struct scenario *s, const char *name);
+
+#endif /* WPERF_SCENARIO_H */
