@@ -32,7 +32,7 @@
 #include "harness/record/proc_counters.h"
 #include "harness/record/proc_info.h"
 #include "harness/record/record_tables.h"
-#include "harness/run/spawn.h"
+#include "harness/base/spawn.h"
 #include "harness/record/trace_sink.h"
 
 #define CMD	       "record"

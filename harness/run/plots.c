@@ -29,7 +29,7 @@
 #include "core/util/buf.h"
 #include "core/gate/stats.h"
 #include "harness/base/output.h"
-#include "harness/run/spawn.h"
+#include "harness/base/spawn.h"
 
 #define LOG_NAME  "gnuplot.log"
 #define QUOTE_MAX 200 /* how much of gnuplot's output an error quotes */

@@ -13,7 +13,7 @@
 
 #include "harness/base/output.h"
 #include "harness/run/service.h"
-#include "harness/run/spawn.h"
+#include "harness/base/spawn.h"
 #include "harness/run/stale.h"
 #include "harness/run/tcp_port.h"
 

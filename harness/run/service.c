@@ -15,7 +15,7 @@
 #include "core/util/buf.h"
 #include "harness/record/proc_stat.h"
 #include "harness/base/progress.h"
-#include "harness/run/spawn.h"
+#include "harness/base/spawn.h"
 #include "harness/run/tcp_port.h"
 
 #define POLL_MS	 50

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "harness/run/spawn.h"
+#include "harness/base/spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
