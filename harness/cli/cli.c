@@ -43,53 +43,39 @@ int cli_other_option(int c, void (*usage)(FILE *))
 	return c == 'h' ? EXIT_OK : EXIT_ERROR;
 }
 
-const char *cli_one_operand(int argc, char **argv, void (*usage)(FILE *))
-{
-	if (optind != argc - 1) {
-		usage(stderr);
-		return NULL;
-	}
-	return argv[optind];
-}
-
-int cli_some_operands(int argc, void (*usage)(FILE *))
-{
-	if (optind == argc) {
-		usage(stderr);
-		return EXIT_ERROR;
-	}
-	return 0;
-}
-
-int cli_open_trace_operand(const char *cmd, int argc, char **argv, void (*usage)(FILE *),
-			   struct wperf_trace **t)
+int cli_open_trace(const char *cmd, const char *path, struct wperf_trace **t)
 {
 	struct wperf_error err = {0};
-	const char *path = cli_one_operand(argc, argv, usage);
 
-	if (!path)
-		return EXIT_ERROR;
 	if (wperf_trace_open(path, t, &err) < 0)
 		return cli_error(cmd, "%s", err.msg);
 	return 0;
 }
 
-int cli_baseline_option(const char *cmd, int c, const char *arg, struct gate_baseline_src *src)
+int cli_parse_baseline_ref(const char *cmd, const struct cli_option *opt, const char *arg,
+			   void *src)
 {
-	switch (c) {
-	case 'b':
-		src->path = arg;
-		return 0;
-	case CLI_OPT_BASELINE_REF:
-		src->at_commit = 1;
-		src->ref = strcmp(arg, "merge-base") ? arg : NULL;
-		return 0;
-	case CLI_OPT_TARGET:
-		src->target = arg;
-		return 0;
-	}
-	return cli_error(cmd, "option %d is not a baseline's", c);
+	struct gate_baseline_src *s = src;
+
+	(void)cmd, (void)opt;
+	s->at_commit = 1;
+	s->ref = strcmp(arg, "merge-base") ? arg : NULL;
+	return 0;
 }
+
+const struct cli_option cli_baseline_options[] = {
+    {'b', "baseline", "FILE", "the baseline (default: baselines/NAME.yaml)",
+     CLI_STRING(struct gate_baseline_src, path)},
+    {0, "baseline-ref", "REF",
+     "read the baseline as it is at commit REF, from git's objects (no checkout); REF "
+     "'merge-base': the merge base of HEAD with the target branch",
+     CLI_PARSE_ALL(cli_parse_baseline_ref)},
+    {0, "target", "BRANCH",
+     "the target branch of merge-base (default: $GITHUB_BASE_REF, "
+     "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME, origin's default branch, main, master)",
+     CLI_STRING(struct gate_baseline_src, target)},
+    {0},
+};
 
 int cli_parse_count(const char *cmd, const char *opt, const char *arg, unsigned min, unsigned max,
 		    unsigned *out)

@@ -10,6 +10,7 @@
 
 #include "core/trace/trace.h"
 #include "harness/base/version.h"
+#include "harness/cli/options.h"
 
 /* Exit statuses of every sub-command. */
 
@@ -41,60 +42,25 @@ void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(print
 int cli_parse_count(const char *cmd, const char *opt, const char *arg, unsigned min, unsigned max,
 		    unsigned *out);
 
-/* The options of a run set that run and baseline update share: -n/--runs,
- * -r/--results, -q/--quiet and --build-dir (CLI_OPT_BUILD_DIR). Sets c's
- * option in o; 0, or EXIT_ERROR after saying why. */
-#define CLI_OPT_BUILD_DIR 1000
-struct run_set_opts;
-int cli_run_set_option(const char *cmd, int c, const char *arg, struct run_set_opts *o);
-
 /*
  * Where the gate reads the baseline: -b/--baseline FILE, --baseline-ref REF
- * and --target BRANCH, shared by run and compare. REF "merge-base" (or
- * empty) is the merge base of HEAD with the target branch.
+ * and --target BRANCH, shared by run and compare: a CLI_GROUP of a struct
+ * gate_baseline_src. REF "merge-base" (or empty) is the merge base of HEAD
+ * with the target branch.
  */
-#define CLI_OPT_BASELINE_REF 1001
-#define CLI_OPT_TARGET	     1002
-#define CLI_BASELINE_LONGOPTS                                                                      \
-	{"baseline", required_argument, NULL, 'b'},                                                \
-	    {"baseline-ref", required_argument, NULL, CLI_OPT_BASELINE_REF},                       \
-	{                                                                                          \
-		"target", required_argument, NULL, CLI_OPT_TARGET                                  \
-	}
-#define CLI_BASELINE_HELP                                                                          \
-	"  -b, --baseline FILE     the baseline (default: baselines/NAME.yaml)\n"                  \
-	"      --baseline-ref REF  read the baseline as it is at commit REF, from git's\n"         \
-	"                          objects (no checkout); REF 'merge-base': the merge\n"           \
-	"                          base of HEAD with the target branch\n"                          \
-	"      --target BRANCH     the target branch of merge-base (default:\n"                    \
-	"                          $GITHUB_BASE_REF, $CI_MERGE_REQUEST_TARGET_BRANCH_NAME,\n"      \
-	"                          origin's default branch, main, master)\n"
-struct gate_baseline_src;
-/* Sets c's option in src; 0, or EXIT_ERROR after saying why. */
-int cli_baseline_option(const char *cmd, int c, const char *arg, struct gate_baseline_src *src);
+extern const struct cli_option cli_baseline_options[];
 
-/*
- * The end of every sub-command's getopt_long switch, for the c no case took:
- * 'h' (-h, --help) prints usage to stdout and returns EXIT_OK; anything else
- * (an unknown option, or one without its argument, which getopt_long has
- * named already) prints usage to stderr and returns EXIT_ERROR.
- */
+/* --baseline-ref's parser (CLI_OPTION_PARSE of a whole struct
+ * gate_baseline_src): REF, or the merge base. */
+int cli_parse_baseline_ref(const char *cmd, const struct cli_option *opt, const char *arg,
+			   void *src);
+
+/* The end of the getopt_long switch of a command without an option table:
+ * 'h' prints usage to stdout and returns EXIT_OK, anything else usage to
+ * stderr and EXIT_ERROR. */
 int cli_other_option(int c, void (*usage)(FILE *));
 
-/* The one operand left after the options (argv[optind]); NULL after usage on
- * stderr when there is not exactly one. */
-const char *cli_one_operand(int argc, char **argv, void (*usage)(FILE *));
-
-/* 0 when at least one operand is left after the options; else usage on stderr
- * and EXIT_ERROR. */
-int cli_some_operands(int argc, void (*usage)(FILE *));
-
-/*
- * Opens the one TRACE operand left after the options (argv[optind]). Without
- * exactly one, prints usage to stderr; on failure prints why. Returns 0 or
- * EXIT_ERROR.
- */
-int cli_open_trace_operand(const char *cmd, int argc, char **argv, void (*usage)(FILE *),
-			   struct wperf_trace **t);
+/* Opens the trace at path; 0, or EXIT_ERROR after saying why. */
+int cli_open_trace(const char *cmd, const char *path, struct wperf_trace **t);
 
 #endif /* WPERF_CLI_H */

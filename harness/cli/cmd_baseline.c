@@ -15,26 +15,38 @@
 
 #define CMD "baseline"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: wperf-bench baseline update [OPTIONS] RESULTS|SCENARIO\n"
-		     "\n"
-		     "Writes the baseline of a scenario (knots, edge weights and throughput of\n"
-		     "every run, the environment) from RESULTS, a complete results folder of\n"
-		     "'wperf-bench run', or from a run set of SCENARIO made now. The accepted:\n"
-		     "entries of the baseline it replaces are kept. The file is replaced\n"
-		     "atomically: never seen half-written.\n"
-		     "\n"
-		     "options:\n"
-		     "  -b, --baseline FILE     where to write (default: baselines/NAME.yaml)\n"
-		     "  -n, --runs N            SCENARIO: run N times (default: its runs)\n"
-		     "  -r, --results DIR       SCENARIO: the results folder (as for run)\n"
-		     "      --build-dir DIR     SCENARIO: ${BUILD_DIR} (as for run)\n"
-		     "  -q, --quiet             SCENARIO: only warnings and errors while it runs\n"
-		     "  -h, --help              this text\n"
-		     "\n"
-		     "Exit status: 0 written, 2 error (incomplete results, a run that failed).\n");
-}
+struct baseline_args {
+	const char *baseline;
+	struct run_set_opts o;
+};
+
+static const struct cli_option baseline_options[] = {
+    {'b', "baseline", "FILE", "where to write (default: baselines/NAME.yaml)",
+     CLI_STRING(struct baseline_args, baseline)},
+    {'n', "runs", "N", "SCENARIO: run N times (default: its runs)",
+     CLI_COUNT(struct baseline_args, o.runs, 1, 1000)},
+    {'r', "results", "DIR", "SCENARIO: the results folder (as for run)",
+     CLI_STRING(struct baseline_args, o.results_dir)},
+    {0, "build-dir", "DIR", "SCENARIO: ${BUILD_DIR} (as for run)",
+     CLI_STRING(struct baseline_args, o.build_dir)},
+    {'q', "quiet", NULL, "SCENARIO: only warnings and errors while it runs",
+     CLI_FLAG(struct baseline_args, o.quiet)},
+    {0},
+};
+
+static const struct cli_command baseline_command = {
+    .name = CMD,
+    .synopsis = "update [OPTIONS] RESULTS|SCENARIO",
+    .description = "Writes the baseline of a scenario (knots, edge weights and throughput of\n"
+		   "every run, the environment) from RESULTS, a complete results folder of\n"
+		   "'wperf-bench run', or from a run set of SCENARIO made now. The accepted:\n"
+		   "entries of the baseline it replaces are kept. The file is replaced\n"
+		   "atomically: never seen half-written.\n",
+    .options = baseline_options,
+    .exit_status = "0 written, 2 error (incomplete results, a run that failed).\n",
+    .min_operands = 1,
+    .max_operands = 1,
+};
 
 static int update(const struct results *r, const char *baseline)
 {
@@ -51,60 +63,35 @@ static int update(const struct results *r, const char *baseline)
 
 int cmd_baseline(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"baseline", required_argument, NULL, 'b'},
-	    {"runs", required_argument, NULL, 'n'},
-	    {"results", required_argument, NULL, 'r'},
-	    {"build-dir", required_argument, NULL, CLI_OPT_BUILD_DIR},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	struct run_set_opts o = {0};
-	const char *baseline = NULL, *operand;
+	struct baseline_args args = {0};
+	struct run_set_opts *o = &args.o;
+	const char *operand;
 	struct results r = {0};
 	struct scenario *s = NULL;
 	struct wperf_error err = {0};
 	struct stat st;
-	int c, status;
+	int status;
 
-	if (argc < 2 || strcmp(argv[1], "update")) {
-		if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-			usage(stdout);
-			return EXIT_OK;
-		}
-		usage(stderr);
-		return EXIT_ERROR;
+	if (argc < 2 || strcmp(argv[1], "update")) { /* its one sub-command, or help */
+		int help = argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));
+
+		cli_usage(&baseline_command, help ? stdout : stderr);
+		return help ? EXIT_OK : EXIT_ERROR;
 	}
-	argc--, argv++;
-	while ((c = getopt_long(argc, argv, "b:n:r:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			baseline = optarg;
-			break;
-		case 'n':
-		case 'r':
-		case 'q':
-		case CLI_OPT_BUILD_DIR:
-			if (cli_run_set_option(CMD, c, optarg, &o))
-				return EXIT_ERROR;
-			break;
-		default:
-			return cli_other_option(c, usage);
-		}
-	}
-	if (!(operand = cli_one_operand(argc, argv, usage)))
-		return EXIT_ERROR;
+	status = cli_parse(&baseline_command, argc - 1, argv + 1, &args);
+	if (status >= 0)
+		return status;
+	operand = argv[1 + optind];
 	if (stat(operand, &st) == 0 && S_ISDIR(st.st_mode)) {
-		if (o.runs || o.results_dir || o.build_dir)
+		if (o->runs || o->results_dir || o->build_dir)
 			return cli_error(CMD, "--runs, --results and --build-dir are for a "
 					      "SCENARIO, not a results folder");
 		status = results_read(operand, &r, &err) < 0 ? cli_error(CMD, "%s", err.msg)
-							     : update(&r, baseline);
+							     : update(&r, args.baseline);
 	} else {
-		o.scenario_path = operand;
-		status = run_set(&o, &r, &s, &err) < 0 ? cli_error(CMD, "%s", err.msg)
-						       : update(&r, baseline);
+		o->scenario_path = operand;
+		status = run_set(o, &r, &s, &err) < 0 ? cli_error(CMD, "%s", err.msg)
+						      : update(&r, args.baseline);
 	}
 	results_release(&r);
 	scenario_free(s);

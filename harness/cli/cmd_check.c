@@ -3,7 +3,7 @@
  * wperf-bench check: loads scenario files the way `run` will, and says for
  * each whether it is good, or exactly where it is not. Nothing is run.
  */
-#include <getopt.h>
+#include <getopt.h> /* optind */
 #include <stdio.h>
 #include <string.h>
 
@@ -13,24 +13,31 @@
 
 #define CMD "check"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: wperf-bench check [--tag TAG] SCENARIO...\n"
-		     "\n"
-		     "Reads each SCENARIO (docs/scenarios.md) and checks its keys, types, values,\n"
-		     "regexes and variables, without running anything. ${RESULTS_DIR} stands for\n"
-		     "\"<results>\" and ${BUILD_DIR} for \"build\".\n"
-		     "\n"
-		     "options:\n"
-		     "  -t, --tag TAG   print only the paths of the good scenarios tagged TAG,\n"
-		     "                  one a line (for scripts: make check-perf uses 'ci')\n"
-		     "  -h, --help      this text\n"
-		     "\n"
-		     "A scenario with fewer runs than its gate's min_runs is good, with a\n"
-		     "warning: 'run --gate' can never fail on it.\n"
-		     "\n"
-		     "Exit status: 0 all are good, 2 one is not.\n");
-}
+struct check_args {
+	const char *tag;
+};
+
+static const struct cli_option check_options[] = {
+    {'t', "tag", "TAG",
+     "print only the paths of the good scenarios tagged TAG, one a line (for scripts: make "
+     "check-perf uses 'ci')",
+     CLI_STRING(struct check_args, tag)},
+    {0},
+};
+
+static const struct cli_command check_command = {
+    .name = CMD,
+    .synopsis = "[--tag TAG] SCENARIO...",
+    .description = "Reads each SCENARIO (docs/scenarios.md) and checks its keys, types, values,\n"
+		   "regexes and variables, without running anything. ${RESULTS_DIR} stands for\n"
+		   "\"<results>\" and ${BUILD_DIR} for \"build\".\n",
+    .options = check_options,
+    .notes = "A scenario with fewer runs than its gate's min_runs is good, with a\n"
+	     "warning: 'run --gate' can never fail on it.\n",
+    .exit_status = "0 all are good, 2 one is not.\n",
+    .min_operands = 1,
+    .max_operands = CLI_ANY_OPERANDS,
+};
 
 /* "ok (NAME: N services, M runs, tags a, b)" */
 static void print_ok(const char *path, const struct scenario *s)
@@ -58,23 +65,14 @@ static void warn_no_verdict(const char *path, const struct scenario *s)
 
 int cmd_check(int argc, char **argv)
 {
-	static const struct option longopts[] = {{"tag", required_argument, NULL, 't'},
-						 {"help", no_argument, NULL, 'h'},
-						 {NULL, 0, NULL, 0}};
-	const char *tag = NULL;
+	struct check_args args = {0};
 	/* Placeholders: check runs nothing, so no results folder exists yet. */
 	const struct scenario_vars vars = {.results_dir = "<results>", .build_dir = "build"};
-	int c, status = EXIT_OK;
+	int status = cli_parse(&check_command, argc, argv, &args);
 
-	while ((c = getopt_long(argc, argv, "t:h", longopts, NULL)) != -1) {
-		if (c == 't') {
-			tag = optarg;
-			continue;
-		}
-		return cli_other_option(c, usage);
-	}
-	if (cli_some_operands(argc, usage))
-		return EXIT_ERROR;
+	if (status >= 0)
+		return status;
+	status = EXIT_OK;
 	for (int i = optind; i < argc; i++) {
 		struct wperf_error err = {0};
 		struct scenario *s;
@@ -83,9 +81,9 @@ int cmd_check(int argc, char **argv)
 			status = cli_error(CMD, "%s", err.msg);
 			continue;
 		}
-		if (!tag)
+		if (!args.tag)
 			print_ok(argv[i], s);
-		else if (scenario_has_tag(s, tag))
+		else if (scenario_has_tag(s, args.tag))
 			printf("%s\n", argv[i]);
 		warn_no_verdict(argv[i], s);
 		scenario_free(s);

@@ -33,63 +33,6 @@
 
 #define CHECK_PERF_DIR "build/check-perf"
 
-static void usage(FILE *out)
-{
-	fprintf(
-	    out,
-	    "usage: wperf-bench check-perf [OPTIONS] [SCENARIO|DIR...]\n"
-	    "\n"
-	    "The performance gate for CI: runs every scenario tagged TAG among the\n"
-	    "SCENARIO files and the *.yaml files of each DIR (default: scenarios/), and\n"
-	    "judges each one.\n"
-	    "\n"
-	    "With --base REF, each scenario runs on commit REF and on the work tree in\n"
-	    "turns on this machine, and the head is judged against the base's runs with\n"
-	    "paired tests: what a pull request should be judged by. Without, each is\n"
-	    "judged against its stored baseline (baselines/NAME.yaml); the baseline's\n"
-	    "throughput and edge shares count only when it was made on a machine with\n"
-	    "the same fingerprint (CPU, CPU count, kernel, calibration loop), otherwise\n"
-	    "only which vertices form the bottleneck is compared.\n"
-	    "\n"
-	    "A scenario's runs are looked at after N runs per side, then every 3 more,\n"
-	    "up to M, and it stops as soon as its verdict is not inconclusive. The\n"
-	    "chance that identical code fails the check is at most --alpha: each\n"
-	    "scenario and each look gets an equal part of it, and the tests of a\n"
-	    "scenario (every edge, the throughput, every vertex of the bottleneck) are\n"
-	    "adjusted together (Benjamini-Hochberg).\n"
-	    "\n"
-	    "It leaves in RESULTS:\n"
-	    "  NAME/          each scenario's results (base/, head/ and base.yaml with --base)\n"
-	    "  summary.json   every verdict and finding (format " WPERF_CHECK_FORMAT ")\n"
-	    "  summary.md     the same for people: what 'post' puts on the pull request\n"
-	    "  junit.xml      for the CI's test report\n"
-	    "\n"
-	    "options:\n"
-	    "  -t, --tag TAG           the scenarios' tag (default: ci)\n"
-	    "      --base REF          judge against commit REF run in turns ('merge-base':\n"
-	    "                          the merge base of HEAD with the target branch)\n"
-	    "      --target BRANCH     the target branch of merge-base (default:\n"
-	    "                          $GITHUB_BASE_REF, $CI_MERGE_REQUEST_TARGET_BRANCH_NAME,\n"
-	    "                          origin's default branch, main, master)\n"
-	    "      --baseline-ref REF  without --base: read the stored baselines as they are\n"
-	    "                          at commit REF ('merge-base' as above)\n"
-	    "  -n, --runs N            runs per side at the first look (default: each\n"
-	    "                          scenario's runs, at least its gate's min_runs)\n"
-	    "      --max-runs M        runs per side at the most (default: N + 6)\n"
-	    "      --alpha A           the chance that identical code fails (default: %g)\n"
-	    "      --strict            an inconclusive scenario fails the check\n"
-	    "  -r, --results DIR       where to leave it all (default: " CHECK_PERF_DIR
-	    "; emptied)\n"
-	    "      --keep-tree         keep the base's tree (its path is printed)\n"
-	    "  -q, --quiet             only the scenarios' verdicts, warnings and errors\n"
-	    "  -h, --help              this text\n"
-	    "\n"
-	    "Exit status: 0 every scenario passed, improved or was inconclusive; 1 one\n"
-	    "has a new bottleneck or a regression (or, with --strict, is inconclusive);\n"
-	    "2 a scenario could not run or be judged, bad usage, or interrupted.\n",
-	    WPERF_GATE_ALPHA);
-}
-
 struct check_perf {
 	const char *tag, *base_ref, *target, *results;
 	int base_mode, strict, quiet, keep_tree;
@@ -207,77 +150,106 @@ static int run_all(struct check_perf *cp, struct base_tree *tree, struct wperf_c
 	return e;
 }
 
+/* --base REF: the base mode, against REF or the merge base. */
+static int parse_base(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
+{
+	struct check_perf *cp = field;
+
+	(void)cmd, (void)opt;
+	cp->base_mode = 1;
+	cp->base_ref = strcmp(arg, "merge-base") ? arg : NULL;
+	return 0;
+}
+
+static int parse_alpha(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
+{
+	double *alpha = field;
+	char *end;
+
+	(void)opt;
+	*alpha = strtod(arg, &end);
+	if (*end || !(*alpha > 0 && *alpha < 0.5))
+		return cli_error(cmd, "--alpha wants a number above 0 and below 0.5, not '%s'",
+				 arg);
+	return 0;
+}
+
+static const struct cli_option check_perf_options[] = {
+    {'t', "tag", "TAG", "the scenarios' tag (default: ci)", CLI_STRING(struct check_perf, tag)},
+    {0, "base", "REF",
+     "judge against commit REF run in turns ('merge-base': the merge base of HEAD with the "
+     "target branch)",
+     CLI_PARSE_ALL(parse_base)},
+    {0, "target", "BRANCH",
+     "the target branch of merge-base (default: $GITHUB_BASE_REF, "
+     "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME, origin's default branch, main, master)",
+     CLI_STRING(struct check_perf, target)},
+    {0, "baseline-ref", "REF",
+     "without --base: read the stored baselines as they are at commit REF ('merge-base' as "
+     "above)",
+     CLI_PARSE(struct check_perf, baseline, cli_parse_baseline_ref)},
+    {'n', "runs", "N",
+     "runs per side at the first look (default: each scenario's runs, at least its gate's "
+     "min_runs)",
+     CLI_COUNT(struct check_perf, looks.first, 2, 1000)},
+    {0, "max-runs", "M", "runs per side at the most (default: N + 6)",
+     CLI_COUNT(struct check_perf, looks.max, 2, 1000)},
+    {0, "alpha", "A",
+     "the chance that identical code fails (default: " CLI_STR(WPERF_GATE_ALPHA) ")",
+     CLI_PARSE(struct check_perf, alpha, parse_alpha)},
+    {0, "strict", NULL, "an inconclusive scenario fails the check",
+     CLI_FLAG(struct check_perf, strict)},
+    {'r', "results", "DIR", "where to leave it all (default: " CHECK_PERF_DIR "; emptied)",
+     CLI_STRING(struct check_perf, results)},
+    {0, "keep-tree", NULL, "keep the base's tree (its path is printed)",
+     CLI_FLAG(struct check_perf, keep_tree)},
+    {'q', "quiet", NULL, "only the scenarios' verdicts, warnings and errors",
+     CLI_FLAG(struct check_perf, quiet)},
+    {0},
+};
+
+static const struct cli_command check_perf_command = {
+    .name = CMD,
+    .synopsis = "[OPTIONS] [SCENARIO|DIR...]",
+    .description =
+	"The performance gate for CI: runs every scenario tagged TAG among the\n"
+	"SCENARIO files and the *.yaml files of each DIR (default: scenarios/), and\n"
+	"judges each one.\n"
+	"\n"
+	"With --base REF, each scenario runs on commit REF and on the work tree in\n"
+	"turns on this machine, and the head is judged against the base's runs with\n"
+	"paired tests: what a pull request should be judged by. Without, each is\n"
+	"judged against its stored baseline (baselines/NAME.yaml); the baseline's\n"
+	"throughput and edge shares count only when it was made on a machine with\n"
+	"the same fingerprint (CPU, CPU count, kernel, calibration loop), otherwise\n"
+	"only which vertices form the bottleneck is compared.\n"
+	"\n"
+	"A scenario's runs are looked at after N runs per side, then every 3 more,\n"
+	"up to M, and it stops as soon as its verdict is not inconclusive. The\n"
+	"chance that identical code fails the check is at most --alpha: each\n"
+	"scenario and each look gets an equal part of it, and the tests of a\n"
+	"scenario (every edge, the throughput, every vertex of the bottleneck) are\n"
+	"adjusted together (Benjamini-Hochberg).\n"
+	"\n"
+	"It leaves in RESULTS:\n"
+	"  NAME/          each scenario's results (base/, head/ and base.yaml with --base)\n"
+	"  summary.json   every verdict and finding (format " WPERF_CHECK_FORMAT ")\n"
+	"  summary.md     the same for people: what 'post' puts on the pull request\n"
+	"  junit.xml      for the CI's test report\n",
+    .options = check_perf_options,
+    .exit_status = "0 every scenario passed, improved or was inconclusive; 1 one\n"
+		   "has a new bottleneck or a regression (or, with --strict, is inconclusive);\n"
+		   "2 a scenario could not run or be judged, bad usage, or interrupted.\n",
+    .max_operands = CLI_ANY_OPERANDS,
+};
+
 static int parse(int argc, char **argv, struct check_perf *cp)
 {
-	enum { OPT_BASE = 256, OPT_MAX_RUNS, OPT_ALPHA, OPT_STRICT, OPT_KEEP_TREE };
-	static const struct option longopts[] = {
-	    {"tag", required_argument, NULL, 't'},
-	    {"base", required_argument, NULL, OPT_BASE},
-	    {"target", required_argument, NULL, CLI_OPT_TARGET},
-	    {"baseline-ref", required_argument, NULL, CLI_OPT_BASELINE_REF},
-	    {"runs", required_argument, NULL, 'n'},
-	    {"max-runs", required_argument, NULL, OPT_MAX_RUNS},
-	    {"alpha", required_argument, NULL, OPT_ALPHA},
-	    {"strict", no_argument, NULL, OPT_STRICT},
-	    {"results", required_argument, NULL, 'r'},
-	    {"keep-tree", no_argument, NULL, OPT_KEEP_TREE},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	char *end;
-	int c;
+	int status = cli_parse(&check_perf_command, argc, argv, cp);
 
-	while ((c = getopt_long(argc, argv, "t:n:r:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			cp->tag = optarg;
-			break;
-		case OPT_BASE:
-			cp->base_mode = 1;
-			cp->base_ref = strcmp(optarg, "merge-base") ? optarg : NULL;
-			break;
-		case CLI_OPT_TARGET:
-			cp->target = optarg;
-			if (cli_baseline_option(CMD, c, optarg, &cp->baseline))
-				return EXIT_ERROR;
-			break;
-		case CLI_OPT_BASELINE_REF:
-			if (cli_baseline_option(CMD, c, optarg, &cp->baseline))
-				return EXIT_ERROR;
-			break;
-		case 'n':
-			if (cli_parse_count(CMD, "--runs", optarg, 2, 1000, &cp->looks.first))
-				return EXIT_ERROR;
-			break;
-		case OPT_MAX_RUNS:
-			if (cli_parse_count(CMD, "--max-runs", optarg, 2, 1000, &cp->looks.max))
-				return EXIT_ERROR;
-			break;
-		case OPT_ALPHA:
-			cp->alpha = strtod(optarg, &end);
-			if (*end || !(cp->alpha > 0 && cp->alpha < 0.5))
-				return cli_error(CMD,
-						 "--alpha wants a number above 0 and below 0.5, "
-						 "not '%s'",
-						 optarg);
-			break;
-		case OPT_STRICT:
-			cp->strict = 1;
-			break;
-		case 'r':
-			cp->results = optarg;
-			break;
-		case OPT_KEEP_TREE:
-			cp->keep_tree = 1;
-			break;
-		case 'q':
-			cp->quiet = 1;
-			break;
-		default:
-			return cli_other_option(c, usage);
-		}
-	}
+	if (status >= 0)
+		return status;
+	cp->baseline.target = cp->target;
 	if (cp->base_mode && cp->baseline.at_commit)
 		return cli_error(CMD, "--base and --baseline-ref exclude each other: with --base "
 				      "the base's own runs are the baseline");

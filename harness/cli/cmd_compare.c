@@ -15,25 +15,35 @@
 
 #define CMD "compare"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: wperf-bench compare [OPTIONS] RESULTS...\n"
-		     "\n"
-		     "Judges each results folder of 'wperf-bench run' against the baseline of its\n"
-		     "scenario: pass, improved, new-bottleneck, regression or inconclusive (too\n"
-		     "few runs to tell a change from noise). Prints the verdicts as Markdown and\n"
-		     "writes verdict.md and junit.xml into each folder.\n"
-		     "\n"
-		     "options:\n" CLI_BASELINE_HELP
-		     "                          (--baseline goes with one RESULTS only)\n"
-		     "      --markdown FILE     also write the Markdown of every verdict there\n"
-		     "      --junit FILE        write one JUnit XML report of every verdict there\n"
-		     "  -h, --help              this text\n"
-		     "\n"
-		     "Exit status: 0 every verdict is pass, improved or inconclusive; 1 one is\n"
-		     "new-bottleneck or regression; 2 error (a folder that is not complete\n"
-		     "results, a missing or bad baseline).\n");
-}
+struct compare_args {
+	struct gate_baseline_src baseline;
+	const char *markdown, *junit;
+};
+
+static const struct cli_option compare_options[] = {
+    {CLI_GROUP(struct compare_args, baseline, cli_baseline_options)},
+    {0, "markdown", "FILE", "also write the Markdown of every verdict there",
+     CLI_STRING(struct compare_args, markdown)},
+    {0, "junit", "FILE", "write one JUnit XML report of every verdict there",
+     CLI_STRING(struct compare_args, junit)},
+    {0},
+};
+
+static const struct cli_command compare_command = {
+    .name = CMD,
+    .synopsis = "[OPTIONS] RESULTS...",
+    .description = "Judges each results folder of 'wperf-bench run' against the baseline of its\n"
+		   "scenario: pass, improved, new-bottleneck, regression or inconclusive (too\n"
+		   "few runs to tell a change from noise). Prints the verdicts as Markdown and\n"
+		   "writes verdict.md and junit.xml into each folder.\n",
+    .options = compare_options,
+    .notes = "--baseline goes with one RESULTS only.\n",
+    .exit_status = "0 every verdict is pass, improved or inconclusive; 1 one is\n"
+		   "new-bottleneck or regression; 2 error (a folder that is not complete\n"
+		   "results, a missing or bad baseline).\n",
+    .min_operands = 1,
+    .max_operands = CLI_ANY_OPERANDS,
+};
 
 /* The verdict on one results folder; an exit status. */
 static int compare_one(const char *dir, const struct gate_baseline_src *src,
@@ -53,44 +63,18 @@ static int compare_one(const char *dir, const struct gate_baseline_src *src,
 
 int cmd_compare(int argc, char **argv)
 {
-	enum { OPT_MARKDOWN = 256, OPT_JUNIT };
-	static const struct option longopts[] = {
-	    CLI_BASELINE_LONGOPTS,
-	    {"markdown", required_argument, NULL, OPT_MARKDOWN},
-	    {"junit", required_argument, NULL, OPT_JUNIT},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	struct gate_baseline_src baseline = {0};
-	const char *markdown = NULL, *junit = NULL;
+	struct compare_args args = {0};
 	struct wperf_verdict *verdicts;
 	const struct wperf_verdict **judged;
 	struct wperf_buf md = {0}, xml = {0};
 	struct wperf_error err = {0};
 	size_t n = 0;
-	int c, status = EXIT_OK;
+	int status = cli_parse(&compare_command, argc, argv, &args);
 
-	while ((c = getopt_long(argc, argv, "b:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-		case CLI_OPT_BASELINE_REF:
-		case CLI_OPT_TARGET:
-			if (cli_baseline_option(CMD, c, optarg, &baseline))
-				return EXIT_ERROR;
-			break;
-		case OPT_MARKDOWN:
-			markdown = optarg;
-			break;
-		case OPT_JUNIT:
-			junit = optarg;
-			break;
-		default:
-			return cli_other_option(c, usage);
-		}
-	}
-	if (cli_some_operands(argc, usage))
-		return EXIT_ERROR;
-	if (baseline.path && argc - optind > 1)
+	if (status >= 0)
+		return status;
+	status = EXIT_OK;
+	if (args.baseline.path && argc - optind > 1)
 		return cli_error(CMD, "--baseline goes with one RESULTS folder only");
 	verdicts = calloc(argc - optind, sizeof(*verdicts));
 	judged = calloc(argc - optind, sizeof(*judged));
@@ -99,7 +83,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	for (int i = optind; i < argc; i++) {
-		int one = compare_one(argv[i], &baseline, &verdicts[n]);
+		int one = compare_one(argv[i], &args.baseline, &verdicts[n]);
 
 		if (one != EXIT_OK) {
 			status = EXIT_ERROR;
@@ -115,10 +99,10 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (md.len) /* fwrite wants a buffer even for nothing */
 		fwrite(md.data, 1, md.len, stdout);
-	if (markdown && output_write(markdown, md.data, md.len, &err) < 0)
+	if (args.markdown && output_write(args.markdown, md.data, md.len, &err) < 0)
 		status = cli_error(CMD, "%s", err.msg);
-	if (junit && (wperf_verdict_junit(judged, n, &xml) < 0 ||
-		      output_write(junit, xml.data, xml.len, &err) < 0))
+	if (args.junit && (wperf_verdict_junit(judged, n, &xml) < 0 ||
+			   output_write(args.junit, xml.data, xml.len, &err) < 0))
 		status = cli_error(CMD, "%s", err.msg[0] ? err.msg : "out of memory");
 out:
 	for (size_t i = 0; i < n; i++)

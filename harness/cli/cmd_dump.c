@@ -20,19 +20,6 @@
 static const char *const softirq_names[] = {"HI",	"TIMER",   "NET_TX", "NET_RX",	"BLOCK",
 					    "IRQ_POLL", "TASKLET", "SCHED",  "HRTIMER", "RCU"};
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: wperf-bench dump [--kind KIND[,KIND...] | --counters] TRACE\n"
-		"\n"
-		"Prints the events of TRACE, one a line: time (s, from the window's start),\n"
-		"CPU, kind, thread (tid/tgid and name), then the kind's fields.\n"
-		"  --kind      only these kinds (switch, wakeup, wakeup_new, fork, exec, exit,\n"
-		"              rename, hardirq_entry, ..., spin_before, false_wakeup)\n"
-		"  --counters  the kernel's counters instead, as read at the window's start\n"
-		"              and end: every row, the kernel's numbers in its order\n");
-}
-
 static void print_row(const char *what, const uint64_t *v, uint32_t n)
 {
 	printf("  %s:", what);
@@ -216,10 +203,19 @@ static void format_details(char *buf, size_t size, const struct wperf_event *ev,
 	}
 }
 
-static int parse_kinds(const char *arg, uint8_t wanted[WPERF_EV_KIND_MAX])
+struct dump_args {
+	uint8_t wanted[WPERF_EV_KIND_MAX]; /* with filter: the kinds to print */
+	int filter;
+	int counters;
+};
+
+/* --kind KIND[,KIND...]: more kinds into the struct dump_args. */
+static int parse_kinds(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
 {
+	struct dump_args *args = field;
 	char copy[512], *tok, *save = NULL;
 
+	(void)opt;
 	snprintf(copy, sizeof(copy), "%s", arg);
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		unsigned k;
@@ -228,20 +224,39 @@ static int parse_kinds(const char *arg, uint8_t wanted[WPERF_EV_KIND_MAX])
 			if (!strcmp(tok, wperf_event_kind_name(k)))
 				break;
 		if (k == WPERF_EV_KIND_MAX)
-			return cli_error(CMD, "--kind: unknown kind '%s'", tok);
-		wanted[k] = 1;
+			return cli_error(cmd, "--kind: unknown kind '%s'", tok);
+		args->wanted[k] = 1;
 	}
+	args->filter = 1;
 	return 0;
 }
 
+static const struct cli_option dump_options[] = {
+    {0, "kind", "KIND[,KIND...]",
+     "only these kinds (switch, wakeup, wakeup_new, fork, exec, exit, rename, hardirq_entry, "
+     "..., spin_before, false_wakeup)",
+     CLI_PARSE_ALL(parse_kinds)},
+    {0, "counters", NULL,
+     "the kernel's counters instead, as read at the window's start and end: every row, the "
+     "kernel's numbers in its order",
+     CLI_FLAG(struct dump_args, counters)},
+    {0},
+};
+
+static const struct cli_command dump_command = {
+    .name = CMD,
+    .synopsis = "[--kind KIND[,KIND...] | --counters] TRACE",
+    .description = "Prints the events of TRACE, one a line: time (s, from the window's start),\n"
+		   "CPU, kind, thread (tid/tgid and name), then the kind's fields.\n",
+    .options = dump_options,
+    .min_operands = 1,
+    .max_operands = 1,
+};
+
 int cmd_dump(int argc, char **argv)
 {
-	static const struct option longopts[] = {{"kind", required_argument, NULL, 'k'},
-						 {"counters", no_argument, NULL, 'c'},
-						 {"help", no_argument, NULL, 'h'},
-						 {NULL, 0, NULL, 0}};
-	uint8_t wanted[WPERF_EV_KIND_MAX] = {0};
-	int filter = 0, counters = 0, c, e, status = EXIT_OK;
+	struct dump_args args = {0};
+	int e, status = cli_parse(&dump_command, argc, argv, &args);
 	struct wperf_trace *t = NULL;
 	struct wperf_thread_table tt = {0};
 	struct wperf_event_iter *it = NULL;
@@ -249,20 +264,12 @@ int cmd_dump(int argc, char **argv)
 	struct wperf_event ev;
 	uint64_t start;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (c == 'k') {
-			if (parse_kinds(optarg, wanted))
-				return EXIT_ERROR;
-			filter = 1;
-		} else if (c == 'c') {
-			counters = 1;
-		} else {
-			return cli_other_option(c, usage);
-		}
-	}
-	if (cli_open_trace_operand(CMD, argc, argv, usage, &t))
+	if (status >= 0)
+		return status;
+	status = EXIT_OK;
+	if (cli_open_trace(CMD, argv[optind], &t))
 		return EXIT_ERROR;
-	if (counters) {
+	if (args.counters) {
 		status = dump_counters(t);
 		wperf_trace_free(t);
 		return status;
@@ -276,7 +283,7 @@ int cmd_dump(int argc, char **argv)
 		char details[512];
 
 		wperf_thread_table_apply(&tt, &ev);
-		if (filter && (ev.hdr.kind >= WPERF_EV_KIND_MAX || !wanted[ev.hdr.kind]))
+		if (args.filter && (ev.hdr.kind >= WPERF_EV_KIND_MAX || !args.wanted[ev.hdr.kind]))
 			continue;
 		format_details(details, sizeof(details), &ev, &tt);
 		printf("%14.9f [%03u] %-15s %u/%u %s %s\n", ((int64_t)(ev.hdr.ts - start)) / 1e9,

@@ -28,30 +28,6 @@
 #define TABLE_EDGES 3 /* edges per commit in the table */
 #define SHORT_OID   12
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: wperf-bench history [OPTIONS] SCENARIO\n"
-		     "\n"
-		     "Shows the baseline of SCENARIO (a name, or a scenario file: its name is\n"
-		     "the file's, without .yaml) at every commit that changed it, oldest first,\n"
-		     "on HEAD's first-parent line: the knots most of its runs had, the heaviest\n"
-		     "edges and the median throughput. Prints a Markdown table (also written as\n"
-		     "DIR/history.md) and plots the throughput and the edges across the commits\n"
-		     "into DIR (throughput.svg/.png, edges.svg/.png, with their gnuplot scripts).\n"
-		     "Read from git's objects: the work tree is not touched.\n"
-		     "\n"
-		     "options:\n"
-		     "  -b, --baseline FILE     the baseline's path in the repository (default:\n"
-		     "                          baselines/NAME.yaml)\n"
-		     "      --since REF         only the commits after REF\n"
-		     "  -o, --output DIR        where the table and the plots go (default:\n"
-		     "                          history/NAME)\n"
-		     "  -h, --help              this text\n"
-		     "\n"
-		     "Exit status: 0 done, 2 error (not in a repository, no commit changed the\n"
-		     "baseline, gnuplot failed).\n");
-}
-
 /* The point of one commit's baseline: medians, and the knots of most runs. */
 static int point_of(const struct wperf_baseline *b, struct wperf_run *p)
 {
@@ -129,6 +105,33 @@ struct history {
 	char (*oids)[SHORT_OID + 1];
 	struct wperf_buf md;
 	char unit[32];
+};
+
+static const struct cli_option history_options[] = {
+    {'b', "baseline", "FILE",
+     "the baseline's path in the repository (default: baselines/NAME.yaml)",
+     CLI_STRING(struct history, baseline)},
+    {0, "since", "REF", "only the commits after REF", CLI_STRING(struct history, since)},
+    {'o', "output", "DIR", "where the table and the plots go (default: history/NAME)",
+     CLI_STRING(struct history, out_dir)},
+    {0},
+};
+
+static const struct cli_command history_command = {
+    .name = CMD,
+    .synopsis = "[OPTIONS] SCENARIO",
+    .description = "Shows the baseline of SCENARIO (a name, or a scenario file: its name is\n"
+		   "the file's, without .yaml) at every commit that changed it, oldest first,\n"
+		   "on HEAD's first-parent line: the knots most of its runs had, the heaviest\n"
+		   "edges and the median throughput. Prints a Markdown table (also written as\n"
+		   "DIR/history.md) and plots the throughput and the edges across the commits\n"
+		   "into DIR (throughput.svg/.png, edges.svg/.png, with their gnuplot scripts).\n"
+		   "Read from git's objects: the work tree is not touched.\n",
+    .options = history_options,
+    .exit_status = "0 done, 2 error (not in a repository, no commit changed the\n"
+		   "baseline, gnuplot failed).\n",
+    .min_operands = 1,
+    .max_operands = 1,
 };
 
 /* Reads the baseline at each commit into a point and a table row; a commit
@@ -230,37 +233,16 @@ static void scenario_name(const char *arg, char *out, size_t size)
 
 int cmd_history(int argc, char **argv)
 {
-	enum { OPT_SINCE = 256 };
-	static const struct option longopts[] = {
-	    {"baseline", required_argument, NULL, 'b'},
-	    {"since", required_argument, NULL, OPT_SINCE},
-	    {"output", required_argument, NULL, 'o'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
 	struct history h = {0};
 	struct wperf_error err = {0};
 	char name[256], out_dir[PATH_MAX];
 	const char *scenario;
-	int c, status = EXIT_OK;
+	int status = cli_parse(&history_command, argc, argv, &h);
 
-	while ((c = getopt_long(argc, argv, "b:o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			h.baseline = optarg;
-			break;
-		case OPT_SINCE:
-			h.since = optarg;
-			break;
-		case 'o':
-			h.out_dir = optarg;
-			break;
-		default:
-			return cli_other_option(c, usage);
-		}
-	}
-	if (!(scenario = cli_one_operand(argc, argv, usage)))
-		return EXIT_ERROR;
+	if (status >= 0)
+		return status;
+	status = EXIT_OK;
+	scenario = argv[optind];
 	scenario_name(scenario, name, sizeof(name));
 	h.name = name;
 	if (!h.out_dir) {

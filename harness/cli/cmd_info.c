@@ -17,17 +17,27 @@
 #define CMD	    "info"
 #define TOP_THREADS 20
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: wperf-bench info [--threads] TRACE\n"
-		"\n"
-		"Describes TRACE: format version, recording metadata, window, events by\n"
-		"kind, lost events and stacks, table sizes, the kernel's counters and the\n"
-		"checks of the model against them (as the report has them), and the %d\n"
-		"threads with the most events (--threads: all of them).\n",
-		TOP_THREADS);
-}
+struct info_args {
+	int all_threads;
+};
+
+static const struct cli_option info_options[] = {
+    {0, "threads", NULL, "every thread, not only the " CLI_STR(TOP_THREADS) " with the most events",
+     CLI_FLAG(struct info_args, all_threads)},
+    {0},
+};
+
+static const struct cli_command info_command = {
+    .name = CMD,
+    .synopsis = "[--threads] TRACE",
+    .description = "Describes TRACE: format version, recording metadata, window, events by\n"
+		   "kind, lost events and stacks, table sizes, the kernel's counters and the\n"
+		   "checks of the model against them (as the report has them), and the\n"
+		   "threads with the most events (--threads: all of them).\n",
+    .options = info_options,
+    .min_operands = 1,
+    .max_operands = 1,
+};
 
 struct thread_count {
 	uint32_t tid;
@@ -193,26 +203,19 @@ out:
 
 int cmd_info(int argc, char **argv)
 {
-	static const struct option longopts[] = {{"threads", no_argument, NULL, 't'},
-						 {"help", no_argument, NULL, 'h'},
-						 {NULL, 0, NULL, 0}};
+	struct info_args args = {0};
 	struct wperf_trace *t;
-	int all = 0, c, status;
+	int status = cli_parse(&info_command, argc, argv, &args);
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (c == 't') {
-			all = 1;
-		} else {
-			return cli_other_option(c, usage);
-		}
-	}
-	if (cli_open_trace_operand(CMD, argc, argv, usage, &t))
+	if (status >= 0)
+		return status;
+	if (cli_open_trace(CMD, argv[optind], &t))
 		return EXIT_ERROR;
 	print_header(t);
 	print_counters(t);
 	status = print_checks(t);
 	if (status == EXIT_OK)
-		status = print_threads(t, all);
+		status = print_threads(t, args.all_threads);
 	wperf_trace_free(t);
 	return status;
 }

@@ -26,58 +26,6 @@
 #define POST_RETRY_MS_ENV "WPERF_POST_RETRY_MS"
 #define POST_TOKEN_ENV	  "GITHUB_TOKEN"
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: wperf-bench post [OPTIONS] FOLDER...\n"
-		"\n"
-		"Puts the verdicts on a GitHub pull request as ONE comment, found again by\n"
-		"its hidden marker <!-- wperf-bench --> and updated in place, created when\n"
-		"there is none. Also appends the same Markdown to $GITHUB_STEP_SUMMARY when\n"
-		"it is set (the job summary), with a pull request or without.\n"
-		"\n"
-		"A FOLDER is the output of 'check-perf' (its summary.json, wperf-check/1:\n"
-		"every scenario with its findings and call sites), or a results folder\n"
-		"judged by 'compare' or 'run --gate' (its verdict; the findings are in its\n"
-		"verdict.md). All the folders given make one comment; a scenario given\n"
-		"twice is taken from the later folder (NAME.confirm after NAME), with a note.\n"
-		"\n"
-		"options:\n"
-		"      --repo OWNER/NAME   the repository (default: $GITHUB_REPOSITORY)\n"
-		"      --pr N              the pull request (default: pull_request.number, else\n"
-		"                          issue.number, of the event file $GITHUB_EVENT_PATH)\n"
-		"      --api-url URL       the REST API (default: $GITHUB_API_URL, else\n"
-		"                          " GITHUB_API_URL "); plain http:// only to\n"
-		"                          this machine (127.0.0.0/8, ::1, localhost)\n"
-		"      --token-env NAME    the variable that holds the token (default:\n"
-		"                          " POST_TOKEN_ENV "); the token is never printed\n"
-		"      --key-suffix S      the marker becomes <!-- wperf-bench: S -->: one\n"
-		"                          comment per job of a matrix\n"
-		"      --artifacts-url URL linked from the comment (default:\n"
-		"                          $GITHUB_SERVER_URL/$GITHUB_REPOSITORY/actions/runs/\n"
-		"                          $GITHUB_RUN_ID, when they are set)\n"
-		"      --timeout S         seconds per HTTP request (default: %d; connecting:\n"
-		"                          %d at the most)\n"
-		"      --dry-run           print the requests it would send (the token as ***)\n"
-		"                          and where the summary would go; send and write\n"
-		"                          nothing\n"
-		"  -h, --help              this text\n"
-		"\n"
-		"A request is tried again up to %d times on 429, 5xx, a connection error or a\n"
-		"timeout, after 1, 2, 4 s ($" POST_RETRY_MS_ENV " sets the first wait, in ms),\n"
-		"or after what Retry-After or X-RateLimit-Reset ask when it is at most %d s.\n"
-		"A creation that failed so (5xx, timeout) is looked for before it is tried\n"
-		"again: there is never a second comment.\n"
-		"\n"
-		"Exit status: the verdicts': 0 every scenario is pass, improved or\n"
-		"inconclusive; 1 one is new-bottleneck or regression; 2 one could not run,\n"
-		"bad usage, or a FOLDER that is neither (the others are posted all the\n"
-		"same). A comment that could not be posted, or no token, is a warning,\n"
-		"never a change of the exit status.\n",
-		FORGE_HTTP_TIMEOUT_S, FORGE_HTTP_CONNECT_TIMEOUT_S, FORGE_HTTP_RETRIES,
-		FORGE_HTTP_RETRY_CAP_MS / 1000);
-}
-
 struct post_opts {
 	const char *repo, *api, *token_env, *key_suffix, *artifacts;
 	unsigned pr;
@@ -266,67 +214,79 @@ static void post_comment(const struct post_opts *o, const struct github_target *
 /* ---- the command ---- */
 
 /* The options into *o; -1 to go on, else an exit status. */
+static const struct cli_option post_options[] = {
+    {0, "repo", "OWNER/NAME", "the repository (default: $GITHUB_REPOSITORY)",
+     CLI_STRING(struct post_opts, repo)},
+    {0, "pr", "N",
+     "the pull request (default: pull_request.number, else issue.number, of the event file "
+     "$GITHUB_EVENT_PATH)",
+     CLI_COUNT(struct post_opts, pr, 1, INT32_MAX)},
+    {0, "api-url", "URL",
+     "the REST API (default: $GITHUB_API_URL, else " GITHUB_API_URL "); plain http:// only to "
+     "this machine (127.0.0.0/8, ::1, localhost)",
+     CLI_STRING(struct post_opts, api)},
+    {0, "token-env", "NAME",
+     "the variable that holds the token (default: " POST_TOKEN_ENV "); the token is never "
+     "printed",
+     CLI_STRING(struct post_opts, token_env)},
+    {0, "key-suffix", "S",
+     "the marker becomes <!-- wperf-bench: S -->: one comment per job of a matrix",
+     CLI_STRING(struct post_opts, key_suffix)},
+    {0, "artifacts-url", "URL",
+     "linked from the comment (default: "
+     "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/actions/runs/$GITHUB_RUN_ID, when they are set)",
+     CLI_STRING(struct post_opts, artifacts)},
+    {0, "timeout", "S",
+     "seconds per HTTP request (default: " CLI_STR(FORGE_HTTP_TIMEOUT_S) "; connecting: " CLI_STR(
+	 FORGE_HTTP_CONNECT_TIMEOUT_S) " at the most)",
+     CLI_COUNT(struct post_opts, http.timeout_s, 1, POST_TIMEOUT_MAX)},
+    {0, "dry-run", NULL,
+     "print the requests it would send (the token as ***) and where the summary would go; "
+     "send and write nothing",
+     CLI_FLAG(struct post_opts, dry_run)},
+    {0},
+};
+
+static const struct cli_command post_command = {
+    .name = CMD,
+    .synopsis = "[OPTIONS] FOLDER...",
+    .description = "Puts the verdicts on a GitHub pull request as ONE comment, found again by\n"
+		   "its hidden marker <!-- wperf-bench --> and updated in place, created when\n"
+		   "there is none. Also appends the same Markdown to $GITHUB_STEP_SUMMARY when\n"
+		   "it is set (the job summary), with a pull request or without.\n"
+		   "\n"
+		   "A FOLDER is the output of 'check-perf' (its summary.json, wperf-check/1:\n"
+		   "every scenario with its findings and call sites), or a results folder\n"
+		   "judged by 'compare' or 'run --gate' (its verdict; the findings are in its\n"
+		   "verdict.md). All the folders given make one comment; a scenario given\n"
+		   "twice is taken from the later folder (NAME.confirm after NAME), with a note.\n",
+    .options = post_options,
+    .notes = "A request is tried again up to " CLI_STR(
+	FORGE_HTTP_RETRIES) " times on 429, 5xx, a connection error or a\n"
+			    "timeout, after 1, 2, 4 s ($" POST_RETRY_MS_ENV
+			    " sets the first wait, in ms),\n"
+			    "or after what Retry-After or X-RateLimit-Reset ask when it is at "
+			    "most " CLI_STR(FORGE_HTTP_RETRY_CAP_MS) " ms.\n"
+								     "A creation that failed so "
+								     "(5xx, timeout) is looked "
+								     "for before it is tried\n"
+								     "again: there is never a "
+								     "second comment.\n",
+    .exit_status = "the verdicts': 0 every scenario is pass, improved or\n"
+		   "inconclusive; 1 one is new-bottleneck or regression; 2 one could not run,\n"
+		   "bad usage, or a FOLDER that is neither (the others are posted all the\n"
+		   "same). A comment that could not be posted, or no token, is a warning,\n"
+		   "never a change of the exit status.\n",
+    .min_operands = 1,
+    .max_operands = CLI_ANY_OPERANDS,
+};
+
 static int parse_options(int argc, char **argv, struct post_opts *o)
 {
-	enum {
-		OPT_REPO = 256,
-		OPT_PR,
-		OPT_API,
-		OPT_TOKEN_ENV,
-		OPT_SUFFIX,
-		OPT_ARTIFACTS,
-		OPT_TIMEOUT,
-		OPT_DRY_RUN
-	};
-	static const struct option longopts[] = {
-	    {"repo", required_argument, NULL, OPT_REPO},
-	    {"pr", required_argument, NULL, OPT_PR},
-	    {"api-url", required_argument, NULL, OPT_API},
-	    {"token-env", required_argument, NULL, OPT_TOKEN_ENV},
-	    {"key-suffix", required_argument, NULL, OPT_SUFFIX},
-	    {"artifacts-url", required_argument, NULL, OPT_ARTIFACTS},
-	    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-	    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	int c;
+	int status = cli_parse(&post_command, argc, argv, o);
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_REPO:
-			o->repo = optarg;
-			break;
-		case OPT_PR:
-			if (cli_parse_count(CMD, "--pr", optarg, 1, INT32_MAX, &o->pr))
-				return EXIT_ERROR;
-			break;
-		case OPT_API:
-			o->api = optarg;
-			break;
-		case OPT_TOKEN_ENV:
-			o->token_env = optarg;
-			break;
-		case OPT_SUFFIX:
-			o->key_suffix = optarg;
-			break;
-		case OPT_ARTIFACTS:
-			o->artifacts = optarg;
-			break;
-		case OPT_TIMEOUT:
-			if (cli_parse_count(CMD, "--timeout", optarg, 1, POST_TIMEOUT_MAX,
-					    &o->http.timeout_s))
-				return EXIT_ERROR;
-			break;
-		case OPT_DRY_RUN:
-			o->dry_run = 1;
-			break;
-		default:
-			return cli_other_option(c, usage);
-		}
-	}
-	if (cli_some_operands(argc, usage))
-		return EXIT_ERROR;
+	if (status >= 0)
+		return status;
 	if (o->token_env && !o->token_env[0])
 		return cli_error(CMD, "--token-env wants the name of a variable");
 	if (o->artifacts && strlen(o->artifacts) >= FORGE_HTTP_URL_MAX)

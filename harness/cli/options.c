@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Options from a table: getopt_long's arguments built from it, each value
+ * stored where the table says, and --help written from it.
+ */
+#include "harness/cli/options.h"
+
+#include <getopt.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/cli/cli.h"
+
+#define MAX_OPTIONS 48
+#define HELP_COLUMN 26	/* where an option's help starts */
+#define HELP_WIDTH  80	/* the column no help line goes past */
+#define LONG_VALUE  256 /* getopt_long's value for option i without a short name: LONG_VALUE + i */
+
+/* An option of the table with its groups unfolded, and where its field is. */
+struct flat_option {
+	const struct cli_option *opt;
+	size_t offset;
+};
+
+static size_t flatten(const struct cli_option *table, size_t base, struct flat_option *out,
+		      size_t n)
+{
+	for (; table->kind != CLI_OPTION_END; table++) {
+		if (table->kind == CLI_OPTION_GROUP) {
+			n = flatten(table->group, base + table->offset, out, n);
+			continue;
+		}
+		if (n == MAX_OPTIONS)
+			abort(); /* a table larger than any command has: a programming error */
+		out[n].opt = table;
+		out[n++].offset = base + table->offset;
+	}
+	return n;
+}
+
+static int store(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
+{
+	char name[64];
+	double v;
+	char *end;
+
+	switch (opt->kind) {
+	case CLI_OPTION_FLAG:
+		*(int *)field = 1;
+		return 0;
+	case CLI_OPTION_STRING:
+		*(const char **)field = arg;
+		return 0;
+	case CLI_OPTION_PARSE:
+		return opt->parse(cmd, opt, arg, field);
+	default:
+		break;
+	}
+	snprintf(name, sizeof(name), "--%s", opt->long_name);
+	if (opt->kind == CLI_OPTION_COUNT)
+		return cli_parse_count(cmd, name, arg, (unsigned)opt->min, (unsigned)opt->max,
+				       field);
+	v = strtod(arg, &end);
+	if (*end || end == arg || !(v >= opt->min && v <= opt->max))
+		return cli_error(cmd, "%s wants a number from %g to %g, not '%s'", name, opt->min,
+				 opt->max, arg);
+	*(double *)field = v;
+	return 0;
+}
+
+int cli_parse_u64(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
+{
+	struct cli_option number = *opt;
+	double v;
+
+	number.kind = CLI_OPTION_NUMBER;
+	if (store(cmd, &number, arg, &v))
+		return EXIT_ERROR;
+	*(uint64_t *)field = (uint64_t)v;
+	return 0;
+}
+
+/* getopt_long's short and long options for the table; -h, --help added. */
+static void getopt_tables(const struct cli_command *cmd, const struct flat_option *flat, size_t n,
+			  char *shorts, struct option *longs)
+{
+	size_t len = 0;
+
+	if (cmd->stop_at_operand)
+		shorts[len++] = '+';
+	for (size_t i = 0; i < n; i++) {
+		const struct cli_option *o = flat[i].opt;
+		int value = o->short_name ? o->short_name : LONG_VALUE + (int)i;
+
+		longs[i] = (struct option){o->long_name, o->arg ? required_argument : no_argument,
+					   NULL, value};
+		if (o->short_name) {
+			shorts[len++] = o->short_name;
+			if (o->arg)
+				shorts[len++] = ':';
+		}
+	}
+	shorts[len++] = 'h';
+	shorts[len] = '\0';
+	longs[n] = (struct option){"help", no_argument, NULL, 'h'};
+	longs[n + 1] = (struct option){0};
+}
+
+static const struct flat_option *find(const struct flat_option *flat, size_t n, int value)
+{
+	if (value >= LONG_VALUE && (size_t)(value - LONG_VALUE) < n)
+		return &flat[value - LONG_VALUE];
+	for (size_t i = 0; i < n; i++)
+		if (flat[i].opt->short_name == value)
+			return &flat[i];
+	return NULL;
+}
+
+int cli_parse(const struct cli_command *cmd, int argc, char **argv, void *opts)
+{
+	struct flat_option flat[MAX_OPTIONS];
+	struct option longs[MAX_OPTIONS + 2];
+	char shorts[3 * MAX_OPTIONS + 3];
+	size_t n = flatten(cmd->options, 0, flat, 0);
+	int c, operands;
+
+	getopt_tables(cmd, flat, n, shorts, longs);
+	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		const struct flat_option *f = find(flat, n, c);
+
+		if (c == 'h' || !f) { /* --help, or what getopt_long has named already */
+			cli_usage(cmd, c == 'h' ? stdout : stderr);
+			return c == 'h' ? EXIT_OK : EXIT_ERROR;
+		}
+		if (store(cmd->name, f->opt, optarg, (char *)opts + f->offset))
+			return EXIT_ERROR;
+	}
+	operands = argc - optind;
+	if (operands < cmd->min_operands ||
+	    (cmd->max_operands != CLI_ANY_OPERANDS && operands > cmd->max_operands)) {
+		cli_usage(cmd, stderr);
+		return EXIT_ERROR;
+	}
+	return -1;
+}
+
+/* Writes text from column col on, wrapped at HELP_WIDTH, continued at HELP_COLUMN. */
+static void wrap(FILE *out, const char *text, int col)
+{
+	while (*text) {
+		size_t word = strcspn(text, " ");
+
+		if (col > HELP_COLUMN && col + 1 + (int)word > HELP_WIDTH) {
+			fprintf(out, "\n%*s", HELP_COLUMN, "");
+			col = HELP_COLUMN;
+		} else if (col > HELP_COLUMN) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", (int)word, text);
+		col += (int)word;
+		text += word;
+		text += strspn(text, " ");
+	}
+}
+
+static void option_help(FILE *out, const struct cli_option *o)
+{
+	int col;
+
+	if (o->heading)
+		fprintf(out, "%s\n", o->heading);
+	col = fprintf(out, "  %c%c%s--%s%s%s", o->short_name ? '-' : ' ',
+		      o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ",
+		      o->long_name, o->arg ? " " : "", o->arg ? o->arg : "");
+	if (o->help && *o->help) {
+		if (col >= HELP_COLUMN) {
+			fputc('\n', out);
+			col = 0;
+		}
+		fprintf(out, "%*s", HELP_COLUMN - col, "");
+		wrap(out, o->help, HELP_COLUMN);
+	}
+	fputc('\n', out);
+}
+
+static void options_help(FILE *out, const struct cli_option *table)
+{
+	for (; table->kind != CLI_OPTION_END; table++) {
+		if (table->kind != CLI_OPTION_GROUP) {
+			option_help(out, table);
+			continue;
+		}
+		if (table->heading)
+			fprintf(out, "%s\n", table->heading);
+		options_help(out, table->group);
+	}
+}
+
+void cli_usage(const struct cli_command *cmd, FILE *out)
+{
+	static const struct cli_option help = {
+	    .short_name = 'h', .long_name = "help", .help = "this text", .kind = CLI_OPTION_FLAG};
+
+	fprintf(out, "usage: wperf-bench %s %s\n\n%s\noptions:\n", cmd->name, cmd->synopsis,
+		cmd->description);
+	options_help(out, cmd->options);
+	option_help(out, &help);
+	if (cmd->notes)
+		fprintf(out, "\n%s", cmd->notes);
+	if (cmd->exit_status)
+		fprintf(out, "\nExit status: %s", cmd->exit_status);
+}
