@@ -37,12 +37,6 @@ void cli_warn(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 }
 
-int cli_other_option(int c, void (*usage)(FILE *))
-{
-	usage(c == 'h' ? stdout : stderr);
-	return c == 'h' ? EXIT_OK : EXIT_ERROR;
-}
-
 int cli_open_trace(const char *cmd, const char *path, struct wperf_trace **t)
 {
 	struct wperf_error err = {0};

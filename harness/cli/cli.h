@@ -55,11 +55,6 @@ extern const struct cli_option cli_baseline_options[];
 int cli_parse_baseline_ref(const char *cmd, const struct cli_option *opt, const char *arg,
 			   void *src);
 
-/* The end of the getopt_long switch of a command without an option table:
- * 'h' prints usage to stdout and returns EXIT_OK, anything else usage to
- * stderr and EXIT_ERROR. */
-int cli_other_option(int c, void (*usage)(FILE *));
-
 /* Opens the trace at path; 0, or EXIT_ERROR after saying why. */
 int cli_open_trace(const char *cmd, const char *path, struct wperf_trace **t);
 

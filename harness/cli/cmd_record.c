@@ -1,748 +1,209 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * wperf-bench record: records the machine's waiting events into a trace file.
- *
- * The order matters: the BPF programs are attached before the command starts
- * (its first events are in the trace), and detached before the writer drains
- * the last records (nothing arrives after the drain). The file is written as
- * FILE.part and renamed once complete, so FILE is never a half-written trace.
+ * wperf-bench record: records the machine's waiting events into a trace file
+ * (the lifecycle is harness/record/recording.h), and says what it came to.
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-
-#include <bpf/libbpf.h>
 
 #include "harness/cli/cli.h"
-#include "core/util/buf.h"
-#include "core/trace/trace.h"
-#include "harness/record/bpf_recorder.h"
-#include "harness/record/mmap_watch.h"
-#include "harness/record/proc_counters.h"
-#include "harness/record/proc_info.h"
-#include "harness/record/record_tables.h"
 #include "harness/base/spawn.h"
-#include "harness/record/trace_sink.h"
+#include "harness/record/recording.h"
 
-#define CMD	       "record"
-#define MAX_PIDS       64
-#define MAX_USDT       16
-#define STOP_GRACE_MS  5000
-#define HOLD_TIMEOUT_S 300 /* --hold: the longest wait for the second signal */
+#define CMD "record"
 
-struct record_opts {
-	const char *output;
-	double duration; /* seconds; 0: until the command exits or a signal */
-	pid_t pids[MAX_PIDS];
-	size_t npids;
-	const char *usdt[MAX_USDT];
-	size_t nusdt;
-	unsigned stack_mode;
-	size_t ringbuf_mb;
-	uint32_t stack_entries;
-	int compress;
-	int quiet;
-	const char *ready_file;	  /* exists while the probes are attached; NULL: none */
-	int hold;		  /* wait for a signal between the window and the tables */
-	const char *harness_pids; /* META harness_pids: "PID[,PID...]", or "" */
-	const char *target;	  /* META analysis_target: a process name, pids, or "" */
-	char **command;		  /* NULL: record until stopped */
-};
-
-/* Everything a recording holds, released in one place. */
-struct recording {
-	struct record_opts *opts;
-	struct bpf_recorder *bpf;
-	struct trace_sink *sink;
-	struct mmap_watch *mmaps;
-	struct wperf_trace_writer *writer;
-	int fd;
-	char part[PATH_MAX];
-	pid_t child;
-	int child_status; /* valid when child_done */
-	int child_done;
-	uint64_t start_ts, end_ts;
-	size_t ncpu;
-	int ready_file_made;
-	/* the kernel's counters at the window's start and end, for COUNTERS */
-	struct wperf_counters_store counters[2];
-};
-
-static void usage(FILE *out)
+static int parse_duration(const char *cmd, const struct cli_option *opt, const char *arg,
+			  void *field)
 {
-	fprintf(out,
-		"usage: wperf-bench record [OPTIONS] [-- COMMAND [ARGS...]]\n"
-		"\n"
-		"Records every scheduling, wakeup, interrupt, disk and network event of the\n"
-		"machine into a trace file. With a COMMAND, recording starts before it and\n"
-		"stops when it exits (or when the duration ends: then it is terminated).\n"
-		"SIGINT or SIGTERM stop the recording cleanly, with a complete file.\n"
-		"\n"
-		"options:\n"
-		"  -o, --output FILE       trace file (default: wperf.trace)\n"
-		"  -d, --duration SECONDS  stop after this long (default: until stopped)\n"
-		"  -p, --pid PID[,PID...]  record only these processes and their children\n"
-		"                          (default: the whole machine)\n"
-		"      --stacks MODE       none, kernel, user or all (default): the stacks of\n"
-		"                          a thread as it blocks and of a waker as it wakes\n"
-		"      --usdt BINARY       attach the wperf_annotate.h probes of BINARY (the\n"
-		"                          COMMAND and the -p processes are attached anyway)\n"
-		"      --buffer-mb N       BPF ring buffer size, a power of two (default: 32)\n"
-		"      --stack-entries N   stack map entries (default: 16384)\n"
-		"      --no-compress       store event sections without zstd\n"
-		"      --ready-file FILE   create FILE once recording has started and remove\n"
-		"                          it when the window closes (for scripts that wait)\n"
-		"      --hold              once the window has closed, wait for SIGINT or\n"
-		"                          SIGTERM (at most 300 s) before reading the processes'\n"
-		"                          tables (mappings, JIT perf maps): time to have a JIT\n"
-		"                          write its perf map without recording that work\n"
-		"      --harness-pids PID[,PID...]\n"
-		"                          processes of a harness that runs this recording\n"
-		"                          (run passes its own): the analysis leaves them out\n"
-		"      --target NAME|PIDS  the processes the recording is for (a process name,\n"
-		"                          or PID[,PID...]): report's default --target, when\n"
-		"                          there is no COMMAND (run passes the scenario's)\n"
-		"  -q, --quiet             no progress or summary\n"
-		"  -h, --help              this text\n"
-		"\n"
-		"Needs root (or CAP_BPF and CAP_PERFMON) and a kernel with BTF.\n"
-		"Exit status: 0 recorded, 2 error.\n");
-}
-
-static int parse_pids(const char *arg, struct record_opts *o)
-{
-	char *copy = strdup(arg), *tok, *save = NULL, *end;
-
-	if (!copy)
-		return -ENOMEM;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		long pid = strtol(tok, &end, 10);
-
-		if (*end || pid <= 0 || pid > INT_MAX || o->npids == MAX_PIDS) {
-			free(copy);
-			return -EINVAL;
-		}
-		o->pids[o->npids++] = pid;
-	}
-	free(copy);
-	return 0;
-}
-
-static int parse_stacks(const char *arg, unsigned *mode)
-{
-	static const struct {
-		const char *name;
-		unsigned mode;
-	} modes[] = {{"none", 0},
-		     {"kernel", RECORD_STACKS_KERNEL},
-		     {"user", RECORD_STACKS_USER},
-		     {"all", RECORD_STACKS_KERNEL | RECORD_STACKS_USER}};
-
-	for (size_t i = 0; i < sizeof(modes) / sizeof(*modes); i++)
-		if (!strcmp(arg, modes[i].name)) {
-			*mode = modes[i].mode;
-			return 0;
-		}
-	return -EINVAL;
-}
-
-static const char *stacks_name(unsigned mode)
-{
-	static const char *const names[] = {"none", "kernel", "user", "all"};
-
-	return names[mode & 3];
-}
-
-/* Returns -1 to go on, or the exit status to return now. */
-static int parse_args(int argc, char **argv, struct record_opts *o)
-{
-	enum {
-		OPT_STACKS = 256,
-		OPT_USDT,
-		OPT_BUFFER,
-		OPT_STACK_ENTRIES,
-		OPT_NO_COMPRESS,
-		OPT_READY_FILE,
-		OPT_HOLD,
-		OPT_HARNESS_PIDS,
-		OPT_TARGET
-	};
-	static const struct option longopts[] = {
-	    {"output", required_argument, NULL, 'o'},
-	    {"duration", required_argument, NULL, 'd'},
-	    {"pid", required_argument, NULL, 'p'},
-	    {"stacks", required_argument, NULL, OPT_STACKS},
-	    {"usdt", required_argument, NULL, OPT_USDT},
-	    {"buffer-mb", required_argument, NULL, OPT_BUFFER},
-	    {"stack-entries", required_argument, NULL, OPT_STACK_ENTRIES},
-	    {"no-compress", no_argument, NULL, OPT_NO_COMPRESS},
-	    {"ready-file", required_argument, NULL, OPT_READY_FILE},
-	    {"hold", no_argument, NULL, OPT_HOLD},
-	    {"harness-pids", required_argument, NULL, OPT_HARNESS_PIDS},
-	    {"target", required_argument, NULL, OPT_TARGET},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
+	double *duration = field;
 	char *end;
-	long n;
-	int c;
 
-	o->output = "wperf.trace";
-	o->stack_mode = RECORD_STACKS_KERNEL | RECORD_STACKS_USER;
-	o->ringbuf_mb = 32;
-	o->stack_entries = 16384;
-	o->compress = 1;
-	o->harness_pids = "";
-	o->target = "";
-	/* "+": stop at the first non-option, the COMMAND. */
-	while ((c = getopt_long(argc, argv, "+o:d:p:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'd':
-			o->duration = strtod(optarg, &end);
-			if (*end || !(o->duration > 0))
-				return cli_error(CMD,
-						 "--duration wants a positive number of "
-						 "seconds, not '%s'",
-						 optarg);
-			break;
-		case 'p':
-			if (parse_pids(optarg, o))
-				return cli_error(CMD,
-						 "--pid wants PID[,PID...] (at most %d), not '%s'",
-						 MAX_PIDS, optarg);
-			break;
-		case OPT_STACKS:
-			if (parse_stacks(optarg, &o->stack_mode))
-				return cli_error(
-				    CMD, "--stacks is none, kernel, user or all, not '%s'", optarg);
-			break;
-		case OPT_USDT:
-			if (o->nusdt == MAX_USDT)
-				return cli_error(CMD, "at most %d --usdt binaries", MAX_USDT);
-			o->usdt[o->nusdt++] = optarg;
-			break;
-		case OPT_BUFFER:
-			n = strtol(optarg, &end, 10);
-			if (*end || n < 1 || n > 4096 || (n & (n - 1)))
-				return cli_error(CMD,
-						 "--buffer-mb wants a power of two from 1 to "
-						 "4096, not '%s'",
-						 optarg);
-			o->ringbuf_mb = n;
-			break;
-		case OPT_STACK_ENTRIES:
-			n = strtol(optarg, &end, 10);
-			if (*end || n < 64 || n > (1 << 22))
-				return cli_error(CMD, "--stack-entries wants 64 to %d, not '%s'",
-						 1 << 22, optarg);
-			o->stack_entries = n;
-			break;
-		case OPT_NO_COMPRESS:
-			o->compress = 0;
-			break;
-		case OPT_READY_FILE:
-			o->ready_file = optarg;
-			break;
-		case OPT_HOLD:
-			o->hold = 1;
-			break;
-		case OPT_HARNESS_PIDS:
-			if (!isdigit((unsigned char)*optarg) ||
-			    strspn(optarg, "0123456789,") != strlen(optarg))
-				return cli_error(CMD, "--harness-pids wants PID[,PID...], not '%s'",
-						 optarg);
-			o->harness_pids = optarg;
-			break;
-		case OPT_TARGET:
-			o->target = optarg;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		default:
-			return cli_other_option(c, usage);
-		}
-	}
-	if (optind < argc)
-		o->command = argv + optind;
-	if (o->command && o->npids)
-		return cli_error(CMD, "give either a COMMAND or --pid, not both");
-	return -1;
-}
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
-}
-
-static uint64_t realtime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
-}
-
-/* Attaches the USDT probes of the command, the -p processes and --usdt binaries. */
-static int attach_annotations(struct recording *rec, struct wperf_error *err)
-{
-	const struct record_opts *o = rec->opts;
-	char path[PATH_MAX];
-	int e;
-
-	if (o->command && spawn_resolve(o->command[0], path, sizeof(path)) == 0) {
-		e = bpf_recorder_attach_usdt(rec->bpf, path, -1, err);
-		if (e < 0)
-			return e;
-	}
-	for (size_t i = 0; i < o->npids; i++) {
-		char exe[64];
-
-		snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)o->pids[i]);
-		if (access(exe, R_OK) != 0)
-			return wperf_error_set(err, -ESRCH, "no process %d", (int)o->pids[i]);
-		e = bpf_recorder_attach_usdt(rec->bpf, exe, o->pids[i], err);
-		if (e < 0)
-			return e;
-	}
-	for (size_t i = 0; i < o->nusdt; i++) {
-		if (access(o->usdt[i], R_OK) != 0)
-			return wperf_error_set(err, -errno, "--usdt %s: %s", o->usdt[i],
-					       strerror(errno));
-		e = bpf_recorder_attach_usdt(rec->bpf, o->usdt[i], -1, err);
-		if (e < 0)
-			return e;
-		if (e == 0 && !o->quiet)
-			cli_warn(CMD, "%s has no wperf USDT probes", o->usdt[i]);
-	}
+	(void)opt;
+	*duration = strtod(arg, &end);
+	if (*end || !(*duration > 0))
+		return cli_error(cmd, "--duration wants a positive number of seconds, not '%s'",
+				 arg);
 	return 0;
 }
 
-static void join_words(char *const *words, char *out, size_t size)
+static int parse_pids(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
 {
-	size_t len = 0;
-
-	out[0] = '\0';
-	for (; words && *words && len < size; words++)
-		len += snprintf(out + len, size - len, "%s%s", len ? " " : "", *words);
+	(void)opt;
+	if (recording_add_pids(field, arg))
+		return cli_error(cmd, "--pid wants PID[,PID...] (at most %d), not '%s'",
+				 RECORDING_MAX_PIDS, arg);
+	return 0;
 }
 
-static int write_meta(struct recording *rec, char **argv, struct wperf_error *err)
+static int parse_stacks(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
 {
-	const struct record_opts *o = rec->opts;
-	char kernel[600], ncpu[16], possible[16], start_rt[32], start_mono[32], tgid[16], rb[32];
-	char command[4096], cmdline[4096] = "wperf-bench ", targets[1024] = "all", child[16] = "";
-	struct utsname u;
-
-	uname(&u);
-	snprintf(kernel, sizeof(kernel), "%s %s", u.release, u.version);
-	snprintf(ncpu, sizeof(ncpu), "%ld", sysconf(_SC_NPROCESSORS_ONLN));
-	snprintf(possible, sizeof(possible), "%zu", rec->ncpu);
-	/* A pair of readings taken together maps trace times to wall-clock time. */
-	snprintf(start_mono, sizeof(start_mono), "%llu", (unsigned long long)monotonic_ns());
-	snprintf(start_rt, sizeof(start_rt), "%llu", (unsigned long long)realtime_ns());
-	snprintf(tgid, sizeof(tgid), "%d", (int)getpid());
-	snprintf(rb, sizeof(rb), "%zu", o->ringbuf_mb << 20);
-	join_words(o->command, command, sizeof(command));
-	if (rec->child > 0)
-		snprintf(child, sizeof(child), "%d", (int)rec->child);
-	join_words(argv, cmdline + strlen(cmdline), sizeof(cmdline) - strlen(cmdline));
-	for (size_t i = 0, len = 0; i < o->npids; i++)
-		len += snprintf(targets + len, sizeof(targets) - len, "%s%d", i ? "," : "",
-				(int)o->pids[i]);
-
-	const char *keys[] = {"format",
-			      "recorder",
-			      "kernel",
-			      "machine",
-			      "hostname",
-			      "ncpu",
-			      "possible_cpus",
-			      "clock",
-			      "start_realtime_ns",
-			      "start_monotonic_ns",
-			      "command",
-			      "cmdline",
-			      "recorder_tgid",
-			      "stacks",
-			      "targets",
-			      "hooks",
-			      "ringbuf_bytes",
-			      "command_pid",
-			      "harness_pids",
-			      "analysis_target"};
-	const char *values[] = {"wperf-trace",
-				"wperf-bench " WPERF_VERSION,
-				kernel,
-				u.machine,
-				u.nodename,
-				ncpu,
-				possible,
-				"CLOCK_MONOTONIC",
-				start_rt,
-				start_mono,
-				command,
-				cmdline,
-				tgid,
-				stacks_name(o->stack_mode),
-				targets,
-				bpf_recorder_hooks(rec->bpf),
-				rb,
-				child,
-				o->harness_pids,
-				o->target};
-
-	/* The fixed entries, then one or two for each network interface. */
-	struct net_meta nets[64];
-	size_t nfixed = sizeof(keys) / sizeof(*keys), nnet = proc_net_meta(nets, 64), n = nfixed;
-	const char *all_keys[sizeof(keys) / sizeof(*keys) + 64];
-	const char *all_values[sizeof(keys) / sizeof(*keys) + 64];
-
-	memcpy(all_keys, keys, sizeof(keys));
-	memcpy(all_values, values, sizeof(values));
-	for (size_t i = 0; i < nnet; i++, n++) {
-		all_keys[n] = nets[i].key;
-		all_values[n] = nets[i].value;
-	}
-	return wperf_trace_writer_meta(rec->writer, all_keys, all_values, n, err);
+	(void)opt;
+	if (recording_parse_stacks(arg, field))
+		return cli_error(cmd, "--stacks is none, kernel, user or all, not '%s'", arg);
+	return 0;
 }
 
-/* An error writing the trace (the disk is full, say): the writer knows its
- * offset, not the file's name. */
-static int trace_error(const struct recording *rec, struct wperf_error *err)
+static int parse_usdt(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
 {
-	char msg[WPERF_ERROR_MSG_LEN];
+	struct record_opts *o = field;
 
-	snprintf(msg, sizeof(msg), "%s", err->msg);
-	return wperf_error_set(err, err->code ? err->code : -EIO, "%s: %s (the trace is not kept)",
-			       rec->opts->output, msg);
+	(void)opt;
+	if (o->nusdt == RECORDING_MAX_USDT)
+		return cli_error(cmd, "at most %d --usdt binaries", RECORDING_MAX_USDT);
+	o->usdt[o->nusdt++] = arg;
+	return 0;
 }
 
-/*
- * Reads the kernel's counters for the window's start or end: of every thread
- * when the whole machine is recorded, else of the processes the BPF programs
- * follow (the --pid ones and their children, as they are now).
- */
-static int read_counters(struct recording *rec, unsigned when, struct wperf_error *err)
+static int parse_buffer_mb(const char *cmd, const struct cli_option *opt, const char *arg,
+			   void *field)
 {
-	struct proc_counters_opts co = {.when = when};
-	struct wperf_buf tgids = {0};
-	int e = 0;
+	char *end;
+	long n = strtol(arg, &end, 10);
 
-	if (!rec->opts->npids)
-		co.flags = WPERF_COUNTERS_WHOLE_MACHINE;
-	else if (bpf_recorder_targets(rec->bpf, &tgids))
-		e = wperf_error_set(err, -ENOMEM, "out of memory");
-	co.tgids = (const uint32_t *)tgids.data;
-	co.ntgids = tgids.len / sizeof(uint32_t);
-	if (!e)
-		e = proc_counters_read(&co, &rec->counters[when], err);
-	wperf_buf_release(&tgids);
-	return e;
+	(void)opt;
+	if (*end || n < 1 || n > 4096 || (n & (n - 1)))
+		return cli_error(cmd, "--buffer-mb wants a power of two from 1 to 4096, not '%s'",
+				 arg);
+	*(size_t *)field = n;
+	return 0;
 }
 
-static int finish_trace(struct recording *rec, struct wperf_error *err)
+static int parse_stack_entries(const char *cmd, const struct cli_option *opt, const char *arg,
+			       void *field)
 {
-	struct wperf_trace_stats stats = {0};
-	uint64_t *lost = calloc(rec->ncpu, sizeof(*lost));
-	int e;
+	char *end;
+	long n = strtol(arg, &end, 10);
 
-	if (!lost)
-		return wperf_error_set(err, -ENOMEM, "out of memory");
-	stats.start_ts = rec->start_ts;
-	stats.end_ts = rec->end_ts;
-	stats.ncpu = rec->ncpu;
-	stats.lost = lost;
-	e = bpf_recorder_counters(rec->bpf, lost, rec->ncpu, &stats.stack_lost, &stats.stack_fault);
-	if (e)
-		wperf_error_set(err, e, "reading the recorder's counters: %s", strerror(-e));
-	if (!e && (e = wperf_trace_writer_counters(rec->writer,
-						   &rec->counters[WPERF_COUNTERS_END].c, err)))
-		trace_error(rec, err);
-	if (!e && (e = record_write_tables(rec->writer, rec->bpf, rec->sink, err)))
-		trace_error(rec, err);
-	if (!e && trace_sink_mappings(rec->sink)->missed && !rec->opts->quiet)
+	(void)opt;
+	if (*end || n < 64 || n > (1 << 22))
+		return cli_error(cmd, "--stack-entries wants 64 to %d, not '%s'", 1 << 22, arg);
+	*(uint32_t *)field = n;
+	return 0;
+}
+
+static int parse_no_compress(const char *cmd, const struct cli_option *opt, const char *arg,
+			     void *field)
+{
+	(void)cmd, (void)opt, (void)arg;
+	*(int *)field = 0;
+	return 0;
+}
+
+static int parse_harness_pids(const char *cmd, const struct cli_option *opt, const char *arg,
+			      void *field)
+{
+	(void)opt;
+	if (!isdigit((unsigned char)*arg) || strspn(arg, "0123456789,") != strlen(arg))
+		return cli_error(cmd, "--harness-pids wants PID[,PID...], not '%s'", arg);
+	*(const char **)field = arg;
+	return 0;
+}
+
+static const struct cli_option record_options[] = {
+    {'o', RECORDING_OPT_OUTPUT, "FILE", "trace file (default: wperf.trace)",
+     CLI_STRING(struct record_opts, output)},
+    {'d', RECORDING_OPT_DURATION, "SECONDS", "stop after this long (default: until stopped)",
+     CLI_PARSE(struct record_opts, duration, parse_duration)},
+    {'p', RECORDING_OPT_PID, "PID[,PID...]",
+     "record only these processes and their children (default: the whole machine)",
+     CLI_PARSE_ALL(parse_pids)},
+    {0, RECORDING_OPT_STACKS, "MODE",
+     "none, kernel, user or all (default): the stacks of a thread as it blocks and of a waker "
+     "as it wakes",
+     CLI_PARSE(struct record_opts, stack_mode, parse_stacks)},
+    {0, RECORDING_OPT_USDT, "BINARY",
+     "attach the wperf_annotate.h probes of BINARY (the COMMAND and the -p processes are "
+     "attached anyway)",
+     CLI_PARSE_ALL(parse_usdt)},
+    {0, RECORDING_OPT_BUFFER_MB, "N", "BPF ring buffer size, a power of two (default: 32)",
+     CLI_PARSE(struct record_opts, ringbuf_mb, parse_buffer_mb)},
+    {0, RECORDING_OPT_STACK_ENTRIES, "N", "stack map entries (default: 16384)",
+     CLI_PARSE(struct record_opts, stack_entries, parse_stack_entries)},
+    {0, RECORDING_OPT_NO_COMPRESS, NULL, "store event sections without zstd",
+     CLI_PARSE(struct record_opts, compress, parse_no_compress)},
+    {0, RECORDING_OPT_READY_FILE, "FILE",
+     "create FILE once recording has started and remove it when the window closes (for "
+     "scripts that wait)",
+     CLI_STRING(struct record_opts, ready_file)},
+    {0, RECORDING_OPT_HOLD, NULL,
+     "once the window has closed, wait for SIGINT or SIGTERM (at most 300 s) before reading "
+     "the processes' tables (mappings, JIT perf maps): time to have a JIT write its perf map "
+     "without recording that work",
+     CLI_FLAG(struct record_opts, hold)},
+    {0, RECORDING_OPT_HARNESS_PIDS, "PID[,PID...]",
+     "processes of a harness that runs this recording (run passes its own): the analysis "
+     "leaves them out",
+     CLI_PARSE(struct record_opts, harness_pids, parse_harness_pids)},
+    {0, RECORDING_OPT_TARGET, "NAME|PIDS",
+     "the processes the recording is for (a process name, or PID[,PID...]): report's default "
+     "--target, when there is no COMMAND (run passes the scenario's)",
+     CLI_STRING(struct record_opts, target)},
+    {'q', RECORDING_OPT_QUIET, NULL, "no progress or summary", CLI_FLAG(struct record_opts, quiet)},
+    {0},
+};
+
+static const struct cli_command record_command = {
+    .name = CMD,
+    .synopsis = "[OPTIONS] [-- COMMAND [ARGS...]]",
+    .description = "Records every scheduling, wakeup, interrupt, disk and network event of the\n"
+		   "machine into a trace file. With a COMMAND, recording starts before it and\n"
+		   "stops when it exits (or when the duration ends: then it is terminated).\n"
+		   "SIGINT or SIGTERM stop the recording cleanly, with a complete file.\n",
+    .options = record_options,
+    .notes = "Needs root (or CAP_BPF and CAP_PERFMON) and a kernel with BTF.\n",
+    .exit_status = "0 recorded, 2 error.\n",
+    .stop_at_operand = 1, /* the COMMAND's own options are its own */
+    .max_operands = CLI_ANY_OPERANDS,
+};
+
+/* What the recording came to, on stderr (unless --quiet). */
+static void say_summary(const struct record_opts *o, const struct recording_summary *s)
+{
+	char what[128];
+
+	if (s->mappings_missed)
 		cli_warn(CMD,
 			 "%zu processes exited before their mappings could be read: their "
 			 "user stacks stay unsymbolized",
-			 trace_sink_mappings(rec->sink)->missed);
-	if (!e && (e = wperf_trace_writer_finish(rec->writer, &stats, err)))
-		trace_error(rec, err);
-	if (!e && fsync(rec->fd) < 0)
-		e = wperf_error_set(err, -errno, "%s: %s", rec->part, strerror(errno));
-	if (!e && rename(rec->part, rec->opts->output) < 0)
-		e = wperf_error_set(err, -errno, "cannot rename %s to %s: %s", rec->part,
-				    rec->opts->output, strerror(errno));
-	if (!e && !rec->opts->quiet) {
-		uint64_t dropped = 0, bytes = wperf_trace_writer_offset(rec->writer);
-		uint64_t events = trace_sink_events(rec->sink);
-
-		for (size_t i = 0; i < rec->ncpu; i++)
-			dropped += lost[i];
-		fprintf(
-		    stderr,
-		    "wperf-bench record: %s: %.2f s, %llu events, %llu bytes (%.1f bytes/event), "
-		    "%llu lost, %llu stacks lost\n",
-		    rec->opts->output, (rec->end_ts - rec->start_ts) / 1e9,
-		    (unsigned long long)events, (unsigned long long)bytes,
-		    events ? (double)bytes / events : 0.0, (unsigned long long)dropped,
-		    (unsigned long long)stats.stack_lost);
-		if (dropped)
-			cli_warn(CMD,
-				 "%llu events were lost (the ring buffer was full): try a larger "
-				 "--buffer-mb",
-				 (unsigned long long)dropped);
-	}
-	free(lost);
-	return e;
-}
-
-/* Waits until the command exits, the duration ends, a signal asks to stop, or
- * the writer fails. */
-static int wait_for_stop(struct recording *rec, const sigset_t *signals, struct wperf_error *err)
-{
-	const struct record_opts *o = rec->opts;
-	uint64_t deadline = o->duration > 0 ? rec->start_ts + (uint64_t)(o->duration * 1e9) : 0;
-	int progress = !o->quiet && isatty(STDERR_FILENO);
-
-	for (;;) {
-		struct timespec tick = {0, 200 * 1000 * 1000};
-		uint64_t now = monotonic_ns();
-		siginfo_t info;
-		int sig;
-
-		if (trace_sink_failed(rec->sink, err))
-			return trace_error(rec, err);
-		if (deadline && now >= deadline)
-			return 0;
-		if (progress)
-			fprintf(stderr, "\rrecording: %.0f s, %llu events ",
-				(now - rec->start_ts) / 1e9,
-				(unsigned long long)trace_sink_events(rec->sink));
-		sig = sigtimedwait(signals, &info, &tick);
-		if (sig == SIGCHLD && rec->child > 0 &&
-		    waitpid(rec->child, &rec->child_status, WNOHANG) == rec->child) {
-			rec->child_done = 1;
-			break;
-		}
-		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
-			break;
-	}
-	if (progress)
-		fputc('\n', stderr);
-	return 0;
-}
-
-static int flush_recorder(void *bpf)
-{
-	return bpf_recorder_flush(bpf);
-}
-
-/* The ready file goes as the window closes: a harness waiting for that knows
- * the events are all in, and (--hold) the tables not yet read. */
-static void window_closed(struct recording *rec)
-{
-	if (rec->ready_file_made)
-		unlink(rec->opts->ready_file);
-	rec->ready_file_made = 0;
-}
-
-static void release(struct recording *rec)
-{
-	if (rec->child > 0 && !rec->child_done) {
-		rec->child_status = spawn_terminate(rec->child, STOP_GRACE_MS);
-		rec->child_done = 1;
-	}
-	bpf_recorder_detach(rec->bpf); /* before the sink's last drain */
-	trace_sink_free(rec->sink);
-	mmap_watch_free(rec->mmaps);
-	wperf_trace_writer_free(rec->writer);
-	if (rec->fd >= 0) {
-		close(rec->fd);
-		unlink(rec->part); /* renamed away when the trace is complete */
-	}
-	bpf_recorder_free(rec->bpf);
-	wperf_counters_store_release(&rec->counters[WPERF_COUNTERS_START]);
-	wperf_counters_store_release(&rec->counters[WPERF_COUNTERS_END]);
-	window_closed(rec);
-}
-
-/*
- * --hold: waits for the next stop signal, at most HOLD_TIMEOUT_S, so that a
- * harness can have a JIT write its perf map before the tables copy it, with
- * that work outside the window. The command, if any, has ended: its SIGCHLD
- * is no reason to go on. A harness that is gone (killed: its death signal
- * closed the window) sends nothing more.
- */
-static void hold(const sigset_t *signals, pid_t harness)
-{
-	uint64_t end = monotonic_ns() + (uint64_t)HOLD_TIMEOUT_S * 1000000000u;
-
-	while (monotonic_ns() < end && getppid() == harness) {
-		struct timespec tick = {0, 200 * 1000 * 1000};
-		siginfo_t info;
-		int sig = sigtimedwait(signals, &info, &tick);
-
-		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
-			return;
-	}
-}
-
-static int create_ready_file(struct recording *rec, struct wperf_error *err)
-{
-	int fd = open(rec->opts->ready_file, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-
-	if (fd < 0)
-		return wperf_error_set(err, -errno, "cannot create the ready file %s: %s",
-				       rec->opts->ready_file, strerror(errno));
-	close(fd);
-	rec->ready_file_made = 1;
-	return 0;
+			 s->mappings_missed);
+	fprintf(stderr,
+		"wperf-bench record: %s: %.2f s, %llu events, %llu bytes (%.1f bytes/event), "
+		"%llu lost, %llu stacks lost\n",
+		o->output, s->seconds, (unsigned long long)s->events, (unsigned long long)s->bytes,
+		s->events ? (double)s->bytes / s->events : 0.0, (unsigned long long)s->lost,
+		(unsigned long long)s->stacks_lost);
+	if (s->lost)
+		cli_warn(CMD,
+			 "%llu events were lost (the ring buffer was full): try a larger "
+			 "--buffer-mb",
+			 (unsigned long long)s->lost);
+	if (o->command)
+		fprintf(stderr, "wperf-bench record: %s %s\n", o->command[0],
+			spawn_describe_status(s->child_status, what, sizeof(what)));
 }
 
 int cmd_record(int argc, char **argv)
 {
-	struct record_opts o = {0};
-	struct recording rec = {.opts = &o, .fd = -1};
+	struct record_opts o;
+	struct recording_summary summary;
 	struct wperf_error err = {0};
-	sigset_t signals, old_mask;
-	pid_t harness = getppid(); /* --hold: who sends the second signal */
-	int status = parse_args(argc, argv, &o);
-	int e;
+	int status;
 
+	recording_opts_init(&o);
+	status = cli_parse(&record_command, argc, argv, &o);
 	if (status >= 0)
 		return status;
-	/*
-	 * Signals are taken synchronously by sigtimedwait, blocked in every thread.
-	 * A shell starts background jobs with SIGINT ignored, and an ignored signal
-	 * never becomes pending: give the stop signals their default action first.
-	 */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	sigemptyset(&signals);
-	sigaddset(&signals, SIGINT);
-	sigaddset(&signals, SIGTERM);
-	sigaddset(&signals, SIGHUP);
-	sigaddset(&signals, SIGCHLD);
-	pthread_sigmask(SIG_BLOCK, &signals, &old_mask);
-	rec.ncpu = libbpf_num_possible_cpus();
-
-	struct bpf_recorder_opts bo = {
-	    .stack_mode = o.stack_mode,
-	    .ringbuf_bytes = o.ringbuf_mb << 20,
-	    .stack_entries = o.stack_entries,
-	    .pids = o.pids,
-	    .npids = o.npids,
-	};
-	e = bpf_recorder_open(&bo, &rec.bpf, &err);
-	if (!e)
-		e = attach_annotations(&rec, &err);
-	if (e)
-		goto out;
-
-	snprintf(rec.part, sizeof(rec.part), "%s.part", o.output);
-	rec.fd = open(rec.part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (rec.fd < 0) {
-		e = wperf_error_set(&err, -errno, "cannot create the trace %s: %s", rec.part,
-				    strerror(errno));
-		goto out;
-	}
-	struct wperf_writer_opts wo = {.compress = o.compress};
-	e = wperf_trace_writer_new(rec.fd, &wo, &rec.writer, &err);
-	if (e) {
-		e = trace_error(&rec, &err);
-		goto out;
-	}
-
-	/* Opened before the command starts, so none of its mappings go unseen. */
-	if (mmap_watch_open(&rec.mmaps, &err) < 0) {
-		cli_warn(CMD, "%s: mappings of short-lived processes may be missed", err.msg);
-		rec.mmaps = NULL;
-	}
-	/*
-	 * The command starts now, so that META can name it; its first events wait in
-	 * the ring buffers until the writer thread starts, a moment later.
-	 */
-	/* The window starts as its first counters are read (and ends as the last
-	 * are): the checks set the counters' change against the whole window. */
-	e = read_counters(&rec, WPERF_COUNTERS_START, &err);
-	rec.start_ts = rec.counters[WPERF_COUNTERS_START].c.ts;
-	if (!e && o.command)
-		e = spawn_command(o.command, &old_mask, &rec.child, &err);
-	if (!e)
-		e = write_meta(&rec, argv, &err);
-	if (!e &&
-	    wperf_trace_writer_counters(rec.writer, &rec.counters[WPERF_COUNTERS_START].c, &err))
-		e = trace_error(&rec, &err);
-	if (!e)
-		e = record_write_threads(rec.writer, &err);
-	if (e)
-		goto out;
-	struct trace_sink_opts so = {
-	    .ringbuf_fd = bpf_recorder_ringbuf_fd(rec.bpf),
-	    .writer = rec.writer,
-	    .poll_ms = 10,
-	    .reorder_ns = 100 * 1000 * 1000,
-	    .flush = flush_recorder,
-	    .flush_ctx = rec.bpf,
-	    .flush_ns = 25 * 1000 * 1000,
-	    .stack_ids = bpf_recorder_stack_ids(rec.bpf),
-	    .mmaps = rec.mmaps,
-	};
-	e = trace_sink_start(&so, &rec.sink, &err);
-	if (!e && o.ready_file)
-		e = create_ready_file(&rec, &err);
-	if (e)
-		goto out;
-	if (!o.quiet)
-		fprintf(stderr, "wperf-bench record: recording to %s%s\n", o.output,
-			o.command ? "" : " (Ctrl-C to stop)");
-	e = wait_for_stop(&rec, &signals, &err);
-	if (!e)
-		e = read_counters(&rec, WPERF_COUNTERS_END, &err);
-	rec.end_ts = monotonic_ns();
-	if (rec.child > 0 && !rec.child_done) {
-		rec.child_status = spawn_terminate(rec.child, STOP_GRACE_MS);
-		rec.child_done = 1;
-	}
-	bpf_recorder_detach(rec.bpf);
-	if (!e && (e = trace_sink_stop(rec.sink, &err)))
-		e = trace_error(&rec, &err);
-	window_closed(&rec);
-	if (!e && o.hold)
-		hold(&signals, harness);
-	if (!e)
-		e = finish_trace(&rec, &err);
-	if (!e && rec.child > 0 && !o.quiet) {
-		char what[128];
-
-		fprintf(stderr, "wperf-bench record: %s %s\n", o.command[0],
-			spawn_describe_status(rec.child_status, what, sizeof(what)));
-	}
-out:
-	release(&rec);
-	/* The stop signals stay blocked to the end: one that comes now (a
-	 * harness's second SIGINT after a failure closed the window) has nothing
-	 * left to stop, and unblocked it would kill us before the error is said. */
-	if (e)
+	if (optind < argc)
+		o.command = argv + optind;
+	if (o.command && o.npids)
+		return cli_error(CMD, "give either a COMMAND or --pid, not both");
+	if (recording_run(&o, argv, &summary, &err))
 		return cli_error(CMD, "%s", err.msg);
+	if (!o.quiet)
+		say_summary(&o, &summary);
 	return EXIT_OK;
 }

@@ -14,6 +14,8 @@
 #include "harness/base/output.h"
 #include "harness/run/service.h"
 #include "harness/base/spawn.h"
+#include "harness/record/bpf_recorder.h"
+#include "harness/record/recording.h"
 #include "harness/run/stale.h"
 #include "harness/run/tcp_port.h"
 
@@ -258,13 +260,6 @@ static int wait_with_load(struct run_state *st, double seconds, const char *what
 	return 0;
 }
 
-static const char *stacks_name(enum scenario_stacks s)
-{
-	static const char *const names[] = {"none", "kernel", "user", "all"};
-
-	return names[s];
-}
-
 /* The pids of every recording target, "PID,PID,...", into pids. */
 static int record_pids(struct run_state *st, struct wperf_buf *pids, struct wperf_error *err)
 {
@@ -351,52 +346,48 @@ static int harness_pids(struct run_state *st, struct wperf_buf *pids)
 	return e;
 }
 
+/* A scenario's record.stacks is the recorder's stack mode, bit for bit. */
+_Static_assert(SCENARIO_STACKS_KERNEL == RECORD_STACKS_KERNEL &&
+		   SCENARIO_STACKS_USER == RECORD_STACKS_USER &&
+		   SCENARIO_STACKS_ALL == (RECORD_STACKS_KERNEL | RECORD_STACKS_USER),
+	       "scenario stacks and RECORD_STACKS_* differ");
+
+/*
+ * Starts the recorder, a child `wperf-bench record` (its BPF programs live and
+ * die with it), with the scenario's record: options, the ready file and
+ * --hold the runner drives it by, and for the analysis the harness's own
+ * processes and the target.
+ */
 static int start_recorder(struct run_state *st, struct run_outcome *out, struct wperf_error *err)
 {
-	const struct scenario *s = st->o->s;
-	char log[PATH_MAX], ready[PATH_MAX], window[32], buffer[16];
-	char *argv[20];
+	const struct scenario_record *r = &st->o->s->record;
+	char log[PATH_MAX], ready[PATH_MAX];
+	struct record_opts ro;
+	struct recording_argv child;
 	struct wperf_buf pids = {0}, harness = {0};
-	struct service_spec spec = {.name = "the recorder", .argv = argv, .log_path = log};
-	size_t n = 0;
+	struct service_spec spec = {.name = "the recorder", .argv = child.argv, .log_path = log};
 	int e = record_pids(st, &pids, err);
 
 	if (!e && harness_pids(st, &harness))
 		e = wperf_error_set(err, -ENOMEM, "out of memory");
-
 	run_path(st, "record.log", log, sizeof(log));
 	run_path(st, "recording", ready, sizeof(ready));
 	run_path(st, "wperf.trace", out->trace, sizeof(out->trace));
-	argv[n++] = (char *)st->o->self;
-	argv[n++] = "record";
-	argv[n++] = "-q";
-	argv[n++] = "-o";
-	argv[n++] = out->trace;
-	argv[n++] = "--stacks";
-	argv[n++] = (char *)stacks_name(s->record.stacks);
-	argv[n++] = "--ready-file";
-	argv[n++] = ready;
-	argv[n++] = "--hold";
-	argv[n++] = "--harness-pids";
-	argv[n++] = harness.len ? (char *)harness.data : "";
+	recording_opts_init(&ro);
+	ro.quiet = ro.hold = 1;
+	ro.output = out->trace;
+	ro.stack_mode = r->stacks;
+	ro.ready_file = ready;
+	ro.harness_pids = harness.len ? (const char *)harness.data : "";
 	/* for `report` on the trace later: the lists are about the target */
-	argv[n++] = "--target";
-	argv[n++] = out->target;
-	if (s->record.window > 0) {
-		snprintf(window, sizeof(window), "%g", s->record.window);
-		argv[n++] = "-d";
-		argv[n++] = window;
-	}
-	if (s->record.buffer_mb) {
-		snprintf(buffer, sizeof(buffer), "%u", s->record.buffer_mb);
-		argv[n++] = "--buffer-mb";
-		argv[n++] = buffer;
-	}
-	if (pids.len > 1) {
-		argv[n++] = "-p";
-		argv[n++] = (char *)pids.data;
-	}
-	argv[n] = NULL;
+	ro.target = out->target;
+	ro.duration = r->window > 0 ? r->window : 0;
+	ro.ringbuf_mb = r->buffer_mb ? r->buffer_mb : ro.ringbuf_mb;
+	if (!e && pids.len > 1 && recording_add_pids(&ro, (const char *)pids.data))
+		e = wperf_error_set(err, -E2BIG, "more than %d processes to record: %s",
+				    RECORDING_MAX_PIDS, (const char *)pids.data);
+	if (!e)
+		recording_argv(&ro, st->o->self, &child);
 	if (!e)
 		e = start(st, &spec, &st->recorder, err);
 	if (!e)
