@@ -104,11 +104,12 @@ static int parse_harness_pids(const char *cmd, const struct cli_option *opt, con
 }
 
 static const struct cli_option record_options[] = {
-    {'o', RECORDING_OPT_OUTPUT, "FILE", "trace file (default: wperf.trace)",
+    {RECORDING_SHORT_OUTPUT, RECORDING_OPT_OUTPUT, "FILE", "trace file (default: wperf.trace)",
      CLI_STRING(struct record_opts, output)},
-    {'d', RECORDING_OPT_DURATION, "SECONDS", "stop after this long (default: until stopped)",
+    {RECORDING_SHORT_DURATION, RECORDING_OPT_DURATION, "SECONDS",
+     "stop after this long (default: until stopped)",
      CLI_PARSE(struct record_opts, duration, parse_duration)},
-    {'p', RECORDING_OPT_PID, "PID[,PID...]",
+    {RECORDING_SHORT_PID, RECORDING_OPT_PID, "PID[,PID...]",
      "record only these processes and their children (default: the whole machine)",
      CLI_PARSE_ALL(parse_pids)},
     {0, RECORDING_OPT_STACKS, "MODE",
@@ -142,7 +143,8 @@ static const struct cli_option record_options[] = {
      "the processes the recording is for (a process name, or PID[,PID...]): report's default "
      "--target, when there is no COMMAND (run passes the scenario's)",
      CLI_STRING(struct record_opts, target)},
-    {'q', RECORDING_OPT_QUIET, NULL, "no progress or summary", CLI_FLAG(struct record_opts, quiet)},
+    {RECORDING_SHORT_QUIET, RECORDING_OPT_QUIET, NULL, "no progress or summary",
+     CLI_FLAG(struct record_opts, quiet)},
     {0},
 };
 

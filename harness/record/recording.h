@@ -19,8 +19,8 @@
 #define RECORDING_MAX_PIDS 64
 #define RECORDING_MAX_USDT 16
 
-/* The long names of record's options, for its option table and for
- * recording_argv: the one place they are spelled. */
+/* The names of record's options, for its option table and for recording_argv:
+ * the one place they are spelled. Four have a short name too. */
 #define RECORDING_OPT_OUTPUT	    "output"
 #define RECORDING_OPT_DURATION	    "duration"
 #define RECORDING_OPT_PID	    "pid"
@@ -34,6 +34,10 @@
 #define RECORDING_OPT_HARNESS_PIDS  "harness-pids"
 #define RECORDING_OPT_TARGET	    "target"
 #define RECORDING_OPT_QUIET	    "quiet"
+#define RECORDING_SHORT_OUTPUT	    'o'
+#define RECORDING_SHORT_DURATION    'd'
+#define RECORDING_SHORT_PID	    'p'
+#define RECORDING_SHORT_QUIET	    'q'
 
 /* What to record and how; recording_opts_init sets the defaults. */
 struct record_opts {
@@ -89,9 +93,11 @@ int recording_run(const struct record_opts *o, char **argv, struct recording_sum
 		  struct wperf_error *err);
 
 /* The command line of a child recorder: SELF record, then o's options that
- * are not the defaults (not o->command nor o->usdt). argv points into it. */
+ * are not the defaults (not o->command nor o->usdt), by their short names
+ * where they have one. argv points into it. */
 struct recording_argv {
 	char *argv[32];
+	char shorts[4][3]; /* "-o" */
 	char duration[32], buffer_mb[16], stack_entries[16], pids[RECORDING_MAX_PIDS * 12];
 };
 

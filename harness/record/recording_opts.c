@@ -63,7 +63,7 @@ int recording_parse_stacks(const char *name, unsigned *mode)
 	return -EINVAL;
 }
 
-/* The flag "--NAME" and, unless NULL, its value, onto out->argv at *n. */
+/* The flag ("--NAME") and, unless NULL, its value, onto out->argv at *n. */
 static void add(struct recording_argv *out, size_t *n, const char *flag, const char *value)
 {
 	out->argv[(*n)++] = (char *)flag;
@@ -71,16 +71,25 @@ static void add(struct recording_argv *out, size_t *n, const char *flag, const c
 		out->argv[(*n)++] = (char *)value;
 }
 
+/* The flag "-C" of short name c, kept in out->shorts. */
+static const char *short_flag(struct recording_argv *out, size_t *nshorts, char c)
+{
+	char *flag = out->shorts[(*nshorts)++];
+
+	flag[0] = '-', flag[1] = c, flag[2] = '\0';
+	return flag;
+}
+
 void recording_argv(const struct record_opts *o, const char *self, struct recording_argv *out)
 {
 	struct record_opts defaults;
-	size_t n = 0;
+	size_t n = 0, nshorts = 0;
 
 	recording_opts_init(&defaults);
 	add(out, &n, self, "record");
 	if (o->quiet)
-		add(out, &n, "--" RECORDING_OPT_QUIET, NULL);
-	add(out, &n, "--" RECORDING_OPT_OUTPUT, o->output);
+		add(out, &n, short_flag(out, &nshorts, RECORDING_SHORT_QUIET), NULL);
+	add(out, &n, short_flag(out, &nshorts, RECORDING_SHORT_OUTPUT), o->output);
 	add(out, &n, "--" RECORDING_OPT_STACKS, recording_stacks_name(o->stack_mode));
 	if (o->ready_file)
 		add(out, &n, "--" RECORDING_OPT_READY_FILE, o->ready_file);
@@ -90,7 +99,7 @@ void recording_argv(const struct record_opts *o, const char *self, struct record
 	add(out, &n, "--" RECORDING_OPT_TARGET, o->target);
 	if (o->duration > 0) {
 		snprintf(out->duration, sizeof(out->duration), "%.15g", o->duration);
-		add(out, &n, "--" RECORDING_OPT_DURATION, out->duration);
+		add(out, &n, short_flag(out, &nshorts, RECORDING_SHORT_DURATION), out->duration);
 	}
 	if (o->ringbuf_mb != defaults.ringbuf_mb) {
 		snprintf(out->buffer_mb, sizeof(out->buffer_mb), "%zu", o->ringbuf_mb);
@@ -107,6 +116,6 @@ void recording_argv(const struct record_opts *o, const char *self, struct record
 		len += snprintf(out->pids + len, sizeof(out->pids) - len, "%s%d", i ? "," : "",
 				(int)o->pids[i]);
 	if (o->npids)
-		add(out, &n, "--" RECORDING_OPT_PID, out->pids);
+		add(out, &n, short_flag(out, &nshorts, RECORDING_SHORT_PID), out->pids);
 	out->argv[n] = NULL;
 }
