@@ -31,6 +31,10 @@ int cmd_check_perf(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_post(int argc, char **argv);
 
+/* record's options (struct record_opts), which a child recorder's command
+ * line (recording_argv) must read back as they were. */
+extern const struct cli_command cli_record_command;
+
 /* "wperf-bench CMD: error: MESSAGE" on stderr; returns EXIT_ERROR. */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -148,7 +148,7 @@ static const struct cli_option record_options[] = {
     {0},
 };
 
-static const struct cli_command record_command = {
+const struct cli_command cli_record_command = {
     .name = CMD,
     .synopsis = "[OPTIONS] [-- COMMAND [ARGS...]]",
     .description = "Records every scheduling, wakeup, interrupt, disk and network event of the\n"
@@ -196,7 +196,7 @@ int cmd_record(int argc, char **argv)
 	int status;
 
 	recording_opts_init(&o);
-	status = cli_parse(&record_command, argc, argv, &o);
+	status = cli_parse(&cli_record_command, argc, argv, &o);
 	if (status >= 0)
 		return status;
 	if (optind < argc)

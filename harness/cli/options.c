@@ -126,6 +126,7 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, void *opts)
 	int c, operands;
 
 	getopt_tables(cmd, flat, n, shorts, longs);
+	optind = 0; /* getopt_long starts over: a table of its own each call */
 	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
 		const struct flat_option *f = find(flat, n, c);
 

@@ -81,7 +81,7 @@ struct cli_command {
  * argv[optind]; else the exit status to return now: EXIT_OK after --help
  * (usage on stdout), EXIT_ERROR after an unknown option, a missing or bad
  * argument or the wrong number of operands (what was wrong, then usage, on
- * stderr).
+ * stderr). Each call starts over at argv[1].
  */
 int cli_parse(const struct cli_command *cmd, int argc, char **argv, void *opts);
 
