@@ -3,7 +3,6 @@
  * What the sub-commands share for talking to the user.
  */
 #include <stdarg.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -9,7 +9,6 @@
  *   RESULTS/head/   the head's, with the verdict (verdict.md, junit.xml)
  *   RESULTS/base.yaml  the baseline made from the base's runs
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>

@@ -4,7 +4,6 @@
  * results folder, or from a run set made on the spot, keeping the entries
  * people accepted in the baseline it replaces.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>

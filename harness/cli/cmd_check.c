@@ -3,7 +3,6 @@
  * wperf-bench check: loads scenario files the way `run` will, and says for
  * each whether it is good, or exactly where it is not. Nothing is run.
  */
-#include <getopt.h> /* optind */
 #include <stdio.h>
 #include <string.h>
 

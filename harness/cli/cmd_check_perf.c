@@ -13,7 +13,6 @@
  * the whole check with a chance of at most alpha.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <glob.h>
 #include <math.h>
 #include <stdio.h>

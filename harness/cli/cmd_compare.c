@@ -5,7 +5,6 @@
  * (JUnit XML).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 

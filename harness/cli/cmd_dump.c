@@ -7,7 +7,6 @@
  * TIME is in seconds from the start of the recording window. With
  * --counters, the kernel's counters that the trace holds instead.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>

@@ -10,7 +10,6 @@
  * commits on the x axis instead of runs.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,6 @@
  * kind, lost events, tables, the kernel's counters and how the model agrees
  * with them, and the threads that appear in its events.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

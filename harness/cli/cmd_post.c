@@ -8,7 +8,6 @@
 #include <arpa/inet.h>
 #include <curl/curl.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +213,21 @@ static void post_comment(const struct post_opts *o, const struct github_target *
 /* ---- the command ---- */
 
 /* The options into *o; -1 to go on, else an exit status. */
+/* The numbers are the forge client's (harness/forge/forge_http.h). */
+/* clang-format off */
+#define TIMEOUT_HELP                                                                               \
+	"seconds per HTTP request (default: " CLI_STR(FORGE_HTTP_TIMEOUT_S) "; connecting: "       \
+	CLI_STR(FORGE_HTTP_CONNECT_TIMEOUT_S) " at the most)"
+#define RETRIES_NOTE                                                                               \
+	"A request is tried again up to " CLI_STR(FORGE_HTTP_RETRIES) " times on 429, 5xx, "       \
+	"a connection error or a\n"                                                                \
+	"timeout, after 1, 2, 4 s ($" POST_RETRY_MS_ENV " sets the first wait, in ms),\n"         \
+	"or after what Retry-After or X-RateLimit-Reset ask when it is at most\n"                  \
+	CLI_STR(FORGE_HTTP_RETRY_CAP_MS) " ms. A creation that failed so (5xx, timeout) is "       \
+	"looked for before\n"                                                                      \
+	"it is tried again: there is never a second comment.\n"
+/* clang-format on */
+
 static const struct cli_option post_options[] = {
     {0, "repo", "OWNER/NAME", "the repository (default: $GITHUB_REPOSITORY)",
      CLI_STRING(struct post_opts, repo)},
@@ -236,9 +250,7 @@ static const struct cli_option post_options[] = {
      "linked from the comment (default: "
      "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/actions/runs/$GITHUB_RUN_ID, when they are set)",
      CLI_STRING(struct post_opts, artifacts)},
-    {0, "timeout", "S",
-     "seconds per HTTP request (default: " CLI_STR(FORGE_HTTP_TIMEOUT_S) "; connecting: " CLI_STR(
-	 FORGE_HTTP_CONNECT_TIMEOUT_S) " at the most)",
+    {0, "timeout", "S", TIMEOUT_HELP,
      CLI_COUNT(struct post_opts, http.timeout_s, 1, POST_TIMEOUT_MAX)},
     {0, "dry-run", NULL,
      "print the requests it would send (the token as ***) and where the summary would go; "
@@ -261,17 +273,7 @@ static const struct cli_command post_command = {
 		   "verdict.md). All the folders given make one comment; a scenario given\n"
 		   "twice is taken from the later folder (NAME.confirm after NAME), with a note.\n",
     .options = post_options,
-    .notes = "A request is tried again up to " CLI_STR(
-	FORGE_HTTP_RETRIES) " times on 429, 5xx, a connection error or a\n"
-			    "timeout, after 1, 2, 4 s ($" POST_RETRY_MS_ENV
-			    " sets the first wait, in ms),\n"
-			    "or after what Retry-After or X-RateLimit-Reset ask when it is at "
-			    "most " CLI_STR(FORGE_HTTP_RETRY_CAP_MS) " ms.\n"
-								     "A creation that failed so "
-								     "(5xx, timeout) is looked "
-								     "for before it is tried\n"
-								     "again: there is never a "
-								     "second comment.\n",
+    .notes = RETRIES_NOTE,
     .exit_status = "the verdicts': 0 every scenario is pass, improved or\n"
 		   "inconclusive; 1 one is new-bottleneck or regression; 2 one could not run,\n"
 		   "bad usage, or a FOLDER that is neither (the others are posted all the\n"

@@ -4,7 +4,6 @@
  * refinement) and writes the result in one of several formats.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,6 @@
  * --gate judges the runs against the scenario's baseline.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -8,6 +8,7 @@
 #ifndef WPERF_CLI_OPTIONS_H
 #define WPERF_CLI_OPTIONS_H
 
+#include <getopt.h> /* optind: where cli_parse left the operands */
 #include <stddef.h>
 #include <stdio.h>
 
