@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "core/util/json_util.h"
 
+#include "core/util/doc.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -16,13 +18,9 @@
  */
 struct json_object *wperf_json_number(double v)
 {
-	char text[48];
+	char text[WPERF_DOC_NUMBER_LEN + 2];
 
-	for (int digits = 15; digits <= 17; digits++) {
-		snprintf(text, sizeof(text), "%.*g", digits, v);
-		if (strtod(text, NULL) == v)
-			break;
-	}
+	wperf_doc_number_text(text, v);
 	if (!strpbrk(text, ".eE"))
 		strcat(text, ".0");
 	return json_object_new_double_s(v, text);
