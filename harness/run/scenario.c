@@ -146,6 +146,32 @@ static int target(struct loader *L, const yaml_node_t *n, int bare_process,
 			       t->name, names);
 }
 
+/* record.targets: a non-empty list. */
+static int targets(struct loader *L, const yaml_node_t *v, struct scenario_record *r)
+{
+	const yaml_node_item_t *items;
+	size_t k;
+
+	if (wperf_yaml_list(&L->y, v, &items, &k) < 0)
+		return -1;
+	if (!k)
+		return wperf_yaml_fail(&L->y, v,
+				       "expected a non-empty list (without targets, the whole "
+				       "machine is recorded), found an empty list");
+	if (!(r->targets = sc_alloc(L, v, k * sizeof(*r->targets))))
+		return -1;
+	memset(r->targets, 0, k * sizeof(*r->targets));
+	for (size_t i = 0; i < k; i++) {
+		size_t at = wperf_doc_path_index(&L->y.path, i);
+
+		if (target(L, wperf_yaml_node(&L->y, items[i]), 0, &r->targets[i]) < 0)
+			return -1;
+		wperf_doc_path_pop(&L->y.path, at);
+	}
+	r->ntargets = k;
+	return 0;
+}
+
 static int record(struct loader *L, const yaml_node_t *map)
 {
 	static const char *const keys[] = {"targets", "warmup",	   "window",
@@ -159,30 +185,8 @@ static int record(struct loader *L, const yaml_node_t *map)
 
 	if (SC_KEYS(L, map, keys, 0) < 0)
 		return -1;
-	if ((v = wperf_yaml_lookup(&L->y, map, "targets"))) {
-		const yaml_node_item_t *items;
-		size_t saved = wperf_doc_path_key(&L->y.path, "targets"), k;
-
-		if (wperf_yaml_list(&L->y, v, &items, &k) < 0)
-			return -1;
-		if (!k)
-			return wperf_yaml_fail(
-			    &L->y, v,
-			    "expected a non-empty list (without targets, the whole "
-			    "machine is recorded), found an empty list");
-		if (!(r->targets = sc_alloc(L, v, k * sizeof(*r->targets))))
-			return -1;
-		memset(r->targets, 0, k * sizeof(*r->targets));
-		for (size_t i = 0; i < k; i++) {
-			size_t at = wperf_doc_path_index(&L->y.path, i);
-
-			if (target(L, wperf_yaml_node(&L->y, items[i]), 0, &r->targets[i]) < 0)
-				return -1;
-			wperf_doc_path_pop(&L->y.path, at);
-		}
-		r->ntargets = k;
-		wperf_doc_path_pop(&L->y.path, saved);
-	}
+	if ((v = wperf_yaml_lookup(&L->y, map, "targets")))
+		AT_KEY(L, "targets", targets(L, v, r) < 0);
 	if (sc_get_number(L, map, "warmup", &sc_seconds, &r->warmup) < 0 ||
 	    sc_get_number(L, map, "window", &sc_seconds_pos, &r->window) < 0 ||
 	    sc_get_string(L, map, "stacks", SC_NONEMPTY, &mode) < 0 ||
