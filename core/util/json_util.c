@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "core/util/json_util.h"
 
-#include "core/util/doc.h"
-
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -60,6 +58,12 @@ int wperf_json_append(struct json_object *a, struct json_object *v)
 	return 0;
 }
 
+/* Is path the top of a file ("" or "FILE: "), after which no '.' and no ": " go? */
+static int at_top(const char *path)
+{
+	return !*path || path[strlen(path) - 1] == ' ';
+}
+
 /* "path: message", -EINVAL. */
 int wperf_json_fail(struct wperf_error *err, const char *path, const char *fmt, ...)
 {
@@ -69,18 +73,23 @@ int wperf_json_fail(struct wperf_error *err, const char *path, const char *fmt, 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return wperf_error_set(err, -EINVAL, "%s%s%s", path, *path ? ": " : "", msg);
+	return wperf_error_set(err, -EINVAL, "%s%s%s", path, at_top(path) ? "" : ": ", msg);
 }
 
 int wperf_json_no_memory(struct wperf_error *err, const char *path)
 {
-	return wperf_error_set(err, -ENOMEM, "%s%sout of memory", path, *path ? ": " : "");
+	return wperf_error_set(err, -ENOMEM, "%s%sout of memory", path, at_top(path) ? "" : ": ");
+}
+
+void wperf_json_file_path(char *sub, const char *file)
+{
+	snprintf(sub, WPERF_JSON_PATH_LEN, "%s: ", file);
 }
 
 /* path "where.key" (or "key" at the top) into sub. */
 void wperf_json_key_path(char *sub, const char *where, const char *key)
 {
-	snprintf(sub, WPERF_JSON_PATH_LEN, "%s%s%.80s", where, *where ? "." : "", key);
+	snprintf(sub, WPERF_JSON_PATH_LEN, "%s%s%.80s", where, at_top(where) ? "" : ".", key);
 }
 
 /* path "where[i]" into sub. */
@@ -89,38 +98,27 @@ void wperf_json_index_path(char *sub, const char *where, size_t i)
 	snprintf(sub, WPERF_JSON_PATH_LEN, "%s[%zu]", where, i);
 }
 
-/* What o is, for "found ..." in messages: its value when it is a number. */
+/* What o is, for "found ...": a string quoted (doc.h), anything else but
+ * objects and arrays as written (a number as the file spells it). */
 const char *wperf_json_found(const struct json_object *o, char *text, size_t size)
 {
-	int64_t i;
-
 	switch (json_object_get_type(o)) {
-	case json_type_null:
-		return "null";
-	case json_type_boolean:
-		return json_object_get_boolean(o) ? "true" : "false";
-	case json_type_double:
-		if (isnan(json_object_get_double(o)))
-			return "NaN";
-		if (isinf(json_object_get_double(o)))
-			return json_object_get_double(o) > 0 ? "Infinity" : "-Infinity";
-		snprintf(text, size, "%g", json_object_get_double(o));
-		return text;
-	case json_type_int:
-		i = json_object_get_int64(o);
-		if (i < 0)
-			snprintf(text, size, "%lld", (long long)i);
-		else
-			snprintf(text, size, "%llu", (unsigned long long)json_object_get_uint64(o));
-		return text;
 	case json_type_object:
 		return "an object";
 	case json_type_array:
 		return "an array";
 	case json_type_string:
-		return json_object_get_string_len(o) ? "a string" : "an empty string";
+		wperf_doc_quote(text, size, json_object_get_string((struct json_object *)o),
+				(size_t)json_object_get_string_len(o));
+		return text;
+	case json_type_null:
+		return "null";
+	default:
+		snprintf(text, size, "%s",
+			 json_object_to_json_string_ext((struct json_object *)o,
+							JSON_C_TO_STRING_PLAIN));
+		return text;
 	}
-	return "something else";
 }
 
 int wperf_json_want_type(const struct json_object *o, const char *path, enum json_type type,
@@ -157,8 +155,11 @@ int wperf_json_get_keys(const struct json_object *o, const char *path, const cha
 		while (i < nkeys && strcmp(k, keys[i]))
 			i++;
 		if (i == nkeys) {
+			char list[256];
+
+			wperf_doc_key_list(list, sizeof(list), keys, nkeys);
 			wperf_json_key_path(sub, path, k);
-			return wperf_json_fail(err, sub, "unknown key");
+			return wperf_json_fail(err, sub, "unknown key (allowed here: %s)", list);
 		}
 	}
 	for (size_t i = 0; i < nkeys; i++) {
@@ -183,7 +184,7 @@ int wperf_json_get_string(struct json_object *o, const char *path, const char **
 	*s = json_object_get_string(o);
 	*len = (size_t)json_object_get_string_len(o);
 	if (memchr(*s, '\0', *len))
-		return wperf_json_fail(err, path, "a string with a NUL character");
+		return wperf_json_fail(err, path, "strings cannot hold NUL characters");
 	return 0;
 }
 
@@ -217,7 +218,8 @@ int wperf_json_get_fixed(struct json_object *o, const char *path, char *out, siz
 	if (ret)
 		return ret;
 	if (len >= size)
-		return wperf_json_fail(err, path, "longer than %zu bytes", size - 1);
+		return wperf_json_fail(err, path, "expected at most %zu bytes, found %zu", size - 1,
+				       len);
 	memcpy(out, s, len);
 	out[len] = '\0';
 	return 0;
@@ -235,6 +237,41 @@ int wperf_json_get_count(const struct json_object *o, const char *path, uint64_t
 				       wperf_json_found(o, text, sizeof(text)));
 	*out = json_object_get_uint64(o);
 	return 0;
+}
+
+int wperf_json_get_member(struct json_object *o, const char *path, const char *key,
+			  enum json_type type, int required, struct json_object **v,
+			  struct wperf_error *err)
+{
+	char sub[WPERF_JSON_PATH_LEN], text[64];
+
+	if (!json_object_object_get_ex(o, key, v) || (!*v && !required)) {
+		*v = NULL;
+		return required ? wperf_json_fail(err, path, "missing key \"%s\"", key) : 0;
+	}
+	if (json_object_is_type(*v, type))
+		return 0;
+	wperf_json_key_path(sub, path, key);
+	return wperf_json_fail(err, sub, "expected %s, found %s",
+			       type == json_type_object	   ? "an object"
+			       : type == json_type_array   ? "an array"
+			       : type == json_type_boolean ? "true or false"
+							   : "a string",
+			       *v ? wperf_json_found(*v, text, sizeof(text)) : "null");
+}
+
+int wperf_json_get_number(const struct json_object *o, const char *path,
+			  const struct wperf_doc_range *r, double *out, struct wperf_error *err)
+{
+	char what[96], text[64];
+
+	if (o && wperf_json_is_number(o) && wperf_doc_in_range(json_object_get_double(o), r)) {
+		*out = json_object_get_double(o);
+		return 0;
+	}
+	wperf_doc_range_text(what, sizeof(what), r);
+	return wperf_json_fail(err, path, "expected %s, found %s", what,
+			       o ? wperf_json_found(o, text, sizeof(text)) : "null");
 }
 
 /* A finite number (json-c reads NaN and Infinity as numbers too). */
