@@ -121,16 +121,22 @@ const char *wperf_json_found(const struct json_object *o, char *text, size_t siz
 	}
 }
 
+int wperf_json_expected(const struct json_object *o, const char *path, const char *what,
+			struct wperf_error *err)
+{
+	char text[64];
+
+	return wperf_json_fail(err, path, "expected %s, found %s", what,
+			       wperf_json_found(o, text, sizeof(text)));
+}
+
 int wperf_json_want_type(const struct json_object *o, const char *path, enum json_type type,
 			 struct wperf_error *err)
 {
-	char text[40];
-
 	if (json_object_is_type(o, type))
 		return 0;
-	return wperf_json_fail(err, path, "expected %s, found %s",
-			       type == json_type_object ? "an object" : "an array",
-			       wperf_json_found(o, text, sizeof(text)));
+	return wperf_json_expected(o, path, type == json_type_object ? "an object" : "an array",
+				   err);
 }
 
 /*
@@ -176,11 +182,8 @@ int wperf_json_get_keys(const struct json_object *o, const char *path, const cha
 int wperf_json_get_string(struct json_object *o, const char *path, const char **s, size_t *len,
 			  struct wperf_error *err)
 {
-	char text[40];
-
 	if (!json_object_is_type(o, json_type_string))
-		return wperf_json_fail(err, path, "expected a string, found %s",
-				       wperf_json_found(o, text, sizeof(text)));
+		return wperf_json_expected(o, path, "a string", err);
 	*s = json_object_get_string(o);
 	*len = (size_t)json_object_get_string_len(o);
 	if (memchr(*s, '\0', *len))
@@ -192,14 +195,11 @@ int wperf_json_get_string(struct json_object *o, const char *path, const char **
 int wperf_json_get_identity(struct json_object *o, const char *path, const char **s,
 			    struct wperf_error *err)
 {
-	char text[40];
 	size_t len;
 	int ret;
 
 	if (!json_object_is_type(o, json_type_string))
-		return wperf_json_fail(err, path,
-				       "expected an identity (a non-empty string), found %s",
-				       wperf_json_found(o, text, sizeof(text)));
+		return wperf_json_expected(o, path, "an identity (a non-empty string)", err);
 	ret = wperf_json_get_string(o, path, s, &len, err);
 	if (!ret && len == 0)
 		return wperf_json_fail(err, path,
@@ -229,12 +229,9 @@ int wperf_json_get_fixed(struct json_object *o, const char *path, char *out, siz
 int wperf_json_get_count(const struct json_object *o, const char *path, uint64_t min, uint64_t max,
 			 const char *what, uint64_t *out, struct wperf_error *err)
 {
-	char text[40];
-
 	if (!json_object_is_type(o, json_type_int) || json_object_get_int64(o) < 0 ||
 	    json_object_get_uint64(o) < min || json_object_get_uint64(o) > max)
-		return wperf_json_fail(err, path, "expected %s, found %s", what,
-				       wperf_json_found(o, text, sizeof(text)));
+		return wperf_json_expected(o, path, what, err);
 	*out = json_object_get_uint64(o);
 	return 0;
 }
@@ -243,7 +240,7 @@ int wperf_json_get_member(struct json_object *o, const char *path, const char *k
 			  enum json_type type, int required, struct json_object **v,
 			  struct wperf_error *err)
 {
-	char sub[WPERF_JSON_PATH_LEN], text[64];
+	char sub[WPERF_JSON_PATH_LEN];
 
 	if (!json_object_object_get_ex(o, key, v) || (!*v && !required)) {
 		*v = NULL;
@@ -252,26 +249,25 @@ int wperf_json_get_member(struct json_object *o, const char *path, const char *k
 	if (json_object_is_type(*v, type))
 		return 0;
 	wperf_json_key_path(sub, path, key);
-	return wperf_json_fail(err, sub, "expected %s, found %s",
-			       type == json_type_object	   ? "an object"
-			       : type == json_type_array   ? "an array"
-			       : type == json_type_boolean ? "true or false"
-							   : "a string",
-			       *v ? wperf_json_found(*v, text, sizeof(text)) : "null");
+	return wperf_json_expected(*v, sub,
+				   type == json_type_object    ? "an object"
+				   : type == json_type_array   ? "an array"
+				   : type == json_type_boolean ? "true or false"
+							       : "a string",
+				   err);
 }
 
 int wperf_json_get_number(const struct json_object *o, const char *path,
 			  const struct wperf_doc_range *r, double *out, struct wperf_error *err)
 {
-	char what[96], text[64];
+	char what[96];
 
 	if (o && wperf_json_is_number(o) && wperf_doc_in_range(json_object_get_double(o), r)) {
 		*out = json_object_get_double(o);
 		return 0;
 	}
 	wperf_doc_range_text(what, sizeof(what), r);
-	return wperf_json_fail(err, path, "expected %s, found %s", what,
-			       o ? wperf_json_found(o, text, sizeof(text)) : "null");
+	return wperf_json_expected(o, path, what, err);
 }
 
 /* A finite number (json-c reads NaN and Infinity as numbers too). */

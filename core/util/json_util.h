@@ -54,6 +54,10 @@ void wperf_json_index_path(char *sub, const char *where, size_t i);
  * written; text is room for that. */
 const char *wperf_json_found(const struct json_object *o, char *text, size_t size);
 
+/* "path: expected WHAT, found ..." (o NULL: a JSON null), -EINVAL. */
+int wperf_json_expected(const struct json_object *o, const char *path, const char *what,
+			struct wperf_error *err);
+
 /* o is an object or an array (type). */
 int wperf_json_want_type(const struct json_object *o, const char *path, enum json_type type,
 			 struct wperf_error *err);

@@ -194,11 +194,10 @@ static const struct wperf_doc_range share_or_zero = {0, 1, 0, 0};
 static int expected(json_object *o, const char *where, const char *key, const char *what,
 		    struct wperf_error *err)
 {
-	char path[WPERF_JSON_PATH_LEN], text[64];
+	char path[WPERF_JSON_PATH_LEN];
 
 	wperf_json_key_path(path, where, key);
-	return wperf_json_fail(err, path, "expected %s, found %s", what,
-			       o ? wperf_json_found(o, text, sizeof(text)) : "null");
+	return wperf_json_expected(o, path, what, err);
 }
 
 /* The string of key in o into out (size bytes, with its NUL). */
