@@ -137,36 +137,43 @@ void wperf_yaml_write_count(struct wperf_yaml_writer *w, uint64_t v)
 	scalar(w, text, YAML_PLAIN_SCALAR_STYLE);
 }
 
-void wperf_yaml_write_mapping(struct wperf_yaml_writer *w, int flow)
+/* The start (start) or end of a mapping (mapping) or a list, in flow or block style. */
+static void collection(struct wperf_yaml_writer *w, int mapping, int start, int flow)
 {
 	yaml_event_t ev;
+	int made;
 
-	emit(w, &ev,
-	     !w->failed && yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
-							       flow ? YAML_FLOW_MAPPING_STYLE
-								    : YAML_BLOCK_MAPPING_STYLE));
+	if (w->failed)
+		return;
+	if (mapping && start)
+		made = yaml_mapping_start_event_initialize(
+		    &ev, NULL, NULL, 1, flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
+	else if (start)
+		made = yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+							    flow ? YAML_FLOW_SEQUENCE_STYLE
+								 : YAML_BLOCK_SEQUENCE_STYLE);
+	else
+		made = mapping ? yaml_mapping_end_event_initialize(&ev)
+			       : yaml_sequence_end_event_initialize(&ev);
+	emit(w, &ev, made);
+}
+
+void wperf_yaml_write_mapping(struct wperf_yaml_writer *w, int flow)
+{
+	collection(w, 1, 1, flow);
 }
 
 void wperf_yaml_write_mapping_end(struct wperf_yaml_writer *w)
 {
-	yaml_event_t ev;
-
-	emit(w, &ev, !w->failed && yaml_mapping_end_event_initialize(&ev));
+	collection(w, 1, 0, 0);
 }
 
 void wperf_yaml_write_list(struct wperf_yaml_writer *w, int flow)
 {
-	yaml_event_t ev;
-
-	emit(w, &ev,
-	     !w->failed && yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
-								flow ? YAML_FLOW_SEQUENCE_STYLE
-								     : YAML_BLOCK_SEQUENCE_STYLE));
+	collection(w, 0, 1, flow);
 }
 
 void wperf_yaml_write_list_end(struct wperf_yaml_writer *w)
 {
-	yaml_event_t ev;
-
-	emit(w, &ev, !w->failed && yaml_sequence_end_event_initialize(&ev));
+	collection(w, 0, 0, 0);
 }
