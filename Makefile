@@ -150,7 +150,7 @@ $(BUILD)/core/%.o: core/%.c
 	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(LIBWPERF): $(CORE_OBJS)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 # ---- the wperf-bench program ----
 $(BUILD)/harness/%.o: harness/%.c
@@ -164,7 +164,7 @@ $(WPERF_BENCH): $(HARNESS_OBJS) $(LIBWPERF)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(LIBHARNESS): $(filter-out $(BUILD)/harness/cli/main.o,$(HARNESS_OBJS))
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 # ---- synthetic programs: one file each; no tail calls, so that stacks show every function ----
 $(BUILD)/synthetic/%: synthetic/%.c synthetic/*.h include/*.h
@@ -263,7 +263,7 @@ $(FUZZ_BUILD)/%.o: %.c
 	$(CLANG) $(FUZZ_CFLAGS) $(DEPFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
 $(FUZZ_BUILD)/libfuzz.a: $(FUZZ_OBJS)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(FUZZ_BUILD)/%: fuzz/%.c fuzz/*.h $(FUZZ_BUILD)/libfuzz.a
 	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_BUILD)/libfuzz.a $(LDLIBS) -o $@
