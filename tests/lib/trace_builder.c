@@ -2,6 +2,7 @@
 #include "trace_builder.h"
 
 #include <fcntl.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -61,6 +62,21 @@ void tb_meta(struct trace_builder *b, const char *key, const char *value)
 	assert_true(b->nmeta < 16);
 	b->meta_keys[b->nmeta] = key;
 	b->meta_values[b->nmeta++] = value;
+}
+
+void tb_nic(struct trace_builder *b, uint32_t ifindex, const char *name, uint64_t speed_bps)
+{
+	char(*text)[32];
+
+	assert_true(b->nnics < sizeof(b->nic_meta) / sizeof(b->nic_meta[0]));
+	text = b->nic_meta[b->nnics++];
+	snprintf(text[0], sizeof(text[0]), WPERF_META_NET_NAME(PRIu32), ifindex);
+	tb_meta(b, text[0], name);
+	if (!speed_bps)
+		return;
+	snprintf(text[1], sizeof(text[1]), WPERF_META_NET_SPEED_BPS(PRIu32), ifindex);
+	snprintf(text[2], sizeof(text[2]), "%" PRIu64, speed_bps);
+	tb_meta(b, text[1], text[2]);
 }
 
 void tb_cpus(struct trace_builder *b, uint32_t ncpu, const uint64_t *lost)

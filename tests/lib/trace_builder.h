@@ -13,6 +13,7 @@
 #include "core/analysis/analysis.h"
 #include "core/util/buf.h"
 #include "core/analysis/symbolize.h"
+#include "core/trace/meta.h"
 #include "core/trace/trace.h"
 
 #define TB_MAX_CPUS 64
@@ -26,6 +27,8 @@ struct trace_builder {
 	struct wperf_buf mappings; /* struct wperf_mapping[] */
 	const char *meta_keys[16], *meta_values[16];
 	size_t nmeta;
+	char nic_meta[4][3][32]; /* tb_nic's two keys and speed, which META points into */
+	size_t nnics;
 	struct {
 		uint32_t tid, tgid;
 	} born[16]; /* threads born in the trace (tb_tgid) */
@@ -45,6 +48,9 @@ void tb_thread(struct trace_builder *b, uint32_t tid, uint32_t tgid, const char 
 /* Events of tid, a thread born in the trace (not in THREADS), get tgid. */
 void tb_tgid(struct trace_builder *b, uint32_t tid, uint32_t tgid);
 void tb_meta(struct trace_builder *b, const char *key, const char *value);
+/* META of network interface ifindex: its name (kept, not copied) and, unless 0,
+ * its speed in bits per second. */
+void tb_nic(struct trace_builder *b, uint32_t ifindex, const char *name, uint64_t speed_bps);
 /* The STATS section's CPUs (2 by default) and records lost on each (lost NULL: none). */
 void tb_cpus(struct trace_builder *b, uint32_t ncpu, const uint64_t *lost);
 

@@ -24,6 +24,7 @@
 
 #include "core/util/buf.h"
 #include "core/trace/event_codec.h"
+#include "core/trace/meta.h"
 #include "core/trace/trace.h"
 #include "core/util/varint.h"
 
@@ -285,7 +286,7 @@ static void write_trace(const char *path, const struct wperf_writer_opts *opts,
 			const struct wperf_event *evs, size_t n,
 			const struct wperf_trace_stats *stats)
 {
-	static const char *const keys[] = {"kernel", "ncpu"};
+	static const char *const keys[] = {WPERF_META_KERNEL, WPERF_META_NCPU};
 	static const char *const values[] = {"6.1.0-test", "4"};
 	struct wperf_trace_writer *w;
 	struct wperf_error err = {0};
@@ -786,7 +787,8 @@ static const uint64_t uips[] = {0x7f12345678aull, 0x55d0c0de0000ull, 0x7f1234500
 
 static void write_tables(const char *path, int compress)
 {
-	static const char *const keys[] = {"kernel", "ncpu", "command", "empty"};
+	static const char *const keys[] = {WPERF_META_KERNEL, WPERF_META_NCPU, WPERF_META_COMMAND,
+					   "empty"};
 	static const char *const values[] = {"6.1.0-18-amd64", "4", "./bench --fast", ""};
 	struct wperf_thread th[300];
 	struct wperf_stack st[] = {
@@ -883,13 +885,13 @@ static void check_tables(const char *path)
 
 	/* META */
 	assert_int_equal(wperf_trace_meta_count(t), 4);
-	assert_string_equal(wperf_trace_meta(t, "kernel"), "6.1.0-18-amd64");
-	assert_string_equal(wperf_trace_meta(t, "command"), "./bench --fast");
+	assert_string_equal(wperf_trace_meta(t, WPERF_META_KERNEL), "6.1.0-18-amd64");
+	assert_string_equal(wperf_trace_meta(t, WPERF_META_COMMAND), "./bench --fast");
 	assert_string_equal(wperf_trace_meta(t, "empty"), "");
 	assert_null(wperf_trace_meta(t, "nope"));
 	const char *k, *v;
 	wperf_trace_meta_at(t, 1, &k, &v);
-	assert_string_equal(k, "ncpu");
+	assert_string_equal(k, WPERF_META_NCPU);
 	assert_string_equal(v, "4");
 
 	/* THREADS: both sections, in order */
