@@ -11,92 +11,9 @@
 #include <string.h>
 
 #include "core/trace/event_codec.h"
+#include "core/trace/event_kinds.h"
 #include "core/trace/trace.h"
 #include "core/util/varint.h"
-
-static const char *const kind_names[WPERF_EV_KIND_MAX] = {
-    [WPERF_EV_SWITCH] = "switch",
-    [WPERF_EV_WAKEUP] = "wakeup",
-    [WPERF_EV_WAKEUP_NEW] = "wakeup_new",
-    [WPERF_EV_FORK] = "fork",
-    [WPERF_EV_EXEC] = "exec",
-    [WPERF_EV_EXIT] = "exit",
-    [WPERF_EV_RENAME] = "rename",
-    [WPERF_EV_HARDIRQ_ENTRY] = "hardirq_entry",
-    [WPERF_EV_HARDIRQ_EXIT] = "hardirq_exit",
-    [WPERF_EV_SOFTIRQ_ENTRY] = "softirq_entry",
-    [WPERF_EV_SOFTIRQ_EXIT] = "softirq_exit",
-    [WPERF_EV_BLOCK_ISSUE] = "block_issue",
-    [WPERF_EV_BLOCK_COMPLETE] = "block_complete",
-    [WPERF_EV_NET_XMIT] = "net_xmit",
-    [WPERF_EV_NET_RECV] = "net_recv",
-    [WPERF_EV_SPIN_BEFORE] = "spin_before",
-    [WPERF_EV_SPIN_AFTER] = "spin_after",
-    [WPERF_EV_SPIN_RELEASE] = "spin_release",
-    [WPERF_EV_FALSE_WAKEUP] = "false_wakeup",
-    [WPERF_EV_BLOCK_START] = "block_start",
-    [WPERF_EV_BLOCK_DONE] = "block_done",
-};
-
-const char *wperf_event_kind_name(unsigned kind)
-{
-	if (kind < WPERF_EV_KIND_MAX && kind_names[kind])
-		return kind_names[kind];
-	return "unknown";
-}
-
-uint16_t wperf_event_size(unsigned kind)
-{
-	const struct wperf_event *e = NULL;
-	size_t payload;
-
-	switch (kind) {
-	case WPERF_EV_SWITCH:
-		payload = sizeof(e->sw);
-		break;
-	case WPERF_EV_WAKEUP:
-	case WPERF_EV_WAKEUP_NEW:
-		payload = sizeof(e->wake);
-		break;
-	case WPERF_EV_FORK:
-		payload = sizeof(e->fork);
-		break;
-	case WPERF_EV_EXEC:
-	case WPERF_EV_RENAME:
-		payload = sizeof(e->name);
-		break;
-	case WPERF_EV_EXIT:
-		payload = sizeof(e->exit);
-		break;
-	case WPERF_EV_FALSE_WAKEUP:
-		payload = 0;
-		break;
-	case WPERF_EV_HARDIRQ_ENTRY:
-	case WPERF_EV_HARDIRQ_EXIT:
-	case WPERF_EV_SOFTIRQ_ENTRY:
-	case WPERF_EV_SOFTIRQ_EXIT:
-		payload = sizeof(e->irq);
-		break;
-	case WPERF_EV_BLOCK_ISSUE:
-	case WPERF_EV_BLOCK_COMPLETE:
-	case WPERF_EV_BLOCK_START:
-	case WPERF_EV_BLOCK_DONE:
-		payload = sizeof(e->block);
-		break;
-	case WPERF_EV_NET_XMIT:
-	case WPERF_EV_NET_RECV:
-		payload = sizeof(e->net);
-		break;
-	case WPERF_EV_SPIN_BEFORE:
-	case WPERF_EV_SPIN_AFTER:
-	case WPERF_EV_SPIN_RELEASE:
-		payload = sizeof(e->usdt);
-		break;
-	default:
-		return 0;
-	}
-	return (uint16_t)(sizeof(e->hdr) + payload);
-}
 
 /* A comm as u8 length + bytes; at most WPERF_COMM_LEN - 1 bytes, as the kernel's. */
 static uint8_t *put_comm(uint8_t *q, const char *comm)

@@ -96,6 +96,23 @@ void tb_usdt(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, u
 void tb_irq(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
 	    int32_t irq);
 
+/*
+ * Sets every field of ev, an event of kind at ts, as the table of event kinds
+ * (core/trace/event_kinds.h) lists them: variant 0 ordinary values, 1 the
+ * largest of every field (flags 0xff, 15-byte names), 2 the smallest (0,
+ * INT32_MIN, empty names, flags 0). A field its flags leave out of the body
+ * stays 0, as decoding leaves it; hdr.size is the kind's.
+ */
+void tb_fill_event(struct wperf_event *ev, unsigned kind, unsigned variant, uint64_t ts);
+
+/* Every kind in the three variants, with timestamps that sometimes go
+ * backwards, then EXITs at the extremes of the ts delta: how many it made. */
+size_t tb_all_kinds(struct wperf_event *evs, size_t max);
+
+/* Fails unless got equals want: field by field (the message names the
+ * field), then every byte (decoding zeroes what a kind does not use). */
+void tb_assert_event_equal(const struct wperf_event *want, const struct wperf_event *got);
+
 /* Puts the events in time order, stably: equal times keep the order added. */
 void tb_sort(struct trace_builder *b);
 
