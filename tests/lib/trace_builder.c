@@ -303,6 +303,10 @@ static void assert_fields_equal(const struct wperf_event *want, const struct wpe
 		if (f[i].type == WPERF_FIELD_COMM)
 			assert_string_equal((const char *)got + f[i].offset,
 					    (const char *)want + f[i].offset);
+		else if (w != g && f[i].type == WPERF_FIELD_S32)
+			fail_msg("%s %s: %" PRId64 ", not %" PRId64,
+				 wperf_event_kind_name(want->hdr.kind), f[i].name, (int64_t)g,
+				 (int64_t)w);
 		else if (w != g)
 			fail_msg("%s %s: %" PRIu64 ", not %" PRIu64,
 				 wperf_event_kind_name(want->hdr.kind), f[i].name, g, w);
