@@ -8,6 +8,7 @@
  * every kind with every field at its edges), and the doc table of
  * docs/trace-format.md.
  */
+#include <ctype.h>
 #include <glob.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -298,12 +299,81 @@ static void test_decoders_on_every_field(void **state)
 			round_trip_both_ways(&evs[i]);
 }
 
+/*
+ * The doc table's row of kind k: "| N | NAME | fields |", fields as
+ * docs/trace-format.md spells them (u: uvarint, s: svarint, str: u8 length and
+ * bytes), a group of IF_FLAG fields after "with flags 0xF (1.M):", a group of
+ * APPENDED ones after "since 1.M:".
+ */
+static void doc_row(unsigned kind, const struct wperf_event_kind_info *k, char *row, size_t size)
+{
+	static const char *const types[] = {"u8", "u", "s", "u", "str"};
+	size_t len = (size_t)snprintf(row, size, "| %u | ", kind);
+
+	for (const char *c = k->name; *c; c++)
+		len += (size_t)snprintf(row + len, size - len, "%c", toupper((unsigned char)*c));
+	if (k->since)
+		len += (size_t)snprintf(row + len, size - len, " (1.%u)", k->since);
+	len += (size_t)snprintf(row + len, size - len, " | %s", k->nfields ? "" : "(none)");
+	for (size_t i = 0; i < k->nfields; i++) {
+		const struct wperf_field *f = &k->fields[i];
+		int starts = i == 0 || f[-1].presence != f->presence || f[-1].since != f->since;
+
+		len += (size_t)snprintf(row + len, size - len, "%s", i ? ", " : "");
+		if (starts && f->presence == WPERF_FIELD_IF_FLAG)
+			len += (size_t)snprintf(row + len, size - len,
+						"with flags 0x%x (1.%u): ", k->data_flag, f->since);
+		if (starts && f->presence == WPERF_FIELD_APPENDED)
+			len += (size_t)snprintf(row + len, size - len, "since 1.%u: ", f->since);
+		len += (size_t)snprintf(row + len, size - len, "%s %s", types[f->type], f->name);
+	}
+	snprintf(row + len, size - len, " |");
+}
+
+/* The line, its cells' spaces squeezed to one ("|  1 |" -> "| 1 |"). */
+static void squeeze(const char *line, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (; *line && *line != '\n' && n + 1 < size; line++)
+		if (*line != ' ' || (n && out[n - 1] != ' '))
+			out[n++] = *line;
+	out[n] = '\0';
+}
+
+/* docs/trace-format.md's table of event kinds, row by row, is the table's. */
+static void test_doc_table(void **state)
+{
+	size_t len, nrows = 0;
+	char *doc = slurp("docs/trace-format.md", &len), want[512], got[512];
+	const char *line = strstr(doc, "| kind | name | fields |");
+
+	(void)state;
+	assert_non_null(line);
+	line = strchr(strchr(line, '\n') + 1, '\n') + 1; /* past the header and its rule */
+	for (unsigned kind = 1; kind < WPERF_EV_KIND_MAX; kind++, nrows++) {
+		const struct wperf_event_kind_info *k = wperf_event_kind_info(kind);
+
+		doc_row(kind, k, want, sizeof(want));
+		squeeze(line, got, sizeof(got));
+		if (strcmp(got, want))
+			fail_msg("docs/trace-format.md has\n%s\nwhere the table of kinds makes\n%s",
+				 got, want);
+		line = strchr(line, '\n') + 1;
+	}
+	if (*line == '|')
+		fail_msg("docs/trace-format.md has a row of no kind: %.60s", line);
+	assert_int_equal(nrows, WPERF_EV_KIND_MAX - 1);
+	free(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_all_kinds_bytes),
 	    cmocka_unit_test(test_fast_decoder_on_committed_traces),
 	    cmocka_unit_test(test_decoders_on_every_field),
+	    cmocka_unit_test(test_doc_table),
 	};
 
 	/* WPERF_WRITE_GOLDEN=1: (re)writes the committed trace, for a change of format. */
