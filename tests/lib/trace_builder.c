@@ -328,6 +328,27 @@ void tb_assert_event_equal(const struct wperf_event *want, const struct wperf_ev
 	assert_memory_equal(got, want, sizeof(*got));
 }
 
+char *tb_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *data;
+	long size;
+
+	if (!f)
+		fail_msg("cannot open %s", path);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	size = ftell(f);
+	assert_true(size >= 0);
+	rewind(f);
+	data = malloc((size_t)size + 1);
+	assert_non_null(data);
+	assert_int_equal(fread(data, 1, (size_t)size, f), (size_t)size);
+	data[size] = '\0';
+	fclose(f);
+	*len = (size_t)size;
+	return data;
+}
+
 void tb_sort(struct trace_builder *b)
 {
 	size_t n = b->events.len / sizeof(struct wperf_event);

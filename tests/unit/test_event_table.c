@@ -32,28 +32,6 @@
 #define ALL_KINDS_TRACE "tests/data/codec/all-kinds.trace"
 #define MAX_EVENTS	80
 
-/* The whole file at path, in a buffer the caller frees; *len its size. */
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *data;
-	long size;
-
-	if (!f)
-		fail_msg("cannot open %s", path);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	size = ftell(f);
-	assert_true(size >= 0);
-	rewind(f);
-	data = malloc((size_t)size + 1);
-	assert_non_null(data);
-	assert_int_equal(fread(data, 1, (size_t)size, f), (size_t)size);
-	data[size] = '\0';
-	fclose(f);
-	*len = (size_t)size;
-	return data;
-}
-
 /* Every variant of every kind, written uncompressed to path. */
 static void write_all_kinds(const char *path)
 {
@@ -93,8 +71,8 @@ static void test_all_kinds_bytes(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	write_all_kinds(path);
-	want = slurp(ALL_KINDS_TRACE, &want_len);
-	got = slurp(path, &got_len);
+	want = tb_read_file(ALL_KINDS_TRACE, &want_len);
+	got = tb_read_file(path, &got_len);
 	assert_int_equal(got_len, want_len);
 	assert_memory_equal(got, want, want_len);
 	free(want);
@@ -345,7 +323,7 @@ static void squeeze(const char *line, char *out, size_t size)
 static void test_doc_table(void **state)
 {
 	size_t len, nrows = 0;
-	char *doc = slurp("docs/trace-format.md", &len), want[512], got[512];
+	char *doc = tb_read_file("docs/trace-format.md", &len), want[512], got[512];
 	const char *line = strstr(doc, "| kind | name | fields |");
 
 	(void)state;

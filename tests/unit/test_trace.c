@@ -130,24 +130,6 @@ static size_t read_events(const char *path, struct wperf_event *out, size_t max)
 	return n;
 }
 
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *p;
-	long n;
-
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	p = malloc((size_t)n + 1);
-	assert_non_null(p);
-	assert_int_equal(fread(p, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return p;
-}
-
 static void spit(const char *path, const void *p, size_t len)
 {
 	int fd = create_file(path);
@@ -329,7 +311,7 @@ static void round_trip_all_kinds(int compress)
 
 	size_t len;
 	struct sec secs[16];
-	uint8_t *f = slurp(path, &len);
+	uint8_t *f = (uint8_t *)tb_read_file(path, &len);
 	size_t ns = walk(f, len, secs, 16);
 	assert_int_equal(find_sec(secs, ns, WPERF_SECTION_EVENTS)->flags,
 			 compress ? WPERF_SECTION_ZSTD : 0);
@@ -522,7 +504,7 @@ static void test_multi_section(void **state)
 
 	size_t len, nev = 0;
 	struct sec secs[64];
-	uint8_t *f = slurp(path, &len);
+	uint8_t *f = (uint8_t *)tb_read_file(path, &len);
 	size_t ns = walk(f, len, secs, 64);
 	for (size_t i = 0; i < ns; i++)
 		nev += secs[i].kind == WPERF_SECTION_EVENTS;
@@ -547,7 +529,7 @@ static void test_default_options(void **state)
 	/* 65536 events in the first section, the rest in a second, both zstd */
 	size_t len;
 	struct sec secs[16];
-	uint8_t *f = slurp(path, &len);
+	uint8_t *f = (uint8_t *)tb_read_file(path, &len);
 	size_t ns = walk(f, len, secs, 16);
 	const struct sec *ev = find_sec(secs, ns, WPERF_SECTION_EVENTS);
 	assert_int_equal(ev->flags, WPERF_SECTION_ZSTD);
@@ -901,7 +883,7 @@ static void test_unknown_section_skipped(void **state)
 
 	(void)state;
 	write_trace(path, NULL, evs, n, NULL);
-	uint8_t *old = slurp(path, &len);
+	uint8_t *old = (uint8_t *)tb_read_file(path, &len);
 	size_t ns = walk(old, len, secs, 16);
 	const struct sec *end = &secs[ns - 1];
 
@@ -1114,7 +1096,7 @@ static void test_counters_errors(void **state)
 	assert_int_equal(wperf_trace_writer_finish(w, NULL, &err), 0);
 	wperf_trace_writer_free(w);
 	close(fd);
-	data = slurp(path, &len);
+	data = (uint8_t *)tb_read_file(path, &len);
 	ns = walk(data, len, secs, 8);
 	assert_true(ns >= 1);
 	assert_int_equal(secs[0].kind, WPERF_SECTION_COUNTERS);
@@ -1217,7 +1199,7 @@ static void truncate_everywhere(int compress)
 	struct sec secs[32];
 
 	small_trace(path, compress);
-	uint8_t *f = slurp(path, &len);
+	uint8_t *f = (uint8_t *)tb_read_file(path, &len);
 	size_t ns = walk(f, len, secs, 32);
 
 	assert_true(ns >= 8);
@@ -1252,7 +1234,7 @@ static void test_crc_each_section(void **state)
 
 	(void)state;
 	small_trace(path, 1);
-	uint8_t *f = slurp(path, &len);
+	uint8_t *f = (uint8_t *)tb_read_file(path, &len);
 	size_t ns = walk(f, len, secs, 32);
 	for (size_t i = 0; i < ns; i++) {
 		size_t at = secs[i].off + WPERF_SECTION_HEADER_SIZE + secs[i].stored / 2;
@@ -1278,7 +1260,7 @@ static void test_bad_header(void **state)
 
 	(void)state;
 	small_trace(path, 1);
-	uint8_t *f = slurp(path, &len);
+	uint8_t *f = (uint8_t *)tb_read_file(path, &len);
 
 	f[0] = 'X';
 	spit(bad, f, len);
@@ -1345,7 +1327,7 @@ static void test_section_size_overflow(void **state)
 
 	(void)state;
 	small_trace(path, 0);
-	uint8_t *f = slurp(path, &len);
+	uint8_t *f = (uint8_t *)tb_read_file(path, &len);
 	size_t ns = walk(f, len, secs, 32);
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		for (size_t j = 0; j < ns; j += ns - 1) { /* the first and the END */
@@ -1553,7 +1535,7 @@ static void test_zstd_size_mismatch(void **state)
 
 	(void)state;
 	small_trace(path, 1);
-	uint8_t *f = slurp(path, &len);
+	uint8_t *f = (uint8_t *)tb_read_file(path, &len);
 	size_t ns = walk(f, len, secs, 32);
 	const struct sec *ev = NULL;
 	const struct sec *th = find_sec(secs, ns, WPERF_SECTION_THREADS);
@@ -1618,7 +1600,7 @@ static void fuzz(int compress)
 	uint32_t seed = 12345;
 
 	small_trace(path, compress);
-	uint8_t *orig = slurp(path, &len);
+	uint8_t *orig = (uint8_t *)tb_read_file(path, &len);
 	uint8_t *f = malloc(len);
 	size_t ns = walk(orig, len, secs, 32);
 
@@ -1714,7 +1696,7 @@ static double events_bytes_per_event(const char *path, size_t n)
 {
 	size_t len, total = 0;
 	struct sec secs[64];
-	uint8_t *f = slurp(path, &len);
+	uint8_t *f = (uint8_t *)tb_read_file(path, &len);
 	size_t ns = walk(f, len, secs, 64);
 
 	for (size_t i = 0; i < ns; i++)
