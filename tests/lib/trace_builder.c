@@ -345,7 +345,8 @@ char *tb_read_file(const char *path, size_t *len)
 	assert_int_equal(fread(data, 1, (size_t)size, f), (size_t)size);
 	data[size] = '\0';
 	fclose(f);
-	*len = (size_t)size;
+	if (len)
+		*len = (size_t)size;
 	return data;
 }
 

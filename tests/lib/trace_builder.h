@@ -114,7 +114,7 @@ size_t tb_all_kinds(struct wperf_event *evs, size_t max);
 void tb_assert_event_equal(const struct wperf_event *want, const struct wperf_event *got);
 
 /* The whole file at path, NUL-terminated, in a buffer the caller frees; *len
- * its size. Fails the test when it cannot be read. */
+ * its size (len may be NULL). Fails the test when it cannot be read. */
 char *tb_read_file(const char *path, size_t *len);
 
 /* Puts the events in time order, stably: equal times keep the order added. */
