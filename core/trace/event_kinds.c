@@ -142,51 +142,6 @@ uint16_t wperf_event_size(unsigned kind)
 	return k ? k->size : 0;
 }
 
-uint64_t wperf_field_get(const struct wperf_event *ev, const struct wperf_field *f)
-{
-	const uint8_t *at = (const uint8_t *)ev + f->offset;
-	uint32_t u32;
-	int32_t s32;
-	uint64_t u64;
-
-	switch (f->type) {
-	case WPERF_FIELD_U8:
-		return *at;
-	case WPERF_FIELD_U32:
-		memcpy(&u32, at, sizeof(u32));
-		return u32;
-	case WPERF_FIELD_S32:
-		memcpy(&s32, at, sizeof(s32));
-		return (uint64_t)(int64_t)s32;
-	case WPERF_FIELD_U64:
-		memcpy(&u64, at, sizeof(u64));
-		return u64;
-	default: /* a COMM */
-		return 0;
-	}
-}
-
-void wperf_field_set(struct wperf_event *ev, const struct wperf_field *f, uint64_t v)
-{
-	uint8_t *at = (uint8_t *)ev + f->offset;
-	uint32_t u32 = (uint32_t)v;
-
-	switch (f->type) {
-	case WPERF_FIELD_U8:
-		*at = (uint8_t)v;
-		break;
-	case WPERF_FIELD_U32:
-	case WPERF_FIELD_S32:
-		memcpy(at, &u32, sizeof(u32));
-		break;
-	case WPERF_FIELD_U64:
-		memcpy(at, &v, sizeof(v));
-		break;
-	default: /* a COMM: not a number */
-		break;
-	}
-}
-
 int wperf_event_has_field(const struct wperf_event_kind_info *k, const struct wperf_field *f,
 			  const struct wperf_event *ev)
 {
