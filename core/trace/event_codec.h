@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "bpf/wperf_event.h"
+#include "core/trace/event_kinds.h"
 #include "core/util/buf.h"
 
 /* The longest record: kind, length, and a body of at most 255 bytes. */
@@ -44,8 +45,5 @@ int wperf_event_decode_checked(const uint8_t **p, const uint8_t *end, uint64_t *
 			       struct wperf_event *ev, const char **why);
 int wperf_event_decode_fast(const uint8_t **p, const uint8_t *end, uint64_t *prev_ts,
 			    struct wperf_event *ev);
-
-/* sizeof(hdr) + the size of the kind's payload struct, or 0 for an unknown kind. */
-uint16_t wperf_event_size(unsigned kind);
 
 #endif /* WPERF_EVENT_CODEC_H */

@@ -6,7 +6,6 @@
  */
 #include <string.h>
 
-#include "core/trace/event_codec.h"
 #include "core/trace/event_kinds.h"
 #include "core/trace/trace.h"
 

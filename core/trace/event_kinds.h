@@ -72,6 +72,10 @@ struct wperf_event_kind_info {
 /* The kind's entry, or NULL for a kind this library does not know. */
 const struct wperf_event_kind_info *wperf_event_kind_info(unsigned kind);
 
+/* hdr.size of an event of kind: sizeof(hdr) + the size of the kind's payload
+ * struct, or 0 for a kind this library does not know. */
+uint16_t wperf_event_size(unsigned kind);
+
 /* The fields every body starts with after the ts delta: cpu, flags, tid, tgid. */
 const struct wperf_field *wperf_event_common_fields(size_t *n);
 
