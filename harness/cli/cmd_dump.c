@@ -4,8 +4,10 @@
  *
  *   TIME CPU KIND TID/TGID NAME DETAILS
  *
- * TIME is in seconds from the start of the recording window. With
- * --counters, the kernel's counters that the trace holds instead.
+ * TIME is in seconds from the start of the recording window; DETAILS are
+ * what the flags mean, then the kind's fields as name=value, as the table of
+ * event kinds lists them (core/trace/event_kinds.h). With --counters, the
+ * kernel's counters that the trace holds instead.
  */
 #include <getopt.h>
 #include <inttypes.h>
