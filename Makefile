@@ -94,7 +94,8 @@ FUZZ_CFLAGS := -g -O1 $(BASE_CFLAGS) -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 # The harness files the readers need, and what they call.
 FUZZ_HARNESS_SRCS := harness/run/scenario.c harness/run/scenario_services.c harness/run/scenario_values.c \
-	harness/run/scenario_yaml.c harness/run/results.c harness/run/calibrate.c harness/base/output.c \
+	harness/run/scenario_yaml.c harness/run/results.c harness/run/results_json.c harness/run/calibrate.c \
+	harness/base/output.c \
 	harness/record/proc_info.c harness/forge/github_comments.c harness/forge/forge_http.c
 FUZZ_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRCS) $(FUZZ_HARNESS_SRCS) tests/lib/fuzz_readers.c)
 FUZZ_SECONDS ?= 60
@@ -149,7 +150,7 @@ $(BUILD)/core/%.o: core/%.c
 	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(LIBWPERF): $(CORE_OBJS)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 # ---- the wperf-bench program ----
 $(BUILD)/harness/%.o: harness/%.c
@@ -163,7 +164,7 @@ $(WPERF_BENCH): $(HARNESS_OBJS) $(LIBWPERF)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(LIBHARNESS): $(filter-out $(BUILD)/harness/cli/main.o,$(HARNESS_OBJS))
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 # ---- synthetic programs: one file each; no tail calls, so that stacks show every function ----
 $(BUILD)/synthetic/%: synthetic/%.c synthetic/*.h include/*.h
@@ -262,7 +263,7 @@ $(FUZZ_BUILD)/%.o: %.c
 	$(CLANG) $(FUZZ_CFLAGS) $(DEPFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
 $(FUZZ_BUILD)/libfuzz.a: $(FUZZ_OBJS)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(FUZZ_BUILD)/%: fuzz/%.c fuzz/*.h $(FUZZ_BUILD)/libfuzz.a
 	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_BUILD)/libfuzz.a $(LDLIBS) -o $@

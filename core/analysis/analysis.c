@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/trace/meta.h"
 #include "core/util/buf.h"
 
 static int vertex_tables(struct wperf_analysis *a)
@@ -110,8 +111,8 @@ static int append_pids(struct wperf_buf *b, const char *list)
 
 int wperf_analysis_excluded(const struct wperf_trace *t, struct wperf_buf *out)
 {
-	if (append_pids(out, wperf_trace_meta(t, "recorder_tgid")) < 0 ||
-	    append_pids(out, wperf_trace_meta(t, "harness_pids")) < 0)
+	if (append_pids(out, wperf_trace_meta(t, WPERF_META_RECORDER_TGID)) < 0 ||
+	    append_pids(out, wperf_trace_meta(t, WPERF_META_HARNESS_PIDS)) < 0)
 		return -ENOMEM;
 	return 0;
 }

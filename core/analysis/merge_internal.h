@@ -83,6 +83,13 @@ struct merge_profiles {
 	uint32_t *first, *count; /* per view entity: its uses */
 };
 
+/* The uses of view entity e, count[e] of them (none: NULL, not uses + first,
+ * which is undefined when there are no uses at all). */
+static inline const struct merge_use *merge_uses_of(const struct merge_profiles *p, uint32_t e)
+{
+	return p->count[e] ? p->uses + p->first[e] : NULL;
+}
+
 /* The profiles of the view entities with profiled[e] set. 0 or -ENOMEM. */
 int merge_profiles_build(const struct wperf_trace *t, const struct wperf_short_lived *sl,
 			 const uint8_t *profiled, struct merge_profiles *out);

@@ -66,7 +66,7 @@ static int gather(const struct merge_profiles *p, const struct merge_member *m, 
 	int e = 0;
 
 	for (size_t i = 0; i < n && !e; i++) {
-		const struct merge_use *u = p->uses + p->first[m[i].entity];
+		const struct merge_use *u = merge_uses_of(p, m[i].entity);
 
 		for (uint32_t k = 0; k < p->count[m[i].entity] && !e; k++) {
 			struct seen s = {.key = u[k].key, .role = u[k].role, .weight = u[k].weight};
@@ -148,7 +148,7 @@ static int weigh(const struct merge_profiles *p, const struct merge_member *m, s
 	int e = 0;
 
 	for (uint32_t i = 0; i < n && !e; i++) {
-		const struct merge_use *u = p->uses + p->first[m[i].entity];
+		const struct merge_use *u = merge_uses_of(p, m[i].entity);
 
 		for (uint32_t k = 0; k < p->count[m[i].entity] && !e; k++) {
 			struct seen key = {.key = u[k].key};

@@ -61,10 +61,10 @@ size_t merge_sort_sum(void *base, size_t n, size_t size, size_t weight_at,
 	if (n)
 		qsort(b, n, size, cmp);
 	for (size_t i = 0; i < n; i++) {
-		char *last = b + (len - 1) * size, *x = b + i * size;
+		char *last = len ? b + (len - 1) * size : NULL, *x = b + i * size;
 		double sum, w;
 
-		if (len && !cmp(last, x)) {
+		if (last && !cmp(last, x)) {
 			memcpy(&sum, last + weight_at, sizeof(sum));
 			memcpy(&w, x + weight_at, sizeof(w));
 			sum += w;

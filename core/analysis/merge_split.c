@@ -96,7 +96,7 @@ static int fill_part(struct split *sp, const struct merge_member *m, size_t n,
 	int e = 0;
 
 	for (size_t i = 0; i < n && !e; i++) {
-		const struct merge_use *u = sp->p->uses + sp->p->first[m[i].entity];
+		const struct merge_use *u = merge_uses_of(sp->p, m[i].entity);
 
 		for (uint32_t k = 0; part_of[i] == g && k < sp->p->count[m[i].entity] && !e; k++) {
 			const struct wperf_stack *s = wperf_trace_stack(sp->p->t, u[k].ustack, 1);
@@ -228,7 +228,7 @@ static int heaviest_part(const struct split *sp, const struct merge_member *m, s
 	}
 	memset(least, 0xff, nparts * sizeof(*least));
 	for (size_t i = 0; i < n; i++) {
-		const struct merge_use *u = sp->p->uses + sp->p->first[m[i].entity];
+		const struct merge_use *u = merge_uses_of(sp->p, m[i].entity);
 
 		for (uint32_t k = 0; part_of[i] != UINT32_MAX && k < sp->p->count[m[i].entity];
 		     k++) {

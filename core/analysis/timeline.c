@@ -29,6 +29,7 @@
 
 #include "core/util/radix.h"
 #include "core/analysis/timeline_internal.h"
+#include "core/trace/meta.h"
 
 #define MAX_CPUS      65536 /* a higher cpu number is garbage: its per-CPU work is skipped */
 #define MAX_IRQ_DEPTH 64
@@ -902,7 +903,7 @@ int wperf_timeline_build(const struct wperf_trace *t, const struct wperf_timelin
 	if (opts)
 		b.opts = *opts;
 	b.start = st->start_ts;
-	targets = wperf_trace_meta(t, "targets");
+	targets = wperf_trace_meta(t, WPERF_META_TARGETS);
 	b.whole_machine = !targets || !strcmp(targets, "all");
 	b.end = st->end_ts;
 	if (wperf_thread_table_init(&b.names, t) < 0 || tl_sources_init(&b) < 0 ||

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "core/analysis/timeline_internal.h"
+#include "core/trace/meta.h"
 
 #define DEFAULT_NIC_BPS	 1000000000ull /* 1 Gbit/s */
 #define LOOPBACK_IFINDEX 1
@@ -54,7 +55,7 @@ static const char *nic_name(const struct tl_builder *b, uint32_t ifindex)
 	char key[48];
 	const char *v;
 
-	snprintf(key, sizeof(key), "net.%" PRIu32 ".name", ifindex);
+	snprintf(key, sizeof(key), WPERF_META_NET_NAME(PRIu32), ifindex);
 	v = wperf_trace_meta(b->t, key);
 	return v && *v ? v : NULL;
 }
@@ -76,7 +77,7 @@ static void nic_setup(struct tl_builder *b, struct tl_device *d)
 		snprintf(d->name, sizeof(d->name), "nic:%.27s", name);
 	else
 		snprintf(d->name, sizeof(d->name), "nic:%" PRIu32, d->key);
-	snprintf(key, sizeof(key), "net.%" PRIu32 ".speed_bps", d->key);
+	snprintf(key, sizeof(key), WPERF_META_NET_SPEED_BPS(PRIu32), d->key);
 	v = wperf_trace_meta(b->t, key);
 	if (b->opts.capacity.nic_bits_per_s) {
 		d->speed_bps = b->opts.capacity.nic_bits_per_s;

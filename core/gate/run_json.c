@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const struct wperf_doc_range not_negative = {0, INFINITY, 0, 0};
+
 /* ---- writing ---- */
 
 static struct json_object *idset_to_json(const struct wperf_idset *s)
@@ -186,15 +188,14 @@ static int cmp_placed_id(const void *pa, const void *pb)
 static int read_idset(struct json_object *o, const char *path, const char *what,
 		      struct wperf_idset *out, struct wperf_error *err)
 {
-	char sub[WPERF_JSON_PATH_LEN], text[40];
+	char sub[WPERF_JSON_PATH_LEN];
 	struct placed_id *p;
 	const char **ids, *dup = NULL;
 	size_t n, twice = SIZE_MAX, done = 0;
 	int ret = 0;
 
 	if (!json_object_is_type(o, json_type_array))
-		return wperf_json_fail(err, path, "expected an array of identities, found %s",
-				       wperf_json_found(o, text, sizeof(text)));
+		return wperf_json_expected(o, path, "an array of identities", err);
 	n = json_object_array_length(o);
 	p = calloc(n + 1, sizeof(*p));
 	ids = calloc(n + 1, sizeof(*ids));
@@ -261,7 +262,7 @@ static int read_edge(struct json_object *o, const char *path, struct wperf_run *
 {
 	static const char *const keys[] = {"from", "to", "share"};
 	struct json_object *v[3];
-	char sub[WPERF_JSON_PATH_LEN], text[40];
+	char sub[WPERF_JSON_PATH_LEN];
 	const char *from, *to;
 	size_t before = r->nedges;
 	double share;
@@ -278,10 +279,9 @@ static int read_edge(struct json_object *o, const char *path, struct wperf_run *
 	if (ret)
 		return ret;
 	wperf_json_key_path(sub, path, "share");
-	share = json_object_get_double(v[2]);
-	if (!wperf_json_is_number(v[2]) || share < 0)
-		return wperf_json_fail(err, sub, "expected a number >= 0, found %s",
-				       wperf_json_found(v[2], text, sizeof(text)));
+	ret = wperf_json_get_number(v[2], sub, &not_negative, &share, err);
+	if (ret)
+		return ret;
 	ret = wperf_run_add_edge(r, from, to, share);
 	if (ret)
 		return wperf_json_no_memory(err, path); /* the share was checked: not -EINVAL */
@@ -352,7 +352,7 @@ int wperf_run_from_json(const struct json_object *o, const char *where, struct w
 					   "edges",	  "sinks",     "cmetric_first", "events",
 					   "timer_paced", "checks"};
 	struct json_object *v[10];
-	char sub[WPERF_JSON_PATH_LEN], text[40];
+	char sub[WPERF_JSON_PATH_LEN];
 	struct wperf_run r;
 	int ret;
 
@@ -364,8 +364,7 @@ int wperf_run_from_json(const struct json_object *o, const char *where, struct w
 		return ret;
 	wperf_json_key_path(sub, where, "throughput");
 	if (v[0] && !wperf_json_is_number(v[0]))
-		return wperf_json_fail(err, sub, "expected a number or null, found %s",
-				       wperf_json_found(v[0], text, sizeof(text)));
+		return wperf_json_expected(v[0], sub, "a number or null", err);
 	r.throughput = v[0] ? json_object_get_double(v[0]) : NAN;
 	wperf_json_key_path(sub, where, "window_ns");
 	ret =
@@ -416,7 +415,7 @@ int wperf_env_from_json(const struct json_object *o, const char *where, struct w
 {
 	static const char *const keys[] = {"kernel", "cpus", "tool", "cpu", "calibration"};
 	struct json_object *v[5];
-	char sub[WPERF_JSON_PATH_LEN], text[40];
+	char sub[WPERF_JSON_PATH_LEN];
 	struct wperf_env e;
 	uint64_t cpus = 0;
 	int ret;
@@ -441,11 +440,11 @@ int wperf_env_from_json(const struct json_object *o, const char *where, struct w
 		ret = wperf_json_get_fixed(v[3], sub, e.cpu_model, sizeof(e.cpu_model), err);
 	wperf_json_key_path(sub, where, "calibration");
 	if (!ret && has_key(o, "calibration")) { /* optional, as "cpu" */
-		if (!wperf_json_is_number(v[4]) || json_object_get_double(v[4]) < 0)
-			ret = wperf_json_fail(err, sub, "expected a number >= 0, found %s",
-					      wperf_json_found(v[4], text, sizeof(text)));
-		else if (json_object_get_double(v[4]) > 0) /* -0.0 is 0, as written back */
-			e.calibration = json_object_get_double(v[4]);
+		double calibration = 0;
+
+		ret = wperf_json_get_number(v[4], sub, &not_negative, &calibration, err);
+		if (calibration > 0) /* -0.0 is 0, as written back */
+			e.calibration = calibration;
 	}
 	if (ret)
 		return ret;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Runs (core/gate/runset.h) and the environment (struct wperf_env, core/gate/env.h)
- * as JSON values, built and read with json-c: how the summary.json of a results
- * folder keeps its runs so that `wperf-bench compare` can rebuild them.
+ * as JSON values, built and read with json-c and the strict-document kit
+ * (core/util/json_util.h). They are values, not files: the document they go in
+ * is its owner's (a results folder's summary.json is harness/run/results_json.c's,
+ * which keeps the runs there so that `wperf-bench compare` can rebuild them).
  *
  * A run:
  *
@@ -42,8 +44,9 @@
  * The order of knots is kept; edges may come in any order.
  *
  * Errors name the value by its key path after where, the name the caller gives
- * o ("results/x/summary.json: runs[2]"), with '.' before each key:
- *   results/x/summary.json: runs[2].edges[1].share: expected a number >= 0, found -0.5
+ * o ("results/x/summary.json: runs[2].result"), with '.' before each key, in the
+ * kit's format for files without positions (FILE: key.path: what was expected):
+ *   results/x/summary.json: runs[2].result.edges[1].share: expected a number >= 0, found -0.5
  * where may be NULL or "" for a value at the top.
  *
  * Limits that come from json-c and that these readers cannot see: a key given

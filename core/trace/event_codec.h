@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "bpf/wperf_event.h"
+#include "core/trace/event_kinds.h"
 #include "core/util/buf.h"
 
 /* The longest record: kind, length, and a body of at most 255 bytes. */
@@ -31,7 +32,18 @@ int wperf_event_encode(struct wperf_buf *b, const struct wperf_event *ev, uint64
 int wperf_event_decode(const uint8_t **p, const uint8_t *end, uint64_t *prev_ts,
 		       struct wperf_event *ev, const char **why);
 
-/* sizeof(hdr) + the size of the kind's payload struct, or 0 for an unknown kind. */
-uint16_t wperf_event_size(unsigned kind);
+/*
+ * The two halves of wperf_event_decode, apart for the tests that hold them to
+ * each other. The checked decoder reads any record as the table of event kinds
+ * (event_kinds.h) says, checking every byte, with wperf_event_decode's
+ * contract. The fast one, written by hand, reads a switch or a wakeup with
+ * fewer checks when the section has room past it: 1 when it decoded the record
+ * (advancing *p and *prev_ts), 0 when it leaves the record to the checked one
+ * (*p and *prev_ts unchanged, ev undefined). Both give the same event.
+ */
+int wperf_event_decode_checked(const uint8_t **p, const uint8_t *end, uint64_t *prev_ts,
+			       struct wperf_event *ev, const char **why);
+int wperf_event_decode_fast(const uint8_t **p, const uint8_t *end, uint64_t *prev_ts,
+			    struct wperf_event *ev);
 
 #endif /* WPERF_EVENT_CODEC_H */

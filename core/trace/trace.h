@@ -51,20 +51,8 @@ enum wperf_section_kind {
  * EVENTS payload: uvarint record count, u64 base timestamp, then the records.
  * Record := u8 kind, u8 body length, body. Body := svarint ts delta (from the
  * previous record of the section, the first from the base), uvarint cpu, u8 flags,
- * uvarint tid, uvarint tgid, then per kind (u: uvarint, s: zigzag svarint,
- * str: u8 length + bytes):
- *   SWITCH              u next_tid, u next_tgid, u prev_state, s kstack, s ustack
- *   WAKEUP, WAKEUP_NEW  u waker_tid, u waker_tgid, s irq, u target_cpu, s kstack, s ustack
- *   FORK                u child_tid, u child_tgid, str comm
- *   EXEC, RENAME        str comm
- *   EXIT                with flags WPERF_EXIT_SCHEDSTAT (1.1): u run_ns, u wait_ns,
- *                       u slices; nothing otherwise
- *   FALSE_WAKEUP        nothing
- *   HARDIRQ_*, SOFTIRQ_* s irq
- *   BLOCK_*             u sector, u dev, u bytes, u op, s irq, then since 1.2 u rq,
- *                       u jiffies (an earlier body ends before them: decoded as 0)
- *   NET_*               u ifindex, u bytes, s irq
- *   SPIN_*              u lock
+ * uvarint tid, uvarint tgid, then the fields of its kind, as the table of event
+ * kinds lists them (core/trace/event_kinds.h, and docs/trace-format.md's table).
  * A reader skips the body of a kind it does not know, and ignores bytes left at
  * the end of a body it does know (later minors may append fields). 1.2 added
  * the kinds BLOCK_START and BLOCK_DONE, and rq and jiffies to BLOCK_* bodies.

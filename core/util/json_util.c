@@ -16,13 +16,9 @@
  */
 struct json_object *wperf_json_number(double v)
 {
-	char text[48];
+	char text[WPERF_DOC_NUMBER_LEN + 2];
 
-	for (int digits = 15; digits <= 17; digits++) {
-		snprintf(text, sizeof(text), "%.*g", digits, v);
-		if (strtod(text, NULL) == v)
-			break;
-	}
+	wperf_doc_number_text(text, v);
 	if (!strpbrk(text, ".eE"))
 		strcat(text, ".0");
 	return json_object_new_double_s(v, text);
@@ -62,6 +58,12 @@ int wperf_json_append(struct json_object *a, struct json_object *v)
 	return 0;
 }
 
+/* Is path the top of a file ("" or "FILE: "), after which no '.' and no ": " go? */
+static int at_top(const char *path)
+{
+	return !*path || path[strlen(path) - 1] == ' ';
+}
+
 /* "path: message", -EINVAL. */
 int wperf_json_fail(struct wperf_error *err, const char *path, const char *fmt, ...)
 {
@@ -71,18 +73,23 @@ int wperf_json_fail(struct wperf_error *err, const char *path, const char *fmt, 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return wperf_error_set(err, -EINVAL, "%s%s%s", path, *path ? ": " : "", msg);
+	return wperf_error_set(err, -EINVAL, "%s%s%s", path, at_top(path) ? "" : ": ", msg);
 }
 
 int wperf_json_no_memory(struct wperf_error *err, const char *path)
 {
-	return wperf_error_set(err, -ENOMEM, "%s%sout of memory", path, *path ? ": " : "");
+	return wperf_error_set(err, -ENOMEM, "%s%sout of memory", path, at_top(path) ? "" : ": ");
+}
+
+void wperf_json_file_path(char *sub, const char *file)
+{
+	snprintf(sub, WPERF_JSON_PATH_LEN, "%s: ", file);
 }
 
 /* path "where.key" (or "key" at the top) into sub. */
 void wperf_json_key_path(char *sub, const char *where, const char *key)
 {
-	snprintf(sub, WPERF_JSON_PATH_LEN, "%s%s%.80s", where, *where ? "." : "", key);
+	snprintf(sub, WPERF_JSON_PATH_LEN, "%s%s%.80s", where, at_top(where) ? "" : ".", key);
 }
 
 /* path "where[i]" into sub. */
@@ -91,50 +98,45 @@ void wperf_json_index_path(char *sub, const char *where, size_t i)
 	snprintf(sub, WPERF_JSON_PATH_LEN, "%s[%zu]", where, i);
 }
 
-/* What o is, for "found ..." in messages: its value when it is a number. */
+/* What o is, for "found ...": a string quoted (doc.h), anything else but
+ * objects and arrays as written (a number as the file spells it). */
 const char *wperf_json_found(const struct json_object *o, char *text, size_t size)
 {
-	int64_t i;
-
 	switch (json_object_get_type(o)) {
-	case json_type_null:
-		return "null";
-	case json_type_boolean:
-		return json_object_get_boolean(o) ? "true" : "false";
-	case json_type_double:
-		if (isnan(json_object_get_double(o)))
-			return "NaN";
-		if (isinf(json_object_get_double(o)))
-			return json_object_get_double(o) > 0 ? "Infinity" : "-Infinity";
-		snprintf(text, size, "%g", json_object_get_double(o));
-		return text;
-	case json_type_int:
-		i = json_object_get_int64(o);
-		if (i < 0)
-			snprintf(text, size, "%lld", (long long)i);
-		else
-			snprintf(text, size, "%llu", (unsigned long long)json_object_get_uint64(o));
-		return text;
 	case json_type_object:
 		return "an object";
 	case json_type_array:
 		return "an array";
 	case json_type_string:
-		return json_object_get_string_len(o) ? "a string" : "an empty string";
+		wperf_doc_quote(text, size, json_object_get_string((struct json_object *)o),
+				(size_t)json_object_get_string_len(o));
+		return text;
+	case json_type_null:
+		return "null";
+	default:
+		snprintf(text, size, "%s",
+			 json_object_to_json_string_ext((struct json_object *)o,
+							JSON_C_TO_STRING_PLAIN));
+		return text;
 	}
-	return "something else";
+}
+
+int wperf_json_expected(const struct json_object *o, const char *path, const char *what,
+			struct wperf_error *err)
+{
+	char text[64];
+
+	return wperf_json_fail(err, path, "expected %s, found %s", what,
+			       wperf_json_found(o, text, sizeof(text)));
 }
 
 int wperf_json_want_type(const struct json_object *o, const char *path, enum json_type type,
 			 struct wperf_error *err)
 {
-	char text[40];
-
 	if (json_object_is_type(o, type))
 		return 0;
-	return wperf_json_fail(err, path, "expected %s, found %s",
-			       type == json_type_object ? "an object" : "an array",
-			       wperf_json_found(o, text, sizeof(text)));
+	return wperf_json_expected(o, path, type == json_type_object ? "an object" : "an array",
+				   err);
 }
 
 /*
@@ -159,8 +161,11 @@ int wperf_json_get_keys(const struct json_object *o, const char *path, const cha
 		while (i < nkeys && strcmp(k, keys[i]))
 			i++;
 		if (i == nkeys) {
+			char list[256];
+
+			wperf_doc_key_list(list, sizeof(list), keys, nkeys);
 			wperf_json_key_path(sub, path, k);
-			return wperf_json_fail(err, sub, "unknown key");
+			return wperf_json_fail(err, sub, "unknown key (allowed here: %s)", list);
 		}
 	}
 	for (size_t i = 0; i < nkeys; i++) {
@@ -177,15 +182,12 @@ int wperf_json_get_keys(const struct json_object *o, const char *path, const cha
 int wperf_json_get_string(struct json_object *o, const char *path, const char **s, size_t *len,
 			  struct wperf_error *err)
 {
-	char text[40];
-
 	if (!json_object_is_type(o, json_type_string))
-		return wperf_json_fail(err, path, "expected a string, found %s",
-				       wperf_json_found(o, text, sizeof(text)));
+		return wperf_json_expected(o, path, "a string", err);
 	*s = json_object_get_string(o);
 	*len = (size_t)json_object_get_string_len(o);
 	if (memchr(*s, '\0', *len))
-		return wperf_json_fail(err, path, "a string with a NUL character");
+		return wperf_json_fail(err, path, "strings cannot hold NUL characters");
 	return 0;
 }
 
@@ -193,14 +195,11 @@ int wperf_json_get_string(struct json_object *o, const char *path, const char **
 int wperf_json_get_identity(struct json_object *o, const char *path, const char **s,
 			    struct wperf_error *err)
 {
-	char text[40];
 	size_t len;
 	int ret;
 
 	if (!json_object_is_type(o, json_type_string))
-		return wperf_json_fail(err, path,
-				       "expected an identity (a non-empty string), found %s",
-				       wperf_json_found(o, text, sizeof(text)));
+		return wperf_json_expected(o, path, "an identity (a non-empty string)", err);
 	ret = wperf_json_get_string(o, path, s, &len, err);
 	if (!ret && len == 0)
 		return wperf_json_fail(err, path,
@@ -219,7 +218,8 @@ int wperf_json_get_fixed(struct json_object *o, const char *path, char *out, siz
 	if (ret)
 		return ret;
 	if (len >= size)
-		return wperf_json_fail(err, path, "longer than %zu bytes", size - 1);
+		return wperf_json_fail(err, path, "expected at most %zu bytes, found %zu", size - 1,
+				       len);
 	memcpy(out, s, len);
 	out[len] = '\0';
 	return 0;
@@ -229,14 +229,45 @@ int wperf_json_get_fixed(struct json_object *o, const char *path, char *out, siz
 int wperf_json_get_count(const struct json_object *o, const char *path, uint64_t min, uint64_t max,
 			 const char *what, uint64_t *out, struct wperf_error *err)
 {
-	char text[40];
-
 	if (!json_object_is_type(o, json_type_int) || json_object_get_int64(o) < 0 ||
 	    json_object_get_uint64(o) < min || json_object_get_uint64(o) > max)
-		return wperf_json_fail(err, path, "expected %s, found %s", what,
-				       wperf_json_found(o, text, sizeof(text)));
+		return wperf_json_expected(o, path, what, err);
 	*out = json_object_get_uint64(o);
 	return 0;
+}
+
+int wperf_json_get_member(struct json_object *o, const char *path, const char *key,
+			  enum json_type type, int required, struct json_object **v,
+			  struct wperf_error *err)
+{
+	char sub[WPERF_JSON_PATH_LEN];
+
+	if (!json_object_object_get_ex(o, key, v) || (!*v && !required)) {
+		*v = NULL;
+		return required ? wperf_json_fail(err, path, "missing key \"%s\"", key) : 0;
+	}
+	if (json_object_is_type(*v, type))
+		return 0;
+	wperf_json_key_path(sub, path, key);
+	return wperf_json_expected(*v, sub,
+				   type == json_type_object    ? "an object"
+				   : type == json_type_array   ? "an array"
+				   : type == json_type_boolean ? "true or false"
+							       : "a string",
+				   err);
+}
+
+int wperf_json_get_number(const struct json_object *o, const char *path,
+			  const struct wperf_doc_range *r, double *out, struct wperf_error *err)
+{
+	char what[96];
+
+	if (o && wperf_json_is_number(o) && wperf_doc_in_range(json_object_get_double(o), r)) {
+		*out = json_object_get_double(o);
+		return 0;
+	}
+	wperf_doc_range_text(what, sizeof(what), r);
+	return wperf_json_expected(o, path, what, err);
 }
 
 /* A finite number (json-c reads NaN and Infinity as numbers too). */

@@ -4,20 +4,20 @@
  *
  *   TIME CPU KIND TID/TGID NAME DETAILS
  *
- * TIME is in seconds from the start of the recording window. With
- * --counters, the kernel's counters that the trace holds instead.
+ * TIME is in seconds from the start of the recording window; DETAILS are
+ * what the flags mean, then the kind's fields as name=value, as the table of
+ * event kinds lists them (core/trace/event_kinds.h). With --counters, the
+ * kernel's counters that the trace holds instead.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "harness/cli/cli.h"
+#include "core/trace/event_kinds.h"
 #include "core/trace/thread_table.h"
 
 #define CMD "dump"
-
-static const char *const softirq_names[] = {"HI",	"TIMER",   "NET_TX", "NET_RX",	"BLOCK",
-					    "IRQ_POLL", "TASKLET", "SCHED",  "HRTIMER", "RCU"};
 
 static void print_row(const char *what, const uint64_t *v, uint32_t n)
 {
@@ -91,115 +91,57 @@ static int dump_counters(const struct wperf_trace *t)
 	return EXIT_OK;
 }
 
-/* Who ran the code of an event: a thread, or an interrupt. */
-static void format_context(char *buf, size_t size, uint8_t context, int32_t irq, uint32_t tid,
-			   const struct wperf_thread_table *tt)
+/* What the flags of ev say, by what they mean for its kind k; "" for nothing. */
+static const char *flags_text(const struct wperf_event_kind_info *k, const struct wperf_event *ev)
 {
-	if (context == WPERF_CTX_HARDIRQ && irq == WPERF_IRQ_VECTOR)
-		snprintf(buf, size, "hardirq:vector");
-	else if (context == WPERF_CTX_HARDIRQ)
-		snprintf(buf, size, "hardirq:%d", irq);
-	else if (context == WPERF_CTX_SOFTIRQ)
-		snprintf(buf, size, "softirq:%s", irq >= 0 && irq < 10 ? softirq_names[irq] : "?");
-	else
-		snprintf(buf, size, "%u %s", tid, wperf_thread_table_name(tt, tid));
+	static const char *const contexts[] = {"in thread", "in hardirq", "in softirq"};
+
+	if (k->flags == WPERF_FLAGS_SWITCH)
+		return ev->hdr.flags & WPERF_SWITCH_PREEMPTED ? "preempted" : "blocked";
+	if (k->flags == WPERF_FLAGS_CONTEXT)
+		return ev->hdr.flags < 3 ? contexts[ev->hdr.flags] : "in ?";
+	return "";
 }
 
-/*
- * Which request, what it does and where: "rq 0xADDR op write sector S". The
- * request's address pairs an issue with its completion (absent from traces of
- * format 1.0); the op is the low byte of the kernel's cmd_flags, whose REQ_OP_*
- * numbers are the same in every kernel (the flag bits above it are not); a
- * flush has no sector (the kernel's (sector_t)-1).
- */
-static void format_request(char *buf, size_t size, const struct wperf_block *blk)
+/* " name=value" of field f of ev, as the table of event kinds says to show it. */
+static int format_field(char *buf, size_t size, const struct wperf_event *ev,
+			const struct wperf_field *f, const struct wperf_thread_table *tt)
 {
-	static const char *const ops[] = {"read", "write", "flush", "discard"};
-	unsigned op = blk->op & 0xff;
-	char rq[64] = "", name[16], sector[32];
+	unsigned long long v = wperf_field_get(ev, f);
 
-	if (blk->rq)
-		snprintf(rq, sizeof(rq), "rq 0x%llx jiffies %llu ", (unsigned long long)blk->rq,
-			 (unsigned long long)blk->jiffies);
-	if (op < sizeof(ops) / sizeof(ops[0]))
-		snprintf(name, sizeof(name), "%s", ops[op]);
-	else
-		snprintf(name, sizeof(name), "%u", op);
-	if (blk->sector == UINT64_MAX)
-		snprintf(sector, sizeof(sector), "-");
-	else
-		snprintf(sector, sizeof(sector), "%llu", (unsigned long long)blk->sector);
-	snprintf(buf, size, "%sop %s sector %s", rq, name, sector);
+	if (f->type == WPERF_FIELD_COMM)
+		return snprintf(buf, size, " %s=%.16s", f->name, (const char *)ev + f->offset);
+	if (f->type == WPERF_FIELD_S32)
+		return snprintf(buf, size, " %s=%lld", f->name, (long long)v);
+	switch (f->show) {
+	case WPERF_SHOW_HEX:
+		return snprintf(buf, size, " %s=0x%llx", f->name, v);
+	case WPERF_SHOW_TID:
+		return snprintf(buf, size, " %s=%llu(%s)", f->name, v,
+				wperf_thread_table_name(tt, (uint32_t)v));
+	case WPERF_SHOW_DEV:
+		return snprintf(buf, size, " %s=%llu:%llu", f->name, v >> 20, v & 0xfffff);
+	default:
+		return snprintf(buf, size, " %s=%llu", f->name, v);
+	}
 }
 
+/* The flags' meaning, then every field the event's body holds, each after a space. */
 static void format_details(char *buf, size_t size, const struct wperf_event *ev,
 			   const struct wperf_thread_table *tt)
 {
-	char ctx[64], req[128];
+	const struct wperf_event_kind_info *k = wperf_event_kind_info(ev->hdr.kind);
+	const char *flags;
+	size_t len;
 
-	switch (ev->hdr.kind) {
-	case WPERF_EV_SWITCH:
-		snprintf(buf, size, "-> %u/%u %s %s state=0x%x kstack=%d ustack=%d",
-			 ev->sw.next_tid, ev->sw.next_tgid,
-			 wperf_thread_table_name(tt, ev->sw.next_tid),
-			 ev->hdr.flags & WPERF_SWITCH_PREEMPTED ? "preempted" : "blocked",
-			 ev->sw.prev_state, ev->sw.kstack, ev->sw.ustack);
-		break;
-	case WPERF_EV_WAKEUP:
-	case WPERF_EV_WAKEUP_NEW:
-		format_context(ctx, sizeof(ctx), ev->hdr.flags, ev->wake.irq, ev->wake.waker_tid,
-			       tt);
-		snprintf(buf, size, "by %s kstack=%d ustack=%d target_cpu=%u", ctx, ev->wake.kstack,
-			 ev->wake.ustack, ev->wake.target_cpu);
-		break;
-	case WPERF_EV_FORK:
-		snprintf(buf, size, "child %u/%u %.16s", ev->fork.child_tid, ev->fork.child_tgid,
-			 ev->fork.comm);
-		break;
-	case WPERF_EV_EXEC:
-	case WPERF_EV_RENAME:
-		snprintf(buf, size, "name %.16s", ev->name.comm);
-		break;
-	case WPERF_EV_HARDIRQ_ENTRY:
-	case WPERF_EV_HARDIRQ_EXIT:
-		snprintf(buf, size, "irq %d", ev->irq.irq);
-		break;
-	case WPERF_EV_SOFTIRQ_ENTRY:
-	case WPERF_EV_SOFTIRQ_EXIT:
-		format_context(ctx, sizeof(ctx), WPERF_CTX_SOFTIRQ, ev->irq.irq, 0, tt);
-		snprintf(buf, size, "%s", ctx);
-		break;
-	case WPERF_EV_BLOCK_ISSUE:
-	case WPERF_EV_BLOCK_COMPLETE:
-	case WPERF_EV_BLOCK_START:
-	case WPERF_EV_BLOCK_DONE:
-		format_context(ctx, sizeof(ctx), ev->hdr.flags, ev->block.irq, ev->hdr.tid, tt);
-		format_request(req, sizeof(req), &ev->block);
-		snprintf(buf, size, "dev %u:%u %s bytes %u in %s", ev->block.dev >> 20,
-			 ev->block.dev & 0xfffff, req, ev->block.bytes, ctx);
-		break;
-	case WPERF_EV_NET_XMIT:
-	case WPERF_EV_NET_RECV:
-		format_context(ctx, sizeof(ctx), ev->hdr.flags, ev->net.irq, ev->hdr.tid, tt);
-		snprintf(buf, size, "ifindex %u bytes %u in %s", ev->net.ifindex, ev->net.bytes,
-			 ctx);
-		break;
-	case WPERF_EV_SPIN_BEFORE:
-	case WPERF_EV_SPIN_AFTER:
-	case WPERF_EV_SPIN_RELEASE:
-		snprintf(buf, size, "lock 0x%llx", (unsigned long long)ev->usdt.lock);
-		break;
-	case WPERF_EV_EXIT:
-		if (ev->hdr.flags & WPERF_EXIT_SCHEDSTAT)
-			snprintf(buf, size, "schedstat run %.6f s wait %.6f s slices %llu",
-				 ev->exit.run_ns / 1e9, ev->exit.wait_ns / 1e9,
-				 (unsigned long long)ev->exit.slices);
-		else
-			buf[0] = '\0';
-		break;
-	default:
-		buf[0] = '\0';
-	}
+	buf[0] = '\0';
+	if (!k)
+		return;
+	flags = flags_text(k, ev);
+	len = (size_t)snprintf(buf, size, "%s%s", *flags ? " " : "", flags);
+	for (size_t i = 0; i < k->nfields && len < size; i++)
+		if (wperf_event_has_field(k, &k->fields[i], ev))
+			len += (size_t)format_field(buf + len, size - len, ev, &k->fields[i], tt);
 }
 
 struct dump_args {
@@ -285,7 +227,7 @@ int cmd_dump(int argc, char **argv)
 		if (args.filter && (ev.hdr.kind >= WPERF_EV_KIND_MAX || !args.wanted[ev.hdr.kind]))
 			continue;
 		format_details(details, sizeof(details), &ev, &tt);
-		printf("%14.9f [%03u] %-15s %u/%u %s %s\n", ((int64_t)(ev.hdr.ts - start)) / 1e9,
+		printf("%14.9f [%03u] %-15s %u/%u %s%s\n", ((int64_t)(ev.hdr.ts - start)) / 1e9,
 		       ev.hdr.cpu, wperf_event_kind_name(ev.hdr.kind), ev.hdr.tid, ev.hdr.tgid,
 		       wperf_thread_table_name(&tt, ev.hdr.tid), details);
 	}

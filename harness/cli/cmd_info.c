@@ -11,6 +11,7 @@
 #include "harness/cli/cli.h"
 #include "core/analysis/analysis.h"
 #include "core/report/report.h"
+#include "core/trace/meta.h"
 #include "core/trace/thread_table.h"
 
 #define CMD	    "info"
@@ -121,7 +122,7 @@ static int print_checks(const struct wperf_trace *t)
 	struct wperf_timeline *tl = NULL;
 	struct wperf_checks checks = {0};
 	struct wperf_error err = {0};
-	const char *target = wperf_trace_meta(t, "command_pid");
+	const char *target = wperf_trace_meta(t, WPERF_META_COMMAND_PID);
 	int e = wperf_analysis_excluded(t, &excluded);
 
 	to.exclude_tgids = (const uint32_t *)excluded.data;

@@ -13,6 +13,7 @@
 #include "core/analysis/analysis.h"
 #include "core/report/report.h"
 #include "core/analysis/symbolize.h"
+#include "core/trace/meta.h"
 #include "harness/run/graphviz.h"
 #include "harness/base/output.h"
 
@@ -185,8 +186,8 @@ int cmd_report(int argc, char **argv)
 	/* A trace of `record -- COMMAND` is about that command, one of `run` (or
 	 * `record --target`) about its target, unless told otherwise. */
 	if (!ro->target && !args.all) {
-		const char *pid = wperf_trace_meta(t, "command_pid");
-		const char *named = wperf_trace_meta(t, "analysis_target");
+		const char *pid = wperf_trace_meta(t, WPERF_META_COMMAND_PID);
+		const char *named = wperf_trace_meta(t, WPERF_META_ANALYSIS_TARGET);
 
 		ro->target = pid && *pid ? pid : named && *named ? named : NULL;
 	}

@@ -6,6 +6,8 @@
  */
 #include "harness/record/proc_info.h"
 
+#include "core/trace/meta.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -266,7 +268,7 @@ size_t proc_net_meta(struct net_meta *out, size_t max)
 		snprintf(path, sizeof(path), "/sys/class/net/%s/ifindex", de->d_name);
 		if (proc_read_small(path, ifindex, sizeof(ifindex)) < 0)
 			continue;
-		snprintf(out[n].key, sizeof(out[n].key), "net.%.30s.name", ifindex);
+		snprintf(out[n].key, sizeof(out[n].key), WPERF_META_NET_NAME(".30s"), ifindex);
 		snprintf(out[n].value, sizeof(out[n].value), "%.63s", de->d_name);
 		n++;
 		/* Mbit/s; -1 or an error for links that do not know their speed. */
@@ -274,7 +276,7 @@ size_t proc_net_meta(struct net_meta *out, size_t max)
 		if (proc_read_small(path, speed, sizeof(speed)) < 0 ||
 		    (mbps = strtol(speed, NULL, 10)) <= 0)
 			continue;
-		snprintf(out[n].key, sizeof(out[n].key), "net.%.30s.speed_bps", ifindex);
+		snprintf(out[n].key, sizeof(out[n].key), WPERF_META_NET_SPEED_BPS(".30s"), ifindex);
 		snprintf(out[n].value, sizeof(out[n].value), "%lld", (long long)mbps * 1000000);
 		n++;
 	}

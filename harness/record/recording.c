@@ -26,6 +26,7 @@
 #include <bpf/libbpf.h>
 
 #include "core/util/buf.h"
+#include "core/trace/meta.h"
 #include "core/trace/trace.h"
 #include "harness/base/spawn.h"
 #include "harness/base/version.h"
@@ -161,26 +162,26 @@ static int write_meta(struct recording *rec, char **argv, struct wperf_error *er
 		len += snprintf(targets + len, sizeof(targets) - len, "%s%d", i ? "," : "",
 				(int)o->pids[i]);
 
-	const char *keys[] = {"format",
-			      "recorder",
-			      "kernel",
-			      "machine",
-			      "hostname",
-			      "ncpu",
-			      "possible_cpus",
-			      "clock",
-			      "start_realtime_ns",
-			      "start_monotonic_ns",
-			      "command",
-			      "cmdline",
-			      "recorder_tgid",
-			      "stacks",
-			      "targets",
-			      "hooks",
-			      "ringbuf_bytes",
-			      "command_pid",
-			      "harness_pids",
-			      "analysis_target"};
+	const char *keys[] = {WPERF_META_FORMAT,
+			      WPERF_META_RECORDER,
+			      WPERF_META_KERNEL,
+			      WPERF_META_MACHINE,
+			      WPERF_META_HOSTNAME,
+			      WPERF_META_NCPU,
+			      WPERF_META_POSSIBLE_CPUS,
+			      WPERF_META_CLOCK,
+			      WPERF_META_START_REALTIME_NS,
+			      WPERF_META_START_MONOTONIC_NS,
+			      WPERF_META_COMMAND,
+			      WPERF_META_CMDLINE,
+			      WPERF_META_RECORDER_TGID,
+			      WPERF_META_STACKS,
+			      WPERF_META_TARGETS,
+			      WPERF_META_HOOKS,
+			      WPERF_META_RINGBUF_BYTES,
+			      WPERF_META_COMMAND_PID,
+			      WPERF_META_HARNESS_PIDS,
+			      WPERF_META_ANALYSIS_TARGET};
 	const char *values[] = {"wperf-trace",
 				"wperf-bench " WPERF_VERSION,
 				kernel,

@@ -85,7 +85,12 @@ int results_write(const struct results *r, const char *verdict_md, struct wperf_
 int results_write_file(const struct results *r, const char *name, const struct wperf_buf *b,
 		       struct wperf_error *err);
 
-/* Reads dir/summary.json back; errors name the file and the key. */
+/* summary.json of r into out (results_json.c, its one writer and reader);
+ * 0, -ENOMEM or -EINVAL (a run that is not one of runset.h). */
+int results_summary_json(const struct results *r, struct wperf_buf *out);
+
+/* Reads dir/summary.json back (results_json.c); errors name the file, the key
+ * path and what was expected: "DIR/summary.json: gate.min_runs: expected ...". */
 int results_read(const char *dir, struct results *out, struct wperf_error *err);
 
 void results_release(struct results *r);

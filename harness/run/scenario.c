@@ -23,11 +23,9 @@
 
 static int throughput(struct loader *L, const yaml_node_t *map, struct scenario_throughput *t)
 {
-	static const char *const keys[] = {"regex", "file", "unit", "higher_is_better", NULL};
-	static const char *const required[] = {"regex", NULL};
+	static const char *const keys[] = {"regex", "file", "unit", "higher_is_better"};
 
-	if (sc_mapping(L, map) < 0 || sc_check_keys(L, map, keys) < 0 ||
-	    sc_require(L, map, required) < 0)
+	if (SC_KEYS(L, map, keys, 1) < 0)
 		return -1;
 	return sc_get_regex(L, map, "regex", 1, &t->regex) < 0 ||
 		       sc_get_string(L, map, "file", SC_NONEMPTY, &t->file) < 0 ||
@@ -39,16 +37,15 @@ static int throughput(struct loader *L, const yaml_node_t *map, struct scenario_
 
 static int load(struct loader *L, const yaml_node_t *map)
 {
-	static const char *const keys[] = {"command",	   "duration",	 "timeout",
-					   "stop_timeout", "throughput", NULL};
-	static const char *const required[] = {"command", NULL};
+	static const char *const keys[] = {"command", "duration", "timeout", "stop_timeout",
+					   "throughput"};
 	struct scenario_load *l = &L->s->load;
 	const yaml_node_t *v;
 
-	if (sc_mapping(L, map) < 0 || sc_check_keys(L, map, keys) < 0 ||
-	    sc_require(L, map, required) < 0)
+	if (SC_KEYS(L, map, keys, 1) < 0)
 		return -1;
-	AT_KEY(L, "command", sc_command(L, sc_lookup(L, map, "command"), &l->command) < 0);
+	AT_KEY(L, "command",
+	       sc_command(L, wperf_yaml_lookup(&L->y, map, "command"), &l->command) < 0);
 	l->stop_timeout = 10;
 	if (sc_get_number(L, map, "duration", &sc_seconds_pos, &l->duration) < 0 ||
 	    sc_get_number(L, map, "timeout", &sc_seconds_pos, &l->timeout) < 0 ||
@@ -56,13 +53,14 @@ static int load(struct loader *L, const yaml_node_t *map)
 		return -1;
 	/* A load stopped before its own end could never succeed. */
 	if (l->timeout > 0 && l->timeout <= l->duration) {
-		sc_path_key(L, "timeout");
-		return sc_fail(L, sc_lookup(L, map, "timeout"),
-			       "%g s is not more than load.duration (%g s): the load would always "
-			       "be stopped before its end",
-			       l->timeout, l->duration);
+		wperf_doc_path_key(&L->y.path, "timeout");
+		return wperf_yaml_fail(
+		    &L->y, wperf_yaml_lookup(&L->y, map, "timeout"),
+		    "%g s is not more than load.duration (%g s): the load would always "
+		    "be stopped before its end",
+		    l->timeout, l->duration);
 	}
-	if ((v = sc_lookup(L, map, "throughput")))
+	if ((v = wperf_yaml_lookup(&L->y, map, "throughput")))
 		AT_KEY(L, "throughput", throughput(L, v, &l->throughput) < 0);
 	return 0;
 }
@@ -73,16 +71,16 @@ static int load(struct loader *L, const yaml_node_t *map)
  */
 static int duration_variable(struct loader *L, const yaml_node_t *root)
 {
-	const yaml_node_t *l = sc_lookup(L, root, "load"), *d;
+	const yaml_node_t *l = wperf_yaml_lookup(&L->y, root, "load"), *d;
 	double v;
 
-	if (!l || !(d = sc_lookup(L, l, "duration")))
+	if (!l || !(d = wperf_yaml_lookup(&L->y, l, "duration")))
 		return 0;
-	sc_path_key(L, "load");
-	sc_path_key(L, "duration");
-	if (sc_number(L, d, &sc_seconds_pos, &v) < 0)
+	wperf_doc_path_key(&L->y.path, "load");
+	wperf_doc_path_key(&L->y.path, "duration");
+	if (wperf_yaml_number(&L->y, d, &sc_seconds_pos, &v) < 0)
 		return -1;
-	sc_path_pop(L, 0);
+	wperf_doc_path_pop(&L->y.path, 0);
 	snprintf(L->duration, sizeof(L->duration), "%.9g", v);
 	return 0;
 }
@@ -117,7 +115,8 @@ static int target(struct loader *L, const yaml_node_t *n, int bare_process,
 			t->kind = kinds[i];
 			t->name = v + strlen(prefixes[i]);
 			if (!t->name[0])
-				return sc_fail(L, n, "expected a name after %s", prefixes[i]);
+				return wperf_yaml_fail(&L->y, n, "expected a name after %s",
+						       prefixes[i]);
 			if (i > 0)
 				return 0;
 		}
@@ -137,18 +136,46 @@ static int target(struct loader *L, const yaml_node_t *n, int bare_process,
 		len += w > 0 ? (size_t)w : 0;
 	}
 	if (!s->nservices)
-		return sc_fail(L, n,
-			       "unknown service \"%s\": this scenario has no services (a process "
-			       "is process:NAME)",
-			       t->name);
-	return sc_fail(L, n, "unknown service \"%s\" (services: %s; a process is process:NAME)",
-		       t->name, names);
+		return wperf_yaml_fail(
+		    &L->y, n,
+		    "unknown service \"%s\": this scenario has no services (a process "
+		    "is process:NAME)",
+		    t->name);
+	return wperf_yaml_fail(&L->y, n,
+			       "unknown service \"%s\" (services: %s; a process is process:NAME)",
+			       t->name, names);
+}
+
+/* record.targets: a non-empty list. */
+static int targets(struct loader *L, const yaml_node_t *v, struct scenario_record *r)
+{
+	const yaml_node_item_t *items;
+	size_t k;
+
+	if (wperf_yaml_list(&L->y, v, &items, &k) < 0)
+		return -1;
+	if (!k)
+		return wperf_yaml_fail(&L->y, v,
+				       "expected a non-empty list (without targets, the whole "
+				       "machine is recorded), found an empty list");
+	if (!(r->targets = sc_alloc(L, v, k * sizeof(*r->targets))))
+		return -1;
+	memset(r->targets, 0, k * sizeof(*r->targets));
+	for (size_t i = 0; i < k; i++) {
+		size_t at = wperf_doc_path_index(&L->y.path, i);
+
+		if (target(L, wperf_yaml_node(&L->y, items[i]), 0, &r->targets[i]) < 0)
+			return -1;
+		wperf_doc_path_pop(&L->y.path, at);
+	}
+	r->ntargets = k;
+	return 0;
 }
 
 static int record(struct loader *L, const yaml_node_t *map)
 {
-	static const char *const keys[] = {"targets",	"warmup",  "window", "stacks",
-					   "buffer_mb", "on_stop", NULL};
+	static const char *const keys[] = {"targets", "warmup",	   "window",
+					   "stacks",  "buffer_mb", "on_stop"};
 	static const char *const stacks[] = {"none", "kernel", "user", "all"};
 	struct scenario_record *r = &L->s->record;
 	const double duration = L->s->load.duration;
@@ -156,33 +183,10 @@ static int record(struct loader *L, const yaml_node_t *map)
 	char *mode = NULL;
 	long long buffer_mb = 0;
 
-	if (sc_mapping(L, map) < 0 || sc_check_keys(L, map, keys) < 0)
+	if (SC_KEYS(L, map, keys, 0) < 0)
 		return -1;
-	if ((v = sc_lookup(L, map, "targets"))) {
-		const yaml_node_item_t *items;
-		size_t saved = sc_path_key(L, "targets"), k;
-
-		if (sc_sequence(L, v) < 0)
-			return -1;
-		items = v->data.sequence.items.start;
-		k = v->data.sequence.items.top - items;
-		if (!k)
-			return sc_fail(L, v,
-				       "expected a non-empty list (without targets, the whole "
-				       "machine is recorded)");
-		if (!(r->targets = sc_alloc(L, v, k * sizeof(*r->targets))))
-			return -1;
-		memset(r->targets, 0, k * sizeof(*r->targets));
-		for (size_t i = 0; i < k; i++) {
-			size_t at = sc_path_index(L, i);
-
-			if (target(L, sc_node(L, items[i]), 0, &r->targets[i]) < 0)
-				return -1;
-			sc_path_pop(L, at);
-		}
-		r->ntargets = k;
-		sc_path_pop(L, saved);
-	}
+	if ((v = wperf_yaml_lookup(&L->y, map, "targets")))
+		AT_KEY(L, "targets", targets(L, v, r) < 0);
 	if (sc_get_number(L, map, "warmup", &sc_seconds, &r->warmup) < 0 ||
 	    sc_get_number(L, map, "window", &sc_seconds_pos, &r->window) < 0 ||
 	    sc_get_string(L, map, "stacks", SC_NONEMPTY, &mode) < 0 ||
@@ -190,9 +194,10 @@ static int record(struct loader *L, const yaml_node_t *map)
 	    sc_commands(L, map, "on_stop", &r->on_stop, &r->non_stop) < 0)
 		return -1;
 	if (buffer_mb & (buffer_mb - 1)) {
-		sc_path_key(L, "buffer_mb");
-		return sc_fail(L, sc_lookup(L, map, "buffer_mb"),
-			       "expected a power of two from 1 to 4096, got %lld", buffer_mb);
+		wperf_doc_path_key(&L->y.path, "buffer_mb");
+		return wperf_yaml_fail(&L->y, wperf_yaml_lookup(&L->y, map, "buffer_mb"),
+				       "expected a power of two from 1 to 4096, found %lld",
+				       buffer_mb);
 	}
 	r->buffer_mb = (unsigned)buffer_mb;
 	if (mode) {
@@ -202,26 +207,27 @@ static int record(struct loader *L, const yaml_node_t *map)
 		while (i < 4 && strcmp(mode, stacks[i]))
 			i++;
 		if (i == 4) {
-			sc_path_key(L, "stacks");
-			v = sc_lookup(L, map, "stacks");
-			return sc_fail(L, v, "expected none, kernel, user or all, got %s",
-				       sc_describe(v, got, sizeof(got)));
+			wperf_doc_path_key(&L->y.path, "stacks");
+			v = wperf_yaml_lookup(&L->y, map, "stacks");
+			return wperf_yaml_fail(&L->y, v,
+					       "expected none, kernel, user or all, found %s",
+					       wperf_yaml_describe(v, got, sizeof(got)));
 		}
 		r->stacks = (enum scenario_stacks)i;
 	}
 	/* A recording that starts or ends after the load would see nothing of it. */
 	if (duration > 0 && r->warmup >= duration) {
-		sc_path_key(L, "warmup");
-		return sc_fail(
-		    L, sc_lookup(L, map, "warmup"),
+		wperf_doc_path_key(&L->y.path, "warmup");
+		return wperf_yaml_fail(
+		    &L->y, wperf_yaml_lookup(&L->y, map, "warmup"),
 		    "%g s of warm-up leave nothing of the load's %g s (load.duration) to "
 		    "record",
 		    r->warmup, duration);
 	}
 	if (duration > 0 && r->window > 0 && r->warmup + r->window > duration) {
-		sc_path_key(L, "window");
-		return sc_fail(
-		    L, sc_lookup(L, map, "window"),
+		wperf_doc_path_key(&L->y.path, "window");
+		return wperf_yaml_fail(
+		    &L->y, wperf_yaml_lookup(&L->y, map, "window"),
 		    "warm-up and window (%g + %g s) outlast the load (load.duration: %g s)",
 		    r->warmup, r->window, duration);
 	}
@@ -230,10 +236,10 @@ static int record(struct loader *L, const yaml_node_t *map)
 
 static int capacity(struct loader *L, const yaml_node_t *map, struct scenario_analysis *a)
 {
-	static const char *const keys[] = {"disk_bytes_per_s", "disk_iops", "nic_bits_per_s", NULL};
+	static const char *const keys[] = {"disk_bytes_per_s", "disk_iops", "nic_bits_per_s"};
 	uint64_t *fields[] = {&a->disk_bytes_per_s, &a->disk_iops, &a->nic_bits_per_s};
 
-	if (sc_mapping(L, map) < 0 || sc_check_keys(L, map, keys) < 0)
+	if (SC_KEYS(L, map, keys, 0) < 0)
 		return -1;
 	for (size_t i = 0; i < 3; i++) {
 		long long v = 0;
@@ -250,19 +256,19 @@ static int aliases(struct loader *L, const yaml_node_t *map, struct scenario_ana
 	const yaml_node_pair_t *p = map->data.mapping.pairs.start;
 	size_t k = map->data.mapping.pairs.top - p;
 
-	if (sc_check_keys(L, map, NULL) < 0 ||
+	if (wperf_yaml_keys(&L->y, map, NULL, 0, 0, NULL) < 0 ||
 	    !(a->aliases = sc_alloc(L, map, (k + 1) * sizeof(char *))))
 		return -1;
 	for (size_t i = 0; i < k; i++) {
 		const char *id = sc_key(L, &p[i]);
-		size_t saved = sc_path_key(L, id);
+		size_t saved = wperf_doc_path_key(&L->y.path, id);
 		char *name;
 
-		if (sc_string(L, sc_node(L, p[i].value), SC_NONEMPTY, &name) < 0 ||
+		if (sc_string(L, wperf_yaml_node(&L->y, p[i].value), SC_NONEMPTY, &name) < 0 ||
 		    !(a->aliases[i] = sc_alloc(L, map, strlen(id) + strlen(name) + 2)))
 			return -1;
 		sprintf(a->aliases[i], "%s=%s", id, name);
-		sc_path_pop(L, saved);
+		wperf_doc_path_pop(&L->y.path, saved);
 	}
 	a->aliases[k] = NULL;
 	a->naliases = k;
@@ -271,32 +277,32 @@ static int aliases(struct loader *L, const yaml_node_t *map, struct scenario_ana
 
 static int analysis(struct loader *L, const yaml_node_t *map)
 {
-	static const char *const keys[] = {
-	    "threshold", "min_edge", "merge_similar", "target", "capacity", "aliases", NULL};
+	static const char *const keys[] = {"threshold", "min_edge", "merge_similar",
+					   "target",	"capacity", "aliases"};
 	struct scenario_analysis *a = &L->s->analysis;
 	const yaml_node_t *v;
 
-	if (sc_mapping(L, map) < 0 || sc_check_keys(L, map, keys) < 0 ||
+	if (SC_KEYS(L, map, keys, 0) < 0 ||
 	    sc_get_number(L, map, "threshold", &sc_share, &a->threshold) < 0 ||
 	    sc_get_number(L, map, "min_edge", &sc_signed_share, &a->min_edge) < 0 ||
 	    sc_get_number(L, map, "merge_similar", &sc_signed_share, &a->merge_similar) < 0)
 		return -1;
-	if ((v = sc_lookup(L, map, "target")))
+	if ((v = wperf_yaml_lookup(&L->y, map, "target")))
 		AT_KEY(L, "target", target(L, v, 1, &a->target) < 0);
-	if ((v = sc_lookup(L, map, "capacity")))
+	if ((v = wperf_yaml_lookup(&L->y, map, "capacity")))
 		AT_KEY(L, "capacity", capacity(L, v, a) < 0);
-	if ((v = sc_lookup(L, map, "aliases")))
-		AT_KEY(L, "aliases", sc_mapping(L, v) < 0 || aliases(L, v, a) < 0);
+	if ((v = wperf_yaml_lookup(&L->y, map, "aliases")))
+		AT_KEY(L, "aliases", wperf_yaml_mapping(&L->y, v) < 0 || aliases(L, v, a) < 0);
 	return 0;
 }
 
 static int expect(struct loader *L, const yaml_node_t *map)
 {
-	static const char *const keys[] = {"knot",	    "not_in_knot", "sink", "no_knot",
-					   "cmetric_first", "timer_paced", NULL};
+	static const char *const keys[] = {"knot",    "not_in_knot",   "sink",
+					   "no_knot", "cmetric_first", "timer_paced"};
 	struct scenario_expect *e = &L->s->expect;
 
-	if (sc_mapping(L, map) < 0 || sc_check_keys(L, map, keys) < 0 ||
+	if (SC_KEYS(L, map, keys, 0) < 0 ||
 	    sc_get_strings(L, map, "knot", SC_NONEMPTY, 1, &e->knot, &e->nknot) < 0 ||
 	    sc_get_strings(L, map, "not_in_knot", SC_NONEMPTY, 0, &e->not_in_knot,
 			   &e->nnot_in_knot) < 0 ||
@@ -308,28 +314,29 @@ static int expect(struct loader *L, const yaml_node_t *map)
 		return -1;
 	if (e->no_knot && e->nknot)
 		AT_KEY(L, "no_knot",
-		       sc_fail(L, sc_lookup(L, map, "no_knot"), "true contradicts expect.knot") <
-			   0);
+		       wperf_yaml_fail(&L->y, wperf_yaml_lookup(&L->y, map, "no_knot"),
+				       "true contradicts expect.knot") < 0);
 	if (e->nnot_in_knot && !e->nknot)
 		AT_KEY(L, "not_in_knot",
-		       sc_fail(L, sc_lookup(L, map, "not_in_knot"),
-			       "needs the knot it speaks of (expect.knot)") < 0);
+		       wperf_yaml_fail(&L->y, wperf_yaml_lookup(&L->y, map, "not_in_knot"),
+				       "needs the knot it speaks of (expect.knot)") < 0);
 	if (!e->nknot && !e->nsink && !e->no_knot && !e->cmetric_first && !e->ntimer_paced)
-		return sc_fail(L, map,
-			       "expected at least one of knot, sink, no_knot: true, cmetric_first "
-			       "or timer_paced");
+		return wperf_yaml_fail(
+		    &L->y, map,
+		    "expected at least one of knot, sink, no_knot: true, cmetric_first "
+		    "or timer_paced");
 	e->given = 1;
 	return 0;
 }
 
 static int gate(struct loader *L, const yaml_node_t *map)
 {
-	static const char *const keys[] = {
-	    "edge_tolerance", "throughput_tolerance", "warn_ratio", "min_runs", "max_lost", NULL};
+	static const char *const keys[] = {"edge_tolerance", "throughput_tolerance", "warn_ratio",
+					   "min_runs", "max_lost"};
 	struct scenario_gate *g = &L->s->gate;
 	long long min_runs = g->min_runs;
 
-	if (sc_mapping(L, map) < 0 || sc_check_keys(L, map, keys) < 0 ||
+	if (SC_KEYS(L, map, keys, 0) < 0 ||
 	    sc_get_number(L, map, "edge_tolerance", &sc_relative, &g->edge_tolerance) < 0 ||
 	    sc_get_number(L, map, "throughput_tolerance", &sc_share, &g->throughput_tolerance) <
 		0 ||
@@ -345,25 +352,21 @@ static int gate(struct loader *L, const yaml_node_t *map)
 
 static int scenario(struct loader *L, const yaml_node_t *root)
 {
-	static const char *const keys[] = {
-	    "name",   "description", "tags",	 "build",  "setup", "services", "load",
-	    "record", "runs",	     "analysis", "expect", "gate",  "teardown", NULL};
-	static const char *const required[] = {"name", "load", NULL};
+	static const char *const keys[] = {"name",   "load",	 "description", "tags", "build",
+					   "setup",  "services", "record",	"runs", "analysis",
+					   "expect", "gate",	 "teardown"};
 	struct scenario *s = L->s;
 	const yaml_node_t *v;
 	long long runs = 1;
 
-	if (!root)
-		return sc_fail_mark(L, (yaml_mark_t){0, 0, 0},
-				    "empty file: a scenario has at least a name and a load");
 	if (root->type != YAML_MAPPING_NODE) {
 		char got[64];
 
-		return sc_fail(L, root, "expected a mapping of keys (name, load, ...), got %s",
-			       sc_describe(root, got, sizeof(got)));
+		return wperf_yaml_fail(&L->y, root,
+				       "expected a mapping of keys (name, load, ...), found %s",
+				       wperf_yaml_describe(root, got, sizeof(got)));
 	}
-	if (sc_check_keys(L, root, keys) < 0 || sc_require(L, root, required) < 0 ||
-	    duration_variable(L, root) < 0)
+	if (SC_KEYS(L, root, keys, 2) < 0 || duration_variable(L, root) < 0)
 		return -1;
 	/* The defaults of everything a file may leave out (the rest is 0 or NULL). */
 	s->load.throughput.higher_is_better = 1;
@@ -390,29 +393,30 @@ static int scenario(struct loader *L, const yaml_node_t *root)
 		char got[64];
 
 		/* The name as expanded: that is what is wrong with it. */
-		sc_quote(got, sizeof(got), s->name, strlen(s->name));
-		sc_path_key(L, "name");
-		return sc_fail(L, sc_lookup(L, root, "name"),
-			       "expected a name of letters, digits, '.', '_' and '-' (at most %d, "
-			       "not starting with '.'), got %s",
-			       MAX_NAME, got);
+		wperf_doc_quote(got, sizeof(got), s->name, strlen(s->name));
+		wperf_doc_path_key(&L->y.path, "name");
+		return wperf_yaml_fail(
+		    &L->y, wperf_yaml_lookup(&L->y, root, "name"),
+		    "expected a name of letters, digits, '.', '_' and '-' (at most %d, "
+		    "not starting with '.'), found %s",
+		    MAX_NAME, got);
 	}
 	if (sc_get_string(L, root, "description", 0, &s->description) < 0 ||
 	    sc_get_strings(L, root, "tags", SC_NONEMPTY, 0, &s->tags, &s->ntags) < 0 ||
 	    sc_commands(L, root, "build", &s->build, &s->nbuild) < 0 ||
 	    sc_commands(L, root, "setup", &s->setup, &s->nsetup) < 0 || sc_services(L, root) < 0)
 		return -1;
-	AT_KEY(L, "load", load(L, sc_lookup(L, root, "load")) < 0);
-	if ((v = sc_lookup(L, root, "record")))
+	AT_KEY(L, "load", load(L, wperf_yaml_lookup(&L->y, root, "load")) < 0);
+	if ((v = wperf_yaml_lookup(&L->y, root, "record")))
 		AT_KEY(L, "record", record(L, v) < 0);
 	if (sc_get_integer(L, root, "runs", 1, MAX_RUNS, &runs) < 0)
 		return -1;
 	s->runs = (unsigned)runs;
-	if ((v = sc_lookup(L, root, "analysis")))
+	if ((v = wperf_yaml_lookup(&L->y, root, "analysis")))
 		AT_KEY(L, "analysis", analysis(L, v) < 0);
-	if ((v = sc_lookup(L, root, "expect")))
+	if ((v = wperf_yaml_lookup(&L->y, root, "expect")))
 		AT_KEY(L, "expect", expect(L, v) < 0);
-	if ((v = sc_lookup(L, root, "gate")))
+	if ((v = wperf_yaml_lookup(&L->y, root, "gate")))
 		AT_KEY(L, "gate", gate(L, v) < 0);
 	return sc_commands(L, root, "teardown", &s->teardown, &s->nteardown);
 }
@@ -441,14 +445,15 @@ int scenario_load(const char *path, const struct scenario_vars *vars, struct sce
 
 	*out = NULL;
 	L.err->code = 0;
+	L.y.file = path; /* for the errors before the document is read */
+	L.y.err = L.err;
 	L.s = calloc(1, sizeof(*L.s));
 	if (!L.s)
 		return wperf_error_set(err, -ENOMEM, "%s: out of memory", path);
 	if ((L.s->path = sc_strndup(&L, NULL, path, strlen(path))) && sc_read_document(&L) == 0 &&
 	    scenario_dir(&L) == 0)
-		ret = scenario(&L, yaml_document_get_root_node(&L.doc));
-	if (L.have_doc)
-		yaml_document_delete(&L.doc);
+		ret = scenario(&L, wperf_yaml_root(&L.y));
+	wperf_yaml_release(&L.y);
 	wperf_buf_release(&L.tmp);
 	if (ret < 0) {
 		scenario_free(L.s);

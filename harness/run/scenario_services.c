@@ -21,15 +21,17 @@ int sc_command(struct loader *L, const yaml_node_t *n, struct scenario_command *
 		if (sc_strings(L, n, 0, 1, &c->argv, NULL) < 0)
 			return -1;
 		if (!c->argv[0][0]) {
-			sc_path_index(L, 0);
-			return sc_fail(L, sc_node(L, n->data.sequence.items.start[0]),
-				       "expected a program, got an empty string");
+			wperf_doc_path_index(&L->y.path, 0);
+			return wperf_yaml_fail(
+			    &L->y, wperf_yaml_node(&L->y, n->data.sequence.items.start[0]),
+			    "expected a program, found an empty string");
 		}
 		return 0;
 	}
-	if (n->type != YAML_SCALAR_NODE || sc_is_null(n))
-		return sc_fail(L, n, "expected a command (a string or a list of strings), got %s",
-			       sc_describe(n, got, sizeof(got)));
+	if (n->type != YAML_SCALAR_NODE || wperf_yaml_is_null(n))
+		return wperf_yaml_fail(
+		    &L->y, n, "expected a command (a string or a list of strings), found %s",
+		    wperf_yaml_describe(n, got, sizeof(got)));
 	c->argv = sc_alloc(L, n, 4 * sizeof(*c->argv));
 	if (!c->argv || !(c->argv[0] = sc_strndup(L, n, "/bin/sh", 7)) ||
 	    !(c->argv[1] = sc_strndup(L, n, "-c", 2)) || sc_string(L, n, 0, &c->argv[2]) < 0)
@@ -37,36 +39,34 @@ int sc_command(struct loader *L, const yaml_node_t *n, struct scenario_command *
 	c->argv[3] = NULL;
 	c->shell = 1;
 	if (!c->argv[2][strspn(c->argv[2], " \t\r\n")])
-		return sc_fail(L, n, "expected a command, got an empty string");
+		return wperf_yaml_fail(&L->y, n, "expected a command, found an empty string");
 	return 0;
 }
 
 int sc_commands(struct loader *L, const yaml_node_t *root, const char *key,
 		struct scenario_command **out, size_t *count)
 {
-	const yaml_node_t *n = sc_lookup(L, root, key);
+	const yaml_node_t *n = wperf_yaml_lookup(&L->y, root, key);
 	const yaml_node_item_t *items;
 	size_t saved, k;
 
 	if (!n)
 		return 0;
-	saved = sc_path_key(L, key);
-	if (sc_sequence(L, n) < 0)
+	saved = wperf_doc_path_key(&L->y.path, key);
+	if (wperf_yaml_list(&L->y, n, &items, &k) < 0)
 		return -1;
-	items = n->data.sequence.items.start;
-	k = n->data.sequence.items.top - items;
 	if (k && !(*out = sc_alloc(L, n, k * sizeof(**out))))
 		return -1;
 	for (size_t i = 0; i < k; i++) {
-		size_t at = sc_path_index(L, i);
+		size_t at = wperf_doc_path_index(&L->y.path, i);
 
 		memset(&(*out)[i], 0, sizeof(**out));
-		if (sc_command(L, sc_node(L, items[i]), &(*out)[i]) < 0)
+		if (sc_command(L, wperf_yaml_node(&L->y, items[i]), &(*out)[i]) < 0)
 			return -1;
-		sc_path_pop(L, at);
+		wperf_doc_path_pop(&L->y.path, at);
 	}
 	*count = k;
-	sc_path_pop(L, saved);
+	wperf_doc_path_pop(&L->y.path, saved);
 	return 0;
 }
 
@@ -77,26 +77,27 @@ static int env(struct loader *L, const yaml_node_t *map, struct scenario_service
 	const yaml_node_pair_t *p = map->data.mapping.pairs.start;
 	size_t k = map->data.mapping.pairs.top - p;
 
-	if (sc_check_keys(L, map, NULL) < 0 ||
+	if (wperf_yaml_keys(&L->y, map, NULL, 0, 0, NULL) < 0 ||
 	    !(svc->env = sc_alloc(L, map, (k + 1) * sizeof(char *))))
 		return -1;
 	for (size_t i = 0; i < k; i++) {
 		const char *key = sc_key(L, &p[i]);
-		size_t saved = sc_path_key(L, key), klen = strlen(key);
+		size_t saved = wperf_doc_path_key(&L->y.path, key), klen = strlen(key);
 		char *value, *kv;
 
 		if (!sc_is_var_name(key, klen))
-			return sc_fail(L, sc_node(L, p[i].key),
-				       "expected a variable name of letters, digits and '_', not "
-				       "starting with a digit");
-		if (sc_string(L, sc_node(L, p[i].value), 0, &value) < 0)
+			return wperf_yaml_fail(
+			    &L->y, wperf_yaml_node(&L->y, p[i].key),
+			    "expected a variable name of letters, digits and '_', not "
+			    "starting with a digit");
+		if (sc_string(L, wperf_yaml_node(&L->y, p[i].value), 0, &value) < 0)
 			return -1;
 		kv = sc_alloc(L, map, klen + strlen(value) + 2);
 		if (!kv)
 			return -1;
 		sprintf(kv, "%s=%s", key, value);
 		svc->env[i] = kv;
-		sc_path_pop(L, saved);
+		wperf_doc_path_pop(&L->y.path, saved);
 	}
 	svc->env[k] = NULL;
 	svc->nenv = k;
@@ -118,16 +119,18 @@ static int tcp_address(struct loader *L, const yaml_node_t *n, struct scenario_r
 		s++; /* the brackets only keep the address's colons apart from the port's */
 		hlen -= 2;
 	} else if (hlen && memchr(s, ':', hlen)) {
-		return sc_fail(L, n, "expected HOST:PORT, got %s (an IPv6 address goes in [])",
-			       sc_describe(n, got, sizeof(got)));
+		return wperf_yaml_fail(&L->y, n,
+				       "expected HOST:PORT, found %s (an IPv6 address goes in [])",
+				       wperf_yaml_describe(n, got, sizeof(got)));
 	}
 	if (!colon || hlen == 0 || !colon[1] ||
 	    strspn(colon + 1, "0123456789") != strlen(colon + 1))
-		return sc_fail(L, n, "expected HOST:PORT, got %s",
-			       sc_describe(n, got, sizeof(got)));
+		return wperf_yaml_fail(&L->y, n, "expected HOST:PORT, found %s",
+				       wperf_yaml_describe(n, got, sizeof(got)));
 	port = strlen(colon + 1) > 5 ? 0 : strtol(colon + 1, NULL, 10);
 	if (port < 1 || port > 65535)
-		return sc_fail(L, n, "expected a port from 1 to 65535, got \"%s\"", colon + 1);
+		return wperf_yaml_fail(&L->y, n, "expected a port from 1 to 65535, found \"%s\"",
+				       colon + 1);
 	r->host = sc_strndup(L, n, s, hlen);
 	r->port = (int)port;
 	return r->host ? 0 : -1;
@@ -135,10 +138,10 @@ static int tcp_address(struct loader *L, const yaml_node_t *n, struct scenario_r
 
 static int ready(struct loader *L, const yaml_node_t *map, struct scenario_ready *r)
 {
-	static const char *const keys[] = {"tcp", "file", "log", "delay", "timeout", NULL};
+	static const char *const keys[] = {"tcp", "file", "log", "delay", "timeout"};
 	const char *kind = NULL;
 
-	if (sc_mapping(L, map) < 0 || sc_check_keys(L, map, keys) < 0)
+	if (SC_KEYS(L, map, keys, 0) < 0)
 		return -1;
 	/* Exactly one kind; the second one in the file is the mistake. */
 	for (const yaml_node_pair_t *p = map->data.mapping.pairs.start;
@@ -148,21 +151,21 @@ static int ready(struct loader *L, const yaml_node_t *map, struct scenario_ready
 		if (!strcmp(key, "timeout"))
 			continue;
 		if (kind) {
-			sc_path_key(L, key);
-			return sc_fail(L, sc_node(L, p->key),
-				       "only one of tcp, file, log and delay (%s is given already)",
-				       kind);
+			wperf_doc_path_key(&L->y.path, key);
+			return wperf_yaml_fail(
+			    &L->y, wperf_yaml_node(&L->y, p->key),
+			    "only one of tcp, file, log and delay (%s is given already)", kind);
 		}
 		kind = key;
 	}
 	if (!kind)
-		return sc_fail(L, map, "expected one of tcp, file, log or delay");
+		return wperf_yaml_fail(&L->y, map, "expected one of tcp, file, log or delay");
 	r->timeout = 30;
 	if (sc_get_number(L, map, "timeout", &sc_seconds_pos, &r->timeout) < 0)
 		return -1;
 	if (!strcmp(kind, "tcp")) {
 		r->kind = SCENARIO_READY_TCP;
-		AT_KEY(L, "tcp", tcp_address(L, sc_lookup(L, map, "tcp"), r) < 0);
+		AT_KEY(L, "tcp", tcp_address(L, wperf_yaml_lookup(&L->y, map, "tcp"), r) < 0);
 		return 0;
 	}
 	if (!strcmp(kind, "file")) {
@@ -190,12 +193,12 @@ static int stop_signal(struct loader *L, const yaml_node_t *n, int *sig)
 
 	if (n->type == YAML_SCALAR_NODE && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
 	    v[0] >= '0' && v[0] <= '9') {
-		if (sc_integer(L, n, 1, 64, &num) < 0)
+		if (wperf_yaml_integer(&L->y, n, 1, 64, &num) < 0)
 			return -1;
 		*sig = (int)num;
 		return 0;
 	}
-	if (n->type == YAML_SCALAR_NODE && !sc_is_null(n)) {
+	if (n->type == YAML_SCALAR_NODE && !wperf_yaml_is_null(n)) {
 		const char *name = strncmp(v, "SIG", 3) ? v : v + 3;
 
 		for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
@@ -205,39 +208,41 @@ static int stop_signal(struct loader *L, const yaml_node_t *n, int *sig)
 			}
 		}
 	}
-	return sc_fail(L, n,
-		       "expected a signal (TERM, INT, KILL, HUP, QUIT, USR1, USR2 or a number), "
-		       "got %s",
-		       sc_describe(n, got, sizeof(got)));
+	return wperf_yaml_fail(
+	    &L->y, n,
+	    "expected a signal (TERM, INT, KILL, HUP, QUIT, USR1, USR2 or a number), "
+	    "found %s",
+	    wperf_yaml_describe(n, got, sizeof(got)));
 }
 
 static int service(struct loader *L, const yaml_node_t *key, const yaml_node_t *map,
 		   struct scenario_service *svc)
 {
-	static const char *const keys[] = {"command",	  "env",	  "cwd", "ready",
-					   "stop_signal", "stop_timeout", NULL};
-	static const char *const required[] = {"command", NULL};
+	static const char *const keys[] = {"command", "env",	     "cwd",
+					   "ready",   "stop_signal", "stop_timeout"};
 	const char *name = (const char *)key->data.scalar.value;
 	const yaml_node_t *v;
 
 	if (!name[0] || strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 				     "0123456789_-") != strlen(name))
-		return sc_fail(L, key, "expected a service name of letters, digits, '_' and '-'");
+		return wperf_yaml_fail(&L->y, key,
+				       "expected a service name of letters, digits, '_' and '-'");
 	if (!strcmp(name, "load"))
-		return sc_fail(L, key, "\"load\" names the load; call the service otherwise");
-	if (!(svc->name = sc_strndup(L, key, name, strlen(name))) || sc_mapping(L, map) < 0 ||
-	    sc_check_keys(L, map, keys) < 0 || sc_require(L, map, required) < 0)
+		return wperf_yaml_fail(&L->y, key,
+				       "\"load\" names the load; call the service otherwise");
+	if (!(svc->name = sc_strndup(L, key, name, strlen(name))) || SC_KEYS(L, map, keys, 1) < 0)
 		return -1;
-	AT_KEY(L, "command", sc_command(L, sc_lookup(L, map, "command"), &svc->command) < 0);
+	AT_KEY(L, "command",
+	       sc_command(L, wperf_yaml_lookup(&L->y, map, "command"), &svc->command) < 0);
 	svc->env = L->empty;
-	if ((v = sc_lookup(L, map, "env")))
-		AT_KEY(L, "env", sc_mapping(L, v) < 0 || env(L, v, svc) < 0);
+	if ((v = wperf_yaml_lookup(&L->y, map, "env")))
+		AT_KEY(L, "env", wperf_yaml_mapping(&L->y, v) < 0 || env(L, v, svc) < 0);
 	if (sc_get_string(L, map, "cwd", SC_NONEMPTY, &svc->cwd) < 0)
 		return -1;
-	if ((v = sc_lookup(L, map, "ready")))
+	if ((v = wperf_yaml_lookup(&L->y, map, "ready")))
 		AT_KEY(L, "ready", ready(L, v, &svc->ready) < 0);
 	svc->stop_signal = SIGTERM;
-	if ((v = sc_lookup(L, map, "stop_signal")))
+	if ((v = wperf_yaml_lookup(&L->y, map, "stop_signal")))
 		AT_KEY(L, "stop_signal", stop_signal(L, v, &svc->stop_signal) < 0);
 	svc->stop_timeout = 10;
 	return sc_get_number(L, map, "stop_timeout", &sc_seconds, &svc->stop_timeout);
@@ -245,15 +250,15 @@ static int service(struct loader *L, const yaml_node_t *key, const yaml_node_t *
 
 int sc_services(struct loader *L, const yaml_node_t *root)
 {
-	const yaml_node_t *map = sc_lookup(L, root, "services");
+	const yaml_node_t *map = wperf_yaml_lookup(&L->y, root, "services");
 	const yaml_node_pair_t *p;
 	struct scenario *s = L->s;
 	size_t saved, k;
 
 	if (!map)
 		return 0;
-	saved = sc_path_key(L, "services");
-	if (sc_mapping(L, map) < 0 || sc_check_keys(L, map, NULL) < 0)
+	saved = wperf_doc_path_key(&L->y.path, "services");
+	if (wperf_yaml_keys(&L->y, map, NULL, 0, 0, NULL) < 0)
 		return -1;
 	p = map->data.mapping.pairs.start;
 	k = map->data.mapping.pairs.top - p;
@@ -262,13 +267,14 @@ int sc_services(struct loader *L, const yaml_node_t *root)
 	if (k)
 		memset(s->services, 0, k * sizeof(*s->services));
 	for (size_t i = 0; i < k; i++) {
-		size_t at = sc_path_key(L, sc_key(L, &p[i]));
+		size_t at = wperf_doc_path_key(&L->y.path, sc_key(L, &p[i]));
 
-		if (service(L, sc_node(L, p[i].key), sc_node(L, p[i].value), &s->services[i]) < 0)
+		if (service(L, wperf_yaml_node(&L->y, p[i].key), wperf_yaml_node(&L->y, p[i].value),
+			    &s->services[i]) < 0)
 			return -1;
 		s->nservices = i + 1; /* scenario_service sees only the finished ones */
-		sc_path_pop(L, at);
+		wperf_doc_path_pop(&L->y.path, at);
 	}
-	sc_path_pop(L, saved);
+	wperf_doc_path_pop(&L->y.path, saved);
 	return 0;
 }

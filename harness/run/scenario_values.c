@@ -9,7 +9,6 @@
  * stack on deeply nested groups.
  */
 #include <errno.h>
-#include <math.h>
 #include <regex.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,28 +24,11 @@
 #define STR_(x)		    #x
 #define STR(x)		    STR_(x)
 
-const struct sc_range sc_seconds_pos = {0, SC_MAX_SECONDS, 1, 0};
-const struct sc_range sc_seconds = {0, SC_MAX_SECONDS, 0, 0};
-const struct sc_range sc_share = {0, 1, 1, 0};
-const struct sc_range sc_signed_share = {-1, 1, 0, 0};
-const struct sc_range sc_relative = {0, 100, 1, 0};
-
-/* Plain (unquoted) scalar text, or NULL after an "expected WHAT" error. */
-static const char *plain(struct loader *L, const yaml_node_t *n, const char *what)
-{
-	char got[64];
-
-	if (n->type != YAML_SCALAR_NODE || sc_is_null(n)) {
-		sc_fail(L, n, "expected %s, got %s", what, sc_describe(n, got, sizeof(got)));
-		return NULL;
-	}
-	if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE) {
-		sc_fail(L, n, "expected %s, got %s (a quoted string)", what,
-			sc_describe(n, got, sizeof(got)));
-		return NULL;
-	}
-	return (const char *)n->data.scalar.value;
-}
+const struct wperf_doc_range sc_seconds_pos = {0, SC_MAX_SECONDS, 1, 0};
+const struct wperf_doc_range sc_seconds = {0, SC_MAX_SECONDS, 0, 0};
+const struct wperf_doc_range sc_share = {0, 1, 1, 0};
+const struct wperf_doc_range sc_signed_share = {-1, 1, 0, 0};
+const struct wperf_doc_range sc_relative = {0, 100, 1, 0};
 
 /* The value of a variable, or NULL when it has none. */
 static const char *variable(struct loader *L, const char *name)
@@ -92,41 +74,38 @@ static int expand(struct loader *L, const yaml_node_t *n, const char *s)
 		} else {
 			close = strchr(p + 2, '}');
 			if (!close)
-				return sc_fail(L, n, "unterminated ${ (write $$ for a literal $)");
+				return wperf_yaml_fail(
+				    &L->y, n, "unterminated ${ (write $$ for a literal $)");
 			len = close - (p + 2);
 			if (!sc_is_var_name(p + 2, len))
-				return sc_fail(L, n, "bad variable name ${%.*s}",
-					       (int)(len > 40 ? 40 : len), p + 2);
+				return wperf_yaml_fail(&L->y, n, "bad variable name ${%.*s}",
+						       (int)(len > 40 ? 40 : len), p + 2);
 			memcpy(name, p + 2, len);
 			name[len] = '\0';
 			value = variable(L, name);
 			if (!value)
-				return sc_fail(
-				    L, n, "undefined variable ${%s}%s", name,
+				return wperf_yaml_fail(
+				    &L->y, n, "undefined variable ${%s}%s", name,
 				    strcmp(name, "DURATION") ? "" : " (load.duration is not set)");
 			r = wperf_buf_append(&L->tmp, value, strlen(value));
 			p = close + 1;
 		}
 		if (r < 0)
-			return sc_oom(L);
+			return wperf_yaml_no_memory(&L->y);
 	}
 	if (wperf_buf_append(&L->tmp, "", 1) < 0)
-		return sc_oom(L);
+		return wperf_yaml_no_memory(&L->y);
 	return 0;
 }
 
 int sc_string(struct loader *L, const yaml_node_t *n, int flags, char **out)
 {
-	char got[64];
 	const char *v;
 	size_t len;
+	int ret = wperf_yaml_string(&L->y, n, 0, &v, &len);
 
-	if (n->type != YAML_SCALAR_NODE || sc_is_null(n))
-		return sc_fail(L, n, "expected a string, got %s", sc_describe(n, got, sizeof(got)));
-	v = (const char *)n->data.scalar.value;
-	len = n->data.scalar.length;
-	if (strlen(v) != len)
-		return sc_fail(L, n, "strings cannot hold NUL characters");
+	if (ret)
+		return ret;
 	if (!(flags & SC_RAW)) {
 		if (expand(L, n, v) < 0)
 			return -1;
@@ -134,84 +113,9 @@ int sc_string(struct loader *L, const yaml_node_t *n, int flags, char **out)
 		len = L->tmp.len - 1;
 	}
 	if ((flags & SC_NONEMPTY) && len == 0)
-		return sc_fail(L, n, "expected a non-empty string");
+		return wperf_yaml_fail(&L->y, n, "expected a non-empty string, found \"\"");
 	*out = sc_strndup(L, n, v, len);
 	return *out ? 0 : -1;
-}
-
-/* A bound as people write it: 1000000 rather than 1e+06. */
-static void format_bound(char *buf, size_t size, double v)
-{
-	if (v == floor(v) && fabs(v) < 1e15)
-		snprintf(buf, size, "%.0f", v);
-	else
-		snprintf(buf, size, "%g", v);
-}
-
-int sc_number(struct loader *L, const yaml_node_t *n, const struct sc_range *r, double *out)
-{
-	char what[96], lo[32], hi[32];
-	const char *v;
-	char *end;
-	double d;
-
-	format_bound(lo, sizeof(lo), r->min);
-	format_bound(hi, sizeof(hi), r->max);
-	snprintf(what, sizeof(what), "a number in %c%s, %s%c", r->min_open ? '(' : '[', lo, hi,
-		 r->max_open ? ')' : ']');
-	v = plain(L, n, what);
-	if (!v)
-		return -1;
-	/* Decimal numbers only: strtod would also take hex, inf and nan. */
-	errno = 0;
-	d = strspn(v, "0123456789+-.eE") == strlen(v) && strpbrk(v, "0123456789") ? strtod(v, &end)
-										  : NAN;
-	if (isnan(d) || *end || (errno == ERANGE && fabs(d) > 1) || d < r->min || d > r->max ||
-	    (r->min_open && d == r->min) || (r->max_open && d == r->max)) {
-		char got[64];
-
-		return sc_fail(L, n, "expected %s, got %s", what, sc_describe(n, got, sizeof(got)));
-	}
-	*out = d;
-	return 0;
-}
-
-int sc_integer(struct loader *L, const yaml_node_t *n, long long min, long long max, long long *out)
-{
-	char what[96], got[64];
-	const char *v;
-	char *end;
-	long long i;
-
-	snprintf(what, sizeof(what), "an integer in [%lld, %lld]", min, max);
-	v = plain(L, n, what);
-	if (!v)
-		return -1;
-	errno = 0;
-	i = strtoll(v, &end, 10);
-	if (!*v || *end || strspn(v, "+-0123456789") != strlen(v) || errno == ERANGE || i < min ||
-	    i > max)
-		return sc_fail(L, n, "expected %s, got %s", what, sc_describe(n, got, sizeof(got)));
-	*out = i;
-	return 0;
-}
-
-int sc_bool(struct loader *L, const yaml_node_t *n, int *out)
-{
-	static const char *const yes[] = {"true", "True", "TRUE"}, *const no[] = {"false", "False",
-										  "FALSE"};
-	const char *v = plain(L, n, "true or false");
-	char got[64];
-
-	if (!v)
-		return -1;
-	for (int i = 0; i < 3; i++) {
-		if (!strcmp(v, yes[i]) || !strcmp(v, no[i])) {
-			*out = !strcmp(v, yes[i]);
-			return 0;
-		}
-	}
-	return sc_fail(L, n, "expected true or false, got %s", sc_describe(n, got, sizeof(got)));
 }
 
 /*
@@ -314,16 +218,17 @@ int sc_regex(struct loader *L, const yaml_node_t *n, size_t min_groups, char **o
 		return -1;
 	costly = regex_too_costly(*out);
 	if (costly)
-		return sc_fail(L, n, "%s", costly);
+		return wperf_yaml_fail(&L->y, n, "%s", costly);
 	e = regcomp(&re, *out, REG_EXTENDED);
 	if (e) {
 		regerror(e, &re, msg, sizeof(msg));
-		return sc_fail(L, n, "bad regex: %s", msg);
+		return wperf_yaml_fail(&L->y, n, "bad regex: %s", msg);
 	}
 	groups = re.re_nsub;
 	regfree(&re);
 	if (groups < min_groups)
-		return sc_fail(L, n, "the regex needs a group around the number, like ([0-9.]+)");
+		return wperf_yaml_fail(&L->y, n,
+				       "the regex needs a group around the number, like ([0-9.]+)");
 	return 0;
 }
 
@@ -334,21 +239,19 @@ int sc_strings(struct loader *L, const yaml_node_t *n, int flags, int nonempty, 
 	size_t k;
 	char **v;
 
-	if (sc_sequence(L, n) < 0)
+	if (wperf_yaml_list(&L->y, n, &items, &k) < 0)
 		return -1;
-	items = n->data.sequence.items.start;
-	k = n->data.sequence.items.top - items;
 	if (nonempty && k == 0)
-		return sc_fail(L, n, "expected a non-empty list");
+		return wperf_yaml_fail(&L->y, n, "expected a non-empty list, found an empty list");
 	v = sc_alloc(L, n, (k + 1) * sizeof(*v));
 	if (!v)
 		return -1;
 	for (size_t i = 0; i < k; i++) {
-		size_t saved = sc_path_index(L, i);
+		size_t saved = wperf_doc_path_index(&L->y.path, i);
 
-		if (sc_string(L, sc_node(L, items[i]), flags, &v[i]) < 0)
+		if (sc_string(L, wperf_yaml_node(&L->y, items[i]), flags, &v[i]) < 0)
 			return -1;
-		sc_path_pop(L, saved);
+		wperf_doc_path_pop(&L->y.path, saved);
 	}
 	v[k] = NULL;
 	*out = v;
@@ -361,16 +264,16 @@ int sc_strings(struct loader *L, const yaml_node_t *n, int flags, int nonempty, 
 
 #define GET(call)                                                                                  \
 	do {                                                                                       \
-		const yaml_node_t *v_ = sc_lookup(L, map, key);                                    \
+		const yaml_node_t *v_ = wperf_yaml_lookup(&L->y, map, key);                        \
 		size_t saved_;                                                                     \
 		int r_;                                                                            \
                                                                                                    \
 		if (!v_)                                                                           \
 			return 0;                                                                  \
-		saved_ = sc_path_key(L, key);                                                      \
+		saved_ = wperf_doc_path_key(&L->y.path, key);                                      \
 		r_ = (call);                                                                       \
 		if (r_ == 0)                                                                       \
-			sc_path_pop(L, saved_);                                                    \
+			wperf_doc_path_pop(&L->y.path, saved_);                                    \
 		return r_;                                                                         \
 	} while (0)
 
@@ -380,20 +283,20 @@ int sc_get_string(struct loader *L, const yaml_node_t *map, const char *key, int
 }
 
 int sc_get_number(struct loader *L, const yaml_node_t *map, const char *key,
-		  const struct sc_range *r, double *out)
+		  const struct wperf_doc_range *r, double *out)
 {
-	GET(sc_number(L, v_, r, out));
+	GET(wperf_yaml_number(&L->y, v_, r, out));
 }
 
 int sc_get_integer(struct loader *L, const yaml_node_t *map, const char *key, long long min,
 		   long long max, long long *out)
 {
-	GET(sc_integer(L, v_, min, max, out));
+	GET(wperf_yaml_integer(&L->y, v_, min, max, out));
 }
 
 int sc_get_bool(struct loader *L, const yaml_node_t *map, const char *key, int *out)
 {
-	GET(sc_bool(L, v_, out));
+	GET(wperf_yaml_bool(&L->y, v_, out));
 }
 
 int sc_get_regex(struct loader *L, const yaml_node_t *map, const char *key, size_t min_groups,

@@ -18,6 +18,7 @@
 #include "core/analysis/analysis.h"
 #include "core/report/report.h"
 #include "core/analysis/symbolize.h"
+#include "core/trace/meta.h"
 #include "core/trace/thread_table.h"
 #include "tests/lib/e2e.h"
 
@@ -604,7 +605,7 @@ static void test_counters_and_checks(void **state)
 
 	if (wperf_analyze(t, NULL, &a, &err))
 		fail_msg("%s", err.msg);
-	pid = wperf_trace_meta(t, "command_pid");
+	pid = wperf_trace_meta(t, WPERF_META_COMMAND_PID);
 	assert_true(a->checks.have_counters);
 	run = thread_line(&a->checks, WPERF_CHECK_THREAD_RUN, producer);
 	tick = 1000000000ull / (c1->hz ? c1->hz : 100);

@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "core/trace/meta.h"
 #include "core/trace/trace.h"
 #include "harness/run/results.h"
 #include "tests/lib/e2e.h"
@@ -101,7 +102,7 @@ static void gate_cycle_on_figure_1(void **state)
 	}
 	/* the trace names the target, for `report` on it later */
 	assert_int_equal(wperf_trace_open(path, &t, &err), 0);
-	assert_string_equal(wperf_trace_meta(t, "analysis_target"), "fig1");
+	assert_string_equal(wperf_trace_meta(t, WPERF_META_ANALYSIS_TARGET), "fig1");
 	wperf_trace_free(t);
 	results_release(&r);
 	snprintf(path, sizeof(path), "%s/graph.svg", base);

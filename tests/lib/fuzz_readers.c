@@ -25,6 +25,7 @@
 #include "core/gate/check.h"
 #include "core/gate/run_json.h"
 #include "core/analysis/symbolize.h"
+#include "core/trace/meta.h"
 #include "core/trace/trace.h"
 #include "core/util/varint.h"
 #include "harness/forge/forge_http.h"
@@ -140,7 +141,7 @@ static void use_tables(const struct wperf_trace *t)
 		wperf_trace_meta_at(t, i, &key, &value);
 		sink += strlen(key) + strlen(value);
 	}
-	sink += (uintptr_t)wperf_trace_meta(t, "command");
+	sink += (uintptr_t)wperf_trace_meta(t, WPERF_META_COMMAND);
 	for (uint32_t i = 0; i < st->ncpu; i++)
 		sink += st->lost[i];
 	sink += st->start_ts + st->end_ts + st->stack_lost + st->events[WPERF_EV_SWITCH];

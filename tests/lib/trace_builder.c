@@ -2,6 +2,7 @@
 #include "trace_builder.h"
 
 #include <fcntl.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "core/trace/event_codec.h"
+#include "core/trace/event_kinds.h"
 #include "core/util/radix.h"
 
 void tb_init(struct trace_builder *b, uint64_t start, uint64_t end)
@@ -61,6 +64,21 @@ void tb_meta(struct trace_builder *b, const char *key, const char *value)
 	assert_true(b->nmeta < 16);
 	b->meta_keys[b->nmeta] = key;
 	b->meta_values[b->nmeta++] = value;
+}
+
+void tb_nic(struct trace_builder *b, uint32_t ifindex, const char *name, uint64_t speed_bps)
+{
+	char(*text)[32];
+
+	assert_true(b->nnics < sizeof(b->nic_meta) / sizeof(b->nic_meta[0]));
+	text = b->nic_meta[b->nnics++];
+	snprintf(text[0], sizeof(text[0]), WPERF_META_NET_NAME(PRIu32), ifindex);
+	tb_meta(b, text[0], name);
+	if (!speed_bps)
+		return;
+	snprintf(text[1], sizeof(text[1]), WPERF_META_NET_SPEED_BPS(PRIu32), ifindex);
+	snprintf(text[2], sizeof(text[2]), "%" PRIu64, speed_bps);
+	tb_meta(b, text[1], text[2]);
 }
 
 void tb_cpus(struct trace_builder *b, uint32_t ncpu, const uint64_t *lost)
@@ -201,6 +219,135 @@ void tb_irq(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, ui
 	    int32_t irq)
 {
 	tb_add(b, kind, ts, cpu, tid)->irq.irq = irq;
+}
+
+/* The value of the i-th field of an event of kind, of type type, in variant. */
+static uint64_t variant_value(uint8_t type, unsigned variant, unsigned kind, size_t i)
+{
+	static const uint64_t largest[] = {
+	    [WPERF_FIELD_U8] = UINT8_MAX,
+	    [WPERF_FIELD_U32] = UINT32_MAX,
+	    [WPERF_FIELD_S32] = (uint64_t)INT32_MAX,
+	    [WPERF_FIELD_U64] = UINT64_MAX,
+	};
+
+	if (variant == 1)
+		return largest[type];
+	if (variant == 2)
+		return type == WPERF_FIELD_S32 ? (uint64_t)(int64_t)INT32_MIN : 0;
+	if (type == WPERF_FIELD_S32)
+		return (uint64_t) - (int64_t)(i + 1);
+	if (type == WPERF_FIELD_U64)
+		return 0x7fff12345678ull + i;
+	return 1000 + kind * 10 + i;
+}
+
+static void fill_fields(struct wperf_event *ev, const struct wperf_event_kind_info *k,
+			const struct wperf_field *f, size_t n, unsigned variant)
+{
+	static const char *const comms[] = {"worker/3", "fifteen-chars-x", ""};
+
+	for (size_t i = 0; i < n; i++) {
+		if (!wperf_event_has_field(k, &f[i], ev))
+			continue;
+		if (f[i].type == WPERF_FIELD_COMM)
+			strcpy((char *)ev + f[i].offset, comms[variant]);
+		else if (f[i].type != WPERF_FIELD_U8) /* the flags are set first */
+			wperf_field_set(ev, &f[i],
+					variant_value(f[i].type, variant, ev->hdr.kind, i));
+	}
+}
+
+void tb_fill_event(struct wperf_event *ev, unsigned kind, unsigned variant, uint64_t ts)
+{
+	const struct wperf_event_kind_info *k = wperf_event_kind_info(kind);
+	size_t ncommon;
+	const struct wperf_field *common = wperf_event_common_fields(&ncommon);
+
+	assert_non_null(k);
+	assert_true(variant < 3);
+	memset(ev, 0, sizeof(*ev));
+	ev->hdr.size = k->size;
+	ev->hdr.kind = (uint8_t)kind;
+	ev->hdr.ts = ts;
+	ev->hdr.flags = variant == 1   ? 0xff
+			: variant == 2 ? 0
+				       : (uint8_t)((kind & 3) | k->data_flag);
+	fill_fields(ev, k, common, ncommon, variant);
+	fill_fields(ev, k, k->fields, k->nfields, variant);
+}
+
+size_t tb_all_kinds(struct wperf_event *evs, size_t max)
+{
+	uint64_t ts = 1000000000ull;
+	size_t n = 0;
+
+	for (unsigned v = 0; v < 3; v++)
+		for (unsigned k = 1; k < WPERF_EV_KIND_MAX && n < max; k++) {
+			ts += (k % 5 == 0) ? -(uint64_t)777 : 1500 + k * 100;
+			tb_fill_event(&evs[n++], k, v, ts);
+		}
+	if (n + 2 <= max) {
+		tb_fill_event(&evs[n++], WPERF_EV_EXIT, 0, UINT64_MAX);
+		tb_fill_event(&evs[n++], WPERF_EV_EXIT, 0, 0);
+	}
+	return n;
+}
+
+static void assert_fields_equal(const struct wperf_event *want, const struct wperf_event *got,
+				const struct wperf_field *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t w = wperf_field_get(want, &f[i]), g = wperf_field_get(got, &f[i]);
+
+		if (f[i].type == WPERF_FIELD_COMM)
+			assert_string_equal((const char *)got + f[i].offset,
+					    (const char *)want + f[i].offset);
+		else if (w != g && f[i].type == WPERF_FIELD_S32)
+			fail_msg("%s %s: %" PRId64 ", not %" PRId64,
+				 wperf_event_kind_name(want->hdr.kind), f[i].name, (int64_t)g,
+				 (int64_t)w);
+		else if (w != g)
+			fail_msg("%s %s: %" PRIu64 ", not %" PRIu64,
+				 wperf_event_kind_name(want->hdr.kind), f[i].name, g, w);
+	}
+}
+
+void tb_assert_event_equal(const struct wperf_event *want, const struct wperf_event *got)
+{
+	const struct wperf_event_kind_info *k = wperf_event_kind_info(want->hdr.kind);
+	size_t ncommon;
+	const struct wperf_field *common = wperf_event_common_fields(&ncommon);
+
+	assert_int_equal(got->hdr.kind, want->hdr.kind);
+	assert_int_equal(got->hdr.size, want->hdr.size);
+	assert_true(got->hdr.ts == want->hdr.ts);
+	assert_fields_equal(want, got, common, ncommon);
+	if (k)
+		assert_fields_equal(want, got, k->fields, k->nfields);
+	assert_memory_equal(got, want, sizeof(*got));
+}
+
+char *tb_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *data;
+	long size;
+
+	if (!f)
+		fail_msg("cannot open %s", path);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	size = ftell(f);
+	assert_true(size >= 0);
+	rewind(f);
+	data = malloc((size_t)size + 1);
+	assert_non_null(data);
+	assert_int_equal(fread(data, 1, (size_t)size, f), (size_t)size);
+	data[size] = '\0';
+	fclose(f);
+	if (len)
+		*len = (size_t)size;
+	return data;
 }
 
 void tb_sort(struct trace_builder *b)

@@ -13,6 +13,7 @@
 #include "core/analysis/analysis.h"
 #include "core/util/buf.h"
 #include "core/analysis/symbolize.h"
+#include "core/trace/meta.h"
 #include "core/trace/trace.h"
 
 #define TB_MAX_CPUS 64
@@ -26,6 +27,8 @@ struct trace_builder {
 	struct wperf_buf mappings; /* struct wperf_mapping[] */
 	const char *meta_keys[16], *meta_values[16];
 	size_t nmeta;
+	char nic_meta[4][3][32]; /* tb_nic's two keys and speed, which META points into */
+	size_t nnics;
 	struct {
 		uint32_t tid, tgid;
 	} born[16]; /* threads born in the trace (tb_tgid) */
@@ -45,6 +48,9 @@ void tb_thread(struct trace_builder *b, uint32_t tid, uint32_t tgid, const char 
 /* Events of tid, a thread born in the trace (not in THREADS), get tgid. */
 void tb_tgid(struct trace_builder *b, uint32_t tid, uint32_t tgid);
 void tb_meta(struct trace_builder *b, const char *key, const char *value);
+/* META of network interface ifindex: its name (kept, not copied) and, unless 0,
+ * its speed in bits per second. */
+void tb_nic(struct trace_builder *b, uint32_t ifindex, const char *name, uint64_t speed_bps);
 /* The STATS section's CPUs (2 by default) and records lost on each (lost NULL: none). */
 void tb_cpus(struct trace_builder *b, uint32_t ncpu, const uint64_t *lost);
 
@@ -89,6 +95,27 @@ void tb_usdt(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, u
 	     uint64_t lock);
 void tb_irq(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
 	    int32_t irq);
+
+/*
+ * Sets every field of ev, an event of kind at ts, as the table of event kinds
+ * (core/trace/event_kinds.h) lists them: variant 0 ordinary values, 1 the
+ * largest of every field (flags 0xff, 15-byte names), 2 the smallest (0,
+ * INT32_MIN, empty names, flags 0). A field its flags leave out of the body
+ * stays 0, as decoding leaves it; hdr.size is the kind's.
+ */
+void tb_fill_event(struct wperf_event *ev, unsigned kind, unsigned variant, uint64_t ts);
+
+/* Every kind in the three variants, with timestamps that sometimes go
+ * backwards, then EXITs at the extremes of the ts delta: how many it made. */
+size_t tb_all_kinds(struct wperf_event *evs, size_t max);
+
+/* Fails unless got equals want: field by field (the message names the
+ * field), then every byte (decoding zeroes what a kind does not use). */
+void tb_assert_event_equal(const struct wperf_event *want, const struct wperf_event *got);
+
+/* The whole file at path, NUL-terminated, in a buffer the caller frees; *len
+ * its size (len may be NULL). Fails the test when it cannot be read. */
+char *tb_read_file(const char *path, size_t *len);
 
 /* Puts the events in time order, stably: equal times keep the order added. */
 void tb_sort(struct trace_builder *b);

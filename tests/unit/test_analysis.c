@@ -291,7 +291,7 @@ static void run_figure1_with(enum harness_shell shell, struct wperf_run *out)
 		tb_sort(&b);
 	}
 	if (shell == SHELL_MARKED)
-		tb_meta(&b, "harness_pids", "1,90");
+		tb_meta(&b, WPERF_META_HARNESS_PIDS, "1,90");
 	struct wperf_analysis *a = analyze(&b, 1, &t);
 
 	/* SH and APP: the load's processes */

@@ -227,7 +227,7 @@ static void strict_errors(void **state)
 	     "scenarios[0].findings[0].colour: unknown key"},
 	    {"\"pairs\":8,", "", "scenarios[0]: missing key \"pairs\""},
 	    {"\"pairs\":8", "\"pairs\":\"8\"",
-	     "scenarios[0].pairs: expected a whole number, found a string"},
+	     "scenarios[0].pairs: expected a whole number, found \"8\""},
 	    {"\"share\":0.93", "\"share\":null",
 	     "scenarios[0].findings[1].sites[0].share: expected a number, found null"},
 	    {"\"after_range\":[0.29,0.33]", "\"after_range\":[0.29]",

@@ -33,6 +33,7 @@
 #include "core/report/report.h"
 #include "core/gate/runset.h"
 #include "core/analysis/timeline.h"
+#include "core/trace/meta.h"
 #include "core/trace/trace.h"
 
 /* A committed trace, analyzed; its run as the gate keeps it (target: the
@@ -48,7 +49,7 @@ static void analyze_file(const char *path, struct wperf_run *run, struct wperf_b
 	if (wperf_trace_open(path, &t, &err) < 0 || wperf_analyze(t, NULL, &a, &err) < 0 ||
 	    wperf_symbolizer_new(t, &sym, &err) < 0)
 		fail_msg("%s: %s", path, err.msg);
-	pid = wperf_trace_meta(t, "command_pid");
+	pid = wperf_trace_meta(t, WPERF_META_COMMAND_PID);
 	assert_non_null(pid);
 	struct wperf_report_opts o = {.target = pid};
 
@@ -85,7 +86,7 @@ static void test_fig1_trace(void **state)
 	if (wperf_trace_open("tests/data/fig1.trace", &t, &err) < 0 ||
 	    wperf_analyze(t, NULL, &a, &err) < 0 || wperf_symbolizer_new(t, &sym, &err) < 0)
 		fail_msg("%s", err.msg);
-	pid = wperf_trace_meta(t, "command_pid");
+	pid = wperf_trace_meta(t, WPERF_META_COMMAND_PID);
 	assert_non_null(pid);
 	for (size_t i = 0; i < a->knots.nfinal; i++) {
 		const struct wperf_knot *k = &a->knots.knots[i];

@@ -29,6 +29,7 @@
 
 #include "core/gate/runset.h"
 #include "harness/run/plots.h"
+#include "tests/lib/trace_builder.h"
 
 #define N      5
 #define TITLE  "fig1_demo@{x}"
@@ -87,28 +88,6 @@ static const char *tpath(char *buf, size_t n, const char *name)
 static int exists(const char *path)
 {
 	return access(path, F_OK) == 0;
-}
-
-/* The whole file at path, NUL-terminated (free it); fails the test when missing. */
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *data;
-	long n;
-
-	if (!f)
-		fail_msg("cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	data = malloc((size_t)n + 1);
-	assert_non_null(data);
-	assert_int_equal(fread(data, 1, (size_t)n, f), (size_t)n);
-	data[n] = '\0';
-	fclose(f);
-	if (len)
-		*len = (size_t)n;
-	return data;
 }
 
 /* Does the SVG hold text s? gnuplot escapes & and < in text (and maybe >). */
@@ -173,7 +152,7 @@ static void write_ok(const struct wperf_runset *rs, const char *dir)
 static void assert_png(const char *path)
 {
 	size_t len;
-	char *png = slurp(path, &len);
+	char *png = tb_read_file(path, &len);
 
 	assert_true(len > 8);
 	assert_memory_equal(png, "\x89PNG\r\n\x1a\n", 8);
@@ -206,13 +185,13 @@ static void draws_both_plots(void **state)
 	assert_plot_files(dir, "edges", 1);
 	assert_false(exists(TPATH("results/plots/gnuplot.log"))); /* removed on success */
 
-	svg = slurp(TPATH("results/plots/throughput.svg"), NULL);
+	svg = tb_read_file(TPATH("results/plots/throughput.svg"), NULL);
 	assert_true(svg_has(svg, TITLE)); /* noenhanced: not split into sub/superscripts */
 	assert_true(svg_has(svg, "requests/s"));
 	assert_true(svg_has(svg, "median (1000)"));
 	free(svg);
 
-	svg = slurp(TPATH("results/plots/edges.svg"), NULL);
+	svg = tb_read_file(TPATH("results/plots/edges.svg"), NULL);
 	assert_true(svg_has(svg, TITLE));
 	assert_true(svg_has(svg, TOP " -> " TOP_TO));
 	assert_true(svg_has(svg, "sixth/a -> sixth/?b")); /* a control byte */
@@ -221,7 +200,7 @@ static void draws_both_plots(void **state)
 	free(svg);
 
 	/* The script quotes the quote and keeps the backslash. */
-	gp = slurp(TPATH("results/plots/edges.gp"), NULL);
+	gp = tb_read_file(TPATH("results/plots/edges.gp"), NULL);
 	assert_non_null(strstr(gp, "'app/wr''it\\er_1 -> disk:254:0' noenhanced"));
 	free(gp);
 
@@ -252,7 +231,7 @@ static void no_throughput_no_throughput_plot(void **state)
 	write_ok(&rs, dir);
 	assert_plot_files(dir, "throughput", 0);
 	assert_plot_files(dir, "edges", 1);
-	svg = slurp(TPATH("plots/edges.svg"), NULL);
+	svg = tb_read_file(TPATH("plots/edges.svg"), NULL);
 	assert_true(svg_has(svg, TOP " -> " TOP_TO));
 	free(svg);
 	assert_png(TPATH("plots/edges.png"));

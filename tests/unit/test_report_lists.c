@@ -57,7 +57,7 @@ static void build_trace(struct trace_builder *b)
 {
 	tb_init(b, START, END);
 	tb_cpus(b, 5, NULL);
-	tb_meta(b, "harness_pids", "300");
+	tb_meta(b, WPERF_META_HARNESS_PIDS, "300");
 	tb_thread(b, APP, APP, "app");
 	tb_thread(b, P, APP, "P");
 	tb_thread(b, C, APP, "C");

@@ -245,7 +245,9 @@ static void bad_summaries_are_refused_with_the_place(void **state)
 	assert_non_null(strstr(err.msg, "summary.json: byte"));
 	write_file(path, "{\"format\": \"wperf-results/9\"}");
 	assert_int_equal(results_read(dir, &r, &err), -EINVAL);
-	assert_non_null(strstr(err.msg, "format: wperf-results/9, not wperf-results/1"));
+	assert_non_null(strstr(err.msg,
+			       "summary.json: format: expected wperf-results/1 (made by "
+			       "another version of wperf-bench?), found \"wperf-results/9\""));
 	write_file(path, "{\"format\": \"wperf-results/1\", \"scenario\": 3}");
 	assert_int_equal(results_read(dir, &r, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "summary.json: scenario: expected a string, found 3"));
@@ -365,7 +367,7 @@ static void every_value_is_checked(void **state)
 	    {"\"scenario\":\"synthetic-fig1\"", "\"scenario\":\"\"",
 	     "scenario: expected a scenario's name, found \"\""},
 	    {"\"scenario\":\"synthetic-fig1\"", "\"scenario\":\"fig\\u00001\"",
-	     "scenario: a string with a NUL character"},
+	     "scenario: strings cannot hold NUL characters"},
 	    {"\"status\":\"complete\"", "\"status\":\"done\"",
 	     "status: expected \"complete\" or \"incomplete\", found \"done\""},
 	    {"\"status\":\"complete\"", "\"status\":true", "status: expected a string, found true"},
@@ -375,66 +377,65 @@ static void every_value_is_checked(void **state)
 	     "started: expected a UTC time YYYY-mm-ddTHH:MM:SSZ, found 19700101"},
 	    {"\"started\":\"1970-01-01T00:00:00Z\"", "\"started\":\"1970-01-01\"",
 	     "started: expected a UTC time YYYY-mm-ddTHH:MM:SSZ, found \"1970-01-01\""},
-	    {UNIT, "\"units\":\"requests/s\",", "unit: missing"},
+	    {UNIT, "\"units\":\"requests/s\",", "missing key \"unit\""},
 	    {UNIT, "\"unit\":null,", "unit: expected a string, found null"},
 	    {"\"environment\":{", "\"environment\":null,\"x\":{",
 	     "environment: expected an object, found null"},
 	    {CPU, CPU ",\"calibration\":\"4.39\"",
-	     "environment.calibration: expected a number >= 0, found a string"},
+	     "environment.calibration: expected a number >= 0, found \"4.39\""},
 	    {CPU, CPU ",\"calibration\":-4.39",
 	     "environment.calibration: expected a number >= 0, found -4.39"},
 	    /* the gate: the ranges of a scenario's gate block */
 	    {"\"gate\":{", "\"gate\":true,\"x\":{", "gate: expected an object, found true"},
 	    {"\"min_runs\":5", "\"min_runs\":-1",
-	     "gate: min_runs: expected an integer in [2, 1000], found -1"},
+	     "gate.min_runs: expected a whole number in [2, 1000], found -1"},
 	    {"\"min_runs\":5", "\"min_runs\":18446744073709551615",
-	     "gate: min_runs: expected an integer in [2, 1000], found 18446744073709551615"},
+	     "gate.min_runs: expected a whole number in [2, 1000], found 18446744073709551615"},
 	    {"\"min_runs\":5", "\"min_runs\":5.0",
-	     "gate: min_runs: expected an integer in [2, 1000], found 5.0"},
+	     "gate.min_runs: expected a whole number in [2, 1000], found 5.0"},
 	    {"\"min_runs\":5", "\"min_runs\":1",
-	     "gate: min_runs: expected an integer in [2, 1000], found 1"},
+	     "gate.min_runs: expected a whole number in [2, 1000], found 1"},
 	    {"\"min_runs\":5", "\"min_runs\":\"5\"",
-	     "gate: min_runs: expected an integer in [2, 1000], found \"5\""},
+	     "gate.min_runs: expected a whole number in [2, 1000], found \"5\""},
 	    {"\"edge_tolerance\":0.10000000000000001", "\"edge_tolerance\":0",
-	     "gate: edge_tolerance: expected a number in (0, 100], found 0"},
+	     "gate.edge_tolerance: expected a number in (0, 100], found 0"},
 	    {"\"edge_tolerance\":0.10000000000000001", "\"edge_tolerance\":1e999",
-	     "gate: edge_tolerance: expected a number in (0, 100], found 1e999"},
+	     "gate.edge_tolerance: expected a number in (0, 100], found 1e999"},
 	    {"\"throughput_tolerance\":0.050000000000000003", "\"throughput_tolerance\":\"0.05\"",
-	     "gate: throughput_tolerance: expected a number in (0, 1], found \"0.05\""},
+	     "gate.throughput_tolerance: expected a number in (0, 1], found \"0.05\""},
 	    {"\"warn_ratio\":0.5", "\"warn_ratio\":1.5",
-	     "gate: warn_ratio: expected a number in (0, 1], found 1.5"},
+	     "gate.warn_ratio: expected a number in (0, 1], found 1.5"},
 	    {"\"warn_ratio\":0.5", "\"warn_ratio\":{}",
-	     "gate: warn_ratio: expected a number in (0, 1], found an object"},
+	     "gate.warn_ratio: expected a number in (0, 1], found an object"},
 	    {"\"lower_is_better\":false", "\"lower_is_better\":0",
-	     "gate: lower_is_better: expected true or false, found 0"},
+	     "gate.lower_is_better: expected true or false, found 0"},
 	    {"\"lower_is_better\":false", "\"lower_is_better\":false,\"max_lost\":-0.5",
-	     "gate: max_lost: expected a number in [0, 1], found -0.5"},
+	     "gate.max_lost: expected a number in [0, 1], found -0.5"},
 	    /* git and verdict: optional, but checked when there */
 	    {UNIT, UNIT "\"git\":\"main\",", "git: expected an object, found \"main\""},
 	    {UNIT, UNIT GIT("\"HEAD\"", "false"),
-	     "git: commit: expected a commit id (40 hex digits), found \"HEAD\""},
+	     "git.commit: expected a commit id (40 hex digits), found \"HEAD\""},
 	    {UNIT, UNIT GIT("\"0123456789abcdef0123456789abcdef0123456z\"", "false"),
-	     "git: commit: expected a commit id (40 hex digits), found "
+	     "git.commit: expected a commit id (40 hex digits), found "
 	     "\"0123456789abcdef0123456789abcdef0123456z\""},
-	    {UNIT, UNIT GIT(COMMIT, "\"yes\""),
-	     "git: dirty: expected true or false, found \"yes\""},
+	    {UNIT, UNIT GIT(COMMIT, "\"yes\""), "git.dirty: expected true or false, found \"yes\""},
 	    {UNIT, UNIT "\"verdict\":1,", "verdict: expected an object, found 1"},
 	    {UNIT, UNIT "\"verdict\":{\"kind\":\"passed\",\"baseline\":\"b.yaml\"},",
-	     "verdict: kind: expected pass, improved, new-bottleneck, regression or inconclusive, "
+	     "verdict.kind: expected pass, improved, new-bottleneck, regression or inconclusive, "
 	     "found \"passed\""},
-	    {UNIT, UNIT "\"verdict\":{\"kind\":\"pass\"},", "verdict: baseline: missing"},
+	    {UNIT, UNIT "\"verdict\":{\"kind\":\"pass\"},", "verdict: missing key \"baseline\""},
 	    /* the runs */
 	    {"\"runs\":[", "\"runs\":{\"x\":[", NULL}, /* not JSON: the tokener says where */
 	    {"\"runs\":[", "\"runs\":7,\"x\":[", "runs: expected an array, found 7"},
 	    {"\"runs\":[", "\"runs\":[7,", "runs[0]: expected an object, found 7"},
-	    {"\"run\":1", "\"run\":2", "runs[0]: run: expected 1 (its place in runs), found 2"},
+	    {"\"run\":1", "\"run\":2", "runs[0].run: expected 1 (its place in runs), found 2"},
 	    {"\"run\":1", "\"run\":null",
-	     "runs[0]: run: expected 1 (its place in runs), found null"},
+	     "runs[0].run: expected 1 (its place in runs), found null"},
 	    {"\"expect\":{", "\"expect\":[],\"x\":{",
-	     "runs[0]: expect: expected an object, found an array"},
+	     "runs[0].expect: expected an object, found an array"},
 	    {"\"met\":true", "\"met\":\"true\"",
-	     "runs[0].expect: met: expected true or false, found \"true\""},
-	    {"\"why\":\"\"", "\"why\":null", "runs[0].expect: why: expected a string, found null"},
+	     "runs[0].expect.met: expected true or false, found \"true\""},
+	    {"\"why\":\"\"", "\"why\":null", "runs[0].expect.why: expected a string, found null"},
 	};
 	struct results r;
 	struct wperf_error err = {0};
@@ -471,13 +472,14 @@ static void long_strings_are_refused(void **state)
 	snprintf(to, sizeof(to), "\"reason\":\"%01024d\"", 7);
 	dir = write_edited("\"reason\":null", to);
 	assert_int_equal(results_read(dir, &r, &err), -EINVAL);
-	snprintf(want, sizeof(want), "%s/summary.json: reason: longer than 1023 bytes", dir);
+	snprintf(want, sizeof(want),
+		 "%s/summary.json: reason: expected at most 1023 bytes, found 1024", dir);
 	assert_string_equal(err.msg, want);
 	snprintf(to, sizeof(to), "\"why\":\"%0512d\"", 7);
 	dir = write_edited("\"why\":\"\"", to);
 	assert_int_equal(results_read(dir, &r, &err), -EINVAL);
-	snprintf(want, sizeof(want), "%s/summary.json: runs[0].expect: why: longer than 511 bytes",
-		 dir);
+	snprintf(want, sizeof(want),
+		 "%s/summary.json: runs[0].expect.why: expected at most 511 bytes, found 512", dir);
 	assert_string_equal(err.msg, want);
 }
 

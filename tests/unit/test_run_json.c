@@ -308,7 +308,7 @@ static const struct {
 } bad_runs[] = {
     {"[]", ": expected an object, found an array"},
     {"null", ": expected an object, found null"},
-    {"\"run\"", ": expected an object, found a string"},
+    {"\"run\"", ": expected an object, found \"run\""},
     {"{\"throughput\":1,\"window_ns\":5," GOOD_KNOTS "," GOOD_EDGES "}",
      ": missing key \"lost_events\""},
     {"{}", ": missing key \"throughput\""},
@@ -316,17 +316,20 @@ static const struct {
      ".checks: missing key \"warn\""},
     {RUN(GOOD_HEAD ",\"checks\":{\"ok\":1,\"warn\":-2}", GOOD_KNOTS, GOOD_EDGES),
      ".checks.warn: expected a whole number, found -2"},
-    {RUN(GOOD_HEAD ",\"thruput\":1", GOOD_KNOTS, GOOD_EDGES), ".thruput: unknown key"},
+    {RUN(GOOD_HEAD ",\"thruput\":1", GOOD_KNOTS, GOOD_EDGES),
+     ".thruput: unknown key (allowed here: throughput, window_ns, lost_events, knots, edges, "
+     "sinks, cmetric_first, events, timer_paced, checks)"},
     {RUN("\"Throughput\":1,\"window_ns\":5,\"lost_events\":0", GOOD_KNOTS, GOOD_EDGES),
-     ".Throughput: unknown key"},
+     ".Throughput: unknown key (allowed here: throughput, window_ns, lost_events, knots, edges, "
+     "sinks, cmetric_first, events, timer_paced, checks)"},
     {RUN("\"throughput\":\"fast\",\"window_ns\":5,\"lost_events\":0", GOOD_KNOTS, GOOD_EDGES),
-     ".throughput: expected a number or null, found a string"},
+     ".throughput: expected a number or null, found \"fast\""},
     {RUN("\"throughput\":NaN,\"window_ns\":5,\"lost_events\":0", GOOD_KNOTS, GOOD_EDGES),
      ".throughput: expected a number or null, found NaN"},
     {RUN("\"throughput\":[1],\"window_ns\":5,\"lost_events\":0", GOOD_KNOTS, GOOD_EDGES),
      ".throughput: expected a number or null, found an array"},
     {RUN("\"throughput\":1,\"window_ns\":\"5\",\"lost_events\":0", GOOD_KNOTS, GOOD_EDGES),
-     ".window_ns: expected a whole number > 0, found a string"},
+     ".window_ns: expected a whole number > 0, found \"5\""},
     {RUN("\"throughput\":1,\"window_ns\":0,\"lost_events\":0", GOOD_KNOTS, GOOD_EDGES),
      ".window_ns: expected a whole number > 0, found 0"},
     {RUN("\"throughput\":1,\"window_ns\":1.5,\"lost_events\":0", GOOD_KNOTS, GOOD_EDGES),
@@ -346,7 +349,7 @@ static const struct {
     {RUN(GOOD_HEAD ",\"cmetric_first\":\"\"", GOOD_KNOTS, GOOD_EDGES),
      ".cmetric_first: expected an identity (a non-empty string), found \"\""},
     {RUN(GOOD_HEAD, "\"knots\":[[\"a\"],\"b\"]", GOOD_EDGES),
-     ".knots[1]: expected an array of identities, found a string"},
+     ".knots[1]: expected an array of identities, found \"b\""},
     {RUN(GOOD_HEAD, "\"knots\":[null]", GOOD_EDGES),
      ".knots[0]: expected an array of identities, found null"},
     {RUN(GOOD_HEAD, "\"knots\":[[\"a\"],[]]", GOOD_EDGES),
@@ -358,7 +361,7 @@ static const struct {
     {RUN(GOOD_HEAD, "\"knots\":[[\"a\",[\"b\"]]]", GOOD_EDGES),
      ".knots[0][1]: expected an identity (a non-empty string), found an array"},
     {RUN(GOOD_HEAD, "\"knots\":[[\"a\\u0000b\"]]", GOOD_EDGES),
-     ".knots[0][0]: a string with a NUL character"},
+     ".knots[0][0]: strings cannot hold NUL characters"},
     {RUN(GOOD_HEAD, "\"knots\":[[\"b\",\"a\",\"c\",\"a\",\"b\"]]", GOOD_EDGES),
      ".knots[0][3]: \"a\", listed twice in the knot"},
     {RUN(GOOD_HEAD, "\"knots\":[[\"x\xff\",\"x?\"]]", GOOD_EDGES), /* the same, kept */
@@ -371,13 +374,13 @@ static const struct {
      ".edges[1]: missing key \"share\""},
     {RUN(GOOD_HEAD, GOOD_KNOTS,
 	 "\"edges\":[{\"from\":\"a\",\"to\":\"b\",\"share\":0.5,\"weight\":1}]"),
-     ".edges[0].weight: unknown key"},
+     ".edges[0].weight: unknown key (allowed here: from, to, share)"},
     {RUN(GOOD_HEAD, GOOD_KNOTS,
 	 "\"edges\":[{\"from\":\"a\",\"to\":\"b\",\"share\":0.5},{\"from\":\"b\",\"to\":\"a\","
 	 "\"share\":-0.5}]"),
      ".edges[1].share: expected a number >= 0, found -0.5"},
     {RUN(GOOD_HEAD, GOOD_KNOTS, "\"edges\":[{\"from\":\"a\",\"to\":\"b\",\"share\":\"0.5\"}]"),
-     ".edges[0].share: expected a number >= 0, found a string"},
+     ".edges[0].share: expected a number >= 0, found \"0.5\""},
     {RUN(GOOD_HEAD, GOOD_KNOTS, "\"edges\":[{\"from\":\"a\",\"to\":\"b\",\"share\":Infinity}]"),
      ".edges[0].share: expected a number >= 0, found Infinity"},
     {RUN(GOOD_HEAD, GOOD_KNOTS, "\"edges\":[{\"from\":\"a\",\"to\":\"b\",\"share\":NaN}]"),
@@ -535,22 +538,22 @@ static const struct {
     {"[]", ": expected an object, found an array"},
     {"{\"kernel\":\"6.1\",\"cpus\":2}", ": missing key \"tool\""},
     {"{\"kernel\":\"6.1\",\"cpus\":2,\"tool\":\"t\",\"cpu_model\":\"x\"}",
-     ".cpu_model: unknown key"},
+     ".cpu_model: unknown key (allowed here: kernel, cpus, tool, cpu, calibration)"},
     {"{\"kernel\":6.1,\"cpus\":2,\"tool\":\"t\"}", ".kernel: expected a string, found 6.1"},
     {"{\"kernel\":\"6.1\",\"cpus\":\"2\",\"tool\":\"t\"}",
-     ".cpus: expected a whole number up to 4294967295, found a string"},
+     ".cpus: expected a whole number up to 4294967295, found \"2\""},
     {"{\"kernel\":\"6.1\",\"cpus\":-2,\"tool\":\"t\"}",
      ".cpus: expected a whole number up to 4294967295, found -2"},
     {"{\"kernel\":\"6.1\",\"cpus\":4294967296,\"tool\":\"t\"}",
      ".cpus: expected a whole number up to 4294967295, found 4294967296"},
     {"{\"kernel\":\"6.1\",\"cpus\":2,\"tool\":\"t\\u0000\"}",
-     ".tool: a string with a NUL character"},
+     ".tool: strings cannot hold NUL characters"},
     {"{\"kernel\":\"6.1\",\"cpus\":2,\"tool\":\"t\",\"cpu\":4}",
      ".cpu: expected a string, found 4"},
     {"{\"kernel\":\"6.1\",\"cpus\":2,\"tool\":\"t\",\"cpu\":null}",
      ".cpu: expected a string, found null"},
     {"{\"kernel\":\"6.1\",\"cpus\":2,\"tool\":\"t\",\"calibration\":\"4.39\"}",
-     ".calibration: expected a number >= 0, found a string"},
+     ".calibration: expected a number >= 0, found \"4.39\""},
     {"{\"kernel\":\"6.1\",\"cpus\":2,\"tool\":\"t\",\"calibration\":-4.39}",
      ".calibration: expected a number >= 0, found -4.39"},
     {"{\"kernel\":\"6.1\",\"cpus\":2,\"tool\":\"t\",\"calibration\":-1}",
@@ -590,7 +593,7 @@ static void test_env_errors(void **state)
 	snprintf(text, sizeof(text), "{\"kernel\":\"%0128d\",\"cpus\":1,\"tool\":\"t\"}", 0);
 	o = parse(text, strlen(text), &ok);
 	assert_int_equal(wperf_env_from_json(o, "env", &e, &err), -EINVAL);
-	assert_string_equal(err.msg, "env.kernel: longer than 127 bytes");
+	assert_string_equal(err.msg, "env.kernel: expected at most 127 bytes, found 128");
 	assert_string_equal(e.kernel, "");
 	json_object_put(o);
 	snprintf(text, sizeof(text), "{\"kernel\":\"%0127d\",\"cpus\":1,\"tool\":\"t\"}", 0);
@@ -601,14 +604,14 @@ static void test_env_errors(void **state)
 	snprintf(text, sizeof(text), "{\"kernel\":\"k\",\"cpus\":1,\"tool\":\"%064d\"}", 0);
 	o = parse(text, strlen(text), &ok);
 	assert_int_equal(wperf_env_from_json(o, "env", &e, &err), -EINVAL);
-	assert_string_equal(err.msg, "env.tool: longer than 63 bytes");
+	assert_string_equal(err.msg, "env.tool: expected at most 63 bytes, found 64");
 	json_object_put(o);
 
 	snprintf(text, sizeof(text),
 		 "{\"kernel\":\"k\",\"cpus\":1,\"tool\":\"t\",\"cpu\":\"%0128d\"}", 0);
 	o = parse(text, strlen(text), &ok);
 	assert_int_equal(wperf_env_from_json(o, "env", &e, &err), -EINVAL);
-	assert_string_equal(err.msg, "env.cpu: longer than 127 bytes");
+	assert_string_equal(err.msg, "env.cpu: expected at most 127 bytes, found 128");
 	json_object_put(o);
 
 	/* "cpu" is optional: missing, it is unknown (empty); a CPU model that fits is read. */

@@ -34,6 +34,7 @@
 #include <libelf.h>
 
 #include "core/analysis/symbolize.h"
+#include "core/trace/meta.h"
 #include "core/trace/trace.h"
 
 #define BAD_BUILD_TGID 4000001u /* the test binary, with a wrong build id */
@@ -185,7 +186,7 @@ static const struct wperf_ksym ksyms[] = {
 
 static void write_trace(void)
 {
-	static const char *const keys[] = {"kernel"};
+	static const char *const keys[] = {WPERF_META_KERNEL};
 	static const char *const values[] = {"6.1.0-test"};
 	struct wperf_mapping *maps = calloc(128 * (MANY_PROCS + 1) + 8, sizeof(*maps));
 	uint64_t uips[3], kips[3];

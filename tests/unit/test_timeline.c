@@ -622,7 +622,7 @@ static void test_disk_requests_lost_with_a_cpu_s_events(void **state)
 
 	tb_release(tr);
 	new_trace(tr, 1000, 10000);
-	tb_meta(tr, "targets", "100");
+	tb_meta(tr, WPERF_META_TARGETS, "100");
 	lost_with_a_cpu_s_events(tr);
 	tl = build(tr, NULL, NULL);
 	d = by_name(tl, "disk:8:0");
@@ -713,9 +713,8 @@ static void test_nic(void **state)
 	struct wperf_timeline *tl;
 	uint32_t a, b, c, eth;
 
-	tb_meta(tr, "net.1.name", "lo");
-	tb_meta(tr, "net.2.name", "eth0");
-	tb_meta(tr, "net.2.speed_bps", "1000000000");
+	tb_nic(tr, 1, "lo", 0);
+	tb_nic(tr, 2, "eth0", 1000000000);
 	tb_net(tr, WPERF_EV_NET_XMIT, 2000, 0, B, WPERF_CTX_THREAD, 2,
 	       125); /* 1000 ns at 1 Gbit/s */
 	tb_switch(tr, 3000, 1, A, 0, 0, -1, -1);

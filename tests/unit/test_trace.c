@@ -24,8 +24,10 @@
 
 #include "core/util/buf.h"
 #include "core/trace/event_codec.h"
+#include "core/trace/meta.h"
 #include "core/trace/trace.h"
 #include "core/util/varint.h"
+#include "tests/lib/trace_builder.h"
 
 static char tmpdir[64];
 
@@ -71,206 +73,6 @@ static const char *tpath(char *buf, size_t n, const char *name)
 			fail_msg("error message \"%s\" lacks \"%s\"", (msg), (needle));            \
 	} while (0)
 
-/* ---- events ---- */
-
-static uint16_t expected_size(unsigned kind)
-{
-	const struct wperf_event *e = NULL;
-	size_t h = sizeof(e->hdr);
-
-	switch (kind) {
-	case WPERF_EV_SWITCH:
-		return h + sizeof(e->sw);
-	case WPERF_EV_WAKEUP:
-	case WPERF_EV_WAKEUP_NEW:
-		return h + sizeof(e->wake);
-	case WPERF_EV_FORK:
-		return h + sizeof(e->fork);
-	case WPERF_EV_EXEC:
-	case WPERF_EV_RENAME:
-		return h + sizeof(e->name);
-	case WPERF_EV_EXIT:
-		return h + sizeof(e->exit);
-	case WPERF_EV_FALSE_WAKEUP:
-		return h;
-	case WPERF_EV_HARDIRQ_ENTRY:
-	case WPERF_EV_HARDIRQ_EXIT:
-	case WPERF_EV_SOFTIRQ_ENTRY:
-	case WPERF_EV_SOFTIRQ_EXIT:
-		return h + sizeof(e->irq);
-	case WPERF_EV_BLOCK_ISSUE:
-	case WPERF_EV_BLOCK_COMPLETE:
-	case WPERF_EV_BLOCK_START:
-	case WPERF_EV_BLOCK_DONE:
-		return h + sizeof(e->block);
-	case WPERF_EV_NET_XMIT:
-	case WPERF_EV_NET_RECV:
-		return h + sizeof(e->net);
-	default:
-		return h + sizeof(e->usdt);
-	}
-}
-
-/*
- * An event of kind with every field set. variant 0: ordinary values, 1: the
- * largest values of every field, 2: zeros, empty names and negative ids.
- */
-static void fill_event(struct wperf_event *ev, unsigned kind, unsigned variant, uint64_t ts)
-{
-	uint32_t u = variant == 1 ? UINT32_MAX : variant == 2 ? 0 : 1000 + kind;
-	int32_t s = variant == 1 ? INT32_MAX : variant == 2 ? INT32_MIN : -1;
-	uint64_t big = variant == 1 ? UINT64_MAX : variant == 2 ? 0 : 0x7fff12345678ull;
-	const char *comm = variant == 1 ? "fifteen-chars-x" : variant == 2 ? "" : "worker/3";
-
-	memset(ev, 0, sizeof(*ev));
-	ev->hdr.size = expected_size(kind);
-	ev->hdr.kind = (uint8_t)kind;
-	ev->hdr.flags = variant == 1 ? 0xff : (uint8_t)(kind & 3);
-	ev->hdr.cpu = variant == 1 ? UINT32_MAX : kind % 8;
-	ev->hdr.ts = ts;
-	ev->hdr.tid = u - 1;
-	ev->hdr.tgid = u - 2 * (variant != 2);
-
-	switch (kind) {
-	case WPERF_EV_SWITCH:
-		ev->sw =
-		    (struct wperf_switch){u, u - 3 * (variant != 2), u / 7, s, s + 5 * (s < 0)};
-		break;
-	case WPERF_EV_WAKEUP:
-	case WPERF_EV_WAKEUP_NEW:
-		ev->wake = (struct wperf_wakeup){u, u / 2, s, u / 3, variant ? s : 17, 3};
-		break;
-	case WPERF_EV_FORK:
-		ev->fork.child_tid = u;
-		ev->fork.child_tgid = u / 5;
-		strcpy(ev->fork.comm, comm);
-		break;
-	case WPERF_EV_EXEC:
-	case WPERF_EV_RENAME:
-		strcpy(ev->name.comm, comm);
-		break;
-	case WPERF_EV_EXIT:
-		/* the schedstat reading only comes with its flag */
-		if (ev->hdr.flags & WPERF_EXIT_SCHEDSTAT)
-			ev->exit = (struct wperf_exit){big, big / 3, u};
-		break;
-	case WPERF_EV_FALSE_WAKEUP:
-		break;
-	case WPERF_EV_HARDIRQ_ENTRY:
-	case WPERF_EV_HARDIRQ_EXIT:
-	case WPERF_EV_SOFTIRQ_ENTRY:
-	case WPERF_EV_SOFTIRQ_EXIT:
-		ev->irq.irq = variant == 0 ? WPERF_IRQ_VECTOR : s;
-		break;
-	case WPERF_EV_BLOCK_ISSUE:
-	case WPERF_EV_BLOCK_COMPLETE:
-	case WPERF_EV_BLOCK_START:
-	case WPERF_EV_BLOCK_DONE:
-		ev->block = (struct wperf_block){big, u, u / 9, u & 0xff, s, ~big, big / 3};
-		break;
-	case WPERF_EV_NET_XMIT:
-	case WPERF_EV_NET_RECV:
-		ev->net = (struct wperf_net){u, u / 11, s};
-		break;
-	default:
-		ev->usdt.lock = big;
-		break;
-	}
-}
-
-/* Field by field, then the whole struct (decoding zeroes what a kind does not use). */
-static void assert_event_equal(const struct wperf_event *want, const struct wperf_event *got)
-{
-	assert_int_equal(got->hdr.size, want->hdr.size);
-	assert_int_equal(got->hdr.kind, want->hdr.kind);
-	assert_int_equal(got->hdr.flags, want->hdr.flags);
-	assert_int_equal(got->hdr.cpu, want->hdr.cpu);
-	assert_true(got->hdr.ts == want->hdr.ts);
-	assert_int_equal(got->hdr.tid, want->hdr.tid);
-	assert_int_equal(got->hdr.tgid, want->hdr.tgid);
-	switch (want->hdr.kind) {
-	case WPERF_EV_SWITCH:
-		assert_int_equal(got->sw.next_tid, want->sw.next_tid);
-		assert_int_equal(got->sw.next_tgid, want->sw.next_tgid);
-		assert_int_equal(got->sw.prev_state, want->sw.prev_state);
-		assert_int_equal(got->sw.kstack, want->sw.kstack);
-		assert_int_equal(got->sw.ustack, want->sw.ustack);
-		break;
-	case WPERF_EV_WAKEUP:
-	case WPERF_EV_WAKEUP_NEW:
-		assert_int_equal(got->wake.waker_tid, want->wake.waker_tid);
-		assert_int_equal(got->wake.waker_tgid, want->wake.waker_tgid);
-		assert_int_equal(got->wake.irq, want->wake.irq);
-		assert_int_equal(got->wake.target_cpu, want->wake.target_cpu);
-		assert_int_equal(got->wake.kstack, want->wake.kstack);
-		assert_int_equal(got->wake.ustack, want->wake.ustack);
-		break;
-	case WPERF_EV_FORK:
-		assert_int_equal(got->fork.child_tid, want->fork.child_tid);
-		assert_int_equal(got->fork.child_tgid, want->fork.child_tgid);
-		assert_string_equal(got->fork.comm, want->fork.comm);
-		break;
-	case WPERF_EV_EXEC:
-	case WPERF_EV_RENAME:
-		assert_string_equal(got->name.comm, want->name.comm);
-		break;
-	case WPERF_EV_HARDIRQ_ENTRY:
-	case WPERF_EV_HARDIRQ_EXIT:
-	case WPERF_EV_SOFTIRQ_ENTRY:
-	case WPERF_EV_SOFTIRQ_EXIT:
-		assert_int_equal(got->irq.irq, want->irq.irq);
-		break;
-	case WPERF_EV_BLOCK_ISSUE:
-	case WPERF_EV_BLOCK_COMPLETE:
-	case WPERF_EV_BLOCK_START:
-	case WPERF_EV_BLOCK_DONE:
-		assert_true(got->block.sector == want->block.sector);
-		assert_int_equal(got->block.dev, want->block.dev);
-		assert_int_equal(got->block.bytes, want->block.bytes);
-		assert_int_equal(got->block.op, want->block.op);
-		assert_int_equal(got->block.irq, want->block.irq);
-		assert_true(got->block.rq == want->block.rq);
-		assert_true(got->block.jiffies == want->block.jiffies);
-		break;
-	case WPERF_EV_NET_XMIT:
-	case WPERF_EV_NET_RECV:
-		assert_int_equal(got->net.ifindex, want->net.ifindex);
-		assert_int_equal(got->net.bytes, want->net.bytes);
-		assert_int_equal(got->net.irq, want->net.irq);
-		break;
-	case WPERF_EV_SPIN_BEFORE:
-	case WPERF_EV_SPIN_AFTER:
-	case WPERF_EV_SPIN_RELEASE:
-		assert_true(got->usdt.lock == want->usdt.lock);
-		break;
-	case WPERF_EV_EXIT:
-		assert_true(got->exit.run_ns == want->exit.run_ns);
-		assert_true(got->exit.wait_ns == want->exit.wait_ns);
-		assert_true(got->exit.slices == want->exit.slices);
-		break;
-	}
-	assert_memory_equal(got, want, sizeof(*got));
-}
-
-/* Every kind in three variants, with timestamps that sometimes go backwards. */
-static size_t all_kinds(struct wperf_event *evs, size_t max)
-{
-	uint64_t ts = 1000000000ull;
-	size_t n = 0;
-
-	for (unsigned v = 0; v < 3; v++)
-		for (unsigned k = 1; k < WPERF_EV_KIND_MAX && n < max; k++) {
-			ts += (k % 5 == 0) ? -(uint64_t)777 : 1500 + k * 100;
-			fill_event(&evs[n++], k, v, ts);
-		}
-	/* the extremes of the ts delta */
-	if (n + 2 <= max) {
-		fill_event(&evs[n++], WPERF_EV_EXIT, 0, UINT64_MAX);
-		fill_event(&evs[n++], WPERF_EV_EXIT, 0, 0);
-	}
-	return n;
-}
-
 /* ---- writing and reading helpers ---- */
 
 static int create_file(const char *path)
@@ -285,7 +87,7 @@ static void write_trace(const char *path, const struct wperf_writer_opts *opts,
 			const struct wperf_event *evs, size_t n,
 			const struct wperf_trace_stats *stats)
 {
-	static const char *const keys[] = {"kernel", "ncpu"};
+	static const char *const keys[] = {WPERF_META_KERNEL, WPERF_META_NCPU};
 	static const char *const values[] = {"6.1.0-test", "4"};
 	struct wperf_trace_writer *w;
 	struct wperf_error err = {0};
@@ -326,24 +128,6 @@ static size_t read_events(const char *path, struct wperf_event *out, size_t max)
 	wperf_event_iter_free(it);
 	wperf_trace_free(t);
 	return n;
-}
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *p;
-	long n;
-
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	p = malloc((size_t)n + 1);
-	assert_non_null(p);
-	assert_int_equal(fread(p, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return p;
 }
 
 static void spit(const char *path, const void *p, size_t len)
@@ -507,13 +291,13 @@ static void round_trip_all_kinds(int compress)
 {
 	struct wperf_writer_opts opts = {.compress = compress};
 	struct wperf_event evs[80], got[80];
-	size_t n = all_kinds(evs, 80);
+	size_t n = tb_all_kinds(evs, 80);
 	const char *path = TPATH(compress ? "kinds-z.trace" : "kinds.trace");
 
 	write_trace(path, &opts, evs, n, NULL);
 	assert_int_equal(read_events(path, got, 80), n);
 	for (size_t i = 0; i < n; i++)
-		assert_event_equal(&evs[i], &got[i]);
+		tb_assert_event_equal(&evs[i], &got[i]);
 
 	/* the writer's counts by kind, and the sections' compression flags */
 	struct wperf_trace *t;
@@ -527,7 +311,7 @@ static void round_trip_all_kinds(int compress)
 
 	size_t len;
 	struct sec secs[16];
-	uint8_t *f = slurp(path, &len);
+	uint8_t *f = (uint8_t *)tb_read_file(path, &len);
 	size_t ns = walk(f, len, secs, 16);
 	assert_int_equal(find_sec(secs, ns, WPERF_SECTION_EVENTS)->flags,
 			 compress ? WPERF_SECTION_ZSTD : 0);
@@ -557,7 +341,7 @@ static void test_codec_body_rules(void **state)
 	const char *why = NULL;
 
 	(void)state;
-	fill_event(&ev, WPERF_EV_WAKEUP, 1, 5000);
+	tb_fill_event(&ev, WPERF_EV_WAKEUP, 1, 5000);
 	assert_int_equal(wperf_event_encode(&b, &ev, &prev), 0);
 	assert_true(prev == 5000);
 	assert_true(b.len <= WPERF_RECORD_MAX);
@@ -569,7 +353,7 @@ static void test_codec_body_rules(void **state)
 	dprev = 100;
 	assert_int_equal(wperf_event_decode(&p, b.data + b.len, &dprev, &got, &why), 1);
 	assert_ptr_equal(p, b.data + b.len);
-	assert_event_equal(&ev, &got);
+	tb_assert_event_equal(&ev, &got);
 
 	/* every shorter body length: the fields overrun it */
 	for (uint8_t len = 0; len < b.data[1] - 3; len++) {
@@ -607,7 +391,7 @@ static void test_codec_block_1_0(void **state)
 	size_t cut;
 
 	(void)state;
-	fill_event(&ev, WPERF_EV_BLOCK_COMPLETE, 0, 5000);
+	tb_fill_event(&ev, WPERF_EV_BLOCK_COMPLETE, 0, 5000);
 	assert_int_equal(wperf_event_encode(&b, &ev, &prev), 0);
 	cut = (size_t)(wperf_uvarint_put(wperf_uvarint_put(tail, ev.block.rq), ev.block.jiffies) -
 		       tail);
@@ -618,7 +402,7 @@ static void test_codec_block_1_0(void **state)
 	assert_int_equal(wperf_event_decode(&p, b.data + b.len, &prev, &got, &why), 1);
 	assert_ptr_equal(p, b.data + b.len);
 	ev.block.rq = ev.block.jiffies = 0;
-	assert_event_equal(&ev, &got);
+	tb_assert_event_equal(&ev, &got);
 	wperf_buf_release(&b);
 }
 
@@ -673,7 +457,7 @@ static void test_codec_fast_path(void **state)
 				uint32_t u = (uint32_t)mags[m];
 				int32_t s = (int32_t)(m % 2 ? u : -(int64_t)(u / 2) - 1);
 
-				fill_event(&ev, kinds[k], 0, 1000 + deltas[d]);
+				tb_fill_event(&ev, kinds[k], 0, 1000 + deltas[d]);
 				ev.hdr.cpu = u;
 				ev.hdr.tid = ev.hdr.tgid = u;
 				ev.sw = (struct wperf_switch){u, u, u, s, s};
@@ -712,15 +496,15 @@ static void test_multi_section(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < N; i++)
-		fill_event(&evs[i], 1 + i % (WPERF_EV_KIND_MAX - 1), i % 3, 1000 + i * 1234);
+		tb_fill_event(&evs[i], 1 + i % (WPERF_EV_KIND_MAX - 1), i % 3, 1000 + i * 1234);
 	write_trace(path, &opts, evs, N, NULL);
 	assert_int_equal(read_events(path, got, N), N);
 	for (size_t i = 0; i < N; i++)
-		assert_event_equal(&evs[i], &got[i]);
+		tb_assert_event_equal(&evs[i], &got[i]);
 
 	size_t len, nev = 0;
 	struct sec secs[64];
-	uint8_t *f = slurp(path, &len);
+	uint8_t *f = (uint8_t *)tb_read_file(path, &len);
 	size_t ns = walk(f, len, secs, 64);
 	for (size_t i = 0; i < ns; i++)
 		nev += secs[i].kind == WPERF_SECTION_EVENTS;
@@ -738,14 +522,14 @@ static void test_default_options(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < N; i++)
-		fill_event(&evs[i], WPERF_EV_SWITCH, 0, i * 1000);
+		tb_fill_event(&evs[i], WPERF_EV_SWITCH, 0, i * 1000);
 	write_trace(path, NULL, evs, N, NULL);
 	assert_int_equal(read_events(path, NULL, 0), N);
 
 	/* 65536 events in the first section, the rest in a second, both zstd */
 	size_t len;
 	struct sec secs[16];
-	uint8_t *f = slurp(path, &len);
+	uint8_t *f = (uint8_t *)tb_read_file(path, &len);
 	size_t ns = walk(f, len, secs, 16);
 	const struct sec *ev = find_sec(secs, ns, WPERF_SECTION_EVENTS);
 	assert_int_equal(ev->flags, WPERF_SECTION_ZSTD);
@@ -766,7 +550,7 @@ static void test_late_events(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < 8; i++)
-		fill_event(&evs[i], WPERF_EV_WAKEUP, 0, ts[i]);
+		tb_fill_event(&evs[i], WPERF_EV_WAKEUP, 0, ts[i]);
 	write_trace(path, &opts, evs, 8, NULL);
 	assert_int_equal(wperf_trace_open(path, &t, &err), 0);
 	/* 150 < 200, 299 < 300, 10 < 299: an equal ts is not late; across sections too */
@@ -786,7 +570,8 @@ static const uint64_t uips[] = {0x7f12345678aull, 0x55d0c0de0000ull, 0x7f1234500
 
 static void write_tables(const char *path, int compress)
 {
-	static const char *const keys[] = {"kernel", "ncpu", "command", "empty"};
+	static const char *const keys[] = {WPERF_META_KERNEL, WPERF_META_NCPU, WPERF_META_COMMAND,
+					   "empty"};
 	static const char *const values[] = {"6.1.0-18-amd64", "4", "./bench --fast", ""};
 	struct wperf_thread th[300];
 	struct wperf_stack st[] = {
@@ -854,7 +639,7 @@ static void write_tables(const char *path, int compress)
 
 	assert_int_equal(wperf_trace_writer_new(fd, &opts, &w, &err), 0);
 	assert_int_equal(wperf_trace_writer_meta(w, keys, values, 4, &err), 0);
-	fill_event(&ev, WPERF_EV_SWITCH, 0, 5);
+	tb_fill_event(&ev, WPERF_EV_SWITCH, 0, 5);
 	assert_int_equal(wperf_trace_writer_event(w, &ev, &err), 0);
 	assert_int_equal(wperf_trace_writer_flush(w, &err), 0);
 	assert_int_equal(wperf_trace_writer_threads(w, th, 300, &err), 0);
@@ -883,13 +668,13 @@ static void check_tables(const char *path)
 
 	/* META */
 	assert_int_equal(wperf_trace_meta_count(t), 4);
-	assert_string_equal(wperf_trace_meta(t, "kernel"), "6.1.0-18-amd64");
-	assert_string_equal(wperf_trace_meta(t, "command"), "./bench --fast");
+	assert_string_equal(wperf_trace_meta(t, WPERF_META_KERNEL), "6.1.0-18-amd64");
+	assert_string_equal(wperf_trace_meta(t, WPERF_META_COMMAND), "./bench --fast");
 	assert_string_equal(wperf_trace_meta(t, "empty"), "");
 	assert_null(wperf_trace_meta(t, "nope"));
 	const char *k, *v;
 	wperf_trace_meta_at(t, 1, &k, &v);
-	assert_string_equal(k, "ncpu");
+	assert_string_equal(k, WPERF_META_NCPU);
 	assert_string_equal(v, "4");
 
 	/* THREADS: both sections, in order */
@@ -1047,7 +832,7 @@ static void test_writer_errors(void **state)
 	/* a section cannot be written: the writer says where, and then stays failed */
 	int fd = create_file(TPATH("fail.trace"));
 	assert_int_equal(wperf_trace_writer_new(fd, NULL, &w, &err), 0);
-	fill_event(&ev, WPERF_EV_SWITCH, 0, 1);
+	tb_fill_event(&ev, WPERF_EV_SWITCH, 0, 1);
 	assert_int_equal(wperf_trace_writer_event(w, &ev, &err), 0);
 	if (full >= 0) {
 		dup2(full, fd);
@@ -1091,14 +876,14 @@ static void test_writer_errors(void **state)
 static void test_unknown_section_skipped(void **state)
 {
 	struct wperf_event evs[80], got[80];
-	size_t n = all_kinds(evs, 80), len;
+	size_t n = tb_all_kinds(evs, 80), len;
 	const char *path = TPATH("future.trace");
 	struct wperf_buf f = {0};
 	struct sec secs[16];
 
 	(void)state;
 	write_trace(path, NULL, evs, n, NULL);
-	uint8_t *old = slurp(path, &len);
+	uint8_t *old = (uint8_t *)tb_read_file(path, &len);
 	size_t ns = walk(old, len, secs, 16);
 	const struct sec *end = &secs[ns - 1];
 
@@ -1110,7 +895,7 @@ static void test_unknown_section_skipped(void **state)
 	spit(path, f.data, f.len);
 	assert_int_equal(read_events(path, got, 80), n);
 	for (size_t i = 0; i < n; i++)
-		assert_event_equal(&evs[i], &got[i]);
+		tb_assert_event_equal(&evs[i], &got[i]);
 
 	/* and a file of a later minor with a bigger header still reads */
 	wperf_buf_clear(&f);
@@ -1311,7 +1096,7 @@ static void test_counters_errors(void **state)
 	assert_int_equal(wperf_trace_writer_finish(w, NULL, &err), 0);
 	wperf_trace_writer_free(w);
 	close(fd);
-	data = slurp(path, &len);
+	data = (uint8_t *)tb_read_file(path, &len);
 	ns = walk(data, len, secs, 8);
 	assert_true(ns >= 1);
 	assert_int_equal(secs[0].kind, WPERF_SECTION_COUNTERS);
@@ -1336,8 +1121,8 @@ static void test_unknown_event_kind_skipped(void **state)
 	const char *path = TPATH("unknown-kind.trace");
 
 	(void)state;
-	fill_event(&a, WPERF_EV_SWITCH, 0, 1500);
-	fill_event(&b, WPERF_EV_NET_RECV, 1, 2600);
+	tb_fill_event(&a, WPERF_EV_SWITCH, 0, 1500);
+	tb_fill_event(&b, WPERF_EV_NET_RECV, 1, 2600);
 
 	wperf_buf_append_uvarint(&p, 4); /* four records */
 	wperf_buf_append_u64(&p, 1000);	 /* base ts */
@@ -1355,8 +1140,8 @@ static void test_unknown_event_kind_skipped(void **state)
 	craft_events_file(path, &p, 4);
 
 	assert_int_equal(read_events(path, got, 4), 2);
-	assert_event_equal(&a, &got[0]);
-	assert_event_equal(&b, &got[1]); /* its ts came through the skipped records */
+	tb_assert_event_equal(&a, &got[0]);
+	tb_assert_event_equal(&b, &got[1]); /* its ts came through the skipped records */
 
 	/* an unknown record too short to hold its ts delta is corrupt */
 	wperf_buf_clear(&p);
@@ -1375,7 +1160,7 @@ static void small_trace(const char *path, int compress)
 {
 	struct wperf_writer_opts opts = {.compress = compress, .events_per_section = 8};
 	struct wperf_event evs[80];
-	size_t n = all_kinds(evs, 80);
+	size_t n = tb_all_kinds(evs, 80);
 	struct wperf_thread th[40];
 	struct wperf_stack st = {.id = 3, .user = 1, .nr = 3, .ips = uips};
 	struct wperf_mapping m = {.tgid = 1, .start = 0x1000, .end = 0x2000, .path = "/bin/true"};
@@ -1414,7 +1199,7 @@ static void truncate_everywhere(int compress)
 	struct sec secs[32];
 
 	small_trace(path, compress);
-	uint8_t *f = slurp(path, &len);
+	uint8_t *f = (uint8_t *)tb_read_file(path, &len);
 	size_t ns = walk(f, len, secs, 32);
 
 	assert_true(ns >= 8);
@@ -1449,7 +1234,7 @@ static void test_crc_each_section(void **state)
 
 	(void)state;
 	small_trace(path, 1);
-	uint8_t *f = slurp(path, &len);
+	uint8_t *f = (uint8_t *)tb_read_file(path, &len);
 	size_t ns = walk(f, len, secs, 32);
 	for (size_t i = 0; i < ns; i++) {
 		size_t at = secs[i].off + WPERF_SECTION_HEADER_SIZE + secs[i].stored / 2;
@@ -1475,7 +1260,7 @@ static void test_bad_header(void **state)
 
 	(void)state;
 	small_trace(path, 1);
-	uint8_t *f = slurp(path, &len);
+	uint8_t *f = (uint8_t *)tb_read_file(path, &len);
 
 	f[0] = 'X';
 	spit(bad, f, len);
@@ -1542,7 +1327,7 @@ static void test_section_size_overflow(void **state)
 
 	(void)state;
 	small_trace(path, 0);
-	uint8_t *f = slurp(path, &len);
+	uint8_t *f = (uint8_t *)tb_read_file(path, &len);
 	size_t ns = walk(f, len, secs, 32);
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		for (size_t j = 0; j < ns; j += ns - 1) { /* the first and the END */
@@ -1568,7 +1353,7 @@ static void test_record_overruns_section(void **state)
 	const char *path = TPATH("overrun.trace");
 
 	(void)state;
-	fill_event(&a, WPERF_EV_SWITCH, 0, 50);
+	tb_fill_event(&a, WPERF_EV_SWITCH, 0, 50);
 	wperf_buf_append_uvarint(&p, 2);
 	wperf_buf_append_u64(&p, 0);
 	wperf_event_encode(&p, &a, &prev);
@@ -1605,7 +1390,7 @@ static void test_record_counts(void **state)
 	const char *path = TPATH("counts.trace");
 
 	(void)state;
-	fill_event(&a, WPERF_EV_EXIT, 0, 0);
+	tb_fill_event(&a, WPERF_EV_EXIT, 0, 0);
 
 	/* the prelude promises more records than there are */
 	wperf_buf_append_uvarint(&p, 3);
@@ -1750,7 +1535,7 @@ static void test_zstd_size_mismatch(void **state)
 
 	(void)state;
 	small_trace(path, 1);
-	uint8_t *f = slurp(path, &len);
+	uint8_t *f = (uint8_t *)tb_read_file(path, &len);
 	size_t ns = walk(f, len, secs, 32);
 	const struct sec *ev = NULL;
 	const struct sec *th = find_sec(secs, ns, WPERF_SECTION_THREADS);
@@ -1815,7 +1600,7 @@ static void fuzz(int compress)
 	uint32_t seed = 12345;
 
 	small_trace(path, compress);
-	uint8_t *orig = slurp(path, &len);
+	uint8_t *orig = (uint8_t *)tb_read_file(path, &len);
 	uint8_t *f = malloc(len);
 	size_t ns = walk(orig, len, secs, 32);
 
@@ -1892,7 +1677,7 @@ static void storm(struct wperf_event *evs, size_t n)
 		preempted = (seed >> 20) % 8 == 0;
 		memset(e, 0, sizeof(*e));
 		e->hdr.kind = WPERF_EV_SWITCH;
-		e->hdr.size = expected_size(WPERF_EV_SWITCH);
+		e->hdr.size = wperf_event_size(WPERF_EV_SWITCH);
 		e->hdr.cpu = 3;
 		e->hdr.ts = ts;
 		e->hdr.flags = preempted ? WPERF_SWITCH_PREEMPTED : 0;
@@ -1911,7 +1696,7 @@ static double events_bytes_per_event(const char *path, size_t n)
 {
 	size_t len, total = 0;
 	struct sec secs[64];
-	uint8_t *f = slurp(path, &len);
+	uint8_t *f = (uint8_t *)tb_read_file(path, &len);
 	size_t ns = walk(f, len, secs, 64);
 
 	for (size_t i = 0; i < ns; i++)
@@ -1956,7 +1741,7 @@ static void test_switch_storm_size(void **state)
 		      "(open, CRC and decode)\n",
 		      N / (t1 - t0) / 1e6, N / (t2 - t1) / 1e6);
 	for (size_t i = 0; i < N; i += 997)
-		assert_event_equal(&evs[i], &got[i]);
+		tb_assert_event_equal(&evs[i], &got[i]);
 	free(evs);
 	free(got);
 }

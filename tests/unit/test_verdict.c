@@ -30,6 +30,7 @@
 #include "core/analysis/analysis.h"
 #include "core/gate/baseline.h"
 #include "core/gate/stats.h"
+#include "core/trace/meta.h"
 #include "core/trace/trace.h"
 #include "core/gate/verdict.h"
 
@@ -1322,7 +1323,7 @@ static void test_run_from_analysis(void **state)
 	if (wperf_trace_open("tests/data/fig1.trace", &t, &err) < 0 ||
 	    wperf_analyze(t, NULL, &a, &err) < 0)
 		fail_msg("%s", err.msg);
-	pid = wperf_trace_meta(t, "command_pid");
+	pid = wperf_trace_meta(t, WPERF_META_COMMAND_PID);
 	assert_non_null(pid);
 	if (wperf_run_from_analysis(a, pid, 123.5, &r, &err) ||
 	    wperf_run_from_analysis(a, NULL, NAN, &all, &err))
