@@ -17,9 +17,7 @@
 #include <string.h>
 
 #include "core/analysis/timeline_internal.h"
-
-static const char *const softirq_names[] = {"HI",	"TIMER",   "NET_TX", "NET_RX",	"BLOCK",
-					    "IRQ_POLL", "TASKLET", "SCHED",  "HRTIMER", "RCU"};
+#include "core/trace/event_kinds.h"
 
 static struct tl_source *src(const struct tl_builder *b, uint32_t s)
 {
@@ -188,8 +186,8 @@ static uint32_t resolve(const struct tl_builder *b, const struct tl_source *s, u
 		d = most_active(b, WPERF_ENTITY_DISK);
 	else if (s->irq == WPERF_SOFTIRQ_NET_RX || s->irq == WPERF_SOFTIRQ_NET_TX)
 		d = most_active(b, WPERF_ENTITY_NIC);
-	if (s->irq >= 0 && s->irq < (int32_t)(sizeof(softirq_names) / sizeof(*softirq_names)))
-		snprintf(name, size, "softirq:%s", softirq_names[s->irq]);
+	if (wperf_softirq_name(s->irq))
+		snprintf(name, size, "softirq:%s", wperf_softirq_name(s->irq));
 	else
 		snprintf(name, size, "softirq:%" PRId32, s->irq);
 	return d;

@@ -42,7 +42,7 @@ static const struct wperf_field switch_fields[] = {
 
 static const struct wperf_field wakeup_fields[] = {
     FIELD(wake, waker_tid, U32, TID), FIELD(wake, waker_tgid, U32, DEC),
-    FIELD(wake, irq, S32, DEC),	      FIELD(wake, target_cpu, U32, DEC),
+    FIELD(wake, irq, S32, IRQ),	      FIELD(wake, target_cpu, U32, DEC),
     FIELD(wake, kstack, S32, DEC),    FIELD(wake, ustack, S32, DEC),
 };
 
@@ -62,13 +62,14 @@ static const struct wperf_field exit_fields[] = {
 };
 
 static const struct wperf_field irq_fields[] = {FIELD(irq, irq, S32, DEC)};
+static const struct wperf_field softirq_fields[] = {FIELD(irq, irq, S32, SOFTIRQ)};
 
 static const struct wperf_field block_fields[] = {
-    FIELD(block, sector, U64, DEC),
+    FIELD(block, sector, U64, SECTOR),
     FIELD(block, dev, U32, DEV),
     FIELD(block, bytes, U32, DEC),
-    FIELD(block, op, U32, HEX),
-    FIELD(block, irq, S32, DEC),
+    FIELD(block, op, U32, BLOCK_OP),
+    FIELD(block, irq, S32, IRQ),
     FIELD_SINCE(block, rq, U64, APPENDED, 2, HEX),
     FIELD_SINCE(block, jiffies, U64, APPENDED, 2, DEC),
 };
@@ -76,7 +77,7 @@ static const struct wperf_field block_fields[] = {
 static const struct wperf_field net_fields[] = {
     FIELD(net, ifindex, U32, DEC),
     FIELD(net, bytes, U32, DEC),
-    FIELD(net, irq, S32, DEC),
+    FIELD(net, irq, S32, IRQ),
 };
 
 static const struct wperf_field usdt_fields[] = {FIELD(usdt, lock, U64, HEX)};
@@ -100,8 +101,8 @@ static const struct wperf_event_kind_info kinds[WPERF_EV_KIND_MAX] = {
     [WPERF_EV_RENAME] = KIND("rename", name, name_fields, NONE, 0, 0),
     [WPERF_EV_HARDIRQ_ENTRY] = KIND("hardirq_entry", irq, irq_fields, NONE, 0, 0),
     [WPERF_EV_HARDIRQ_EXIT] = KIND("hardirq_exit", irq, irq_fields, NONE, 0, 0),
-    [WPERF_EV_SOFTIRQ_ENTRY] = KIND("softirq_entry", irq, irq_fields, NONE, 0, 0),
-    [WPERF_EV_SOFTIRQ_EXIT] = KIND("softirq_exit", irq, irq_fields, NONE, 0, 0),
+    [WPERF_EV_SOFTIRQ_ENTRY] = KIND("softirq_entry", irq, softirq_fields, NONE, 0, 0),
+    [WPERF_EV_SOFTIRQ_EXIT] = KIND("softirq_exit", irq, softirq_fields, NONE, 0, 0),
     [WPERF_EV_BLOCK_ISSUE] = KIND("block_issue", block, block_fields, CONTEXT, 0, 0),
     [WPERF_EV_BLOCK_COMPLETE] = KIND("block_complete", block, block_fields, CONTEXT, 0, 0),
     [WPERF_EV_NET_XMIT] = KIND("net_xmit", net, net_fields, CONTEXT, 0, 0),
@@ -145,4 +146,19 @@ int wperf_event_has_field(const struct wperf_event_kind_info *k, const struct wp
 			  const struct wperf_event *ev)
 {
 	return f->presence != WPERF_FIELD_IF_FLAG || (ev->hdr.flags & k->data_flag);
+}
+
+const char *wperf_softirq_name(int32_t vec)
+{
+	static const char *const names[] = {"HI",	"TIMER",   "NET_TX", "NET_RX",	"BLOCK",
+					    "IRQ_POLL", "TASKLET", "SCHED",  "HRTIMER", "RCU"};
+
+	return vec >= 0 && vec < (int32_t)(sizeof(names) / sizeof(*names)) ? names[vec] : NULL;
+}
+
+const char *wperf_block_op_name(uint32_t op)
+{
+	static const char *const names[] = {"read", "write", "flush", "discard"};
+
+	return (op & 0xff) < sizeof(names) / sizeof(*names) ? names[op & 0xff] : NULL;
 }

@@ -38,8 +38,12 @@ enum wperf_field_presence {
 enum wperf_field_show {
 	WPERF_SHOW_DEC,
 	WPERF_SHOW_HEX,
-	WPERF_SHOW_TID, /* a thread id: with the thread's name */
-	WPERF_SHOW_DEV, /* a disk's dev_t, major << 20 | minor: as MAJOR:MINOR */
+	WPERF_SHOW_TID,	     /* a thread id: with the thread's name */
+	WPERF_SHOW_DEV,	     /* a disk's dev_t, major << 20 | minor: as MAJOR:MINOR */
+	WPERF_SHOW_SOFTIRQ,  /* a softirq vector: with its name, 9(RCU) */
+	WPERF_SHOW_IRQ,	     /* the irq of the event's context: a softirq's with its name */
+	WPERF_SHOW_BLOCK_OP, /* cmd_flags: with the REQ_OP_* of its low byte, 0x801(write) */
+	WPERF_SHOW_SECTOR,   /* a sector; a flush's (sector_t)-1 as "-" */
 };
 
 struct wperf_field {
@@ -75,6 +79,13 @@ const struct wperf_event_kind_info *wperf_event_kind_info(unsigned kind);
 /* hdr.size of an event of kind: sizeof(hdr) + the size of the kind's payload
  * struct, or 0 for a kind this library does not know. */
 uint16_t wperf_event_size(unsigned kind);
+
+/* The kernel's name of softirq vector vec ("RCU"), or NULL for one it has not. */
+const char *wperf_softirq_name(int32_t vec);
+
+/* The name of the REQ_OP_* in the low byte of a block request's cmd_flags
+ * ("write"), or NULL for one of the rarer ops. */
+const char *wperf_block_op_name(uint32_t op);
 
 /* The fields every body starts with after the ts delta: cpu, flags, tid, tgid. */
 const struct wperf_field *wperf_event_common_fields(size_t *n);

@@ -10,6 +10,7 @@
  * kernel's counters that the trace holds instead.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -103,6 +104,18 @@ static const char *flags_text(const struct wperf_event_kind_info *k, const struc
 	return "";
 }
 
+/* A signed field: an irq is named when it is a softirq's ("9(RCU)"). */
+static int format_signed(char *buf, size_t size, const struct wperf_event *ev,
+			 const struct wperf_field *f, int32_t v)
+{
+	bool softirq = f->show == WPERF_SHOW_SOFTIRQ ||
+		       (f->show == WPERF_SHOW_IRQ && ev->hdr.flags == WPERF_CTX_SOFTIRQ);
+
+	if (softirq && wperf_softirq_name(v))
+		return snprintf(buf, size, " %s=%d(%s)", f->name, v, wperf_softirq_name(v));
+	return snprintf(buf, size, " %s=%d", f->name, v);
+}
+
 /* " name=value" of field f of ev, as the table of event kinds says to show it. */
 static int format_field(char *buf, size_t size, const struct wperf_event *ev,
 			const struct wperf_field *f, const struct wperf_thread_table *tt)
@@ -112,7 +125,7 @@ static int format_field(char *buf, size_t size, const struct wperf_event *ev,
 	if (f->type == WPERF_FIELD_COMM)
 		return snprintf(buf, size, " %s=%.16s", f->name, (const char *)ev + f->offset);
 	if (f->type == WPERF_FIELD_S32)
-		return snprintf(buf, size, " %s=%lld", f->name, (long long)v);
+		return format_signed(buf, size, ev, f, (int32_t)v);
 	switch (f->show) {
 	case WPERF_SHOW_HEX:
 		return snprintf(buf, size, " %s=0x%llx", f->name, v);
@@ -121,6 +134,13 @@ static int format_field(char *buf, size_t size, const struct wperf_event *ev,
 				wperf_thread_table_name(tt, (uint32_t)v));
 	case WPERF_SHOW_DEV:
 		return snprintf(buf, size, " %s=%llu:%llu", f->name, v >> 20, v & 0xfffff);
+	case WPERF_SHOW_BLOCK_OP:
+		return snprintf(buf, size, " %s=0x%llx(%s)", f->name, v,
+				wperf_block_op_name((uint32_t)v) ? wperf_block_op_name((uint32_t)v)
+								 : "?");
+	case WPERF_SHOW_SECTOR:
+		return v == UINT64_MAX ? snprintf(buf, size, " %s=-", f->name)
+				       : snprintf(buf, size, " %s=%llu", f->name, v);
 	default:
 		return snprintf(buf, size, " %s=%llu", f->name, v);
 	}
