@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the files of the timeline builder share (timeline.c: events and thread
- * states; timeline_devices.c: disks and NICs; timeline_irq.c: interrupts as
- * wakers; timeline_assemble.c: annotations and the final arrays). Not a public
- * API.
+ * What the files of the timeline builder share (timeline_build.c: the events
+ * in time order; timeline.c: what each does; timeline_threads.c: the
+ * thread-state machine; timeline_stacks.c: the wait stacks;
+ * timeline_devices.c: disks and NICs; timeline_irq.c: interrupts as wakers;
+ * timeline_assemble.c: annotations and the final arrays). Not a public API.
  *
  * While events are read, entities have provisional ids: threads, devices and
  * interrupt sources are numbered separately, and a waker is a tagged value
@@ -254,13 +255,68 @@ static inline uint64_t tl_muldiv(uint64_t a, uint64_t b, uint64_t c)
  * sets b->oom). */
 void *tl_push(struct wperf_buf *b, size_t size);
 
-/* timeline.c: the CPU state of cpu, or NULL for an absurd cpu number. */
+/* timeline.c: the CPU state of cpu, or NULL for an absurd cpu number (at or
+ * above TL_MAX_CPUS: its per-CPU work is skipped). */
+#define TL_MAX_CPUS 65536
 struct tl_cpu *tl_cpu(struct tl_builder *b, uint32_t cpu);
+/* timeline.c: what event ev does to the threads, CPUs and devices it concerns. */
+void tl_step(struct tl_builder *b, const struct wperf_event *ev);
 
-/* timeline.c: the index of k in b->stacks, added when new; WPERF_NO_STACKS (and
- * b->oom set) when out of memory, or when a new one would be the
- * WPERF_MAX_STACKS-th (more than any trace could have, and treated alike). */
+/* timeline_stacks.c: the index of k in b->stacks, added when new;
+ * WPERF_NO_STACKS (and b->oom set) when out of memory, or when a new one would
+ * be the WPERF_MAX_STACKS-th (more than any trace could have, and treated
+ * alike). */
 uint32_t tl_stacks_id(struct tl_builder *b, const struct wperf_wait_stacks *k);
+
+/* ---- timeline_stacks.c ---- */
+/* The table with its first entry, WPERF_NO_STACKS; 0 or -ENOMEM. */
+int tl_stacks_init(struct tl_builder *b);
+/* The index of the stacks of thread th's wait, woken at wks and wus (b->oom
+ * set when out of memory). */
+uint32_t tl_wait_stacks(struct tl_builder *b, struct tl_thread *th, int32_t wks, int32_t wus);
+
+/* ---- timeline_threads.c ---- */
+static inline struct tl_thread *tl_thr(struct tl_builder *b, uint32_t i)
+{
+	return &TL_AT(b->threads, struct tl_thread, i);
+}
+/* t clipped to the window. */
+static inline uint64_t tl_clamp(const struct tl_builder *b, uint64_t t)
+{
+	return t < b->start ? b->start : t > b->end ? b->end : t;
+}
+/* Time never goes backwards for one thread, even in a trace that was not sorted. */
+static inline uint64_t tl_at(const struct tl_thread *th, uint64_t t)
+{
+	return t < th->since ? th->since : t;
+}
+/* Is tgid one of the excluded processes (opts->exclude_tgids)? */
+int tl_excluded(const struct tl_builder *b, uint32_t tgid);
+/* A new thread of tid, its state unknown; TL_NONE (b->oom set) when out of memory. */
+uint32_t tl_new_thread(struct tl_builder *b, uint32_t tid, uint32_t tgid);
+/* The slot holding the current thread of tid (creating the slot), or NULL. */
+uint32_t *tl_tid_slot(struct tl_builder *b, uint32_t tid);
+/* Makes thread i (or TL_NONE) the current thread of tid, whose slot it is. */
+void tl_set_thread(struct tl_builder *b, uint32_t *slot, uint32_t tid, uint32_t i);
+/* The thread now holding tid, made when new; TL_NONE for the idle task (tid 0),
+ * an excluded process, or out of memory. */
+uint32_t tl_thread_of(struct tl_builder *b, uint32_t tid, uint32_t tgid);
+/* Appends a segment of thread i, clipped to the window; empty ones vanish. */
+void tl_emit(struct tl_builder *b, uint32_t i, uint8_t state, uint64_t start, uint64_t end,
+	     uint32_t waker, int32_t wks, int32_t wus);
+/* Ends thread i's open segment at t (a wait with no known waker). */
+void tl_close_open(struct tl_builder *b, uint32_t i, uint64_t t);
+/* Thread i (or TL_NONE) is on the CPU of ev at its time. */
+void tl_seen_running(struct tl_builder *b, uint32_t i, const struct wperf_event *ev);
+/* Thread i, running on a CPU as far as the model knows, is seen on another. */
+void tl_moved_unseen(struct tl_builder *b, uint32_t i);
+/* tid (of tgid) is current on ev's CPU at its time: it made the event (a
+ * break in the CPU's switch chain is mended). */
+void tl_on_cpu_now(struct tl_builder *b, uint32_t tid, uint32_t tgid, const struct wperf_event *ev);
+/* The thread the event's hdr.tid names, running now (most kinds run in it). */
+uint32_t tl_current(struct tl_builder *b, const struct wperf_event *ev);
+/* Takes the name the thread has now, for a thread that leaves. */
+void tl_take_name(struct tl_builder *b, struct tl_thread *th);
 
 /* ---- timeline_devices.c ---- */
 void tl_devices_release(struct tl_builder *b);
