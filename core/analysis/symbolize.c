@@ -2,27 +2,27 @@
 /*
  * The stack symbolizer (see symbolize.h).
  *
- * Layout: the trace's mappings are sorted by (tgid, start) into one array; each
- * process (tgid) owns a contiguous range of it. A process gets an offline libdwfl
- * session (Dwfl) the first time one of its frames is formatted: every mapping of
- * the process is reported with dwfl_report_elf at its load bias, computed here
- * from the mapping (start, pgoff) and the ELF program headers. An address is then
- * looked up in its own mapping's module (not with dwfl_addrmodule: mappings
- * recorded at different times may overlap, and the last recorded one wins).
+ * Layout: the trace's mappings are sorted by (tgid, start) into one array;
+ * each process (tgid) owns a contiguous range of it. A process gets an offline
+ * libdwfl session (Dwfl, symbolize_dwfl.c) the first time one of its frames is
+ * formatted: every mapping of the process is reported with dwfl_report_elf at
+ * its load bias, computed from the mapping (start, pgoff) and the ELF program
+ * headers. An address is then looked up in its own mapping's module (not with
+ * dwfl_addrmodule: mappings recorded at different times may overlap, and the
+ * last recorded one wins).
  *
- * libdwfl keeps the file of each module open (and its separate debug file, once
- * it has looked for one), so the sessions of the least recently used processes are
- * closed when more than MAX_LIVE_MODULES modules are open; they are reopened if
- * needed again. Formatted user frames are cached by
- * (tgid, ip) in an open-addressing hash table whose strings live in one buffer.
+ * libdwfl keeps the file of each module open (and its separate debug file,
+ * once it has looked for one), so the sessions of the least recently used
+ * processes are closed when more than MAX_LIVE_MODULES modules are open; they
+ * are reopened if needed again. JIT frames are named from perf maps
+ * (symbolize_perfmap.c). Formatted user frames are cached by (tgid, ip) in an
+ * open-addressing hash table whose strings live in one buffer.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <inttypes.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -30,59 +30,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/util/buf.h"
-#include "core/util/idmap.h"
-#include "core/analysis/symbolize.h"
+#include "core/analysis/symbolize_internal.h"
 
-#define MAX_LIVE_MODULES 256 /* modules open over all sessions: up to 2 descriptors each */
-#define FRAME_MAX	 512 /* the longest formatted frame; longer ones are truncated */
-#define DEBUG_DIR	 "/usr/lib/debug/.build-id/"
-
-/* One mapping of the trace, with what its process's session made of it. */
-struct sym_map {
-	const struct wperf_mapping *m;
-	size_t order;	  /* index in the trace's table: among equal starts, later wins */
-	Dwfl_Module *mod; /* NULL: unresolved, or the session is not open */
-	uint64_t bias;	  /* valid when mod is set */
-	int debug;	  /* mod reads the /usr/lib/debug file instead of m->path */
-};
-
-struct sym_proc {
-	uint32_t tgid;
-	size_t map_first, map_count; /* its range of s->maps */
-	Dwfl *dwfl;		     /* NULL: not open (yet, or any more) */
-	int dwfl_done;		     /* the session was built (dwfl may be NULL if that failed) */
-	size_t nmods;		     /* modules the session opened */
-	uint64_t last_use;
-	int jit_done; /* jit[] parsed */
-	struct wperf_jit_sym *jit;
-	size_t njit;
-};
-
-struct cache_slot {
-	uint64_t ip;
-	uint32_t tgid;
-	uint32_t used; /* 0: empty; else 1 + ret (ret: looked up at ip - 1) */
-	size_t str;    /* offset of the string in s->strings */
-};
-
-struct wperf_symbolizer {
-	const struct wperf_trace *t;
-	Dwfl_Callbacks cb;
-	char *debuginfo_path; /* NULL: libdwfl's default search path */
-	struct sym_map *maps;
-	size_t nmaps;
-	struct sym_proc *procs; /* indexed by proc_ids' dense indexes */
-	size_t nprocs;
-	struct wperf_idmap proc_ids; /* tgid -> index in procs */
-	struct wperf_ksym *ksyms;    /* sorted by address */
-	size_t nksyms;
-	struct cache_slot *cache;
-	size_t cache_cap, cache_count; /* cap: a power of two, or 0 */
-	struct wperf_buf strings;
-	uint64_t clock; /* use counter for the LRU */
-	size_t live_modules;
-};
+#define FRAME_MAX 512 /* the longest formatted frame; longer ones are truncated */
 
 /* ---- small helpers ---- */
 
@@ -123,15 +73,6 @@ static int cmp_ksym(const void *a, const void *b)
 	const struct wperf_ksym *x = a, *y = b;
 
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-static int cmp_jit(const void *a, const void *b)
-{
-	const struct wperf_jit_sym *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
 }
 
 /* ---- creation ---- */
@@ -210,24 +151,12 @@ nomem:
 	return wperf_error_set(err, -ENOMEM, "symbolizer: out of memory");
 }
 
-static void proc_close(struct wperf_symbolizer *s, struct sym_proc *p)
-{
-	if (p->dwfl)
-		dwfl_end(p->dwfl); /* closes the modules' files */
-	p->dwfl = NULL;
-	p->dwfl_done = 0;
-	for (size_t i = 0; i < p->map_count; i++)
-		s->maps[p->map_first + i].mod = NULL;
-	s->live_modules -= p->nmods;
-	p->nmods = 0;
-}
-
 void wperf_symbolizer_free(struct wperf_symbolizer *s)
 {
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->nprocs; i++) {
-		proc_close(s, &s->procs[i]);
+		sym_proc_close(s, &s->procs[i]);
 		free(s->procs[i].jit);
 	}
 	free(s->procs);
@@ -237,262 +166,6 @@ void wperf_symbolizer_free(struct wperf_symbolizer *s)
 	wperf_idmap_release(&s->proc_ids);
 	wperf_buf_release(&s->strings);
 	free(s);
-}
-
-/* ---- reporting a process's mappings to libdwfl ---- */
-
-/*
- * The load bias of elf as mapped by m: what to add to the file's virtual
- * addresses to get the process's. An executable (ET_EXEC) is not relocated. For
- * a PIE or a shared object, m is one executable segment mapped from file offset
- * pgoff: find the PT_LOAD whose file bytes it maps (the executable one first),
- * and the bias is start - pgoff - (p_vaddr - p_offset). A separate debug file
- * keeps p_vaddr but not p_offset: there the mapping is taken to start at the
- * first executable segment's page. Returns 0, or -1 when no segment fits.
- */
-static int elf_bias(Elf *elf, const struct wperf_mapping *m, int debug, uint64_t *bias)
-{
-	GElf_Ehdr eh;
-	GElf_Phdr ph;
-	size_t phnum;
-
-	if (!gelf_getehdr(elf, &eh))
-		return -1;
-	if (eh.e_type == ET_EXEC) {
-		*bias = 0;
-		return 0;
-	}
-	if (eh.e_type != ET_DYN || elf_getphdrnum(elf, &phnum) < 0)
-		return -1;
-	for (int any = 0; any <= 1; any++) {
-		for (size_t i = 0; i < phnum; i++) {
-			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-				continue;
-			if (!any && !(ph.p_flags & PF_X))
-				continue;
-			if (debug) {
-				*bias = m->start - (ph.p_vaddr & ~(uint64_t)0xfff);
-				return 0;
-			}
-			if (ph.p_offset < m->pgoff + (m->end - m->start) &&
-			    m->pgoff < ph.p_offset + ph.p_filesz) {
-				*bias = m->start - m->pgoff - (ph.p_vaddr - ph.p_offset);
-				return 0;
-			}
-		}
-		if (debug)
-			break; /* without offsets, only the executable segment can be matched */
-	}
-	return -1;
-}
-
-/* Opens path for m, checking its build id (when m has one); elf set on success. */
-static int open_elf(const char *path, const struct wperf_mapping *m, Elf **elf)
-{
-	const void *id;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	*elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (*elf && m->build_id_len) {
-		n = dwelf_elf_gnu_build_id(*elf, &id);
-		if (n != m->build_id_len || memcmp(id, m->build_id, n)) {
-			elf_end(*elf);
-			*elf = NULL; /* another build of the file: its addresses would lie */
-		}
-	}
-	if (!*elf) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/* Reports mapping j of p to the session d; sets its mod, or leaves it NULL. */
-static void report_mapping(struct wperf_symbolizer *s, struct sym_proc *p, Dwfl *d, size_t j)
-{
-	struct sym_map *sm = &s->maps[j];
-	const struct wperf_mapping *m = sm->m;
-	char dbg[sizeof(DEBUG_DIR) + 2 * 20 + 8];
-	Elf *elf = NULL;
-	uint64_t bias;
-	int fd, ok, debug = 0;
-
-	fd = open_elf(m->path, m, &elf);
-	if (fd < 0 && m->build_id_len) {
-		/* Gone, or another build: try the debug file of the recorded build. */
-		size_t n = snprintf(dbg, sizeof(dbg), DEBUG_DIR "%02x/", m->build_id[0]);
-
-		for (unsigned i = 1; i < m->build_id_len; i++)
-			n += snprintf(dbg + n, sizeof(dbg) - n, "%02x", m->build_id[i]);
-		snprintf(dbg + n, sizeof(dbg) - n, ".debug");
-		fd = open_elf(dbg, m, &elf);
-		debug = 1;
-	}
-	if (fd < 0)
-		return;
-	ok = elf_bias(elf, m, debug, &bias) == 0;
-	elf_end(elf);
-	if (!ok) {
-		close(fd);
-		return;
-	}
-	/* The same file at the same place (a split or re-recorded mapping): one module. */
-	for (size_t k = p->map_first; k < j; k++) {
-		const struct sym_map *o = &s->maps[k];
-
-		if (o->mod && o->bias == bias && o->debug == debug &&
-		    !strcmp(o->m->path, m->path)) {
-			close(fd);
-			sm->mod = o->mod;
-			sm->bias = bias;
-			sm->debug = debug;
-			return;
-		}
-	}
-	/* add_p_vaddr: bias is added to the file's p_vaddr (ignored for ET_EXEC). */
-	sm->mod = dwfl_report_elf(d, m->path, debug ? dbg : m->path, fd, bias, true);
-	if (!sm->mod) {
-		close(fd); /* libdwfl consumes fd only on success */
-		return;
-	}
-	sm->bias = bias;
-	sm->debug = debug;
-	p->nmods++;
-	s->live_modules++;
-}
-
-/* Opens p's libdwfl session if it is not open, closing old ones to stay in bounds. */
-static void proc_open(struct wperf_symbolizer *s, struct sym_proc *p)
-{
-	Dwfl *d;
-
-	p->last_use = ++s->clock;
-	if (p->dwfl_done)
-		return;
-	while (s->live_modules && s->live_modules + p->map_count > MAX_LIVE_MODULES) {
-		struct sym_proc *lru = NULL;
-
-		for (size_t i = 0; i < s->nprocs; i++)
-			if (s->procs[i].dwfl && (!lru || s->procs[i].last_use < lru->last_use))
-				lru = &s->procs[i];
-		if (!lru)
-			break;
-		proc_close(s, lru);
-	}
-	p->dwfl_done = 1;
-	d = dwfl_begin(&s->cb);
-	if (!d)
-		return; /* every mapping of p stays unresolved */
-	dwfl_report_begin(d);
-	for (size_t i = 0; i < p->map_count; i++)
-		report_mapping(s, p, d, p->map_first + i);
-	dwfl_report_end(d, NULL, NULL);
-	p->dwfl = d;
-}
-
-/* ---- perf maps ---- */
-
-/* Parses a hex number (optional 0x) at *pp, before end; 0 on success. */
-static int parse_hex(const char **pp, const char *end, uint64_t *v)
-{
-	const char *p = *pp;
-	int digits = 0;
-
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	if (end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-		p += 2;
-	for (*v = 0; p < end; p++, digits++) {
-		int c = *p, d;
-
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
-			break;
-		if (digits >= 16)
-			return -1;
-		*v = *v << 4 | (uint64_t)d;
-	}
-	*pp = p;
-	return digits ? 0 : -1;
-}
-
-int wperf_perfmap_parse(const char *text, size_t len, struct wperf_buf *out)
-{
-	const char *line = text, *end = text + len;
-
-	while (line < end) {
-		const char *eol = memchr(line, '\n', end - line), *q = line;
-		struct wperf_jit_sym e = {.order = out->len / sizeof(e)};
-
-		if (!eol)
-			eol = end;
-		if (!parse_hex(&q, eol, &e.start) && !parse_hex(&q, eol, &e.size) && q < eol &&
-		    (*q == ' ' || *q == '\t')) {
-			while (q < eol && (*q == ' ' || *q == '\t'))
-				q++;
-			e.name = q;
-			e.name_len = eol - q;
-			while (e.name_len && e.name[e.name_len - 1] == '\r')
-				e.name_len--;
-			if (e.name_len && e.size && wperf_buf_append(out, &e, sizeof(e)) < 0)
-				return -ENOMEM;
-		}
-		line = eol + 1;
-	}
-	return 0;
-}
-
-/* Parses every perf map of p; bad lines are skipped. */
-static void proc_load_jit(struct wperf_symbolizer *s, struct sym_proc *p)
-{
-	const struct wperf_perfmap *pm;
-	struct wperf_buf b = {0};
-	size_t npm;
-
-	p->jit_done = 1;
-	pm = wperf_trace_perfmaps(s->t, &npm);
-	for (size_t i = 0; i < npm; i++) {
-		if (pm[i].tgid == p->tgid && wperf_perfmap_parse(pm[i].text, pm[i].len, &b) < 0) {
-			wperf_buf_release(&b);
-			return; /* out of memory: no JIT names for p */
-		}
-	}
-	p->jit = (struct wperf_jit_sym *)b.data; /* the buffer's memory now belongs to p */
-	p->njit = b.len / sizeof(*p->jit);
-	if (p->njit) /* jit is NULL for an empty perf map */
-		qsort(p->jit, p->njit, sizeof(*p->jit), cmp_jit);
-}
-
-/* The perf map entry of p holding ip, or NULL. */
-static const struct wperf_jit_sym *find_jit(struct wperf_symbolizer *s, struct sym_proc *p,
-					    uint64_t ip)
-{
-	size_t lo = 0, hi;
-
-	if (!p->jit_done)
-		proc_load_jit(s, p);
-	/* hi: the number of entries starting at or below ip */
-	for (hi = p->njit; lo < hi;) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->jit[mid].start <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/* The latest entry that starts at or below ip and covers it (code is reused). */
-	for (size_t i = lo; i-- > 0 && lo - i <= 64;)
-		if (ip - p->jit[i].start < p->jit[i].size)
-			return &p->jit[i];
-	return NULL;
 }
 
 /* ---- user frames ---- */
@@ -589,7 +262,7 @@ static void format_user(struct wperf_symbolizer *s, uint32_t tgid, uint64_t ip, 
 	if (sm) {
 		const char *file = base_name(sm->m->path);
 
-		proc_open(s, p);
+		sym_proc_open(s, p);
 		if (sm->mod && format_module(sm->mod, addr, file, out, FRAME_MAX))
 			return;
 		/* The offset in the file, as addr2line wants it when p_vaddr == p_offset. */
@@ -597,7 +270,7 @@ static void format_user(struct wperf_symbolizer *s, uint32_t tgid, uint64_t ip, 
 			 ip - sm->m->start + sm->m->pgoff);
 		return;
 	}
-	j = find_jit(s, p, addr);
+	j = sym_find_jit(s, p, addr);
 	if (j) {
 		snprintf(out, FRAME_MAX, "%.*s [jit]", (int)j->name_len, j->name);
 		return;
