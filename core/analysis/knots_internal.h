@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Shared by knots.c and knots_refine.c only; not part of libwperf's API.
+ * Shared by knots.c (refinement and the answer), knots_top.c (stage 1: the
+ * whole graph) and knots_refine.c (SCCs and cuts); not part of libwperf's API.
  */
 #ifndef WPERF_KNOTS_INTERNAL_H
 #define WPERF_KNOTS_INTERNAL_H
@@ -8,7 +9,64 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/util/buf.h"
 #include "core/analysis/graph.h"
+#include "core/analysis/knots.h"
+
+#define KNOT_NONE UINT32_MAX /* no parent knot */
+
+/* A knot waiting for refinement; it owns its arrays. */
+struct knot_pending {
+	uint32_t *verts; /* sorted */
+	size_t nverts;
+	struct wperf_edge *edges; /* its inner edges, by (weight, from, to) */
+	size_t nedges;
+	uint32_t parent; /* index among the intermediate knots, or KNOT_NONE */
+	size_t removed;
+};
+
+/* A final or background knot, with the key it is sorted by. */
+struct knot_entry {
+	struct wperf_knot k;
+	uint64_t max_weight; /* its heaviest inner edge; 0 for a sink */
+};
+
+struct knot_state {
+	const struct wperf_graph *g;
+	const struct wperf_knot_opts *opts;
+	struct wperf_buf finals;     /* struct knot_entry */
+	struct wperf_buf background; /* struct knot_entry */
+	struct wperf_buf inter;	     /* struct wperf_knot: the knots refinement split */
+	struct wperf_buf work;	     /* struct knot_pending, a stack */
+	/* scratch, nvertices entries each */
+	uint32_t *loc; /* global vertex -> its index in the knot being refined */
+	uint32_t *comp, *order;
+	size_t *cursor;
+	uint8_t *closed;
+};
+
+/* What stage 1 knows of a component. */
+struct knot_component {
+	uint32_t nverts;
+	size_t nin;    /* inner edges */
+	size_t outdeg; /* edges to other components still in the analysis */
+	double cpu;
+	uint8_t io, ignored, gone;
+};
+
+/* Frees p's arrays (NULL after). */
+void knot_pending_free(struct knot_pending *p);
+/* Appends a final (or background) knot or sink made of p to list; on success
+ * p's vertex array belongs to the entry and p->verts is NULL. */
+int knot_add_entry(struct wperf_buf *list, struct knot_pending *p, uint8_t kind);
+/* Pushes p on the work list; on success the list owns p's arrays. */
+int knot_push_work(struct knot_state *s, struct knot_pending *p);
+/* A knot without I/O that uses less than one CPU in all, or a sink without
+ * I/O that is mostly idle. */
+int knot_is_background(const struct knot_state *s, const struct knot_component *ci, int sink);
+/* knots_top.c: stage 1; sinks and background knots go to the answer, knots to
+ * the work list (the one with the smallest vertex on top). */
+int knot_top_level(struct knot_state *s, struct wperf_error *err);
 
 /*
  * One refinement step. The knot has n > 1 vertices, loc maps each of them (a
