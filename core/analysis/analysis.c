@@ -117,24 +117,65 @@ int wperf_analysis_excluded(const struct wperf_trace *t, struct wperf_buf *out)
 	return 0;
 }
 
+/* A new analysis of target (copied; NULL or empty: none), or NULL when out of
+ * memory. */
+static struct wperf_analysis *analysis_new(const char *target)
+{
+	struct wperf_analysis *a = calloc(1, sizeof(*a));
+
+	if (a && target && *target && !(a->target = strdup(target))) {
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* The window the timeline spans, and the thresholds and jobs relative to it. */
+static void set_window(struct wperf_analysis *a, const struct wperf_analysis_opts *opts)
+{
+	a->start = a->timeline->start;
+	a->end = a->timeline->end;
+	a->window = a->end > a->start ? a->end - a->start : 0;
+	a->threshold = opts->threshold > 0 ? opts->threshold : WPERF_DEFAULT_THRESHOLD;
+	a->threshold_ns = (uint64_t)(a->threshold * (double)a->window);
+	a->jobs = opts->jobs ? opts->jobs : 1;
+}
+
+/* The graph knots are searched in: the merged graph's edges of at least
+ * min_edge (0: WPERF_DEFAULT_MIN_EDGE) of the window. */
+static int knot_graph(struct wperf_analysis *a, double min_edge, struct wperf_error *err)
+{
+	int e;
+
+	a->min_edge = min_edge ? min_edge : WPERF_DEFAULT_MIN_EDGE;
+	a->min_edge_ns = a->min_edge > 0 ? (uint64_t)(a->min_edge * (double)a->window) : 0;
+	e = wperf_graph_init(&a->knot_graph, a->merged.nvertices);
+	for (size_t i = 0; i < a->merged.graph.nedges && !e; i++) {
+		const struct wperf_edge *ed = &a->merged.graph.edges[i];
+
+		if (ed->weight >= a->min_edge_ns)
+			e = wperf_graph_add(&a->knot_graph, ed->from, ed->to, ed->weight);
+	}
+	if (e)
+		return wperf_error_set(err, e, "out of memory");
+	wperf_graph_finish(&a->knot_graph);
+	return 0;
+}
+
 int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts *opts,
 		  struct wperf_analysis **out, struct wperf_error *err)
 {
 	struct wperf_analysis_opts defaults = {0};
 	struct wperf_timeline_opts to = {0};
 	struct wperf_callsites entity_sites = {0};
-	struct wperf_analysis *a = calloc(1, sizeof(*a));
+	struct wperf_analysis *a;
 	struct wperf_buf excluded = {0}; /* uint32_t: the tgids left out */
 	int e;
 
-	if (!a)
-		return wperf_error_set(err, -ENOMEM, "out of memory");
 	if (!opts)
 		opts = &defaults;
-	if (opts->target && *opts->target && !(a->target = strdup(opts->target))) {
-		free(a);
+	if (!(a = analysis_new(opts->target)))
 		return wperf_error_set(err, -ENOMEM, "out of memory");
-	}
 	to.capacity = opts->capacity;
 	/* The recorder and the harness (the runner, the shells that wait for its
 	 * commands) are not the workload: their waits and wakeups would be judged
@@ -157,12 +198,7 @@ int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts 
 	wperf_buf_release(&excluded);
 	if (e)
 		goto fail;
-	a->start = a->timeline->start;
-	a->end = a->timeline->end;
-	a->window = a->end > a->start ? a->end - a->start : 0;
-	a->threshold = opts->threshold > 0 ? opts->threshold : WPERF_DEFAULT_THRESHOLD;
-	a->threshold_ns = (uint64_t)(a->threshold * (double)a->window);
-	a->jobs = opts->jobs ? opts->jobs : 1;
+	set_window(a, opts);
 
 	struct wperf_short_lived sl;
 	struct wperf_cascade_opts co = {.jobs = a->jobs};
@@ -183,20 +219,9 @@ int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts 
 	if (e)
 		goto fail;
 
-	a->min_edge = opts->min_edge ? opts->min_edge : WPERF_DEFAULT_MIN_EDGE;
-	a->min_edge_ns = a->min_edge > 0 ? (uint64_t)(a->min_edge * (double)a->window) : 0;
-	e = wperf_graph_init(&a->knot_graph, a->merged.nvertices);
-	for (size_t i = 0; i < a->merged.graph.nedges && !e; i++) {
-		const struct wperf_edge *ed = &a->merged.graph.edges[i];
-
-		if (ed->weight >= a->min_edge_ns)
-			e = wperf_graph_add(&a->knot_graph, ed->from, ed->to, ed->weight);
-	}
-	if (e) {
-		e = wperf_error_set(err, e, "out of memory");
+	e = knot_graph(a, opts->min_edge, err);
+	if (e)
 		goto fail;
-	}
-	wperf_graph_finish(&a->knot_graph);
 
 	struct wperf_knot_opts ko = {
 	    .threshold = a->threshold_ns,
