@@ -232,6 +232,11 @@ const char *wperf_verdict_name(enum wperf_verdict_kind kind);
  * regression. (2, an error, is the caller's.) */
 int wperf_verdict_exit_code(enum wperf_verdict_kind kind);
 
+/* Do some runs fail to vouch for the graphs (v->lossy_runs lost too many events,
+ * or v->unconfirmed_runs the kernel's counters contradict)? Then v cannot pass
+ * and its bottlenecks are inconclusive. */
+int wperf_verdict_untrusted(const struct wperf_verdict *v);
+
 /* Does accepted knot entry a match the knot of identities s? */
 int wperf_accepted_matches_knot(const struct wperf_accepted *a, const struct wperf_idset *s);
 

@@ -486,7 +486,7 @@ static int junit_case(struct wperf_buf *b, const struct wperf_verdict *v, int th
 		ret = ret ? ret : wperf_buf_printf(b, "\">");
 		ret = ret ? ret : wperf_xml_text(b, (const char *)lines.data);
 		ret = ret ? ret : wperf_buf_printf(b, "</failure>\n");
-	} else if (!ret && (unsure || (!throughput && (v->lossy_runs || v->unconfirmed_runs)))) {
+	} else if (!ret && (unsure || (!throughput && wperf_verdict_untrusted(v)))) {
 		/* Runs with too many lost events, or graphs the kernel contradicts,
 		 * cannot vouch for the bottlenecks. */
 		if (!unsure)
@@ -543,7 +543,7 @@ static void junit_counts(const struct wperf_verdict *v, size_t *fails, size_t *s
 			unsure |= in_case(&v->findings[i], t) && v->findings[i].inconclusive;
 		}
 		*fails += fail;
-		*skipped += !fail && (unsure || (t == 0 && (v->lossy_runs || v->unconfirmed_runs)));
+		*skipped += !fail && (unsure || (t == 0 && wperf_verdict_untrusted(v)));
 	}
 }
 

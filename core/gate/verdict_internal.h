@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the files of the gate share (verdict.c: warnings and the verdict;
+ * verdict_tests.c: the tests; verdict_levels.c: the family's adjusted p
+ * values and the findings' levels). Not a public API.
+ */
+#ifndef WPERF_VERDICT_INTERNAL_H
+#define WPERF_VERDICT_INTERNAL_H
+
+#include <stddef.h>
+
+#include "core/util/buf.h"
+#include "core/gate/stats.h"
+#include "core/gate/verdict.h"
+
+/* A comparison made, waiting for the scenario's adjustment of its p values. */
+struct pending {
+	struct wperf_finding f; /* medians, change, p; level and note come later */
+	double tol;		/* beyond it the change matters */
+	double sd;		/* of the differences (paired) or pooled; NaN: unknown */
+	size_t n;		/* pairs, or the smaller side's runs */
+	int paired;
+	int log_scale; /* sd is of log values: the change is exp(x) - 1 */
+};
+
+struct gate {
+	struct wperf_gate_opts o; /* with the defaults filled in */
+	const struct wperf_runset *rs;
+	const struct wperf_baseline *b;
+	struct wperf_verdict *out;
+	struct wperf_buf findings, warnings; /* the arrays of out, growing */
+	struct wperf_buf pending;	     /* struct pending: every test of the scenario */
+	double *after, *before;		     /* scratch: one sample per run */
+	double *zeros;			     /* the baseline samples of an edge it lacks */
+};
+/* printf into a new string; NULL when out of memory. */
+char *gate_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Frees the strings and arrays of f. */
+void gate_release_finding(struct wperf_finding *f);
+/* Takes f (its strings) into the verdict; on error frees them instead. */
+int gate_add_finding(struct gate *s, struct wperf_finding *f);
+/* Adds a warning made by gate_format (NULL: out of memory). */
+int gate_add_warning(struct gate *s, char *w);
+
+/* ---- verdict_tests.c: each test adds a pending comparison (or a finding) ---- */
+/* The scenario's expected answer, in how many runs it was found. */
+int gate_test_expectation(struct gate *s);
+/* The vertices in the bottleneck (sink: the sinks, with base runs) now and before. */
+int gate_test_vertices(struct gate *s, int sink);
+int gate_test_edges(struct gate *s);
+int gate_test_throughput(struct gate *s);
+
+/* ---- verdict_levels.c ---- */
+/* The pending tests as one family: adjusted p values, then each finding's
+ * level (accepted entries only inform); 0 or -ENOMEM. */
+int gate_judge_tests(struct gate *s);
+
+#endif /* WPERF_VERDICT_INTERNAL_H */
