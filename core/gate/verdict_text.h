@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the verdict's writers (verdict_report.c) share with those of a whole
- * check (check.c): text escaped for Markdown and for XML or HTML, and the
- * JUnit XML of scenarios some of which could not run.
+ * What the verdict's writers (verdict_report.c, verdict_junit.c) share with
+ * those of a whole check (check_report.c): text escaped for Markdown and for
+ * XML or HTML (verdict_text.c), and the JUnit XML of scenarios some of which
+ * could not run (verdict_junit.c).
  *
  * Every byte that is not valid UTF-8, every control character and U+FFFE and
  * U+FFFF become '?'. Each function appends to b and returns 0 or -ENOMEM.
