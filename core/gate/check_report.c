@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A whole check for people (one Markdown text: the pull-request comment, the
- * job summary) and for CI (JUnit XML). See check.h.
+ * job summary) and for CI (JUnit XML). See check.h; the lines about findings
+ * are in check_report_findings.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -10,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/gate/check.h"
+#include "core/gate/check_report_internal.h"
 #include "core/gate/verdict_text.h"
 
 #define SHORT_COMMIT	7
@@ -19,15 +20,7 @@
 #define NOTE_NAMES	5   /* scenarios named in it; the rest counted */
 #define STRUCTURE_NAMES 5
 
-/* Text being made; the first error sticks and later calls do nothing. */
-struct md {
-	struct wperf_buf b;
-	int ret;
-};
-
-static void md_printf(struct md *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void md_printf(struct md *m, const char *fmt, ...)
+void check_md_printf(struct md *m, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -37,30 +30,29 @@ static void md_printf(struct md *m, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void md_code(struct md *m, const char *s)
+void check_md_code(struct md *m, const char *s)
 {
 	if (!m->ret)
 		m->ret = wperf_md_code(&m->b, s ? s : "");
 }
 
-static void md_text(struct md *m, const char *s)
+void check_md_text(struct md *m, const char *s)
 {
 	if (!m->ret)
 		m->ret = wperf_md_text(&m->b, s ? s : "");
 }
 
-static void md_html(struct md *m, const char *s)
+void check_md_html(struct md *m, const char *s)
 {
 	if (!m->ret)
 		m->ret = wperf_xml_text(&m->b, s ? s : "");
 }
 
-static void md_ids(struct md *m, const struct wperf_idset *s)
+void check_md_ids(struct md *m, const struct wperf_idset *s)
 {
 	if (!m->ret)
 		m->ret = wperf_markdown_ids(&m->b, s);
 }
-
 static const char *plural(size_t n, const char *one, const char *more)
 {
 	return n == 1 ? one : more;
@@ -78,42 +70,44 @@ static void first_line(struct md *m, const struct wperf_check *c)
 		else
 			count[c->scenarios[i].verdict.kind]++;
 	}
-	md_printf(m, "**wperf-bench: ");
+	check_md_printf(m, "**wperf-bench: ");
 	if (count[WPERF_VERDICT_NEW_BOTTLENECK] + count[WPERF_VERDICT_REGRESSION] + errors +
 		count[WPERF_VERDICT_INCONCLUSIVE] ==
 	    0) {
 		if (c->n == 0)
-			md_printf(m, "no scenario to check");
+			check_md_printf(m, "no scenario to check");
 		else
-			md_printf(m, "%zu %s", c->n,
-				  plural(c->n, "scenario passes", "scenarios pass"));
+			check_md_printf(m, "%zu %s", c->n,
+					plural(c->n, "scenario passes", "scenarios pass"));
 		if (count[WPERF_VERDICT_IMPROVED])
-			md_printf(m, ", %zu improved", count[WPERF_VERDICT_IMPROVED]);
-		md_printf(m, "**");
+			check_md_printf(m, ", %zu improved", count[WPERF_VERDICT_IMPROVED]);
+		check_md_printf(m, "**");
 		return;
 	}
 	/* The worst first: what fails the check, then what it could not tell. */
 	if (count[WPERF_VERDICT_NEW_BOTTLENECK])
-		md_printf(m, "%s%zu %s", parts++ ? ", " : "", count[WPERF_VERDICT_NEW_BOTTLENECK],
-			  plural(count[WPERF_VERDICT_NEW_BOTTLENECK], "new bottleneck",
-				 "new bottlenecks"));
+		check_md_printf(m, "%s%zu %s", parts++ ? ", " : "",
+				count[WPERF_VERDICT_NEW_BOTTLENECK],
+				plural(count[WPERF_VERDICT_NEW_BOTTLENECK], "new bottleneck",
+				       "new bottlenecks"));
 	if (count[WPERF_VERDICT_REGRESSION])
-		md_printf(m, "%s%zu %s", parts++ ? ", " : "", count[WPERF_VERDICT_REGRESSION],
-			  plural(count[WPERF_VERDICT_REGRESSION], "regression", "regressions"));
+		check_md_printf(
+		    m, "%s%zu %s", parts++ ? ", " : "", count[WPERF_VERDICT_REGRESSION],
+		    plural(count[WPERF_VERDICT_REGRESSION], "regression", "regressions"));
 	if (errors)
-		md_printf(m, "%s%zu could not run", parts++ ? ", " : "", errors);
+		check_md_printf(m, "%s%zu could not run", parts++ ? ", " : "", errors);
 	if (count[WPERF_VERDICT_INCONCLUSIVE])
-		md_printf(m, "%s%zu inconclusive", parts++ ? ", " : "",
-			  count[WPERF_VERDICT_INCONCLUSIVE]);
-	md_printf(m, " in %zu %s**", c->n, plural(c->n, "scenario", "scenarios"));
+		check_md_printf(m, "%s%zu inconclusive", parts++ ? ", " : "",
+				count[WPERF_VERDICT_INCONCLUSIVE]);
+	check_md_printf(m, " in %zu %s**", c->n, plural(c->n, "scenario", "scenarios"));
 }
 
 static void duration(struct md *m, double seconds)
 {
 	if (seconds >= 120)
-		md_printf(m, "%.1f min", seconds / 60);
+		check_md_printf(m, "%.1f min", seconds / 60);
 	else
-		md_printf(m, "%.0f s", seconds);
+		check_md_printf(m, "%.0f s", seconds);
 }
 
 /* "8 pairs" or "4 to 8 pairs" over the scenarios that ran, or that none did. */
@@ -128,11 +122,11 @@ static void pairs_range(struct md *m, const struct wperf_check *c, const char *w
 		hi = c->scenarios[i].pairs > hi ? c->scenarios[i].pairs : hi;
 	}
 	if (lo == SIZE_MAX)
-		md_printf(m, "no scenario ran");
+		check_md_printf(m, "no scenario ran");
 	else if (lo == hi)
-		md_printf(m, "%zu %s", lo, what);
+		check_md_printf(m, "%zu %s", lo, what);
 	else
-		md_printf(m, "%zu to %zu %s", lo, hi, what);
+		check_md_printf(m, "%zu to %zu %s", lo, hi, what);
 }
 
 /* One line: what was compared, where, how often. */
@@ -141,23 +135,23 @@ static void compared_line(struct md *m, const struct wperf_check *c)
 	size_t structure = 0;
 
 	if (c->head_commit[0]) {
-		md_printf(m, "Head `%.*s`", SHORT_COMMIT, c->head_commit);
+		check_md_printf(m, "Head `%.*s`", SHORT_COMMIT, c->head_commit);
 		if (c->head_branch[0]) {
-			md_printf(m, " on ");
-			md_code(m, c->head_branch);
+			check_md_printf(m, " on ");
+			check_md_code(m, c->head_branch);
 		}
 	} else {
-		md_printf(m, "The work tree (not a git commit)");
+		check_md_printf(m, "The work tree (not a git commit)");
 	}
 	if (c->head_dirty)
-		md_printf(m, " with uncommitted changes");
+		check_md_printf(m, " with uncommitted changes");
 	if (c->base_mode) {
-		md_printf(m, " against base `%.*s` (", SHORT_COMMIT, c->base_commit);
-		md_code(m, c->base_ref);
-		md_printf(m, "), run in turns on this one machine: ");
+		check_md_printf(m, " against base `%.*s` (", SHORT_COMMIT, c->base_commit);
+		check_md_code(m, c->base_ref);
+		check_md_printf(m, "), run in turns on this one machine: ");
 		pairs_range(m, c, "pairs of runs");
 	} else {
-		md_printf(m, " against the stored baselines: ");
+		check_md_printf(m, " against the stored baselines: ");
 		pairs_range(m, c, "runs each");
 	}
 	for (size_t i = 0; i < c->n; i++) {
@@ -166,157 +160,23 @@ static void compared_line(struct md *m, const struct wperf_check *c)
 		if (s->error || !s->verdict.structure_only)
 			continue;
 		if (structure < STRUCTURE_NAMES) {
-			md_printf(m, structure ? ", "
+			check_md_printf(m, structure
+					       ? ", "
 					       : "; baselines from another machine, structure "
 						 "only: ");
-			md_code(m, s->name);
+			check_md_code(m, s->name);
 		}
 		structure++;
 	}
 	if (structure > STRUCTURE_NAMES)
-		md_printf(m, " and %zu more", structure - STRUCTURE_NAMES);
+		check_md_printf(m, " and %zu more", structure - STRUCTURE_NAMES);
 	if (c->alpha > 0)
-		md_printf(m, "; false-failure rate %.3g for the whole check", c->alpha);
+		check_md_printf(m, "; false-failure rate %.3g for the whole check", c->alpha);
 	if (c->seconds > 0) {
-		md_printf(m, "; ");
+		check_md_printf(m, "; ");
 		duration(m, c->seconds);
 	}
-	md_printf(m, ".");
-}
-
-/* ---- findings ---- */
-
-/* "31.0 pp": a share of the window in percentage points. */
-static void pp(struct md *m, double share)
-{
-	md_printf(m, "%.1f pp", share * 100);
-}
-
-static void p_value(struct md *m, const char *name, double p)
-{
-	if (!isnan(p))
-		md_printf(m, p < 0.001 ? ", %s %.1e" : ", %s %.3f", name, p);
-}
-
-static void edge(struct md *m, const char *from, const char *to)
-{
-	md_code(m, from);
-	md_printf(m, " → ");
-	md_code(m, to);
-}
-
-/* What a finding says, without its level, note or sites: for the table's
- * reason and the details. */
-static void finding_what(struct md *m, const struct wperf_finding *f, const char *unit)
-{
-	switch (f->kind) {
-	case WPERF_FINDING_NEW_KNOT:
-		md_printf(m, "%s knot ", f->accepted ? "accepted" : "new");
-		md_ids(m, &f->knot);
-		md_printf(m, " in %zu of %zu runs", f->seen, f->runs);
-		break;
-	case WPERF_FINDING_KNOT_GONE:
-		md_printf(m, "knot gone: ");
-		md_ids(m, &f->knot);
-		md_printf(m, " (now in %zu of %zu runs)", f->seen, f->runs);
-		break;
-	case WPERF_FINDING_EDGE:
-		md_printf(m, "edge ");
-		edge(m, f->from, f->to);
-		if (!isnan(f->after) && !isnan(f->before)) {
-			md_printf(m, ": ");
-			pp(m, f->after);
-			md_printf(m, ", was ");
-			pp(m, f->before);
-		}
-		break;
-	case WPERF_FINDING_THROUGHPUT:
-		md_printf(m, "throughput %.6g → %.6g", f->before, f->after);
-		if (unit[0]) {
-			md_printf(m, " ");
-			md_text(m, unit);
-		}
-		if (!isnan(f->change))
-			md_printf(m, " (%+.1f%%)", f->change * 100);
-		break;
-	case WPERF_FINDING_VERTEX:
-		md_code(m, f->vertex);
-		md_printf(m, " %s the %s in %zu of %zu runs (was %zu of %zu)",
-			  f->worse ? "joined" : "left", f->sink ? "sinks" : "bottleneck", f->seen,
-			  f->runs, f->before_seen, f->before_runs);
-		if (f->from && f->to) {
-			md_printf(m, ", through ");
-			edge(m, f->from, f->to);
-		}
-		break;
-	case WPERF_FINDING_EXPECTATION:
-		md_printf(m, "the expected answer missed in %zu of %zu runs", f->seen, f->runs);
-		break;
-	}
-}
-
-static const char *level_label(const struct wperf_finding *f)
-{
-	if (f->inconclusive)
-		return "inconclusive";
-	return f->level == WPERF_LEVEL_FAIL   ? "**fail**"
-	       : f->level == WPERF_LEVEL_WARN ? "warn"
-					      : "info";
-}
-
-static void site_line(struct md *m, const struct wperf_site *s)
-{
-	md_printf(m, "  - %.0f%%:", s->share * 100);
-	if (s->waiter) {
-		md_printf(m, " waits in ");
-		md_code(m, s->waiter);
-	}
-	if (s->waiter && s->waker)
-		md_printf(m, ",");
-	if (s->waker) {
-		md_printf(m, " woken from ");
-		md_code(m, s->waker);
-	}
-	md_printf(m, "\n");
-}
-
-static void finding_line(struct md *m, const struct wperf_finding *f, const char *unit)
-{
-	md_printf(m, "- %s ", level_label(f));
-	finding_what(m, f, unit);
-	if (f->kind == WPERF_FINDING_EDGE && !isnan(f->change))
-		md_printf(m, " (%+.0f%%)", f->change * 100);
-	p_value(m, "p", f->p);
-	p_value(m, "q", f->q);
-	if (f->inconclusive && f->runs_needed)
-		md_printf(m, "; %zu runs a side could settle it", f->runs_needed);
-	if (f->note && f->note[0]) {
-		md_printf(m, ": ");
-		md_text(m, f->note);
-	}
-	md_printf(m, "\n");
-	for (size_t i = 0; i < f->nsites; i++)
-		site_line(m, &f->sites[i]);
-}
-
-/* The order of the details: failures, then changes for the worse, then the rest. */
-static int finding_class(const struct wperf_finding *f)
-{
-	if (f->level == WPERF_LEVEL_FAIL)
-		return 0;
-	return f->worse ? 1 : 2;
-}
-
-/* The finding the table's reason names: the first failure, else the first
- * change for the worse; NULL when none. */
-static const struct wperf_finding *main_finding(const struct wperf_verdict *v)
-{
-	for (int class = 0; class < 2; class ++)
-		for (size_t i = 0; i < v->nfindings; i++)
-			if (finding_class(&v->findings[i]) == class &&
-			    v->findings[i].level != WPERF_LEVEL_INFO)
-				return &v->findings[i];
-	return NULL;
+	check_md_printf(m, ".");
 }
 
 /* ---- the table ---- */
@@ -326,42 +186,42 @@ static void throughput_cell(struct md *m, const struct wperf_check_scenario *s)
 	const struct wperf_verdict *v = &s->verdict;
 
 	if (s->error) {
-		md_printf(m, "–");
+		check_md_printf(m, "–");
 	} else if (v->structure_only) {
-		md_printf(m, "not compared (another machine)");
+		check_md_printf(m, "not compared (another machine)");
 	} else if (isnan(v->throughput_after)) {
-		md_printf(m, "–");
+		check_md_printf(m, "–");
 	} else {
 		if (!isnan(v->throughput_before))
-			md_printf(m, "%.6g → ", v->throughput_before);
-		md_printf(m, "%.6g", v->throughput_after);
+			check_md_printf(m, "%.6g → ", v->throughput_before);
+		check_md_printf(m, "%.6g", v->throughput_after);
 		if (v->unit[0]) {
-			md_printf(m, " ");
-			md_text(m, v->unit);
+			check_md_printf(m, " ");
+			check_md_text(m, v->unit);
 		}
 		if (!isnan(v->throughput_before) && v->throughput_before != 0)
-			md_printf(m, " (%+.1f%%)",
-				  (v->throughput_after - v->throughput_before) /
-				      fabs(v->throughput_before) * 100);
+			check_md_printf(m, " (%+.1f%%)",
+					(v->throughput_after - v->throughput_before) /
+					    fabs(v->throughput_before) * 100);
 	}
 }
 
 static void table_row(struct md *m, const struct wperf_check_scenario *s)
 {
-	const struct wperf_finding *f = s->error ? NULL : main_finding(&s->verdict);
+	const struct wperf_finding *f = s->error ? NULL : check_main_finding(&s->verdict);
 	int failed = s->error || wperf_verdict_exit_code(s->verdict.kind);
 
-	md_printf(m, "| ");
-	md_code(m, s->name);
-	md_printf(m, failed ? " | **%s** | %zu | " : " | %s | %zu | ",
-		  s->error ? "error" : wperf_verdict_name(s->verdict.kind), s->pairs);
+	check_md_printf(m, "| ");
+	check_md_code(m, s->name);
+	check_md_printf(m, failed ? " | **%s** | %zu | " : " | %s | %zu | ",
+			s->error ? "error" : wperf_verdict_name(s->verdict.kind), s->pairs);
 	throughput_cell(m, s);
-	md_printf(m, " | ");
+	check_md_printf(m, " | ");
 	if (s->reason)
-		md_text(m, s->reason);
+		check_md_text(m, s->reason);
 	else if (f)
-		finding_what(m, f, s->verdict.unit);
-	md_printf(m, " |\n");
+		check_finding_what(m, f, s->verdict.unit);
+	check_md_printf(m, " |\n");
 }
 
 /* ---- the details of a scenario ---- */
@@ -375,36 +235,37 @@ static void details(struct md *m, const struct wperf_check_scenario *s, const ch
 {
 	const struct wperf_verdict *v = &s->verdict;
 
-	md_printf(m, "<details><summary><code>");
-	md_html(m, s->name);
-	md_printf(m, "</code>: %s, %zu %s</summary>\n\n", wperf_verdict_name(v->kind), v->nfindings,
-		  plural(v->nfindings, "finding", "findings"));
-	md_printf(m, "%zu runs against %zu%s", v->runs, v->baseline_runs,
-		  v->paired ? ", in pairs" : "");
+	check_md_printf(m, "<details><summary><code>");
+	check_md_html(m, s->name);
+	check_md_printf(m, "</code>: %s, %zu %s</summary>\n\n", wperf_verdict_name(v->kind),
+			v->nfindings, plural(v->nfindings, "finding", "findings"));
+	check_md_printf(m, "%zu runs against %zu%s", v->runs, v->baseline_runs,
+			v->paired ? ", in pairs" : "");
 	if (v->tests)
-		md_printf(m, "; %zu %s at a level of %.2g each", v->tests,
-			  plural(v->tests, "test", "tests"), v->alpha);
+		check_md_printf(m, "; %zu %s at a level of %.2g each", v->tests,
+				plural(v->tests, "test", "tests"), v->alpha);
 	if (!isnan(v->detectable) && v->detectable > 0)
-		md_printf(m, "; the smallest throughput change they could tell from noise: %.1f%%",
-			  v->detectable * 100);
-	md_printf(m, ".%s\n\n",
-		  v->structure_only ? " The baseline is from another machine: structure only."
-				    : "");
+		check_md_printf(
+		    m, "; the smallest throughput change they could tell from noise: %.1f%%",
+		    v->detectable * 100);
+	check_md_printf(m, ".%s\n\n",
+			v->structure_only ? " The baseline is from another machine: structure only."
+					  : "");
 	for (int class = 0; class < 3; class ++)
 		for (size_t i = 0; i < v->nfindings; i++)
-			if (finding_class(&v->findings[i]) == class)
-				finding_line(m, &v->findings[i], v->unit);
+			if (check_finding_class(&v->findings[i]) == class)
+				check_finding_line(m, &v->findings[i], v->unit);
 	for (size_t i = 0; i < v->nwarnings; i++) {
-		md_printf(m, "- warning: ");
-		md_text(m, v->warnings[i]);
-		md_printf(m, "\n");
+		check_md_printf(m, "- warning: ");
+		check_md_text(m, v->warnings[i]);
+		check_md_printf(m, "\n");
 	}
 	if (artifacts) {
-		md_printf(m, "\nIts folder: ");
-		md_code(m, s->dir);
-		md_printf(m, " in the [artifacts](%s).\n", artifacts);
+		check_md_printf(m, "\nIts folder: ");
+		check_md_code(m, s->dir);
+		check_md_printf(m, " in the [artifacts](%s).\n", artifacts);
 	}
-	md_printf(m, "\n</details>\n\n");
+	check_md_printf(m, "\n</details>\n\n");
 }
 
 /* How much a scenario's details matter: failures first, the most failing
@@ -482,21 +343,51 @@ static void left_out_note(struct md *m, const struct wperf_check *c, const struc
 
 	if (!dropped && !cut_rows && !cut_block)
 		return;
-	md_printf(m, "\n_Left out to stay under %zu characters:", max);
+	check_md_printf(m, "\n_Left out to stay under %zu characters:", max);
 	if (cut_rows)
-		md_printf(m, " %zu rows of the table,", cut_rows);
+		check_md_printf(m, " %zu rows of the table,", cut_rows);
 	if (cut_block) {
-		md_printf(m, " the end of the details of ");
-		md_code(m, c->scenarios[r[first_dropped - 1].index].name);
-		md_printf(m, ",");
+		check_md_printf(m, " the end of the details of ");
+		check_md_code(m, c->scenarios[r[first_dropped - 1].index].name);
+		check_md_printf(m, ",");
 	}
 	for (size_t i = first_dropped; i < nranks && i < first_dropped + NOTE_NAMES; i++) {
-		md_printf(m, i == first_dropped ? " the details of " : ", ");
-		md_code(m, c->scenarios[r[i].index].name);
+		check_md_printf(m, i == first_dropped ? " the details of " : ", ");
+		check_md_code(m, c->scenarios[r[i].index].name);
 	}
 	if (dropped > NOTE_NAMES)
-		md_printf(m, " and %zu more scenarios", dropped - NOTE_NAMES);
-	md_printf(m, "%s the whole is summary.md in the artifacts._\n", dropped ? ";" : "");
+		check_md_printf(m, " and %zu more scenarios", dropped - NOTE_NAMES);
+	check_md_printf(m, "%s the whole is summary.md in the artifacts._\n", dropped ? ";" : "");
+}
+
+/* The first lines and the table of the scenarios. */
+static void head_lines(struct md *head, const struct wperf_check *c)
+{
+	first_line(head, c);
+	check_md_printf(head, "\n\n");
+	compared_line(head, c);
+	check_md_printf(
+	    head, "\n\n| scenario | verdict | %s | throughput | why |\n|---|---|---|---|---|\n",
+	    c->base_mode ? "pairs" : "runs");
+	for (size_t i = 0; i < c->n; i++)
+		table_row(head, &c->scenarios[i]);
+	check_md_printf(head, "\n");
+}
+
+/* The scenarios that have details, the most important first, into r; how many. */
+static size_t rank_details(const struct wperf_check *c, struct rank *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (has_details(&c->scenarios[i]))
+			r[n++] = (struct rank){
+			    .kind = kind_rank(c->scenarios[i].verdict.kind),
+			    .fails = count_fails(&c->scenarios[i].verdict),
+			    .index = i,
+			};
+	qsort(r, n, sizeof(*r), cmp_rank);
+	return n;
 }
 
 int wperf_check_markdown(const struct wperf_check *c, const char *artifacts_url, size_t max_chars,
@@ -504,7 +395,7 @@ int wperf_check_markdown(const struct wperf_check *c, const char *artifacts_url,
 {
 	struct md head = {0}, block = {0}, body = {0}, note = {0};
 	struct rank *r = calloc(c->n + 1, sizeof(*r));
-	size_t max = max_chars ? max_chars : WPERF_VERDICT_MD_MAX, budget, nranks = 0, kept = 0;
+	size_t max = max_chars ? max_chars : WPERF_VERDICT_MD_MAX, budget, nranks, kept = 0;
 	size_t cut_rows = 0;
 	int cut_block = 0, ret;
 
@@ -513,15 +404,7 @@ int wperf_check_markdown(const struct wperf_check *c, const char *artifacts_url,
 	budget = max - NOTE_ROOM;
 	if (!r)
 		return -ENOMEM;
-	first_line(&head, c);
-	md_printf(&head, "\n\n");
-	compared_line(&head, c);
-	md_printf(&head,
-		  "\n\n| scenario | verdict | %s | throughput | why |\n|---|---|---|---|---|\n",
-		  c->base_mode ? "pairs" : "runs");
-	for (size_t i = 0; i < c->n; i++)
-		table_row(&head, &c->scenarios[i]);
-	md_printf(&head, "\n");
+	head_lines(&head, c);
 	if (!head.ret && head.b.len > budget) {
 		size_t keep = whole_lines(&head.b, budget);
 
@@ -529,14 +412,7 @@ int wperf_check_markdown(const struct wperf_check *c, const char *artifacts_url,
 		head.b.len = keep;
 	}
 	budget -= head.ret ? 0 : head.b.len;
-	for (size_t i = 0; i < c->n; i++)
-		if (has_details(&c->scenarios[i]))
-			r[nranks++] = (struct rank){
-			    .kind = kind_rank(c->scenarios[i].verdict.kind),
-			    .fails = count_fails(&c->scenarios[i].verdict),
-			    .index = i,
-			};
-	qsort(r, nranks, sizeof(*r), cmp_rank);
+	nranks = rank_details(c, r);
 	/* The most important details first, while they fit; a first one too long
 	 * is cut at a line, and closed. */
 	for (; kept < nranks && !cut_rows && !body.ret && !block.ret; kept++) {
@@ -550,7 +426,7 @@ int wperf_check_markdown(const struct wperf_check *c, const char *artifacts_url,
 			break;
 		if (body.b.len + block.b.len > budget) {
 			block.b.len = whole_lines(&block.b, budget - strlen(close));
-			md_printf(&block, "%s", close);
+			check_md_printf(&block, "%s", close);
 			cut_block = 1;
 		}
 		if (!block.ret)
@@ -561,7 +437,7 @@ int wperf_check_markdown(const struct wperf_check *c, const char *artifacts_url,
 		}
 	}
 	if (artifacts_url)
-		md_printf(&note, "[Artifacts](%s)\n", artifacts_url);
+		check_md_printf(&note, "[Artifacts](%s)\n", artifacts_url);
 	left_out_note(&note, c, r, kept, nranks, cut_rows, cut_block, max);
 	ret = head.ret ? head.ret : body.ret ? body.ret : block.ret ? block.ret : note.ret;
 	if (!ret) {
