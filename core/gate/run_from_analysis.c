@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A run as the gate keeps it, taken from an analysis (see runset.h): the
+ * knots, the edges the target reaches, the CMetric's first, the timer-paced
+ * threads and the first check that disagrees with the kernel's counters.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/report/report.h"
+#include "core/gate/runset.h"
+
+/* The knots and sinks of a that the target waits for, as identity sets. */
+static int take_knots(const struct wperf_analysis *a, const char *target, struct wperf_run *out)
+{
+	const struct wperf_vertex *v = a->merged.vertices;
+	struct wperf_buf ids = {0}, sinks = {0}; /* const char *: one knot's identities; sinks */
+	int ret = 0;
+
+	for (size_t i = 0; i < a->knots.nfinal && !ret; i++) {
+		const struct wperf_knot *k = &a->knots.knots[i];
+
+		if (!wperf_report_knot_wanted(a, k, target))
+			continue;
+		if (k->kind == WPERF_SINK) {
+			const char *id = v[k->vertices[0]].identity;
+
+			ret = wperf_buf_append(&sinks, &id, sizeof(id));
+			continue;
+		}
+		if (k->kind != WPERF_KNOT)
+			continue;
+		wperf_buf_clear(&ids);
+		for (size_t j = 0; j < k->nvertices && !ret; j++) {
+			const char *id = v[k->vertices[j]].identity;
+
+			ret = wperf_buf_append(&ids, &id, sizeof(id));
+		}
+		if (!ret)
+			ret = wperf_run_add_knot(out, (const char *const *)ids.data, k->nvertices);
+	}
+	if (!ret)
+		ret = wperf_idset_from((const char *const *)sinks.data,
+				       sinks.len / sizeof(const char *), &out->sinks);
+	wperf_buf_release(&ids);
+	wperf_buf_release(&sinks);
+	return ret;
+}
+
+/* The identity of the target's vertex (every thread without a target) with
+ * the largest CMetric, into out->cmetric_first. */
+static int take_cmetric_first(const struct wperf_analysis *a, const char *target,
+			      struct wperf_run *out)
+{
+	uint32_t n = a->merged.nvertices, best = UINT32_MAX;
+	uint8_t *mine = calloc(n + 1, 1);
+
+	if (!mine)
+		return -ENOMEM;
+	wperf_report_mark_target(a, target, mine);
+	for (uint32_t v = 0; v < n; v++)
+		if (mine[v] && a->vertex_cmetric[v] &&
+		    (best == UINT32_MAX || a->vertex_cmetric[v] > a->vertex_cmetric[best]))
+			best = v;
+	free(mine);
+	if (best == UINT32_MAX)
+		return 0;
+	out->cmetric_first = wperf_identity_dup(a->merged.vertices[best].identity);
+	return out->cmetric_first ? 0 : -ENOMEM;
+}
+
+/* The threads that pace the target with a timer, as identities. */
+static int take_timer_paced(const struct wperf_analysis *a, const char *target,
+			    struct wperf_run *out)
+{
+	uint8_t *mine = calloc(a->merged.nvertices + 1, 1);
+	const char **ids = NULL;
+	struct wperf_timer_paced *p = NULL;
+	size_t n = 0;
+	int ret = mine ? 0 : -ENOMEM;
+
+	if (!ret) {
+		wperf_report_mark_target(a, target, mine);
+		ret = wperf_report_timer_paced(a, mine, &p, &n);
+	}
+	if (!ret && n && !(ids = calloc(n, sizeof(*ids))))
+		ret = -ENOMEM;
+	for (size_t i = 0; !ret && i < n; i++)
+		ids[i] = a->merged.vertices[p[i].vertex].identity;
+	if (!ret)
+		ret = wperf_idset_from(ids, n, &out->timer_paced);
+	free(ids);
+	free(p);
+	free(mine);
+	return ret;
+}
+
+static int cmp_edge(const void *pa, const void *pb)
+{
+	const struct wperf_run_edge *a = pa, *b = pb;
+	int c = strcmp(a->from, b->from);
+
+	return c ? c : strcmp(a->to, b->to);
+}
+
+/*
+ * Marks in reach the target's vertices and every vertex they wait for,
+ * directly or through others, over every edge of the merged graph. NULL
+ * target: nothing to restrict, reach is left NULL.
+ */
+static int target_reach(const struct wperf_analysis *a, const char *target, uint8_t **reach)
+{
+	*reach = NULL;
+	if (!target || !*target)
+		return 0;
+	if (!(*reach = calloc(a->merged.nvertices + 1, 1)))
+		return -ENOMEM;
+	return wperf_report_mark_reach(a, &a->merged.graph, target, *reach);
+}
+
+/*
+ * The edges of the merged graph at or above WPERF_RUN_MIN_SHARE of the
+ * window; with a target, only those among what it waits for. The rest of the
+ * machine (a shell of the CI runner waiting for RCU, kernel workers flushing
+ * another job's writes) comes and goes from run to run, and the gate would
+ * take its noise for the workload's regression.
+ */
+static int take_edges(const struct wperf_analysis *a, const char *target, struct wperf_run *out)
+{
+	const struct wperf_graph *g = &a->merged.graph;
+	const struct wperf_vertex *v = a->merged.vertices;
+	struct wperf_buf b = {0}; /* struct wperf_run_edge */
+	struct wperf_run_edge *e;
+	uint8_t *reach;
+	size_t n = 0, total;
+	int ret = target_reach(a, target, &reach);
+
+	for (size_t i = 0; i < g->nedges && !ret; i++) {
+		const struct wperf_edge *ge = &g->edges[i];
+		struct wperf_run_edge re;
+
+		if (a->ignored && (a->ignored[ge->from] || a->ignored[ge->to]))
+			continue;
+		if (reach && !reach[ge->from])
+			continue;
+		re.share = (double)ge->weight / (double)a->window;
+		if (re.share < WPERF_RUN_MIN_SHARE)
+			continue;
+		re.from = wperf_identity_dup(v[ge->from].identity);
+		re.to = wperf_identity_dup(v[ge->to].identity);
+		ret = re.from && re.to ? wperf_buf_append(&b, &re, sizeof(re)) : -ENOMEM;
+		if (ret) {
+			free(re.from);
+			free(re.to);
+		}
+	}
+	e = (struct wperf_run_edge *)b.data;
+	total = b.len / sizeof(*e);
+	if (!ret && total)
+		qsort(e, total, sizeof(*e), cmp_edge);
+	/* Vertices that share an identity (kept apart by merge options) make edges
+	 * with the same ends: they add up. */
+	for (size_t i = 0; i < total; i++) {
+		if (!ret && n && !cmp_edge(&e[n - 1], &e[i])) {
+			e[n - 1].share += e[i].share;
+		} else if (!ret) {
+			e[n++] = e[i];
+			continue;
+		}
+		free(e[i].from);
+		free(e[i].to);
+	}
+	free(reach);
+	if (ret) {
+		n = 0;
+		wperf_buf_release(&b);
+	}
+	/* The run takes the buffer's memory. */
+	out->edges = (struct wperf_run_edge *)b.data;
+	out->nedges = n;
+	return ret;
+}
+
+/* "disk busy disk:254:0 vda: 1.230 s by the model, 1.100 s by the kernel's
+ * (tolerance 0.150 s)": the first check that leaves r unconfirmed. */
+static int take_checks_first(const struct wperf_analysis *a, struct wperf_run *r)
+{
+	const struct wperf_checks_line *l = wperf_report_checks_unconfirmed(&a->checks);
+	int ns, digits;
+	double scale;
+	const char *unit;
+
+	if (!l)
+		return 0;
+	ns = !strcmp(wperf_check_unit_name(l->kind), "ns");
+	digits = ns ? 3 : 0;
+	scale = ns ? 1e9 : 1;
+	unit = ns ? "s" : wperf_check_unit_name(l->kind);
+	return asprintf(&r->checks_first,
+			"%s %s: %.*f %s by the model, %.*f %s by the kernel's (tolerance %.*f %s)",
+			wperf_check_kind_name(l->kind), l->subject, digits, l->model / scale, unit,
+			digits, l->kernel / scale, unit, digits, l->tolerance / scale, unit) < 0
+		   ? -ENOMEM
+		   : 0;
+}
+
+int wperf_run_from_analysis(const struct wperf_analysis *a, const char *target, double throughput,
+			    struct wperf_run *out, struct wperf_error *err)
+{
+	size_t ok;
+	int ret;
+
+	wperf_run_init(out);
+	if (a->window == 0)
+		return wperf_error_set(
+		    err, -EINVAL, "the analysis has an empty recording window: no run to compare");
+	out->throughput = throughput;
+	out->window_ns = a->window;
+	out->lost_events = a->timeline ? a->timeline->lost_events : 0;
+	out->events = a->timeline ? a->timeline->recorded_events : 0;
+	out->have_checks = a->checks.have_counters;
+	out->checks_warn = wperf_report_checks_confirming(&a->checks, &ok);
+	out->checks_ok = ok;
+	ret = take_checks_first(a, out);
+	if (!ret)
+		ret = take_knots(a, target, out);
+	if (!ret)
+		ret = take_edges(a, target, out);
+	if (!ret)
+		ret = take_cmetric_first(a, target, out);
+	if (!ret)
+		ret = take_timer_paced(a, target, out);
+	if (ret) {
+		wperf_run_release(out);
+		return wperf_error_set(err, ret, "out of memory while keeping a run for the gate");
+	}
+	return 0;
+}
+
+uint64_t wperf_run_checks_warn(const struct wperf_run *r)
+{
+	return r->have_checks ? r->checks_warn : 0;
+}
