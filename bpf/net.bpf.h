@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Network interfaces: each packet sent and received, with its bytes
+ * (included by recorder.bpf.c).
+ */
+#ifndef WPERF_NET_BPF_H
+#define WPERF_NET_BPF_H
+
+static __always_inline int emit_net(const bool btf, __u8 kind, struct net_device *dev, __u32 bytes)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct record_slot slot;
+	struct wperf_event *e;
+	__s32 irq;
+
+	e = reserve(&slot, RECORD_SIZE(net), kind, (__u32)id, id >> 32);
+	if (!e)
+		return 0;
+	e->hdr.flags = current_context(&irq);
+	e->net.irq = irq;
+	e->net.ifindex = KREAD(btf, dev, ifindex);
+	e->net.bytes = bytes;
+	submit(&slot);
+	return 0;
+}
+
+static __always_inline int on_net_dev_xmit(__u64 *ctx, const bool btf)
+{
+	if ((int)ctx[1] != 0) /* not sent (NETDEV_TX_BUSY) */
+		return 0;
+	return emit_net(btf, WPERF_EV_NET_XMIT, (void *)ctx[2], ctx[3]);
+}
+
+static __always_inline int on_netif_receive_skb(__u64 *ctx, const bool btf)
+{
+	struct sk_buff *skb = (void *)ctx[0];
+
+	return emit_net(btf, WPERF_EV_NET_RECV, KREAD(btf, skb, dev), KREAD(btf, skb, len));
+}
+
+#endif /* WPERF_NET_BPF_H */
