@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "core/gate/check_report_internal.h"
+#include "core/gate/verdict_text.h"
 
 /* "31.0 pp": a share of the window in percentage points. */
 static void pp(struct md *m, double share)
@@ -79,15 +80,6 @@ void check_finding_what(struct md *m, const struct wperf_finding *f, const char 
 	}
 }
 
-static const char *level_label(const struct wperf_finding *f)
-{
-	if (f->inconclusive)
-		return "inconclusive";
-	return f->level == WPERF_LEVEL_FAIL   ? "**fail**"
-	       : f->level == WPERF_LEVEL_WARN ? "warn"
-					      : "info";
-}
-
 static void site_line(struct md *m, const struct wperf_site *s)
 {
 	check_md_printf(m, "  - %.0f%%:", s->share * 100);
@@ -106,7 +98,7 @@ static void site_line(struct md *m, const struct wperf_site *s)
 
 void check_finding_line(struct md *m, const struct wperf_finding *f, const char *unit)
 {
-	check_md_printf(m, "- %s ", level_label(f));
+	check_md_printf(m, "- %s ", wperf_md_level(f));
 	check_finding_what(m, f, unit);
 	if (f->kind == WPERF_FINDING_EDGE && !isnan(f->change))
 		check_md_printf(m, " (%+.0f%%)", f->change * 100);

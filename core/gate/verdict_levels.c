@@ -12,28 +12,30 @@
 
 #include "core/gate/verdict_internal.h"
 
+/* Does each of names match some of globs (each of globs some of names, when
+ * names_are_globs)? */
+static int each_matched(char *const *names, size_t nnames, char *const *globs, size_t nglobs,
+			int names_are_globs)
+{
+	for (size_t i = 0; i < nnames; i++) {
+		size_t j = 0;
+
+		while (j < nglobs && fnmatch(names_are_globs ? names[i] : globs[j],
+					     names_are_globs ? globs[j] : names[i], 0))
+			j++;
+		if (j == nglobs)
+			return 0;
+	}
+	return 1;
+}
+
 /* Does every glob match a member, and every member match a glob? */
 int wperf_accepted_matches_knot(const struct wperf_accepted *a, const struct wperf_idset *s)
 {
 	if (a->is_edge || !a->nglobs || !s->n)
 		return 0;
-	for (size_t i = 0; i < a->nglobs; i++) {
-		size_t j = 0;
-
-		while (j < s->n && fnmatch(a->globs[i], s->ids[j], 0))
-			j++;
-		if (j == s->n)
-			return 0;
-	}
-	for (size_t j = 0; j < s->n; j++) {
-		size_t i = 0;
-
-		while (i < a->nglobs && fnmatch(a->globs[i], s->ids[j], 0))
-			i++;
-		if (i == a->nglobs)
-			return 0;
-	}
-	return 1;
+	return each_matched(a->globs, a->nglobs, s->ids, s->n, 1) &&
+	       each_matched(s->ids, s->n, a->globs, a->nglobs, 0);
 }
 
 /* An accepted knot entry one of whose globs names vertex: a known member of

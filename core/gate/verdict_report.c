@@ -81,15 +81,6 @@ static const char *verdict_sentence(enum wperf_verdict_kind k)
 	return "";
 }
 
-static const char *level_name(const struct wperf_finding *f)
-{
-	if (f->inconclusive)
-		return "inconclusive";
-	return f->level == WPERF_LEVEL_FAIL   ? "**fail**"
-	       : f->level == WPERF_LEVEL_WARN ? "warn"
-					      : "info";
-}
-
 /* "40.0% (38.5-41.0)": a median share of the window and the range of the runs. */
 static void md_share(struct md *m, double median, double lo, double hi)
 {
@@ -127,7 +118,7 @@ static void md_knots(struct md *m, const struct wperf_verdict *v)
 		const struct wperf_finding *f = &v->findings[i];
 
 		if (f->kind == WPERF_FINDING_EXPECTATION) {
-			md_printf(m, "- %s: ", level_name(f));
+			md_printf(m, "- %s: ", wperf_md_level(f));
 			md_text_(m, f->note);
 			md_end(m);
 			shown++;
@@ -135,7 +126,7 @@ static void md_knots(struct md *m, const struct wperf_verdict *v)
 		}
 		if (f->kind != WPERF_FINDING_VERTEX)
 			continue;
-		md_printf(m, "- %s: ", level_name(f));
+		md_printf(m, "- %s: ", wperf_md_level(f));
 		md_code_(m, f->vertex);
 		md_printf(m, " %s the %s: in %zu of %zu runs, was %zu of %zu (p ",
 			  f->worse ? "**joined**" : "left", f->sink ? "sinks" : "knots", f->seen,
@@ -183,7 +174,7 @@ static void md_edges(struct md *m, const struct wperf_verdict *v)
 			md_printf(m, "|---|---|---|---|---|---|---|---|");
 			md_end(m);
 		}
-		md_printf(m, "| %s | ", level_name(f));
+		md_printf(m, "| %s | ", wperf_md_level(f));
 		md_code_(m, f->from);
 		md_printf(m, " → ");
 		md_code_(m, f->to);
@@ -238,7 +229,7 @@ static void md_throughput(struct md *m, const struct wperf_verdict *v)
 		md_printf(m, ", runs %.6g–%.6g against %.6g–%.6g, p ", f->after_lo, f->after_hi,
 			  f->before_lo, f->before_hi);
 		md_p(m, f->p);
-		md_printf(m, ": %s, ", level_name(f));
+		md_printf(m, ": %s, ", wperf_md_level(f));
 		md_text_(m, f->note);
 	} else {
 		md_printf(m, ": within the tolerance or the noise");

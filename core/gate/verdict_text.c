@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Text escaped for Markdown and for XML or HTML (see verdict_text.h), for the
- * writers of a verdict and of a whole check.
+ * Text escaped for Markdown and for XML or HTML (see verdict_text.h), and a
+ * finding's level as Markdown, for the writers of a verdict and of a whole
+ * check.
  */
 #include <errno.h>
 #include <string.h>
@@ -91,4 +92,13 @@ int wperf_markdown_ids(struct wperf_buf *b, const struct wperf_idset *s)
 	for (size_t i = 0; i < s->n && !ret; i++)
 		ret = (i ? wperf_buf_append(b, ", ", 2) : 0) || wperf_md_code(b, s->ids[i]);
 	return ret ? -ENOMEM : 0;
+}
+
+const char *wperf_md_level(const struct wperf_finding *f)
+{
+	if (f->inconclusive)
+		return "inconclusive";
+	return f->level == WPERF_LEVEL_FAIL   ? "**fail**"
+	       : f->level == WPERF_LEVEL_WARN ? "warn"
+					      : "info";
 }

@@ -1537,6 +1537,42 @@ static void test_unconfirmed_runs(void **state)
 	wperf_buf_release(&xml);
 }
 
+/* An accepted knot entry matches a knot when every glob names a member and
+ * every member is named by a glob: one glob left over, or one member, and it
+ * does not. */
+static void test_accepted_matches_knot(void **state)
+{
+	char *globs[] = {"pool@*", "lock@main"};
+	char *members[] = {"lock@main", "pool@a", "pool@b"};
+	char *strangers[] = {"lock@main", "pool@a", "timer@main"};
+	struct wperf_accepted a = {.globs = globs, .nglobs = 2, .reason = "known"};
+	struct wperf_idset knot = {.ids = members, .n = 3};
+	struct wperf_idset other = {.ids = strangers, .n = 3};
+	struct wperf_idset alone = {.ids = members, .n = 1};
+
+	(void)state;
+	assert_true(wperf_accepted_matches_knot(&a, &knot));
+	assert_false(wperf_accepted_matches_knot(&a, &other)); /* timer@main named by none */
+	assert_false(wperf_accepted_matches_knot(&a, &alone)); /* pool@* names no member */
+	a.is_edge = 1;
+	assert_false(wperf_accepted_matches_knot(&a, &knot));
+}
+
+/* Runs that lost too many events, or that the kernel's counters contradict,
+ * leave a verdict untrusted, whichever of the two it is. */
+static void test_untrusted(void **state)
+{
+	struct wperf_verdict v = {0};
+
+	(void)state;
+	assert_false(wperf_verdict_untrusted(&v));
+	v.lossy_runs = 1;
+	assert_true(wperf_verdict_untrusted(&v));
+	v.lossy_runs = 0;
+	v.unconfirmed_runs = 2;
+	assert_true(wperf_verdict_untrusted(&v));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1574,6 +1610,8 @@ int main(void)
 	    cmocka_unit_test(test_junit),
 	    cmocka_unit_test(test_run_from_analysis),
 	    cmocka_unit_test(test_run_building),
+	    cmocka_unit_test(test_accepted_matches_knot),
+	    cmocka_unit_test(test_untrusted),
 	};
 
 	return cmocka_run_group_tests_name("the gate", tests, NULL, NULL);
