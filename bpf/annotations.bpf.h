@@ -8,13 +8,9 @@
 
 static __always_inline int emit_usdt(__u8 kind, __u64 lock)
 {
-	__u64 id = bpf_get_current_pid_tgid();
 	struct record_slot slot;
-	struct wperf_event *e;
+	struct wperf_event *e = reserve_current(&slot, RECORD_SIZE(usdt), kind, true);
 
-	if (!is_target(id >> 32))
-		return 0;
-	e = reserve(&slot, RECORD_SIZE(usdt), kind, (__u32)id, id >> 32);
 	if (!e)
 		return 0;
 	e->usdt.lock = lock;

@@ -8,17 +8,14 @@
 
 static __always_inline int emit_block(const bool btf, __u8 kind, struct request *rq, __u32 bytes)
 {
-	__u64 id = bpf_get_current_pid_tgid();
 	struct request_queue *q = KREAD(btf, rq, q);
 	struct gendisk *disk = KREAD(btf, q, disk);
 	struct record_slot slot;
-	struct wperf_event *e;
 	__s32 irq;
+	struct wperf_event *e = reserve_in_context(&slot, RECORD_SIZE(block), kind, &irq);
 
-	e = reserve(&slot, RECORD_SIZE(block), kind, (__u32)id, id >> 32);
 	if (!e)
 		return 0;
-	e->hdr.flags = current_context(&irq);
 	e->block.irq = irq;
 	e->block.sector = KREAD(btf, rq, __sector);
 	e->block.dev = (KREAD(btf, disk, major) << 20) | KREAD(btf, disk, first_minor);

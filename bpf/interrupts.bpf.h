@@ -15,19 +15,31 @@ static __always_inline __u8 current_context(__s32 *irq)
 	*irq = 0;
 	if (!st)
 		return WPERF_CTX_THREAD;
-	if (st->hardirq_depth > 0) {
-		*irq = st->hardirq;
+	if (st->hard.depth > 0) {
+		*irq = st->hard.irq;
 		return WPERF_CTX_HARDIRQ;
 	}
 	if (st->vector_depth > 0) {
 		*irq = WPERF_IRQ_VECTOR;
 		return WPERF_CTX_HARDIRQ;
 	}
-	if (st->softirq_depth > 0) {
-		*irq = st->softirq;
+	if (st->soft.depth > 0) {
+		*irq = st->soft.irq;
 		return WPERF_CTX_SOFTIRQ;
 	}
 	return WPERF_CTX_THREAD;
+}
+
+/* A record made by the current thread, or by the interrupt it is in: its
+ * context in hdr.flags, the interrupt in *irq (current_context). */
+static __always_inline struct wperf_event *reserve_in_context(struct record_slot *slot, __u32 size,
+							      __u8 kind, __s32 *irq)
+{
+	struct wperf_event *e = reserve_current(slot, size, kind, false);
+
+	if (e)
+		e->hdr.flags = current_context(irq);
+	return e;
 }
 
 /*
@@ -40,21 +52,17 @@ static __always_inline void irq_state_reset(void)
 	struct irq_state *st = irq_state();
 
 	if (st) {
-		st->hardirq_depth = 0;
-		st->softirq_depth = 0;
+		st->hard.depth = 0;
+		st->soft.depth = 0;
 		st->vector_depth = 0;
 	}
 }
 
 static __always_inline int emit_irq(__u8 kind, __s32 irq)
 {
-	__u64 id = bpf_get_current_pid_tgid();
 	struct record_slot slot;
-	struct wperf_event *e;
+	struct wperf_event *e = reserve_current(&slot, RECORD_SIZE(irq), kind, true);
 
-	if (!is_target(id >> 32))
-		return 0;
-	e = reserve(&slot, RECORD_SIZE(irq), kind, (__u32)id, id >> 32);
 	if (!e)
 		return 0;
 	e->irq.irq = irq;
@@ -62,46 +70,49 @@ static __always_inline int emit_irq(__u8 kind, __s32 irq)
 	return 0;
 }
 
-static __always_inline int on_irq_handler_entry(__u64 *ctx, const bool btf)
+/* Hard irq (or softirq vector, when soft) n enters: the CPU serves it now,
+ * one level deeper. */
+static __always_inline int irq_enter(bool soft, __u8 kind, __s32 n)
 {
 	struct irq_state *st = irq_state();
-	__s32 irq = ctx[0];
 
 	if (st) {
-		st->hardirq = irq;
-		st->hardirq_depth++;
+		struct irq_level *l = soft ? &st->soft : &st->hard;
+
+		l->irq = n;
+		l->depth++;
 	}
-	return emit_irq(WPERF_EV_HARDIRQ_ENTRY, irq);
+	return emit_irq(kind, n);
+}
+
+static __always_inline int irq_leave(bool soft, __u8 kind, __s32 n)
+{
+	struct irq_state *st = irq_state();
+	struct irq_level *l = st ? (soft ? &st->soft : &st->hard) : NULL;
+
+	if (l && l->depth > 0)
+		l->depth--;
+	return emit_irq(kind, n);
+}
+
+static __always_inline int on_irq_handler_entry(__u64 *ctx, const bool btf)
+{
+	return irq_enter(false, WPERF_EV_HARDIRQ_ENTRY, ctx[0]);
 }
 
 static __always_inline int on_irq_handler_exit(__u64 *ctx, const bool btf)
 {
-	struct irq_state *st = irq_state();
-
-	if (st && st->hardirq_depth > 0)
-		st->hardirq_depth--;
-	return emit_irq(WPERF_EV_HARDIRQ_EXIT, ctx[0]);
+	return irq_leave(false, WPERF_EV_HARDIRQ_EXIT, ctx[0]);
 }
 
 static __always_inline int on_softirq_entry(__u64 *ctx, const bool btf)
 {
-	struct irq_state *st = irq_state();
-	__s32 vec = ctx[0];
-
-	if (st) {
-		st->softirq = vec;
-		st->softirq_depth++;
-	}
-	return emit_irq(WPERF_EV_SOFTIRQ_ENTRY, vec);
+	return irq_enter(true, WPERF_EV_SOFTIRQ_ENTRY, ctx[0]);
 }
 
 static __always_inline int on_softirq_exit(__u64 *ctx, const bool btf)
 {
-	struct irq_state *st = irq_state();
-
-	if (st && st->softirq_depth > 0)
-		st->softirq_depth--;
-	return emit_irq(WPERF_EV_SOFTIRQ_EXIT, ctx[0]);
+	return irq_leave(true, WPERF_EV_SOFTIRQ_EXIT, ctx[0]);
 }
 
 /* Timer callbacks and IPIs: interrupt context with no irq number. Nested, as a

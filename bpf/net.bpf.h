@@ -8,15 +8,12 @@
 
 static __always_inline int emit_net(const bool btf, __u8 kind, struct net_device *dev, __u32 bytes)
 {
-	__u64 id = bpf_get_current_pid_tgid();
 	struct record_slot slot;
-	struct wperf_event *e;
 	__s32 irq;
+	struct wperf_event *e = reserve_in_context(&slot, RECORD_SIZE(net), kind, &irq);
 
-	e = reserve(&slot, RECORD_SIZE(net), kind, (__u32)id, id >> 32);
 	if (!e)
 		return 0;
-	e->hdr.flags = current_context(&irq);
 	e->net.irq = irq;
 	e->net.ifindex = KREAD(btf, dev, ifindex);
 	e->net.bytes = bytes;

@@ -87,11 +87,13 @@ struct {
  * no irq_handler_entry, so their wakeups (nanosleep, timers) are caught by the
  * hrtimer tracepoints and, on x86, the irq_vectors ones: vector_depth.
  */
+struct irq_level {
+	__s32 irq; /* the hard irq's number, or the softirq's vector */
+	__u32 depth;
+};
+
 struct irq_state {
-	__s32 hardirq;
-	__u32 hardirq_depth;
-	__s32 softirq;
-	__u32 softirq_depth;
+	struct irq_level hard, soft;
 	__u32 vector_depth;
 };
 
@@ -231,6 +233,18 @@ static __always_inline struct wperf_event *reserve(struct record_slot *slot, __u
 	e->hdr.tid = tid;
 	e->hdr.tgid = tgid;
 	return e;
+}
+
+/* A record made by the current thread; NULL when there is no room, or when
+ * only_targets and its process is not a target. */
+static __always_inline struct wperf_event *reserve_current(struct record_slot *slot, __u32 size,
+							   __u8 kind, bool only_targets)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+
+	if (only_targets && !is_target(id >> 32))
+		return NULL;
+	return reserve(slot, size, kind, (__u32)id, id >> 32);
 }
 
 static __always_inline void submit(struct record_slot *slot)

@@ -86,6 +86,19 @@ static __always_inline int on_sched_wakeup_new(__u64 *ctx, const bool btf)
 
 /* Thread lifetimes. */
 
+/* A record of task, when its process is a target; NULL otherwise, or when
+ * there is no room. */
+static __always_inline struct wperf_event *reserve_task(struct record_slot *slot, __u32 size,
+							__u8 kind, const bool btf,
+							struct task_struct *task)
+{
+	__u32 tgid = KREAD(btf, task, tgid);
+
+	if (!is_target(tgid))
+		return NULL;
+	return reserve(slot, size, kind, KREAD(btf, task, pid), tgid);
+}
+
 static __always_inline int on_sched_process_fork(__u64 *ctx, const bool btf)
 {
 	struct task_struct *parent = (void *)ctx[0], *child = (void *)ctx[1];
@@ -111,13 +124,9 @@ static __always_inline int on_sched_process_fork(__u64 *ctx, const bool btf)
 static __always_inline int emit_name(const bool btf, __u8 kind, struct task_struct *task,
 				     const char *comm)
 {
-	__u32 tgid = KREAD(btf, task, tgid);
 	struct record_slot slot;
-	struct wperf_event *e;
+	struct wperf_event *e = reserve_task(&slot, RECORD_SIZE(name), kind, btf, task);
 
-	if (!is_target(tgid))
-		return 0;
-	e = reserve(&slot, RECORD_SIZE(name), kind, KREAD(btf, task, pid), tgid);
 	if (!e)
 		return 0;
 	if (comm)
@@ -141,13 +150,9 @@ static __always_inline int on_task_rename(__u64 *ctx, const bool btf)
 static __always_inline int on_sched_process_exit(__u64 *ctx, const bool btf)
 {
 	struct task_struct *task = (void *)ctx[0];
-	__u32 tgid = KREAD(btf, task, tgid);
 	struct record_slot slot;
-	struct wperf_event *e;
+	struct wperf_event *e = reserve_task(&slot, RECORD_SIZE(exit), WPERF_EV_EXIT, btf, task);
 
-	if (!is_target(tgid))
-		return 0;
-	e = reserve(&slot, RECORD_SIZE(exit), WPERF_EV_EXIT, KREAD(btf, task, pid), tgid);
 	if (!e)
 		return 0;
 	/*
