@@ -240,7 +240,7 @@ int wperf_verdict_untrusted(const struct wperf_verdict *v);
 /* Does accepted knot entry a match the knot of identities s? */
 int wperf_accepted_matches_knot(const struct wperf_accepted *a, const struct wperf_idset *s);
 
-/* ---- writers (verdict_report.c) ---- */
+/* ---- writers (verdict_report.c, verdict_text.c, verdict_junit.c) ---- */
 
 #define WPERF_VERDICT_MD_MAX 60000 /* under the forges' 65,535-character comments */
 
