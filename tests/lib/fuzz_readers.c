@@ -635,14 +635,14 @@ static int read_forge_headers(const uint8_t *data, size_t size, struct wperf_err
 static const struct fuzz_reader readers[] = {
     {"trace", read_trace, trace_where},		 /* trace_reader*.c */
     {"analysis", read_analysis, trace_where},	 /* analysis.c, on a trace that opens */
-    {"scenario", read_scenario, scenario_where}, /* harness/scenario*.c */
-    {"baseline", read_baseline, baseline_where}, /* baseline_yaml.c */
+    {"scenario", read_scenario, scenario_where}, /* harness/run/scenario*.c */
+    {"baseline", read_baseline, baseline_where}, /* baseline_read.c */
     {"run_json", read_run_json, json_where},	 /* run_json.c */
-    {"check", read_check, check_where},		 /* check.c */
-    {"results", read_results, results_where},	 /* harness/run/results.c */
+    {"check", read_check, check_where},		 /* check_read.c */
+    {"results", read_results, results_where},	 /* harness/run/results_json.c */
     {"proc_maps", read_proc_maps, NULL},	 /* harness/record/proc_info.c */
     {"proc_stat", read_proc_stat, NULL},	 /* harness/record/proc_info.c */
-    {"perfmap", read_perfmap, NULL},		 /* symbolize.c */
+    {"perfmap", read_perfmap, NULL},		 /* symbolize_perfmap.c */
     {"github_answer", read_github_answer, NULL}, /* harness/forge/github_comments.c */
     {"forge_headers", read_forge_headers, NULL}, /* harness/forge/forge_http.c */
 };
