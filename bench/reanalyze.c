@@ -30,7 +30,7 @@
 #include "core/gate/runset.h"
 #include "harness/run/analyze_run.h"
 #include "harness/run/run_set.h"
-#include "harness/run/scenario.h"
+#include "core/scenario/scenario.h"
 
 struct totals {
 	unsigned runs, met_then, met_now, worse;
@@ -85,7 +85,7 @@ static void print_knots(const struct wperf_run *r)
 /* The results' scenario, or the file of its name in dir (when not NULL). */
 static struct scenario *load(const char *results, const char *dir, struct wperf_error *err)
 {
-	struct scenario_vars vars = {.results_dir = results, .build_dir = "build"};
+	struct scenario_vars vars = {.results_dir = results, .build_dir = "build", .env = environ};
 	struct scenario *s = NULL;
 	char path[PATH_MAX];
 

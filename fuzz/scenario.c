@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target: scenario files (harness/scenario*.c): YAML, as `wperf-bench run` and `check`
+ * libFuzzer target: scenario files (core/scenario/scenario*.c): YAML, as `wperf-bench run` and `check`
  * load them.
  */
 #include "fuzz_target.h"

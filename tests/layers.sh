@@ -13,13 +13,14 @@ declare -A may=(
 	[core/analysis]="core/trace core/util"
 	[core/report]="core/analysis core/trace core/util"
 	[core/gate]="core/report core/analysis core/trace core/util"
+	[core/scenario]="core/gate core/report core/analysis core/trace core/util"
 	[harness/base]="core/util"
 	[harness/git]="harness/base core/util"
 	[harness/record]="harness/base core/trace core/util"
-	[harness/run]="harness/record harness/git harness/base core/gate core/report core/analysis core/trace core/util"
-	[harness/gate]="harness/run harness/git harness/base core/gate core/report core/analysis core/trace core/util"
-	[harness/forge]="harness/run harness/git harness/base core/gate core/report core/analysis core/trace core/util"
-	[harness/cli]="harness/forge harness/gate harness/run harness/record harness/git harness/base core/gate core/report core/analysis core/trace core/util"
+	[harness/run]="harness/record harness/git harness/base core/scenario core/gate core/report core/analysis core/trace core/util"
+	[harness/gate]="harness/run harness/git harness/base core/scenario core/gate core/report core/analysis core/trace core/util"
+	[harness/forge]="harness/run harness/git harness/base core/scenario core/gate core/report core/analysis core/trace core/util"
+	[harness/cli]="harness/forge harness/gate harness/run harness/record harness/git harness/base core/scenario core/gate core/report core/analysis core/trace core/util"
 )
 bad=0
 for dir in "${!may[@]}"; do

@@ -5,10 +5,11 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness/cli/cli.h"
 #include "core/gate/verdict.h"
-#include "harness/run/scenario.h"
+#include "core/scenario/scenario.h"
 
 #define CMD "check"
 
@@ -66,7 +67,8 @@ int cmd_check(int argc, char **argv)
 {
 	struct check_args args = {0};
 	/* Placeholders: check runs nothing, so no results folder exists yet. */
-	const struct scenario_vars vars = {.results_dir = "<results>", .build_dir = "build"};
+	const struct scenario_vars vars = {
+	    .results_dir = "<results>", .build_dir = "build", .env = environ};
 	int status = cli_parse(&check_command, argc, argv, &args);
 
 	if (status >= 0)

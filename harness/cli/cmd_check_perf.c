@@ -20,13 +20,14 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "harness/cli/cli.h"
 #include "harness/gate/check_scenario.h"
 #include "harness/gate/check_write.h"
 #include "harness/base/progress.h"
 #include "harness/run/results.h"
-#include "harness/run/scenario.h"
+#include "core/scenario/scenario.h"
 
 #define CMD "check-perf"
 
@@ -47,7 +48,8 @@ struct check_perf {
  * an error the check reports (it is selected, and fails to run). */
 static int select_file(struct check_perf *cp, const char *path)
 {
-	const struct scenario_vars vars = {.results_dir = "<results>", .build_dir = "build"};
+	const struct scenario_vars vars = {
+	    .results_dir = "<results>", .build_dir = "build", .env = environ};
 	struct wperf_error err = {0};
 	struct scenario *s;
 	char *copy;

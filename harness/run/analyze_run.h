@@ -9,7 +9,7 @@
 
 #include "core/util/error.h"
 #include "core/gate/runset.h"
-#include "harness/run/scenario.h"
+#include "core/scenario/scenario.h"
 
 /*
  * Analyzes trace (a run of s, in run_dir) for target (a process name or

@@ -183,7 +183,7 @@ int results_summary_json(const struct results *r, struct wperf_buf *out)
  * written again by compare and after a kill, by older and newer versions.
  */
 
-/* The gate's ranges are those a scenario's gate block takes (harness/run/scenario.c). */
+/* The gate's ranges are those a scenario's gate block takes (core/scenario/scenario.c). */
 #define GATE_MAX_RUNS 1000
 
 static const struct wperf_doc_range edge_tolerance = {0, 100, 1, 0};

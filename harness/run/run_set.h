@@ -19,7 +19,7 @@
 
 #include "core/util/error.h"
 #include "harness/run/results.h"
-#include "harness/run/scenario.h"
+#include "core/scenario/scenario.h"
 
 struct run_set_opts {
 	const char *scenario_path;

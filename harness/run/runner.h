@@ -21,7 +21,7 @@
 #include "core/util/buf.h"
 #include "core/util/error.h"
 #include "harness/base/progress.h"
-#include "harness/run/scenario.h"
+#include "core/scenario/scenario.h"
 
 struct runner_opts {
 	const struct scenario *s;

@@ -32,7 +32,7 @@
 #include "harness/forge/github_comments.h"
 #include "harness/record/proc_info.h"
 #include "harness/run/results.h"
-#include "harness/run/scenario.h"
+#include "core/scenario/scenario.h"
 
 /* What a driver must find true; when it is not, the reader has a bug. */
 #define FUZZ_CHECK(cond)                                                                           \
@@ -231,6 +231,7 @@ static const char *trace_where(void)
 
 static int read_scenario(const uint8_t *data, size_t size, struct wperf_error *err)
 {
+	/* No environment: what a scenario expands does not depend on the fuzzer's. */
 	const struct scenario_vars vars = {.results_dir = "/results", .build_dir = "build"};
 	struct scenario *s;
 	int ret;
@@ -635,7 +636,7 @@ static int read_forge_headers(const uint8_t *data, size_t size, struct wperf_err
 static const struct fuzz_reader readers[] = {
     {"trace", read_trace, trace_where},		 /* trace_reader*.c */
     {"analysis", read_analysis, trace_where},	 /* analysis.c, on a trace that opens */
-    {"scenario", read_scenario, scenario_where}, /* harness/run/scenario*.c */
+    {"scenario", read_scenario, scenario_where}, /* core/scenario/scenario*.c */
     {"baseline", read_baseline, baseline_where}, /* baseline_read.c */
     {"run_json", read_run_json, json_where},	 /* run_json.c */
     {"check", read_check, check_where},		 /* check_read.c */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The scenario loader (harness/run/scenario.h): every value of a file that uses
+ * The scenario loader (core/scenario/scenario.h): every value of a file that uses
  * every key, the exact error (file:line:column: path: message) for each broken
  * file in tests/data/scenarios/, and survival on garbage: random bytes,
  * mutations of a good file, deep nesting, aliases that multiply.
@@ -19,11 +19,13 @@
 
 #include <cmocka.h>
 
-#include "harness/run/scenario.h"
+#include "core/scenario/scenario.h"
 
 #define DIR "tests/data/scenarios/"
 
-static const struct scenario_vars vars = {.results_dir = "/res", .build_dir = "/bld"};
+/* The environment the scenarios see: the library reads no other. */
+static char *const env[] = {"HOME=/home/tester", "WPERF_TEST_VAR=value", NULL};
+static const struct scenario_vars vars = {.results_dir = "/res", .build_dir = "/bld", .env = env};
 
 static struct scenario *load_ok(const char *path)
 {
@@ -339,7 +341,9 @@ static int remove_tmp(void **state)
 }
 
 /* Loads bytes from tmp_path; returns 1 when they made a scenario, 0 when an error. */
-static int load_bytes(const void *p, size_t n, char *msg, size_t size)
+/* Loads the scenario p[0, n) with variables v; as load_bytes. */
+static int load_bytes_with(const void *p, size_t n, const struct scenario_vars *v, char *msg,
+			   size_t size)
 {
 	struct wperf_error err = {0};
 	struct scenario *s = NULL;
@@ -349,7 +353,7 @@ static int load_bytes(const void *p, size_t n, char *msg, size_t size)
 	assert_non_null(f);
 	assert_int_equal(fwrite(p, 1, n, f), n);
 	fclose(f);
-	r = scenario_load(tmp_path, &vars, &s, &err);
+	r = scenario_load(tmp_path, v, &s, &err);
 	if (r == 0) {
 		assert_non_null(s);
 		assert_non_null(s->name);
@@ -364,6 +368,11 @@ static int load_bytes(const void *p, size_t n, char *msg, size_t size)
 	if (msg)
 		snprintf(msg, size, "%s", err.msg + strlen(tmp_path) + 1);
 	return 0;
+}
+
+static int load_bytes(const void *p, size_t n, char *msg, size_t size)
+{
+	return load_bytes_with(p, n, &vars, msg, size);
 }
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -405,7 +414,6 @@ static void test_mutations(void **state)
 	n = fread(good, 1, sizeof(good), f);
 	fclose(f);
 	assert_true(n > 0 && n < sizeof(good));
-	setenv("HOME", "/home/tester", 1);
 	assert_int_equal(load_bytes(good, n, NULL, 0), 1);
 	for (int i = 0; i < 400; i++) {
 		size_t m = n;
@@ -509,13 +517,14 @@ static void test_hostile(void **state)
 /* The variables: ${NAME} from the environment; bad names and unterminated ones. */
 static void test_variables(void **state)
 {
+	static char *const spaced_env[] = {"WPERF_TEST_VAR=a b", NULL};
+	const struct scenario_vars spaced = {.env = spaced_env};
 	char msg[WPERF_ERROR_MSG_LEN];
 	struct wperf_error err = {0};
 	struct scenario *s;
 	const char *doc;
 
 	(void)state;
-	setenv("WPERF_TEST_VAR", "value", 1);
 	doc = "name: x\nload: {command: ['${WPERF_TEST_VAR}-$${X}-${BUILD_DIR}$']}\n";
 	{
 		FILE *f = fopen(tmp_path, "w");
@@ -535,12 +544,14 @@ static void test_variables(void **state)
 	assert_int_equal(load_bytes(doc, strlen(doc), msg, sizeof(msg)), 0);
 	assert_string_equal(msg, "2:17: load.command: unterminated ${ (write $$ for a literal $)");
 	/* A name that expands to a bad one is still bad. */
-	setenv("WPERF_TEST_VAR", "a b", 1);
 	doc = "name: ${WPERF_TEST_VAR}\nload: {command: c}\n";
-	assert_int_equal(load_bytes(doc, strlen(doc), msg, sizeof(msg)), 0);
+	assert_int_equal(load_bytes_with(doc, strlen(doc), &spaced, msg, sizeof(msg)), 0);
 	assert_string_equal(msg, "1:7: name: expected a name of letters, digits, '.', '_' and '-' "
 				 "(at most 100, not starting with '.'), found \"a b\"");
-	unsetenv("WPERF_TEST_VAR");
+	/* Only the environment given is read: not the process's own. */
+	doc = "name: x\nload: {command: '${PATH}'}\n";
+	assert_int_equal(load_bytes(doc, strlen(doc), msg, sizeof(msg)), 0);
+	assert_string_equal(msg, "2:17: load.command: undefined variable ${PATH}");
 }
 
 #define ERROR_CASE(file, msg)                                                                      \
@@ -554,7 +565,6 @@ static void test_variables(void **state)
 int main(void)
 {
 	/* valid.yaml's cwd is ${HOME}/zk. */
-	setenv("HOME", "/home/tester", 1);
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_valid_top),
 	    cmocka_unit_test(test_valid_services),

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "harness/run/scenario_internal.h"
+#include "core/scenario/scenario_internal.h"
 
 #define SC_MAX_FILE  (1u << 20)	 /* bytes of YAML */
 #define SC_MAX_BYTES (64u << 20) /* of values, however many times aliases repeat them */

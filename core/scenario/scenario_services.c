@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/run/scenario_internal.h"
+#include "core/scenario/scenario_internal.h"
 
 int sc_command(struct loader *L, const yaml_node_t *n, struct scenario_command *c)
 {

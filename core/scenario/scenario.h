@@ -30,6 +30,10 @@
 struct scenario_vars {
 	const char *results_dir; /* ${RESULTS_DIR} */
 	const char *build_dir;	 /* ${BUILD_DIR} */
+	/* Where any other ${NAME} comes from: "NAME=value" strings ending with
+	 * NULL, as the process's environ (the program passes its own; the library
+	 * reads no environment). NULL: no other variable is defined. */
+	char *const *env;
 };
 
 /* A command of setup, teardown, a service or the load. */

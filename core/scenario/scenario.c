@@ -14,7 +14,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/gate/verdict.h"
-#include "harness/run/scenario_internal.h"
+#include "core/scenario/scenario_internal.h"
 
 #define MAX_RUNS 1000
 #define MAX_NAME 100 /* the scenario's name names folders */

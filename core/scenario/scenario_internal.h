@@ -17,7 +17,7 @@
 #include <stddef.h>
 
 #include "core/util/doc_yaml.h"
-#include "harness/run/scenario.h"
+#include "core/scenario/scenario.h"
 
 #define SC_MAX_SECONDS 1e6 /* any duration: over 11 days is a typo */
 

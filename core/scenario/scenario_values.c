@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/run/scenario_internal.h"
+#include "core/scenario/scenario_internal.h"
 
 #define SC_MAX_VAR	    128	 /* length of a ${NAME} */
 #define SC_REGEX_MAX_COST   2000 /* elements once counted repetitions are expanded */
@@ -41,7 +41,13 @@ static const char *variable(struct loader *L, const char *name)
 		return L->vars ? L->vars->build_dir : NULL;
 	if (!strcmp(name, "DURATION"))
 		return L->duration[0] ? L->duration : NULL;
-	return getenv(name);
+	for (char *const *v = L->vars ? L->vars->env : NULL; v && *v; v++) {
+		size_t len = strlen(name);
+
+		if (!strncmp(*v, name, len) && (*v)[len] == '=')
+			return *v + len + 1;
+	}
+	return NULL;
 }
 
 int sc_is_var_name(const char *p, size_t len)
