@@ -26,15 +26,36 @@
 #include "core/util/buf.h"
 #include "core/util/error.h"
 
-/* The built-in variables only the caller knows; NULL leaves one undefined. */
+/*
+ * The variables only the caller knows; NULL leaves one undefined. A ${NAME}
+ * is looked up in this order: SCENARIO_DIR, RESULTS_DIR and DURATION (the
+ * tool's own, never redefined), then defs, then build_dir as ${BUILD_DIR},
+ * then env.
+ */
 struct scenario_vars {
 	const char *results_dir; /* ${RESULTS_DIR} */
 	const char *build_dir;	 /* ${BUILD_DIR} */
+	/* What the user defined (a repository's .wperf-bench.yaml, --var):
+	 * "NAME=value" strings ending with NULL, the first of a name winning;
+	 * BUILD_DIR among them replaces build_dir. NULL: none. */
+	char *const *defs;
 	/* Where any other ${NAME} comes from: "NAME=value" strings ending with
 	 * NULL, as the process's environ (the program passes its own; the library
 	 * reads no environment). NULL: no other variable is defined. */
 	char *const *env;
 };
+
+/* Is name (len bytes) a variable's name: a letter or _, then letters, digits
+ * or _, at most 128 of them? The tool's own names (SCENARIO_DIR, RESULTS_DIR,
+ * DURATION) are names too, but scenario_var_is_reserved. */
+int scenario_var_name_ok(const char *name, size_t len);
+
+/* Is name one of the variables the tool itself defines and nobody else may? */
+int scenario_var_is_reserved(const char *name);
+
+/* The value of name in list ("NAME=value" strings ending with NULL, as defs
+ * and env): the first one's, or NULL. */
+const char *scenario_vars_lookup(char *const *list, const char *name);
 
 /* A command of setup, teardown, a service or the load. */
 struct scenario_command {

@@ -51,9 +51,6 @@ static inline const char *sc_key(struct loader *L, const yaml_node_pair_t *p)
 	return (const char *)wperf_yaml_node(&L->y, p->key)->data.scalar.value;
 }
 
-/* [A-Za-z_][A-Za-z0-9_]* (len bytes of p, at most 128): a variable's name. */
-int sc_is_var_name(const char *p, size_t len);
-
 /* Scalars. */
 #define SC_NONEMPTY 1 /* an empty string is an error */
 #define SC_RAW	    2 /* no ${VARIABLE} expansion */

@@ -85,7 +85,7 @@ static int env(struct loader *L, const yaml_node_t *map, struct scenario_service
 		size_t saved = wperf_doc_path_key(&L->y.path, key), klen = strlen(key);
 		char *value, *kv;
 
-		if (!sc_is_var_name(key, klen))
+		if (!scenario_var_name_ok(key, klen))
 			return wperf_yaml_fail(
 			    &L->y, wperf_yaml_node(&L->y, p[i].key),
 			    "expected a variable name of letters, digits and '_', not "

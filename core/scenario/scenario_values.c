@@ -30,27 +30,43 @@ const struct wperf_doc_range sc_share = {0, 1, 1, 0};
 const struct wperf_doc_range sc_signed_share = {-1, 1, 0, 0};
 const struct wperf_doc_range sc_relative = {0, 100, 1, 0};
 
-/* The value of a variable, or NULL when it has none. */
+const char *scenario_vars_lookup(char *const *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (char *const *v = list; v && *v; v++)
+		if (!strncmp(*v, name, len) && (*v)[len] == '=')
+			return *v + len + 1;
+	return NULL;
+}
+
+int scenario_var_is_reserved(const char *name)
+{
+	return !strcmp(name, "SCENARIO_DIR") || !strcmp(name, "RESULTS_DIR") ||
+	       !strcmp(name, "DURATION");
+}
+
+/* The value of a variable, or NULL when it has none (scenario_vars' order). */
 static const char *variable(struct loader *L, const char *name)
 {
+	const char *def;
+
 	if (!strcmp(name, "SCENARIO_DIR"))
 		return L->s->dir;
 	if (!strcmp(name, "RESULTS_DIR"))
 		return L->vars ? L->vars->results_dir : NULL;
-	if (!strcmp(name, "BUILD_DIR"))
-		return L->vars ? L->vars->build_dir : NULL;
 	if (!strcmp(name, "DURATION"))
 		return L->duration[0] ? L->duration : NULL;
-	for (char *const *v = L->vars ? L->vars->env : NULL; v && *v; v++) {
-		size_t len = strlen(name);
-
-		if (!strncmp(*v, name, len) && (*v)[len] == '=')
-			return *v + len + 1;
-	}
-	return NULL;
+	if (!L->vars)
+		return NULL;
+	if ((def = scenario_vars_lookup(L->vars->defs, name)))
+		return def;
+	if (!strcmp(name, "BUILD_DIR"))
+		return L->vars->build_dir;
+	return scenario_vars_lookup(L->vars->env, name);
 }
 
-int sc_is_var_name(const char *p, size_t len)
+int scenario_var_name_ok(const char *p, size_t len)
 {
 	static const char first[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_";
 	static const char rest[] =
@@ -83,7 +99,7 @@ static int expand(struct loader *L, const yaml_node_t *n, const char *s)
 				return wperf_yaml_fail(
 				    &L->y, n, "unterminated ${ (write $$ for a literal $)");
 			len = close - (p + 2);
-			if (!sc_is_var_name(p + 2, len))
+			if (!scenario_var_name_ok(p + 2, len))
 				return wperf_yaml_fail(&L->y, n, "bad variable name ${%.*s}",
 						       (int)(len > 40 ? 40 : len), p + 2);
 			memcpy(name, p + 2, len);

@@ -24,7 +24,9 @@
 
 #include "harness/cli/cli.h"
 #include "harness/gate/check_scenario.h"
+#include "harness/gate/check_shard.h"
 #include "harness/gate/check_write.h"
+#include "harness/gate/repo_config.h"
 #include "harness/base/progress.h"
 #include "harness/run/results.h"
 #include "core/scenario/scenario.h"
@@ -32,15 +34,28 @@
 #define CMD "check-perf"
 
 #define CHECK_PERF_DIR "build/check-perf"
+#define CHECK_PERF_TAG "ci"
+
+/* A selected scenario: its file and its name (the file's stem when it does
+ * not load), by which the selection is sorted and sharded. */
+struct selected {
+	char *file, *name;
+};
 
 struct check_perf {
 	const char *tag, *base_ref, *target, *results;
-	int base_mode, strict, quiet, keep_tree;
+	char *results_abs; /* --results made absolute */
+	int base_mode, strict, quiet, keep_tree, merge;
 	struct gate_baseline_src baseline;
 	struct check_looks looks;
 	double alpha;
-	char **files; /* the selected scenarios */
-	size_t nfiles;
+	struct check_shard shard;
+	struct wperf_buf var_args;  /* the --var arguments, const char * each */
+	struct repo_config config;  /* the repository's, the --var values ahead */
+	char **defs;		    /* config.vars but BUILD_DIR, for scenario_vars.defs */
+	const char *build_dir;	    /* BUILD_DIR of config.vars, else build (each tree's) */
+	struct selected *files;	    /* the selected scenarios, in name order */
+	size_t nfiles, nshare;	    /* how many; how many are the shard's */
 	struct wperf_buf files_buf; /* holds files */
 };
 
@@ -48,38 +63,64 @@ struct check_perf {
  * an error the check reports (it is selected, and fails to run). */
 static int select_file(struct check_perf *cp, const char *path)
 {
-	const struct scenario_vars vars = {
-	    .results_dir = "<results>", .build_dir = "build", .env = environ};
+	const struct scenario_vars vars = {.results_dir = "<results>",
+					   .build_dir = cp->build_dir,
+					   .defs = cp->defs,
+					   .env = environ};
+	const char *slash = strrchr(path, '/'), *stem = slash ? slash + 1 : path;
 	struct wperf_error err = {0};
-	struct scenario *s;
-	char *copy;
+	struct scenario *s = NULL;
+	struct selected one = {0};
 	int tagged = 1;
 
-	if (scenario_load(path, &vars, &s, &err) == 0) {
+	if (scenario_load(path, &vars, &s, &err) == 0)
 		tagged = scenario_has_tag(s, cp->tag);
-		scenario_free(s);
+	if (tagged) {
+		one.file = strdup(path);
+		one.name = s ? strdup(s->name) : strndup(stem, strcspn(stem, "."));
 	}
+	scenario_free(s);
 	if (!tagged)
 		return 0;
-	if (!(copy = strdup(path)) || wperf_buf_append(&cp->files_buf, &copy, sizeof(copy)) < 0) {
-		free(copy);
+	if (!one.file || !one.name || wperf_buf_append(&cp->files_buf, &one, sizeof(one)) < 0) {
+		free(one.file);
+		free(one.name);
 		return cli_error(CMD, "out of memory");
 	}
-	cp->files = (char **)cp->files_buf.data;
+	cp->files = (struct selected *)cp->files_buf.data;
 	cp->nfiles++;
 	return 0;
+}
+
+static int cmp_selected(const void *pa, const void *pb)
+{
+	const struct selected *a = pa, *b = pb;
+
+	return strcmp(a->name, b->name);
+}
+
+/* The selection in name order, each name once; the shard's share of it. */
+static int take_share(struct check_perf *cp)
+{
+	qsort(cp->files, cp->nfiles, sizeof(*cp->files), cmp_selected);
+	for (size_t i = 1; i < cp->nfiles; i++)
+		if (!strcmp(cp->files[i - 1].name, cp->files[i].name))
+			return cli_error(CMD, "%s and %s are both scenario %s",
+					 cp->files[i - 1].file, cp->files[i].file,
+					 cp->files[i].name);
+	for (size_t i = 0; i < cp->nfiles; i++)
+		cp->nshare += check_shard_has(&cp->shard, i);
+	if (!cp->nshare)
+		return cli_error(CMD, "shard %u/%u has no scenario: %zu are tagged %s",
+				 cp->shard.index, cp->shard.of, cp->nfiles, cp->tag);
+	return EXIT_OK;
 }
 
 /* Each operand: a scenario file, or a folder whose *.yaml files are scenarios. */
 static int select_scenarios(struct check_perf *cp, char **operands, int n)
 {
-	static char *const fallback[] = {"scenarios"};
 	int status = EXIT_OK;
 
-	if (!n) {
-		operands = (char **)fallback;
-		n = 1;
-	}
 	for (int i = 0; i < n && status == EXIT_OK; i++) {
 		struct stat st;
 		char pattern[PATH_MAX];
@@ -99,7 +140,7 @@ static int select_scenarios(struct check_perf *cp, char **operands, int n)
 	}
 	if (status == EXIT_OK && !cp->nfiles)
 		status = cli_error(CMD, "no scenario is tagged %s", cp->tag);
-	return status;
+	return status == EXIT_OK ? take_share(cp) : status;
 }
 
 /* The scenario's verdict in one line: runs, time, the smallest throughput
@@ -113,23 +154,24 @@ static void say_scenario(const struct check_perf *cp, size_t i,
 		snprintf(detect, sizeof(detect), ", could tell a throughput change of %.1f%%",
 			 s->verdict.detectable * 100);
 	fprintf(stderr, "check-perf: [%zu/%zu] %s: %s (%zu run%s per side, %.0f s%s)%s%s\n", i + 1,
-		cp->nfiles, s->name, s->error ? "error" : wperf_verdict_name(s->verdict.kind),
+		cp->nshare, s->name, s->error ? "error" : wperf_verdict_name(s->verdict.kind),
 		s->pairs, s->pairs == 1 ? "" : "s", s->seconds, detect, s->reason ? ": " : "",
 		s->reason ? s->reason : "");
 }
 
-/* Runs every selected scenario into c; 0, or -EINTR / -ENOMEM (c holds what
- * was done). */
+/* Runs the shard's scenarios into c; 0, or -EINTR / -ENOMEM (c holds what
+ * was done). Each scenario's part of alpha is of the whole selection's, so
+ * that the shards together hold the check's rate. */
 static int run_all(struct check_perf *cp, struct base_tree *tree, struct wperf_check *c,
 		   struct wperf_error *err)
 {
 	int e = 0;
 
-	c->scenarios = calloc(cp->nfiles, sizeof(*c->scenarios));
+	c->scenarios = calloc(cp->nshare, sizeof(*c->scenarios));
 	if (!c->scenarios)
 		return wperf_error_set(err, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < cp->nfiles && !e; i++) {
-		const char *file = cp->files[i], *slash = strrchr(file, '/');
+		const char *file = cp->files[i].file, *slash = strrchr(file, '/');
 		char dir[PATH_MAX];
 		struct check_scenario_opts o = {.scenario = file,
 						.dir = dir,
@@ -137,16 +179,20 @@ static int run_all(struct check_perf *cp, struct base_tree *tree, struct wperf_c
 						.baseline = &cp->baseline,
 						.looks = cp->looks,
 						.alpha = cp->alpha / (double)cp->nfiles,
+						.build_dir = cp->build_dir,
+						.defs = cp->defs,
 						.quiet = 1,
 						.new_ok = 1};
 
+		if (!check_shard_has(&cp->shard, i))
+			continue;
 		snprintf(dir, sizeof(dir), "%s/%.*s", cp->results,
 			 (int)strcspn(slash ? slash + 1 : file, "."), slash ? slash + 1 : file);
 		if (!cp->quiet)
-			fprintf(stderr, "check-perf: [%zu/%zu] %s\n", i + 1, cp->nfiles, file);
-		e = check_scenario(&o, &c->scenarios[i], err);
-		c->n = i + 1;
-		say_scenario(cp, i, &c->scenarios[i]);
+			fprintf(stderr, "check-perf: [%zu/%zu] %s\n", c->n + 1, cp->nshare, file);
+		e = check_scenario(&o, &c->scenarios[c->n], err);
+		say_scenario(cp, c->n, &c->scenarios[c->n]);
+		c->n++;
 	}
 	return e;
 }
@@ -175,8 +221,38 @@ static int parse_alpha(const char *cmd, const struct cli_option *opt, const char
 	return 0;
 }
 
+/* --var NAME=VALUE, repeatable: kept until the repository's config is read. */
+static int parse_var(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
+{
+	(void)opt;
+	if (wperf_buf_append(field, &arg, sizeof(arg)) < 0)
+		return cli_error(cmd, "out of memory");
+	return 0;
+}
+
+static int parse_shard(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
+{
+	struct wperf_error err = {0};
+
+	(void)opt;
+	return check_shard_parse(arg, field, &err) ? cli_error(cmd, "%s", err.msg) : 0;
+}
+
 static const struct cli_option check_perf_options[] = {
-    {'t', "tag", "TAG", "the scenarios' tag (default: ci)", CLI_STRING(struct check_perf, tag)},
+    {'t', "tag", "TAG", "the scenarios' tag (default: the config's tag, else " CHECK_PERF_TAG ")",
+     CLI_STRING(struct check_perf, tag)},
+    {0, "var", "NAME=VALUE",
+     "defines the scenario variable ${NAME} (BUILD_DIR included: relative, each tree's "
+     "folder); repeatable; wins over the config's variables and the environment",
+     CLI_PARSE(struct check_perf, var_args, parse_var)},
+    {0, "shard", "I/N",
+     "run only share I of N of the selected scenarios (those whose rank in name order is I-1 "
+     "modulo N), for a CI matrix; RESULTS/" CHECK_SHARD_FILE " says which",
+     CLI_PARSE(struct check_perf, shard, parse_shard)},
+    {0, "merge", NULL,
+     "the operands are the RESULTS folders of a check's shards (all of them): write their one "
+     "summary.json, summary.md and junit.xml into RESULTS, run nothing",
+     CLI_FLAG(struct check_perf, merge)},
     {0, "base", "REF",
      "judge against commit REF run in turns ('merge-base': the merge base of HEAD with the "
      "target branch)",
@@ -200,7 +276,9 @@ static const struct cli_option check_perf_options[] = {
      CLI_PARSE(struct check_perf, alpha, parse_alpha)},
     {0, "strict", NULL, "an inconclusive scenario fails the check",
      CLI_FLAG(struct check_perf, strict)},
-    {'r', "results", "DIR", "where to leave it all (default: " CHECK_PERF_DIR "; emptied)",
+    {'r', "results", "DIR",
+     "where to leave it all (default: the config's results, else " CHECK_PERF_DIR
+     " of the repository; emptied)",
      CLI_STRING(struct check_perf, results)},
     {0, "keep-tree", NULL, "keep the base's tree (its path is printed)",
      CLI_FLAG(struct check_perf, keep_tree)},
@@ -211,11 +289,17 @@ static const struct cli_option check_perf_options[] = {
 
 static const struct cli_command check_perf_command = {
     .name = CMD,
-    .synopsis = "[OPTIONS] [SCENARIO|DIR...]",
+    .synopsis = "[OPTIONS] [SCENARIO|DIR...]  |  --merge [OPTIONS] RESULTS...",
     .description =
 	"The performance gate for CI: runs every scenario tagged TAG among the\n"
 	"SCENARIO files and the *.yaml files of each DIR (default: scenarios/), and\n"
 	"judges each one.\n"
+	"\n"
+	"It works from any folder of a git repository: it runs from the work tree's\n"
+	"root (outside git, from here), where .wperf-bench.yaml, when there is one,\n"
+	"names the scenario files and folders, the baselines' folder, the default\n"
+	"tag and results folder, and scenario variables (docs/ci.md). ${BUILD_DIR}\n"
+	"is the root's build/ unless a variable says otherwise.\n"
 	"\n"
 	"With --base REF, each scenario runs on commit REF and on the work tree in\n"
 	"turns on this machine, and the head is judged against the base's runs with\n"
@@ -236,7 +320,12 @@ static const struct cli_command check_perf_command = {
 	"  NAME/          each scenario's results (base/, head/ and base.yaml with --base)\n"
 	"  summary.json   every verdict and finding (format " WPERF_CHECK_FORMAT ")\n"
 	"  summary.md     the same for people: what 'post' puts on the pull request\n"
-	"  junit.xml      for the CI's test report\n",
+	"  junit.xml      for the CI's test report\n"
+	"  shard.json     with --shard: which share of which selection it ran\n"
+	"\n"
+	"A CI matrix runs --shard 1/N ... N/N on N machines, then one job runs\n"
+	"--merge over their RESULTS folders: one verdict, one summary.md for 'post',\n"
+	"one junit.xml; it refuses a set with a shard missing or given twice.\n",
     .options = check_perf_options,
     .exit_status = "0 every scenario passed, improved or was inconclusive; 1 one\n"
 		   "has a new bottleneck or a regression (or, with --strict, is inconclusive);\n"
@@ -257,7 +346,92 @@ static int parse(int argc, char **argv, struct check_perf *cp)
 	if (cp->looks.first && cp->looks.max && cp->looks.max < cp->looks.first)
 		return cli_error(CMD, "--max-runs %u is below --runs %u", cp->looks.max,
 				 cp->looks.first);
+	if (cp->merge && (cp->shard.of || cp->base_mode || cp->baseline.at_commit))
+		return cli_error(CMD, "--merge runs nothing: --shard, --base and --baseline-ref "
+				      "belong to the shards' runs");
+	if (cp->merge && optind == argc)
+		return cli_error(CMD, "--merge wants the RESULTS folders of the shards");
 	return -1;
+}
+
+/* path as seen from here, absolute (the check moves to the root), into a new
+ * string; NULL when out of memory. */
+static char *from_here(const char *path)
+{
+	char cwd[PATH_MAX], *out;
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return strdup(path);
+	return asprintf(&out, "%s/%s", cwd, path) < 0 ? NULL : out;
+}
+
+/* The --var values ahead of the config's, then the variables for the
+ * scenarios: BUILD_DIR apart (check_scenario_opts.build_dir), the rest as defs. */
+static int define_variables(struct check_perf *cp)
+{
+	const char *const *args = (const char *const *)cp->var_args.data;
+	struct wperf_error err = {0};
+	size_t n = 0;
+
+	for (size_t i = 0; i < cp->var_args.len / sizeof(*args); i++)
+		if (repo_config_define(&cp->config, args[i], &err) < 0)
+			return cli_error(CMD, "%s", err.msg);
+	if (!(cp->defs = calloc(cp->config.nvars + 1, sizeof(*cp->defs))))
+		return cli_error(CMD, "out of memory");
+	for (size_t i = 0; i < cp->config.nvars; i++)
+		if (strncmp(cp->config.vars[i], "BUILD_DIR=", 10))
+			cp->defs[n++] = cp->config.vars[i];
+	cp->build_dir = repo_config_var(&cp->config, "BUILD_DIR");
+	if (!cp->build_dir || !cp->build_dir[0])
+		cp->build_dir = "build";
+	return EXIT_OK;
+}
+
+/*
+ * Moves to the repository's root with its config read and the operands (into
+ * *ops, n of them) and --results made absolute first; the defaults from the
+ * config. An exit status.
+ */
+static int enter_repository(struct check_perf *cp, char **operands, int n, struct wperf_buf *ops)
+{
+	struct wperf_error err = {0};
+	int status = EXIT_OK;
+
+	for (int i = 0; i < n && status == EXIT_OK; i++) {
+		char *abs = from_here(operands[i]);
+
+		if (!abs || wperf_buf_append(ops, &abs, sizeof(abs)) < 0)
+			status = cli_error(CMD, "out of memory");
+	}
+	if (status == EXIT_OK && cp->results &&
+	    !(cp->results = cp->results_abs = from_here(cp->results)))
+		status = cli_error(CMD, "out of memory");
+	if (status == EXIT_OK && repo_config_load(&cp->config, &err) < 0)
+		status = cli_error(CMD, "%s", err.msg);
+	if (status == EXIT_OK)
+		status = define_variables(cp);
+	if (status == EXIT_OK && chdir(cp->config.root) < 0)
+		status = cli_error(CMD, "%s: %s", cp->config.root, strerror(errno));
+	if (status != EXIT_OK)
+		return status;
+	cp->tag = cp->tag ? cp->tag : cp->config.tag ? cp->config.tag : CHECK_PERF_TAG;
+	cp->results = cp->results	   ? cp->results
+		      : cp->config.results ? cp->config.results
+					   : CHECK_PERF_DIR;
+	cp->baseline.dir = cp->config.baselines;
+	for (size_t i = 0; !n && i < cp->config.nscenarios; i++) {
+		char *copy = strdup(cp->config.scenarios[i]);
+
+		if (!copy || wperf_buf_append(ops, &copy, sizeof(copy)) < 0)
+			return cli_error(CMD, "out of memory");
+	}
+	if (!ops->len) {
+		char *fallback = strdup("scenarios");
+
+		if (!fallback || wperf_buf_append(ops, &fallback, sizeof(fallback)) < 0)
+			return cli_error(CMD, "out of memory");
+	}
+	return EXIT_OK;
 }
 
 /* The exit status of the check c. */
@@ -273,37 +447,81 @@ static int check_status(const struct wperf_check *c, int strict)
 	return EXIT_OK;
 }
 
+/* Runs the shard's scenarios (all without --shard) into c and writes the
+ * check; 0, or a negative errno with err. */
+static int run_check(struct check_perf *cp, struct wperf_check *c, struct wperf_error *err)
+{
+	struct base_tree *tree = NULL;
+	double t0 = progress_now_s();
+	char **names = calloc(cp->nfiles + 1, sizeof(*names));
+	int e = names ? check_write_prepare(cp->results, err)
+		      : wperf_error_set(err, -ENOMEM, "out of memory");
+
+	for (size_t i = 0; names && i < cp->nfiles; i++)
+		names[i] = cp->files[i].name;
+	if (!e && cp->shard.of)
+		e = check_shard_write(cp->results, &cp->shard, names, cp->nfiles, err);
+	free(names);
+	if (!e && cp->base_mode)
+		e = base_tree_open(cp->base_ref, cp->target, cp->keep_tree, &tree, err);
+	if (!e) {
+		c->base_mode = cp->base_mode;
+		c->alpha = cp->alpha;
+		if (tree) {
+			snprintf(c->base_ref, sizeof(c->base_ref), "%s",
+				 cp->base_ref ? cp->base_ref : "merge-base");
+			snprintf(c->base_commit, sizeof(c->base_commit), "%s", tree->commit);
+		}
+		check_write_head(c);
+		e = run_all(cp, tree, c, err);
+		c->seconds = progress_now_s() - t0;
+		if (c->n && check_write(c, cp->results, err) < 0)
+			cli_warn(CMD, "%s", err->msg);
+	}
+	base_tree_free(tree);
+	return e;
+}
+
+/* Merges the shards' folders dirs (n) into one check c, written into RESULTS;
+ * 0, or a negative errno with err. */
+static int merge_check(struct check_perf *cp, char *const *dirs, size_t n, struct wperf_check *c,
+		       struct wperf_error *err)
+{
+	char into[PATH_MAX], dir[PATH_MAX];
+	int e = 0;
+
+	/* RESULTS is emptied first: it must be none of the shards'. */
+	for (size_t i = 0; i < n && !e; i++)
+		if (realpath(dirs[i], dir) && realpath(cp->results, into) && !strcmp(dir, into))
+			e = wperf_error_set(
+			    err, -EINVAL,
+			    "%s is one of the shards: name another folder with --results", dirs[i]);
+	e = e ? e : check_write_prepare(cp->results, err);
+	e = e ? e : check_merge(dirs, n, cp->results, c, err);
+	return e ? e : check_write(c, cp->results, err);
+}
+
 int cmd_check_perf(int argc, char **argv)
 {
-	struct check_perf cp = {.tag = "ci", .results = CHECK_PERF_DIR, .alpha = WPERF_GATE_ALPHA};
+	struct check_perf cp = {.alpha = WPERF_GATE_ALPHA};
 	struct wperf_check c = {0};
-	struct base_tree *tree = NULL;
 	struct wperf_error err = {0};
-	double t0;
+	struct wperf_buf ops = {0};
 	int status = parse(argc, argv, &cp), e = 0;
+	char **operands = NULL;
+	size_t nops = 0;
 
 	if (status >= 0)
-		return status;
-	t0 = progress_now_s();
-	status = select_scenarios(&cp, argv + optind, argc - optind);
-	if (status == EXIT_OK)
-		e = check_write_prepare(cp.results, &err);
-	if (status == EXIT_OK && !e && cp.base_mode)
-		e = base_tree_open(cp.base_ref, cp.target, cp.keep_tree, &tree, &err);
-	if (status == EXIT_OK && !e) {
-		c.base_mode = cp.base_mode;
-		c.alpha = cp.alpha;
-		if (tree) {
-			snprintf(c.base_ref, sizeof(c.base_ref), "%s",
-				 cp.base_ref ? cp.base_ref : "merge-base");
-			snprintf(c.base_commit, sizeof(c.base_commit), "%s", tree->commit);
-		}
-		check_write_head(&c);
-		e = run_all(&cp, tree, &c, &err);
-		c.seconds = progress_now_s() - t0;
-		if (c.n && check_write(&c, cp.results, &err) < 0)
-			cli_warn(CMD, "%s", err.msg);
-	}
+		goto out;
+	status = enter_repository(&cp, argv + optind, argc - optind, &ops);
+	operands = (char **)ops.data;
+	nops = ops.len / sizeof(*operands);
+	if (status == EXIT_OK && cp.merge)
+		e = merge_check(&cp, operands, nops, &c, &err);
+	else if (status == EXIT_OK)
+		status = select_scenarios(&cp, operands, (int)nops);
+	if (status == EXIT_OK && !cp.merge)
+		e = run_check(&cp, &c, &err);
 	if (status == EXIT_OK && e)
 		status = cli_error(CMD, "%s", err.msg);
 	else if (status == EXIT_OK) {
@@ -311,13 +529,23 @@ int cmd_check_perf(int argc, char **argv)
 
 		status = check_status(&c, cp.strict);
 		/* a scenario that could not run is the check's outcome, whatever the others say */
-		fprintf(stderr, "check-perf: %s in %.0f s (%.1f min); %s/summary.md, junit.xml\n",
-			e ? "error" : wperf_verdict_name(k), c.seconds, c.seconds / 60, cp.results);
+		fprintf(stderr, "check-perf: %s%s in %.0f s (%.1f min); %s/summary.md, junit.xml\n",
+			e ? "error" : wperf_verdict_name(k), cp.merge ? " (merged)" : "", c.seconds,
+			c.seconds / 60, cp.results);
 	}
+out:
 	wperf_check_release(&c);
-	base_tree_free(tree);
-	for (size_t i = 0; i < cp.nfiles; i++)
-		free(cp.files[i]);
+	for (size_t i = 0; i < nops; i++)
+		free(operands[i]);
+	for (size_t i = 0; i < cp.nfiles; i++) {
+		free(cp.files[i].file);
+		free(cp.files[i].name);
+	}
+	free(cp.defs);
+	free(cp.results_abs);
+	repo_config_release(&cp.config);
+	wperf_buf_release(&ops);
 	wperf_buf_release(&cp.files_buf);
+	wperf_buf_release(&cp.var_args);
 	return status;
 }

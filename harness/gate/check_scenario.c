@@ -63,6 +63,8 @@ static int open_sides(struct check *c, struct wperf_error *err)
 	const struct check_scenario_opts *o = c->o;
 	char folder[2][PATH_MAX], base_scenario[PATH_MAX], build[2][PATH_MAX];
 	struct run_set_opts ro[2] = {0};
+	/* A relative build folder is each tree's own. */
+	const char *tree_build = o->build_dir && o->build_dir[0] != '/' ? o->build_dir : "build";
 	int e = 0;
 
 	if (o->base) {
@@ -84,15 +86,16 @@ static int open_sides(struct check *c, struct wperf_error *err)
 	}
 	ro[HEAD].scenario_path = o->scenario;
 	ro[HEAD].build_dir = o->build_dir;
+	ro[HEAD].defs = ro[BASE].defs = o->defs;
 	if (o->base) {
-		snprintf(build[HEAD], sizeof(build[HEAD]), "%sbuild",
-			 git_repo_workdir(o->base->repo));
+		snprintf(build[HEAD], sizeof(build[HEAD]), "%s%s", git_repo_workdir(o->base->repo),
+			 tree_build);
 		ro[HEAD].workdir = git_repo_workdir(o->base->repo);
-		if (!ro[HEAD].build_dir)
+		if (!ro[HEAD].build_dir || o->build_dir[0] != '/')
 			ro[HEAD].build_dir = build[HEAD];
 	}
 	if (c->sides == 2) {
-		snprintf(build[BASE], sizeof(build[BASE]), "%s/build", o->base->dir);
+		snprintf(build[BASE], sizeof(build[BASE]), "%s/%s", o->base->dir, tree_build);
 		ro[BASE].workdir = o->base->dir;
 		ro[BASE].build_dir = build[BASE];
 		ro[BASE].scenario_path = base_scenario;
@@ -124,14 +127,16 @@ static int load_baseline(struct check *c, struct wperf_error *err)
 {
 	struct gate_baseline_src none = {0};
 	struct wperf_error ignored = {0};
-	char path[PATH_MAX];
+	char path[2 * PATH_MAX], file[PATH_MAX];
 
 	if (!c->o->base)
 		return gate_load_baseline(c->o->baseline ? c->o->baseline : &none,
 					  c->r[HEAD].scenario, &c->b, c->from, sizeof(c->from),
 					  err);
-	snprintf(path, sizeof(path), "%sbaselines/%s.yaml", git_repo_workdir(c->o->base->repo),
-		 c->r[HEAD].scenario);
+	gate_baseline_file(c->o->baseline ? c->o->baseline : &none, c->r[HEAD].scenario, file,
+			   sizeof(file));
+	snprintf(path, sizeof(path), "%s%s",
+		 file[0] == '/' ? "" : git_repo_workdir(c->o->base->repo), file);
 	if (gate_read_baseline(path, &c->b, &ignored) < 0)
 		memset(&c->b, 0, sizeof(c->b));
 	return 0;

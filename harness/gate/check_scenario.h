@@ -46,15 +46,21 @@ struct check_looks {
 unsigned check_looks_count(const struct check_looks *l, unsigned first);
 
 struct check_scenario_opts {
-	const char *scenario;			  /* its file, in the work tree */
-	const char *dir;			  /* the results folder (see above) */
-	struct base_tree *base;			  /* NULL: against the stored baseline */
-	const struct gate_baseline_src *baseline; /* without a base; NULL: baselines/NAME.yaml */
+	const char *scenario;	/* its file, in the work tree */
+	const char *dir;	/* the results folder (see above) */
+	struct base_tree *base; /* NULL: against the stored baseline */
+	const struct gate_baseline_src
+	    *baseline; /* without a base; with one, its dir only
+			* (the accepted entries); NULL: baselines/NAME.yaml */
 	struct check_looks looks;
-	double alpha;	       /* the rate of false failures allowed this scenario, over its
-				* looks and tests; 0: WPERF_GATE_ALPHA */
-	const char *build_dir; /* the head's ${BUILD_DIR}; NULL: build/ of the work tree with a
-				* base, else the folder of this program */
+	double alpha; /* the rate of false failures allowed this scenario, over its
+		       * looks and tests; 0: WPERF_GATE_ALPHA */
+	/* ${BUILD_DIR}: relative, each tree's folder of that name with a base
+	 * (the base's and the work tree's), else from here; absolute, the head's
+	 * (the base's is its build/). NULL: build/ of each tree with a base,
+	 * else the folder of this program. */
+	const char *build_dir;
+	char *const *defs; /* the user's variables, for both sides (scenario_vars.defs) */
 	int quiet;
 	/* With a base that lacks the scenario (a change that adds it): run the
 	 * head alone, compare nothing, check its expected answer; else an error. */

@@ -19,6 +19,15 @@ void gate_baseline_path(const char *path, const char *scenario, char *out, size_
 		snprintf(out, size, "baselines/%s.yaml", scenario);
 }
 
+void gate_baseline_file(const struct gate_baseline_src *src, const char *scenario, char *out,
+			size_t size)
+{
+	if (src->path || !src->dir)
+		gate_baseline_path(src->path, scenario, out, size);
+	else
+		snprintf(out, size, "%s/%s.yaml", src->dir, scenario);
+}
+
 int gate_read_baseline(const char *path, struct wperf_baseline *b, struct wperf_error *err)
 {
 	struct wperf_buf text = {0};
@@ -78,7 +87,7 @@ int gate_load_baseline(const struct gate_baseline_src *src, const char *scenario
 {
 	char path[PATH_MAX];
 
-	gate_baseline_path(src->path, scenario, path, sizeof(path));
+	gate_baseline_file(src, scenario, path, sizeof(path));
 	if (src->at_commit)
 		return read_at_commit(src, path, b, from, size, err);
 	snprintf(from, size, "%s", path);

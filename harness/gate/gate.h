@@ -21,7 +21,9 @@
 /* Where a scenario's baseline is read from. A zeroed struct: the file in the
  * work tree, baselines/SCENARIO.yaml. */
 struct gate_baseline_src {
-	const char *path;   /* NULL: baselines/SCENARIO.yaml */
+	const char *path;   /* NULL: DIR/SCENARIO.yaml */
+	const char *dir;    /* the baselines' folder (a repository's .wperf-bench.yaml); NULL:
+			     * baselines */
 	int at_commit;	    /* read the file as it is in a commit (harness/git/git_repo.h) */
 	const char *ref;    /* at_commit: the revision; NULL or "": the merge base */
 	const char *target; /* the merge base's target branch; NULL: the default */
@@ -29,6 +31,10 @@ struct gate_baseline_src {
 
 /* path, or baselines/SCENARIO.yaml when path is NULL, into out. */
 void gate_baseline_path(const char *path, const char *scenario, char *out, size_t size);
+
+/* src's baseline file of scenario (src->path, else src->dir/SCENARIO.yaml), into out. */
+void gate_baseline_file(const struct gate_baseline_src *src, const char *scenario, char *out,
+			size_t size);
 
 /* Reads the baseline file at path. -ENOENT (with advice on making one) when
  * it does not exist; other errors name the file, line and key. */

@@ -117,8 +117,10 @@ static int find_self(struct run_set *set, struct wperf_error *err)
  */
 static int load_scenario(struct run_set *set, struct wperf_error *err)
 {
-	struct scenario_vars vars = {
-	    .results_dir = "<results>", .build_dir = set->build_dir, .env = environ};
+	struct scenario_vars vars = {.results_dir = "<results>",
+				     .build_dir = set->build_dir,
+				     .defs = set->o.defs,
+				     .env = environ};
 	struct results *r = set->r;
 	char stamp[32];
 	time_t now = time(NULL);

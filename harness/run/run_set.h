@@ -26,6 +26,7 @@ struct run_set_opts {
 	const char *results_dir; /* NULL: results/NAME-YYYYmmdd-HHMMSS */
 	unsigned runs;		 /* 0: the scenario's */
 	const char *build_dir;	 /* ${BUILD_DIR}; NULL: the folder of this executable */
+	char *const *defs;	 /* the user's variables (scenario_vars.defs); NULL: none */
 	int quiet;		 /* only warnings and errors on the terminal */
 	const char *workdir;	 /* the runs' working directory; NULL: this one */
 	const char *label;	 /* before "run N/M" in messages ("base"); NULL: none */

@@ -554,6 +554,36 @@ static void test_variables(void **state)
 	assert_string_equal(msg, "2:17: load.command: undefined variable ${PATH}");
 }
 
+/* What the user defines (.wperf-bench.yaml, --var) wins over ${BUILD_DIR} and
+ * the environment, the first definition of a name winning; the tool's own
+ * variables are not theirs to change. */
+static void test_defined_variables(void **state)
+{
+	static char *const env[] = {"PORT=1", "HOST=env", NULL};
+	static char *const defs[] = {"PORT=2", "BUILD_DIR=/mine", "PORT=3", NULL};
+	const struct scenario_vars defined = {
+	    .results_dir = "/res", .build_dir = "/bld", .defs = defs, .env = env};
+	const char *doc = "name: x\nload: {command: ['${PORT}', '${BUILD_DIR}', '${HOST}']}\n";
+	struct wperf_error err = {0};
+	struct scenario *s;
+	FILE *f = fopen(tmp_path, "w");
+
+	(void)state;
+	assert_non_null(f);
+	fputs(doc, f);
+	fclose(f);
+	assert_int_equal(scenario_load(tmp_path, &defined, &s, &err), 0);
+	assert_strv(s->load.command.argv, "2", "/mine", "env", NULL);
+	scenario_free(s);
+	assert_true(scenario_var_is_reserved("RESULTS_DIR"));
+	assert_true(scenario_var_is_reserved("SCENARIO_DIR"));
+	assert_true(scenario_var_is_reserved("DURATION"));
+	assert_false(scenario_var_is_reserved("BUILD_DIR"));
+	assert_true(scenario_var_name_ok("_A9", 3));
+	assert_false(scenario_var_name_ok("9A", 2));
+	assert_false(scenario_var_name_ok("A-B", 3));
+}
+
 #define ERROR_CASE(file, msg)                                                                      \
 	{                                                                                          \
 		"error: " file, test_error, NULL, NULL, &(struct error_case)                       \
@@ -576,6 +606,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_mutations, make_tmp, remove_tmp),
 	    cmocka_unit_test_setup_teardown(test_hostile, make_tmp, remove_tmp),
 	    cmocka_unit_test_setup_teardown(test_variables, make_tmp, remove_tmp),
+	    cmocka_unit_test_setup_teardown(test_defined_variables, make_tmp, remove_tmp),
 	    ERROR_CASE("bad-syntax.yaml",
 		       "5:12: not valid YAML: mapping values are not allowed in this context"),
 	    ERROR_CASE(
