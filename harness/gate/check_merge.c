@@ -66,9 +66,8 @@ static int selected_has(struct json_object *a, const char *name)
 	return 0;
 }
 
-/* Every shard once, of one selection, whose scenarios are all there: the
- * selection's length is what they hold together. */
-static int check_shards(char *const *dirs, const struct shard_file *f, size_t n, size_t nscenarios,
+/* Every shard once, of one selection. */
+static int check_shards(char *const *dirs, const struct shard_file *f, size_t n,
 			struct wperf_error *err)
 {
 	unsigned of = f[0].s.of;
@@ -89,19 +88,13 @@ static int check_shards(char *const *dirs, const struct shard_file *f, size_t n,
 			if (f[j].s.index == f[i].s.index)
 				return wperf_error_set(err, -EINVAL,
 						       "%s and %s are both shard %u/%u", dirs[j],
-						       dirs[i], of, of);
+						       dirs[i], f[i].s.index, of);
 	}
 	if (of && n != of)
 		return wperf_error_set(err, -EINVAL,
 				       "%zu of the %u shards given: a check's verdict needs all of "
 				       "them",
 				       n, of);
-	if (of && nscenarios != json_object_array_length(f[0].selected))
-		return wperf_error_set(
-		    err, -EINVAL,
-		    "the shards hold %zu scenarios of the %zu selected: a shard's "
-		    "check stopped early",
-		    nscenarios, json_object_array_length(f[0].selected));
 	return 0;
 }
 
@@ -182,13 +175,15 @@ int check_merge(char *const *dirs, size_t n, const char *into, struct wperf_chec
 	memset(out, 0, sizeof(*out));
 	if (!e && !realpath(into, abs_into))
 		e = wperf_error_set(err, -errno, "%s: %s", into, strerror(errno));
+	for (size_t i = 0; i < n && !e; i++)
+		e = read_shard(dirs[i], &f[i], err);
+	e = e ? e : check_shards(dirs, f, n, err);
 	for (size_t i = 0; i < n && !e; i++) {
 		struct wperf_check c = {0};
 		struct wperf_buf text = {0};
 
 		snprintf(file, sizeof(file), "%s/summary.json", dirs[i]);
-		e = read_shard(dirs[i], &f[i], err);
-		e = e ? e : output_read_all(file, &text, err);
+		e = output_read_all(file, &text, err);
 		e = e ? e : wperf_check_from_json(file, (const char *)text.data, text.len, &c, err);
 		if (!e && i && !same_run(out, &c))
 			e = wperf_error_set(
@@ -213,7 +208,12 @@ int check_merge(char *const *dirs, size_t n, const char *into, struct wperf_chec
 		wperf_check_release(&c);
 		wperf_buf_release(&text);
 	}
-	e = e ? e : check_shards(dirs, f, n, out->n, err);
+	/* Their scenarios are all there: a shard's check did not stop early. */
+	if (!e && f[0].s.of && out->n != json_object_array_length(f[0].selected))
+		e = wperf_error_set(err, -EINVAL,
+				    "the shards hold %zu scenarios of the %zu selected: a shard's "
+				    "check stopped early",
+				    out->n, json_object_array_length(f[0].selected));
 	if (!e)
 		qsort(out->scenarios, out->n, sizeof(*out->scenarios), cmp_scenario);
 	for (size_t i = 0; f && i < n; i++)
