@@ -15,6 +15,7 @@
 
 #include "harness/cli/cli.h"
 #include "harness/forge/github_comments.h"
+#include "harness/forge/gitlab_notes.h"
 #include "harness/base/output.h"
 #include "harness/forge/post_comment.h"
 
@@ -25,11 +26,23 @@
 #define POST_RETRY_MS_ENV "WPERF_POST_RETRY_MS"
 #define POST_TOKEN_ENV	  "GITHUB_TOKEN"
 
+enum post_forge { POST_GITHUB, POST_GITLAB };
+
 struct post_opts {
-	const char *repo, *api, *token_env, *key_suffix, *artifacts;
+	const char *repo, *api, *token_env, *key_suffix, *artifacts, *forge_name;
+	enum post_forge forge;
 	unsigned pr;
 	int dry_run;
 	struct forge_http_opts http;
+};
+
+/* Where the comment goes: a pull or merge request (none when pr is 0). */
+struct post_target {
+	unsigned long pr;
+	struct forge_thread thread;
+	char api[FORGE_HTTP_URL_MAX];
+	const char *token;	/* from the environment, never printed; NULL: none */
+	const char *token_from; /* its variable's name */
 };
 
 /* ---- where to post ---- */
@@ -107,34 +120,94 @@ static int event_pr(unsigned long *pr)
 	return e ? cli_error(CMD, "%s", err.msg) : EXIT_OK;
 }
 
-/* The pull request from the options, else from the CI's environment (t->pr
- * 0: none), and the API's URL into api. An exit status. */
-static int find_target(const struct post_opts *o, struct github_target *t, char *api,
-		       size_t api_size)
+/* o's API URL, else the CI's variable env, else the forge's; checked, and
+ * without a trailing '/', into t->api. An exit status. */
+static int find_api(const struct post_opts *o, const char *env, const char *fallback,
+		    struct post_target *t)
 {
-	const char *env_api = getenv("GITHUB_API_URL");
+	const char *from_env = getenv(env);
 	size_t len;
 
-	t->repo = o->repo ? o->repo : getenv("GITHUB_REPOSITORY");
-	if (t->repo && !t->repo[0])
-		t->repo = NULL;
-	t->pr = o->pr;
-	snprintf(api, api_size, "%s",
-		 o->api			 ? o->api
-		 : env_api && env_api[0] ? env_api
-					 : GITHUB_API_URL);
-	if (check_api_url(api, o->api ? "--api-url" : "$GITHUB_API_URL") != EXIT_OK)
+	snprintf(t->api, sizeof(t->api), "%s",
+		 o->api			   ? o->api
+		 : from_env && from_env[0] ? from_env
+					   : fallback);
+	char from[64];
+
+	snprintf(from, sizeof(from), "$%s", env);
+	if (check_api_url(t->api, o->api ? "--api-url" : from) != EXIT_OK)
 		return EXIT_ERROR;
-	while ((len = strlen(api)) && api[len - 1] == '/')
-		api[len - 1] = '\0';
-	t->api = api;
-	if (t->repo && !repo_is_valid(t->repo))
+	while ((len = strlen(t->api)) && t->api[len - 1] == '/')
+		t->api[len - 1] = '\0';
+	return EXIT_OK;
+}
+
+/* A variable of the environment, NULL when unset or empty. */
+static const char *env_value(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && v[0] ? v : NULL;
+}
+
+/* The pull request from the options, else from the CI's environment (t->pr
+ * 0: none). An exit status. */
+static int find_github_target(struct post_opts *o, struct post_target *t)
+{
+	struct github_target g = {.repo = o->repo ? o->repo : env_value("GITHUB_REPOSITORY"),
+				  .pr = o->pr};
+
+	if (find_api(o, "GITHUB_API_URL", GITHUB_API_URL, t) != EXIT_OK)
+		return EXIT_ERROR;
+	if (g.repo && !repo_is_valid(g.repo))
 		return cli_error(CMD, "%s wants OWNER/NAME, not '%s'",
-				 o->repo ? "--repo" : "$GITHUB_REPOSITORY", t->repo);
-	if (!t->pr && event_pr(&t->pr) != EXIT_OK)
+				 o->repo ? "--repo" : "$GITHUB_REPOSITORY", g.repo);
+	if (!g.pr && event_pr(&g.pr) != EXIT_OK)
 		return EXIT_ERROR;
-	if (t->pr && !t->repo)
+	if (g.pr && !g.repo)
 		return cli_error(CMD, "--pr wants --repo OWNER/NAME (or $GITHUB_REPOSITORY)");
+	g.api = t->api;
+	t->pr = g.pr;
+	if (g.pr)
+		github_thread(&g, &t->thread);
+	t->token_from = o->token_env ? o->token_env : POST_TOKEN_ENV;
+	t->token = env_value(t->token_from);
+	return EXIT_OK;
+}
+
+/* The merge request from the options, else from GitLab's job variables; the
+ * token from $GITLAB_TOKEN (PRIVATE-TOKEN), else $CI_JOB_TOKEN (JOB-TOKEN).
+ * An exit status. */
+static int find_gitlab_target(struct post_opts *o, struct post_target *t)
+{
+	const char *iid = env_value("CI_MERGE_REQUEST_IID");
+	struct gitlab_target g = {.project = o->repo ? o->repo : env_value("CI_PROJECT_ID"),
+				  .mr = o->pr};
+	unsigned mr;
+
+	if (find_api(o, "CI_API_V4_URL", GITLAB_API_URL, t) != EXIT_OK)
+		return EXIT_ERROR;
+	if (g.project && !gitlab_project_is_valid(g.project))
+		return cli_error(CMD, "%s wants a project's id or path (group/name), not '%s'",
+				 o->repo ? "--repo" : "$CI_PROJECT_ID", g.project);
+	if (!g.mr && iid) {
+		if (cli_parse_count(CMD, "$CI_MERGE_REQUEST_IID", iid, 1, INT32_MAX, &mr))
+			return EXIT_ERROR;
+		g.mr = mr;
+	}
+	if (g.mr && !g.project)
+		return cli_error(CMD, "--pr wants --repo PROJECT (or $CI_PROJECT_ID)");
+	g.api = t->api;
+	t->pr = g.mr;
+	if (g.mr)
+		gitlab_thread(&g, &t->thread);
+	t->token_from = o->token_env ? o->token_env : "GITLAB_TOKEN";
+	t->token = env_value(t->token_from);
+	o->http.token_header = GITLAB_PRIVATE_TOKEN;
+	if (!t->token && !o->token_env && (t->token = env_value("CI_JOB_TOKEN"))) {
+		t->token_from = "CI_JOB_TOKEN";
+		o->http.token_header = GITLAB_JOB_TOKEN;
+	}
 	return EXIT_OK;
 }
 
@@ -171,34 +244,36 @@ static void retrying(const char *method, const char *url, const char *why, unsig
 }
 
 /* Posts (or, for a dry run, prints) the comment on t; failures are warnings. */
-static void post_comment(const struct post_opts *o, const struct github_target *t,
+static void post_comment(const struct post_opts *o, const struct post_target *t,
 			 const struct post_comment *c)
 {
 	static const char *const verbs[] = {"created", "updated", "unchanged"};
-	const char *token = getenv(o->token_env);
 	struct forge_http *h = NULL;
 	struct wperf_error err = {0};
-	struct github_comment posted = {0};
+	struct forge_comment posted = {0};
 	struct wperf_buf req = {0};
-	enum github_posted what;
+	enum forge_posted what;
 
-	if (!token || !token[0])
-		cli_warn(CMD, "no token in $%s: %s", o->token_env,
+	if (!t->token)
+		cli_warn(CMD, "no token in $%s%s: %s", t->token_from,
+			 o->forge == POST_GITLAB && !o->token_env ? " nor $CI_JOB_TOKEN" : "",
 			 o->dry_run ? "without --dry-run the comment would be skipped"
-				    : "the pull-request comment is skipped");
-	if ((!token || !token[0]) && !o->dry_run)
+			 : o->forge == POST_GITLAB ? "the merge-request note is skipped"
+						   : "the pull-request comment is skipped");
+	if (!t->token && !o->dry_run)
 		return;
-	if (forge_http_open(&o->http, github_headers, token, &h, &err) < 0) {
+	if (forge_http_open(&o->http, o->forge == POST_GITLAB ? gitlab_headers : github_headers,
+			    t->token, &h, &err) < 0) {
 		cli_warn(CMD, "the comment is not posted: %s", err.msg);
 		return;
 	}
 	if (o->dry_run) {
-		if (github_describe_upsert(h, t, (const char *)c->text.data, &req) < 0)
+		if (forge_describe_upsert(h, &t->thread, (const char *)c->text.data, &req) < 0)
 			cli_warn(CMD, "out of memory");
 		else
 			printf("# %s\n%.*s\n", c->marker, (int)req.len, (const char *)req.data);
-	} else if (github_upsert_comment(h, t, c->marker, (const char *)c->text.data, &what,
-					 &posted, &err) < 0) {
+	} else if (forge_upsert_comment(h, &t->thread, c->marker, (const char *)c->text.data, &what,
+					&posted, &err) < 0) {
 		cli_warn(CMD, "the comment is not posted: %s", err.msg);
 	} else {
 		printf("comment%s%s %s %s\n", o->key_suffix ? " " : "",
@@ -206,7 +281,7 @@ static void post_comment(const struct post_opts *o, const struct github_target *
 		       posted.html_url ? posted.html_url : "");
 	}
 	wperf_buf_release(&req);
-	github_comment_release(&posted);
+	forge_comment_release(&posted);
 	forge_http_close(h);
 }
 
@@ -229,18 +304,26 @@ static void post_comment(const struct post_opts *o, const struct github_target *
 /* clang-format on */
 
 static const struct cli_option post_options[] = {
-    {0, "repo", "OWNER/NAME", "the repository (default: $GITHUB_REPOSITORY)",
+    {0, "forge", "NAME",
+     "github or gitlab (default: gitlab in a GitLab job, $GITLAB_CI set, else github)",
+     CLI_STRING(struct post_opts, forge_name)},
+    {0, "repo", "OWNER/NAME",
+     "the repository (default: $GITHUB_REPOSITORY); on GitLab the project's id or path "
+     "(default: $CI_PROJECT_ID)",
      CLI_STRING(struct post_opts, repo)},
     {0, "pr", "N",
      "the pull request (default: pull_request.number, else issue.number, of the event file "
-     "$GITHUB_EVENT_PATH)",
+     "$GITHUB_EVENT_PATH); on GitLab the merge request's IID (default: "
+     "$CI_MERGE_REQUEST_IID)",
      CLI_COUNT(struct post_opts, pr, 1, INT32_MAX)},
     {0, "api-url", "URL",
-     "the REST API (default: $GITHUB_API_URL, else " GITHUB_API_URL "); plain http:// only to "
-     "this machine (127.0.0.0/8, ::1, localhost)",
+     "the REST API (default: $GITHUB_API_URL, else " GITHUB_API_URL "; on GitLab "
+     "$CI_API_V4_URL, else " GITLAB_API_URL "); plain http:// only to this machine "
+     "(127.0.0.0/8, ::1, localhost)",
      CLI_STRING(struct post_opts, api)},
     {0, "token-env", "NAME",
-     "the variable that holds the token (default: " POST_TOKEN_ENV "); the token is never "
+     "the variable that holds the token (default: " POST_TOKEN_ENV "; on GitLab GITLAB_TOKEN, "
+     "sent as PRIVATE-TOKEN, else CI_JOB_TOKEN, sent as JOB-TOKEN); the token is never "
      "printed",
      CLI_STRING(struct post_opts, token_env)},
     {0, "key-suffix", "S",
@@ -262,10 +345,11 @@ static const struct cli_option post_options[] = {
 static const struct cli_command post_command = {
     .name = CMD,
     .synopsis = "[OPTIONS] FOLDER...",
-    .description = "Puts the verdicts on a GitHub pull request as ONE comment, found again by\n"
-		   "its hidden marker <!-- wperf-bench --> and updated in place, created when\n"
-		   "there is none. Also appends the same Markdown to $GITHUB_STEP_SUMMARY when\n"
-		   "it is set (the job summary), with a pull request or without.\n"
+    .description = "Puts the verdicts on a GitHub pull request or a GitLab merge request as\n"
+		   "ONE comment (a note on GitLab), found again by its hidden marker\n"
+		   "<!-- wperf-bench --> and updated in place, created when there is none.\n"
+		   "On GitHub, also appends the same Markdown to $GITHUB_STEP_SUMMARY when it\n"
+		   "is set (the job summary), with a pull request or without.\n"
 		   "\n"
 		   "A FOLDER is the output of 'check-perf' (its summary.json, wperf-check/1:\n"
 		   "every scenario with its findings and call sites), or a results folder\n"
@@ -291,30 +375,36 @@ static int parse_options(int argc, char **argv, struct post_opts *o)
 		return status;
 	if (o->token_env && !o->token_env[0])
 		return cli_error(CMD, "--token-env wants the name of a variable");
+	if (o->forge_name && strcmp(o->forge_name, "github") && strcmp(o->forge_name, "gitlab"))
+		return cli_error(CMD, "--forge wants github or gitlab, not '%s'", o->forge_name);
 	if (o->artifacts && strlen(o->artifacts) >= FORGE_HTTP_URL_MAX)
 		return cli_error(CMD, "--artifacts-url is longer than %d bytes",
 				 FORGE_HTTP_URL_MAX - 1);
 	return -1;
 }
 
-/* What the options leave to the environment: the token's variable, the
- * artifacts' link (into url), the first back-off. An exit status. */
+/* What the options leave to the environment: the forge, the artifacts' link
+ * (into url), the first back-off. An exit status. */
 static int environment_defaults(struct post_opts *o, char *url, size_t size)
 {
-	const char *server = getenv("GITHUB_SERVER_URL"), *repo = getenv("GITHUB_REPOSITORY");
-	const char *run = getenv("GITHUB_RUN_ID"), *retry = getenv(POST_RETRY_MS_ENV);
+	const char *server = env_value("GITHUB_SERVER_URL"), *repo = env_value("GITHUB_REPOSITORY");
+	const char *run = env_value("GITHUB_RUN_ID"), *retry = env_value(POST_RETRY_MS_ENV);
+	const char *job = env_value("CI_JOB_URL");
 
-	if (!o->token_env)
-		o->token_env = POST_TOKEN_ENV;
-	if (!o->artifacts && server && server[0] && repo && repo[0] && run && run[0]) {
+	o->forge = o->forge_name ? (strcmp(o->forge_name, "gitlab") ? POST_GITHUB : POST_GITLAB)
+		   : env_value("GITLAB_CI") ? POST_GITLAB
+					    : POST_GITHUB;
+	if (!o->artifacts && o->forge == POST_GITHUB && server && repo && run) {
 		snprintf(url, size, "%s/%s/actions/runs/%s", server, repo, run);
+		o->artifacts = url;
+	} else if (!o->artifacts && o->forge == POST_GITLAB && job) {
+		snprintf(url, size, "%s/artifacts/browse", job);
 		o->artifacts = url;
 	}
 	o->http.retries = FORGE_HTTP_RETRIES;
 	o->http.retrying = retrying;
-	if (retry && retry[0] &&
-	    cli_parse_count(CMD, "$" POST_RETRY_MS_ENV, retry, 1, POST_RETRY_MS_MAX,
-			    &o->http.retry_base_ms))
+	if (retry && cli_parse_count(CMD, "$" POST_RETRY_MS_ENV, retry, 1, POST_RETRY_MS_MAX,
+				     &o->http.retry_base_ms))
 		return EXIT_ERROR;
 	return EXIT_OK;
 }
@@ -322,10 +412,10 @@ static int environment_defaults(struct post_opts *o, char *url, size_t size)
 int cmd_post(int argc, char **argv)
 {
 	struct post_opts o = {0};
-	struct github_target t = {0};
+	struct post_target t = {0};
 	struct post_comment c = {0};
 	struct wperf_error err = {0};
-	char api[FORGE_HTTP_URL_MAX], artifacts[FORGE_HTTP_URL_MAX], note[1024];
+	char artifacts[FORGE_HTTP_URL_MAX], note[1024];
 	size_t read = 0;
 	int status = parse_options(argc, argv, &o), verdicts;
 
@@ -335,7 +425,8 @@ int cmd_post(int argc, char **argv)
 	if (status == EXIT_OK && curl_global_init(CURL_GLOBAL_DEFAULT))
 		status = cli_error(CMD, "cannot initialize libcurl");
 	else if (status == EXIT_OK)
-		status = find_target(&o, &t, api, sizeof(api));
+		status = o.forge == POST_GITLAB ? find_gitlab_target(&o, &t)
+						: find_github_target(&o, &t);
 	if (status != EXIT_OK)
 		goto out;
 	/* A folder that cannot be read is an error, and the others are posted all
@@ -356,13 +447,15 @@ int cmd_post(int argc, char **argv)
 	verdicts = read ? post_comment_status(&c) : EXIT_OK;
 	if (verdicts > status)
 		status = verdicts;
-	if (read)
+	if (read && o.forge == POST_GITHUB)
 		write_summary(&c, o.dry_run);
 	if (read && t.pr)
 		post_comment(&o, &t, &c);
-	else if (read)
+	else if (read && o.forge == POST_GITHUB)
 		printf("no pull request (no --pr, and $GITHUB_EVENT_PATH names none): no "
 		       "comment\n");
+	else if (read)
+		printf("no merge request (no --pr, and no $CI_MERGE_REQUEST_IID): no note\n");
 out:
 	post_comment_release(&c);
 	curl_global_cleanup();

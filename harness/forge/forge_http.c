@@ -47,12 +47,19 @@ static int add_header(struct forge_http *h, const char *line)
 	return 0;
 }
 
-/* "Authorization: Bearer TOKEN", built in a copy that is wiped once libcurl's
- * list has its own (which forge_http_close wipes). A token with white space or
- * control characters would forge other headers: refused. */
+/* The header before the token, when the options name none. */
+static const char *token_header(const struct forge_http *h)
+{
+	return h->opts.token_header ? h->opts.token_header : AUTHORIZATION " Bearer";
+}
+
+/* "Authorization: Bearer TOKEN" (or the options' header), built in a copy
+ * that is wiped once libcurl's list has its own (which forge_http_close
+ * wipes). A token with white space or control characters would forge other
+ * headers: refused. */
 static int add_token(struct forge_http *h, const char *token)
 {
-	size_t size = strlen(AUTHORIZATION) + strlen(" Bearer ") + strlen(token) + 1;
+	size_t size = strlen(token_header(h)) + strlen(token) + 2;
 	char *auth;
 	int e;
 
@@ -61,7 +68,7 @@ static int add_token(struct forge_http *h, const char *token)
 			return -EINVAL;
 	if (!(auth = malloc(size)))
 		return -ENOMEM;
-	snprintf(auth, size, "%s Bearer %s", AUTHORIZATION, token);
+	snprintf(auth, size, "%s %s", token_header(h), token);
 	e = add_header(h, auth);
 	explicit_bzero(auth, size);
 	free(auth);
@@ -114,8 +121,8 @@ int forge_http_describe(const struct forge_http *h, const char *method, const ch
 	int e = wperf_buf_printf(out, "%s %s\n", method, url);
 
 	for (const struct curl_slist *l = h->headers; l && !e; l = l->next) {
-		if (!strncasecmp(l->data, AUTHORIZATION, strlen(AUTHORIZATION)))
-			e = wperf_buf_printf(out, "%s Bearer ***\n", AUTHORIZATION);
+		if (!strncasecmp(l->data, token_header(h), strlen(token_header(h))))
+			e = wperf_buf_printf(out, "%s ***\n", token_header(h));
 		else if (strcmp(l->data, "Expect:"))
 			e = wperf_buf_printf(out, "%s\n", l->data);
 	}

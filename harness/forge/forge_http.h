@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One HTTP request to a forge's REST API (GitHub's), through libcurl: the
- * token in the Authorization header and nowhere else, TLS peer and host
+ * One HTTP request to a forge's REST API (GitHub's, GitLab's), through
+ * libcurl: the token in its one header and nowhere else, TLS peer and host
  * always verified, redirects never followed (the token stays with the API's
  * host), a connect and a total timeout per attempt, and retries with
  * exponential back-off.
@@ -44,6 +44,9 @@ struct forge_http_opts {
 	unsigned retries;	/* after the first attempt */
 	unsigned retry_base_ms; /* the first back-off; 0: 1000 */
 	unsigned retry_cap_ms;	/* the longest wait; 0: 60000 */
+	/* The header the token goes in, up to the token: "PRIVATE-TOKEN:"
+	 * (GitLab); NULL: "Authorization: Bearer". */
+	const char *token_header;
 	/* Told before each wait (may be NULL): why, and for how long. */
 	void (*retrying)(const char *method, const char *url, const char *why, unsigned wait_ms);
 };
@@ -64,8 +67,8 @@ struct forge_http;
 /*
  * A client for requests with headers (each "Name: value", NULL-terminated;
  * the client keeps no pointer to them) and, when token is not NULL or empty,
- * "Authorization: Bearer TOKEN". 0 or a negative errno with err (-EINVAL: a
- * token with white space or control characters).
+ * "Authorization: Bearer TOKEN" (or opts->token_header TOKEN). 0 or a negative errno with err
+ * (-EINVAL: a token with white space or control characters).
  */
 int forge_http_open(const struct forge_http_opts *opts, const char *const *headers,
 		    const char *token, struct forge_http **out, struct wperf_error *err);

@@ -29,6 +29,7 @@
 #include "core/trace/trace.h"
 #include "core/util/varint.h"
 #include "harness/forge/forge_http.h"
+#include "harness/forge/forge_comments.h"
 #include "harness/forge/github_comments.h"
 #include "harness/record/proc_info.h"
 #include "harness/run/results.h"
@@ -510,7 +511,7 @@ static int read_perfmap(const uint8_t *data, size_t size, struct wperf_error *er
 
 /* ---- a forge's answers ---- */
 
-/* An error of a parser of github_comments.c: -EINVAL (or -ENOMEM), with a
+/* An error of a parser of forge_comments.c: -EINVAL (or -ENOMEM), with a
  * message that starts with the answer it is about ("the comment ..."). */
 static void check_answer_error(int ret, const struct wperf_error *err, const char *what)
 {
@@ -520,7 +521,7 @@ static void check_answer_error(int ret, const struct wperf_error *err, const cha
 	FUZZ_CHECK(!strncmp(err->msg, what, n) && (err->msg[n] == ' ' || err->msg[n] == ':'));
 }
 
-static void use_comment(const struct github_comment *c)
+static void use_comment(const struct forge_comment *c)
 {
 	FUZZ_CHECK(c->id > 0 && c->body);
 	sink += strlen(c->body) + (c->html_url ? strlen(c->html_url) : 0);
@@ -528,7 +529,7 @@ static void use_comment(const struct github_comment *c)
 
 /*
  * The body of an answer as forge_http_request leaves it (no NUL after it; NULL
- * when empty), given to every parser of github_comments.c that reads one: a
+ * when empty), given to every parser of forge_comments.c and github_comments.c that reads one: a
  * page of the list of comments, the comment that POST and PATCH answer, the
  * message of an error (into a buffer as large as explain's, and a small one),
  * and the event file of a workflow. Each must succeed or say which answer is
@@ -537,8 +538,8 @@ static void use_comment(const struct github_comment *c)
 static int read_github_answer(const uint8_t *data, size_t size, struct wperf_error *err)
 {
 	char *body = size ? malloc(size) : NULL;
-	struct github_comments list;
-	struct github_comment one;
+	struct forge_comments list;
+	struct forge_comment one;
 	struct wperf_error e = {0};
 	char said[400], small[8];
 	unsigned long pr;
@@ -548,19 +549,19 @@ static int read_github_answer(const uint8_t *data, size_t size, struct wperf_err
 	FUZZ_CHECK(body || !size);
 	if (size)
 		memcpy(body, data, size);
-	if ((ret = github_parse_comments(body, size, &list, &e)))
+	if ((ret = forge_parse_comments(body, size, &list, &e)))
 		check_answer_error(ret, &e, "the list of comments");
 	FUZZ_CHECK(ret || !list.n || list.v);
 	for (size_t i = 0; i < list.n; i++)
 		use_comment(&list.v[i]);
-	github_comments_release(&list);
-	if ((ret = github_parse_comment(body, size, &one, &e)))
+	forge_comments_release(&list);
+	if ((ret = forge_parse_comment(body, size, &one, &e)))
 		check_answer_error(ret, &e, "the comment");
 	else
 		use_comment(&one);
-	github_comment_release(&one);
-	github_error_message(body, size, said, sizeof(said));
-	github_error_message(body, size, small, sizeof(small));
+	forge_comment_release(&one);
+	forge_error_message(body, size, said, sizeof(said));
+	forge_error_message(body, size, small, sizeof(small));
 	FUZZ_CHECK(strnlen(said, sizeof(said)) < sizeof(said));
 	FUZZ_CHECK(strnlen(small, sizeof(small)) < sizeof(small));
 	FUZZ_CHECK(!strncmp(said, small, strlen(small)));
@@ -644,7 +645,7 @@ static const struct fuzz_reader readers[] = {
     {"proc_maps", read_proc_maps, NULL},	 /* harness/record/proc_info.c */
     {"proc_stat", read_proc_stat, NULL},	 /* harness/record/proc_info.c */
     {"perfmap", read_perfmap, NULL},		 /* symbolize_perfmap.c */
-    {"github_answer", read_github_answer, NULL}, /* harness/forge/github_comments.c */
+    {"github_answer", read_github_answer, NULL}, /* harness/forge/forge_comments.c, github_comments.c */
     {"forge_headers", read_forge_headers, NULL}, /* harness/forge/forge_http.c */
 };
 

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * GitLab's side of the one comment (forge_comments.h): a merge request's
+ * notes,
+ *   GET  /projects/:id/merge_requests/:iid/notes?sort=asc&per_page=100 (Link headers)
+ *   POST /projects/:id/merge_requests/:iid/notes
+ *   PUT  /projects/:id/merge_requests/:iid/notes/:note_id
+ * under the API's URL ($CI_API_V4_URL in a job), the project by its id or its
+ * path (URL-encoded), the token as "PRIVATE-TOKEN:" (a personal, project or
+ * group access token) or "JOB-TOKEN:" ($CI_JOB_TOKEN, which most GitLab
+ * versions do not let write notes).
+ */
+#ifndef WPERF_GITLAB_NOTES_H
+#define WPERF_GITLAB_NOTES_H
+
+#include "harness/forge/forge_comments.h"
+
+#define GITLAB_API_URL	     "https://gitlab.com/api/v4"
+#define GITLAB_PRIVATE_TOKEN "PRIVATE-TOKEN:"
+#define GITLAB_JOB_TOKEN     "JOB-TOKEN:"
+#define GITLAB_NOTE_MAX	     1000000 /* characters of a note's body */
+
+/* The request headers, NULL-terminated, for forge_http_open. */
+extern const char *const gitlab_headers[];
+
+/* A merge request: the API's base URL (no trailing '/'), the project (its
+ * id, or its path "group/name"), the merge request's IID. */
+struct gitlab_target {
+	const char *api;
+	const char *project;
+	unsigned long mr;
+};
+
+/* Is project a project's id (digits) or path (group/sub/name of letters,
+ * digits, '.', '_', '-', no "..")? */
+int gitlab_project_is_valid(const char *project);
+
+/* The notes of t's merge request, into *out (which refers to t->api). */
+void gitlab_thread(const struct gitlab_target *t, struct forge_thread *out);
+
+#endif /* WPERF_GITLAB_NOTES_H */
