@@ -593,6 +593,109 @@ static void the_ci_environment_names_the_pull_request(void **state)
 	wperf_buf_release(&body);
 }
 
+/* GitLab: one note on the merge request the job names, found across the
+ * pages of the notes and updated with PUT, the token in PRIVATE-TOKEN only. */
+static void a_gitlab_note_is_created_then_updated(void **state)
+{
+	char api_env[128], token_env[128];
+	const char *const *env;
+	struct forge_request r[32];
+	struct wperf_buf first = {0}, second = {0};
+	size_t n;
+
+	(void)state;
+	forge_start("--seed", "25", "--per-page-cap", "10", NULL);
+	snprintf(api_env, sizeof(api_env), "CI_API_V4_URL=%s/api/v4", forge_url);
+	snprintf(token_env, sizeof(token_env), "GITLAB_TOKEN=%s", forge_token);
+	env = ENV(token_env, api_env, "GITLAB_CI=true", "CI_PROJECT_ID=group/app",
+		  "CI_MERGE_REQUEST_IID=7", "CI_JOB_URL=https://gitlab.example/group/app/-/jobs/5");
+	post_with(env, ENV(worse));
+	expect(1, "out", "comment created");
+	forge_assert_token_unsaid(&out);
+	/* three pages, then the creation */
+	assert_string_equal(forge_answers(), "GET 200, GET 200, GET 200, POST 201");
+	forge_requests(r, 32);
+	assert_string_equal(
+	    r[0].path, "/api/v4/projects/group%2Fapp/merge_requests/7/notes?sort=asc&per_page=100");
+	assert_string_equal(r[2].path, "/api/v4/projects/group%2Fapp/merge_requests/7/"
+				       "notes?sort=asc&per_page=10&page=3");
+	assert_string_equal(r[3].path, "/api/v4/projects/group%2Fapp/merge_requests/7/notes");
+	assert_int_equal(forge_marked(FORGE_MARKER, &first, NULL), 1);
+	assert_non_null(strstr((const char *)first.data, "**new-bottleneck**"));
+	assert_non_null(strstr((const char *)first.data,
+			       "(https://gitlab.example/group/app/-/jobs/5/artifacts/browse)"));
+
+	post_with(env, ENV(head));
+	expect(0, "out", "comment updated");
+	n = forge_requests(r, 32);
+	assert_int_equal(n, 8);
+	assert_string_equal(r[7].method, "PUT");
+	assert_int_equal(r[7].status, 200);
+	assert_non_null(strstr(r[7].path, "/api/v4/projects/group%2Fapp/merge_requests/7/notes/"));
+	assert_int_equal(forge_marked(FORGE_MARKER, &second, NULL), 1);
+	assert_int_equal(forge_comments(), 26);
+	assert_non_null(strstr((const char *)second.data, "**wperf-bench: 1 scenario passes**"));
+	for (size_t i = 0; i < n; i++) {
+		assert_string_equal(r[i].private_token, forge_token);
+		assert_string_equal(r[i].auth, "");
+		assert_string_equal(r[i].job_token, "");
+	}
+	forge_assert_token_not_in(worse);
+	wperf_buf_release(&first);
+	wperf_buf_release(&second);
+}
+
+/* GitLab's job token, its absence, and what a 403 and a 404 mean there. */
+static void gitlab_tokens_and_errors(void **state)
+{
+	char api[128], job_token_env[128], token_env[128];
+	struct forge_request r[8];
+
+	(void)state;
+	forge_start(NULL);
+	snprintf(api, sizeof(api), "%s/api/v4", forge_url);
+	snprintf(job_token_env, sizeof(job_token_env), "CI_JOB_TOKEN=%s", forge_token);
+	snprintf(token_env, sizeof(token_env), "GITLAB_TOKEN=%s", forge_token);
+	POST(ENV(job_token_env), "--forge", "gitlab", "--repo", "42", "--pr", "7", "--api-url", api,
+	     worse);
+	expect(1, "out", "comment created");
+	forge_assert_token_unsaid(&out);
+	assert_int_equal(forge_requests(r, 8), 2);
+	assert_string_equal(r[1].job_token, forge_token);
+	assert_string_equal(r[1].private_token, "");
+
+	POST(ENV("GITLAB_CI=true", "CI_PROJECT_ID=42", "CI_MERGE_REQUEST_IID=7"), "--api-url", api,
+	     worse);
+	expect(1, "err",
+	       "no token in $GITLAB_TOKEN nor $CI_JOB_TOKEN: the merge-request note is "
+	       "skipped");
+	assert_int_equal(forge_requests(r, 8), 2);
+
+	POST(ENV("GITLAB_CI=true", "CI_PROJECT_ID=42"), "--api-url", api, worse);
+	expect(1, "out", "no merge request (no --pr, and no $CI_MERGE_REQUEST_IID): no note");
+	POST(ENV(token_env), "--forge", "gitlab", "--repo", "../x", "--pr", "7", "--api-url", api,
+	     worse);
+	expect(2, "err", "--repo wants a project's id or path (group/name), not '../x'");
+	POST(ENV(token_env), "--forge", "gitea", worse);
+	expect(2, "err", "--forge wants github or gitlab, not 'gitea'");
+	forge_stop(NULL);
+
+	forge_start("--fail", "403-fork", NULL);
+	snprintf(api, sizeof(api), "%s/api/v4", forge_url);
+	POST(ENV(job_token_env), "--forge", "gitlab", "--repo", "42", "--pr", "7", "--api-url", api,
+	     worse);
+	expect(1, "err",
+	       "HTTP 403: the token may not comment on merge request !7 of project 42; "
+	       "$CI_JOB_TOKEN may not write notes");
+	forge_stop(NULL);
+	forge_start("--fail", "404", NULL);
+	snprintf(api, sizeof(api), "%s/api/v4", forge_url);
+	POST(ENV(token_env), "--forge", "gitlab", "--repo", "42", "--pr", "7", "--api-url", api,
+	     worse);
+	expect(1, "err", "HTTP 404: no project 42 or merge request !7, or the token cannot see it");
+	forge_assert_token_unsaid(&out);
+}
+
 static void refused_before_anything_is_sent(void **state)
 {
 	(void)state;
@@ -686,6 +789,8 @@ int main(void)
 	    cmocka_unit_test_teardown(without_a_token_only_the_summary, forge_stop),
 	    cmocka_unit_test_teardown(plain_http_is_refused_off_this_machine, forge_stop),
 	    cmocka_unit_test_teardown(the_ci_environment_names_the_pull_request, forge_stop),
+	    cmocka_unit_test_teardown(a_gitlab_note_is_created_then_updated, forge_stop),
+	    cmocka_unit_test_teardown(gitlab_tokens_and_errors, forge_stop),
 	    cmocka_unit_test_teardown(refused_before_anything_is_sent, forge_stop),
 	    cmocka_unit_test_teardown(bad_folders_spare_the_others, forge_stop),
 	};

@@ -38,7 +38,9 @@ int forge_setup(void)
 	for (const char *const *v =
 		 (const char *const[]){"GITHUB_TOKEN", "GITHUB_REPOSITORY", "GITHUB_EVENT_PATH",
 				       "GITHUB_API_URL", "GITHUB_STEP_SUMMARY", "GITHUB_SERVER_URL",
-				       "GITHUB_RUN_ID", NULL};
+				       "GITHUB_RUN_ID", "GITLAB_CI", "GITLAB_TOKEN", "CI_JOB_TOKEN",
+				       "CI_PROJECT_ID", "CI_MERGE_REQUEST_IID", "CI_API_V4_URL",
+				       "CI_JOB_URL", NULL};
 	     *v; v++)
 		unsetenv(*v);
 	setenv("WPERF_POST_RETRY_MS", "10", 1); /* the back-off, fast */
@@ -124,8 +126,13 @@ size_t forge_requests(struct forge_request *r, size_t max)
 		copy_member(o, "method", r[n].method, sizeof(r[n].method));
 		copy_member(o, "path", r[n].path, sizeof(r[n].path));
 		r[n].auth[0] = '\0';
-		if (json_object_object_get_ex(o, "headers", &headers))
+		r[n].private_token[0] = r[n].job_token[0] = '\0';
+		if (json_object_object_get_ex(o, "headers", &headers)) {
 			copy_member(headers, "authorization", r[n].auth, sizeof(r[n].auth));
+			copy_member(headers, "private-token", r[n].private_token,
+				    sizeof(r[n].private_token));
+			copy_member(headers, "job-token", r[n].job_token, sizeof(r[n].job_token));
+		}
 		r[n].status =
 		    json_object_object_get_ex(o, "status", &v) ? json_object_get_int(v) : 0;
 		r[n].time =

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The stand-in for GitHub's REST API (tests/lib/forge_server.py) on loopback,
+ * The stand-in for GitHub's and GitLab's REST APIs (tests/lib/forge_server.py) on loopback,
  * for the tests of `wperf-bench post`: started and stopped, its requests and
  * comments read back, and the token the tests give post, to be found nowhere
  * but in the requests' Authorization header.
@@ -20,7 +20,7 @@ extern char forge_token_env[96]; /* GITHUB_TOKEN=forge_token */
 extern char forge_bearer[96];	 /* the Authorization header's value */
 extern char forge_url[64];	 /* http://127.0.0.1:PORT of the running server */
 
-/* Clears the CI's own variables (GITHUB_*) from the environment, makes the
+/* Clears the CI's own variables (GITHUB_*, GitLab's CI_*) from the environment, makes the
  * back-off of post fast and draws a new token; from main, before the tests.
  * 0, or -1 when no random bytes could be had. */
 int forge_setup(void);
@@ -35,7 +35,9 @@ int forge_stop(void **state);
 struct forge_request {
 	char method[8];
 	char path[256];
-	char auth[128]; /* the Authorization header */
+	char auth[128];		 /* the Authorization header */
+	char private_token[128]; /* GitLab's PRIVATE-TOKEN header */
+	char job_token[128];	 /* GitLab's JOB-TOKEN header */
 	long status;
 	double time;
 };

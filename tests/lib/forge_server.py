@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""A stand-in for GitHub's REST API on loopback, for the tests of `wperf-bench post`.
+"""A stand-in for GitHub's and GitLab's REST APIs on loopback, for the tests of `wperf-bench post`.
 
 Answers like GitHub's issue comments API:
   GET   /repos/O/R/issues/N/comments?per_page=&page=   (Link headers; next pages as
         /repositories/ID/issues/N/comments?..., as GitHub gives them)
   POST  /repos/O/R/issues/N/comments                   201 and the comment
   PATCH /repos/O/R/issues/comments/ID                  200 and the comment
-with bodies over 65,536 characters refused (422), and failures on demand (--fail):
+and like GitLab's merge-request notes API (the token in PRIVATE-TOKEN or JOB-TOKEN):
+  GET   /api/v4/projects/ID/merge_requests/IID/notes?sort=&per_page=&page=   (Link headers)
+  POST  /api/v4/projects/ID/merge_requests/IID/notes                 201 and the note
+  PUT   /api/v4/projects/ID/merge_requests/IID/notes/NOTE_ID         200 and the note
+(ID a number or a URL-encoded path), with bodies over 65,536 characters refused (422),
+and failures on demand (--fail):
 GitHub's errors, rate limits, server errors, slow answers, answers that are not JSON.
 
 Prints its port on the first line of standard output. Records every request as a
@@ -20,7 +25,7 @@ import os
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 COMMENT_MAX = 65536
 DOCS = "https://docs.github.com/rest/issues/comments"
@@ -67,6 +72,15 @@ class Forge:
 
     def add(self, repo, number, body, login):
         self.next_id += 1
+        if repo.startswith("gitlab:"):  # a merge request's note: no html_url
+            c = {"id": self.next_id, "type": None, "body": body, "system": False,
+                 "author": {"id": 7, "username": login, "name": login},
+                 "created_at": "2026-01-01T00:00:00.000Z", "updated_at": "2026-01-01T00:00:00.000Z",
+                 "noteable_id": 99, "noteable_type": "MergeRequest", "noteable_iid": number,
+                 "resolvable": False, "confidential": False, "internal": False}
+            self.comments[(repo, number)].append(c)
+            self.save()
+            return c
         c = {"id": self.next_id, "node_id": "IC_%d" % self.next_id,
              "url": "%s/repos/%s/issues/comments/%d" % (self.base, repo, self.next_id),
              "html_url": "https://github.example/%s/pull/%d#issuecomment-%d" % (repo, number, self.next_id),
@@ -136,6 +150,9 @@ class Handler(BaseHTTPRequestHandler):
     def do_PATCH(self):
         self.handle_request("PATCH")
 
+    def do_PUT(self):
+        self.handle_request("PUT")
+
     def handle_request(self, method):
         forge = self.server.forge
         length = int(self.headers.get("Content-Length") or 0)
@@ -166,6 +183,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(status, obj, headers)
         if mode == "garbage" and forge.take("failures"):
             return self.answer(200, None, raw=GARBAGE)
+        if parts[:2] == ["api", "v4"]:
+            return self.gitlab(forge, method, parts[2:], body, parse_qs(url.query), mode)
         expected = "Bearer " + forge.args.token
         if self.headers.get("Authorization") != expected:
             return self.answer(401, FAILURES["401"][2])
@@ -186,18 +205,41 @@ class Handler(BaseHTTPRequestHandler):
             return self.update(forge, parts[1] + "/" + parts[2], parts[5], body)
         return self.answer(404, FAILURES["404"][2])
 
-    def list(self, forge, repo, number, query):
+    def gitlab(self, forge, method, parts, body, query, mode):
+        """projects/ID/merge_requests/IID/notes[/NOTE_ID], as GitLab's API v4."""
+        token = self.headers.get("PRIVATE-TOKEN") or self.headers.get("JOB-TOKEN")
+        if token != forge.args.token or self.headers.get("Authorization"):
+            return self.answer(401, {"message": "401 Unauthorized"})
+        if len(parts) in (5, 6) and parts[0] == "projects" and parts[2] == "merge_requests" \
+                and parts[3].isdigit() and parts[4] == "notes":
+            key, iid = "gitlab:" + unquote(parts[1]), int(parts[3])
+            if len(parts) == 5 and method == "GET":
+                link = "%s/api/v4/projects/%s/merge_requests/%d/notes?sort=asc" % (
+                    forge.base, parts[1], iid)
+                return self.list(forge, key, iid, query, link)
+            if len(parts) == 5 and method == "POST":
+                return self.create(forge, key, iid, body, mode)
+            if len(parts) == 6 and method == "PUT":
+                return self.update(forge, key, parts[5], body)
+        return self.answer(404, {"message": "404 Not found"})
+
+    def list(self, forge, repo, number, query, link=None):
         comments = forge.issue(repo, number)
         per_page = min(int(query.get("per_page", ["30"])[0]), forge.args.per_page_cap)
         page = int(query.get("page", ["1"])[0])
         last = max(1, (len(comments) + per_page - 1) // per_page)
-        link = "%s/repositories/%d/issues/%d/comments?per_page=%d&page=%%d" % (
-            forge.base, forge.repo_ids[repo], number, per_page)
+        if link:
+            link = link + "&per_page=%d&page={page}" % per_page
+        else:
+            link = "%s/repositories/%d/issues/%d/comments?per_page=%d&page={page}" % (
+                forge.base, forge.repo_ids[repo], number, per_page)
+        def at(n):
+            return link.replace("{page}", str(n))
         rels = []
         if page < last:
-            rels += ['<%s>; rel="next"' % (link % (page + 1)), '<%s>; rel="last"' % (link % last)]
+            rels += ['<%s>; rel="next"' % at(page + 1), '<%s>; rel="last"' % at(last)]
         if page > 1:
-            rels += ['<%s>; rel="first"' % (link % 1), '<%s>; rel="prev"' % (link % (page - 1))]
+            rels += ['<%s>; rel="first"' % at(1), '<%s>; rel="prev"' % at(page - 1)]
         headers = {"Link": ", ".join(rels)} if rels else {}
         self.answer(200, comments[(page - 1) * per_page:page * per_page], headers)
 
