@@ -240,7 +240,8 @@ CHECK_PERF_BASE ?=
 CHECK_PERF_ARGS ?=
 check-perf: all
 	$(WPERF_BENCH) check-perf --tag $(CHECK_PERF_TAG) --results $(CHECK_PERF_DIR) \
-		$(if $(CHECK_PERF_BASE),--base $(CHECK_PERF_BASE)) $(CHECK_PERF_ARGS)
+		--var BUILD_DIR=$(BUILD) $(if $(CHECK_PERF_BASE),--base $(CHECK_PERF_BASE)) \
+		$(CHECK_PERF_ARGS)
 
 # ---- the synthetic suite, run and written up in docs/validation.md ----
 validation: all
