@@ -645,7 +645,8 @@ static const struct fuzz_reader readers[] = {
     {"proc_maps", read_proc_maps, NULL},	 /* harness/record/proc_info.c */
     {"proc_stat", read_proc_stat, NULL},	 /* harness/record/proc_info.c */
     {"perfmap", read_perfmap, NULL},		 /* symbolize_perfmap.c */
-    {"github_answer", read_github_answer, NULL}, /* harness/forge/forge_comments.c, github_comments.c */
+    {"github_answer", read_github_answer,
+     NULL}, /* harness/forge/forge_comments.c, github_comments.c */
     {"forge_headers", read_forge_headers, NULL}, /* harness/forge/forge_http.c */
 };
 
