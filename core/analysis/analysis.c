@@ -8,6 +8,7 @@
 
 #include "core/trace/meta.h"
 #include "core/util/buf.h"
+#include "core/analysis/knot_level.h"
 
 static int vertex_tables(struct wperf_analysis *a)
 {
@@ -142,13 +143,20 @@ static void set_window(struct wperf_analysis *a, const struct wperf_analysis_opt
 }
 
 /* The graph knots are searched in: the merged graph's edges of at least
- * min_edge (0: WPERF_DEFAULT_MIN_EDGE) of the window. */
-static int knot_graph(struct wperf_analysis *a, double min_edge, struct wperf_error *err)
+ * min_edge of the window; min_edge 0: the level where the knots are most
+ * stable (knot_level.h), < 0: every edge. */
+static int knot_graph(struct wperf_analysis *a, double min_edge, const struct wperf_knot_opts *ko,
+		      struct wperf_error *err)
 {
-	int e;
+	int e = 0;
 
-	a->min_edge = min_edge ? min_edge : WPERF_DEFAULT_MIN_EDGE;
-	a->min_edge_ns = a->min_edge > 0 ? (uint64_t)(a->min_edge * (double)a->window) : 0;
+	if (min_edge > 0)
+		a->min_edge_ns = (uint64_t)(min_edge * (double)a->window);
+	else if (min_edge == 0)
+		e = wperf_knot_level(&a->merged.graph, ko, a->threshold_ns, &a->min_edge_ns, err);
+	if (e)
+		return e;
+	a->min_edge = a->window ? (double)a->min_edge_ns / (double)a->window : 0;
 	e = wperf_graph_init(&a->knot_graph, a->merged.nvertices);
 	for (size_t i = 0; i < a->merged.graph.nedges && !e; i++) {
 		const struct wperf_edge *ed = &a->merged.graph.edges[i];
@@ -219,17 +227,15 @@ int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts 
 	if (e)
 		goto fail;
 
-	e = knot_graph(a, opts->min_edge, err);
-	if (e)
-		goto fail;
-
 	struct wperf_knot_opts ko = {
 	    .threshold = a->threshold_ns,
 	    .is_io = a->is_io,
 	    .cpu = a->cpu,
 	    .ignore = a->ignored,
 	};
-	e = wperf_find_knots(&a->knot_graph, &ko, &a->knots, err);
+	e = knot_graph(a, opts->min_edge, &ko, err);
+	if (!e)
+		e = wperf_find_knots(&a->knot_graph, &ko, &a->knots, err);
 	if (e)
 		goto fail;
 	*out = a;

@@ -89,8 +89,8 @@ static const struct cli_option report_options[] = {
      "every thread",
      CLI_FLAG(struct report_args, all)},
     {0, "min-edge", "F",
-     "leave edges under this share of the window out of the knot search (default 0.05; -1: "
-     "keep all)",
+     "leave edges under this share of the window out of the knot search (default: the level "
+     "where the knots stay the same over the widest range; -1: keep all)",
      CLI_NUMBER(struct report_args, ao.min_edge, -1, 1)},
     {0, "merge-similar", "F",
      "merge threads of one name only when their user stacks are at least F alike (0..1, "
