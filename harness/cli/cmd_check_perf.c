@@ -209,8 +209,10 @@ static const struct cli_option check_perf_options[] = {
     {0},
 };
 
-static const struct cli_command check_perf_command = {
+const struct cli_command cli_check_perf_command = {
     .name = CMD,
+    .summary = "the gate over every scenario of a tag, for CI",
+    .run = cmd_check_perf,
     .synopsis = "[OPTIONS] [SCENARIO|DIR...]",
     .description =
 	"The performance gate for CI: runs every scenario tagged TAG among the\n"
@@ -246,7 +248,7 @@ static const struct cli_command check_perf_command = {
 
 static int parse(int argc, char **argv, struct check_perf *cp)
 {
-	int status = cli_parse(&check_perf_command, argc, argv, cp);
+	int status = cli_parse(&cli_check_perf_command, argc, argv, cp);
 
 	if (status >= 0)
 		return status;

@@ -27,8 +27,10 @@ static const struct cli_option info_options[] = {
     {0},
 };
 
-static const struct cli_command info_command = {
+const struct cli_command cli_info_command = {
     .name = CMD,
+    .summary = "describe a trace: header, window, counts, drops, threads",
+    .run = cmd_info,
     .synopsis = "[--threads] TRACE",
     .description = "Describes TRACE: format version, recording metadata, window, events by\n"
 		   "kind, lost events and stacks, table sizes, the kernel's counters and the\n"
@@ -205,7 +207,7 @@ int cmd_info(int argc, char **argv)
 {
 	struct info_args args = {0};
 	struct wperf_trace *t;
-	int status = cli_parse(&info_command, argc, argv, &args);
+	int status = cli_parse(&cli_info_command, argc, argv, &args);
 
 	if (status >= 0)
 		return status;

@@ -149,6 +149,8 @@ static const struct cli_option record_options[] = {
 
 const struct cli_command cli_record_command = {
     .name = CMD,
+    .summary = "record the machine's waiting events into a trace",
+    .run = cmd_record,
     .synopsis = "[OPTIONS] [-- COMMAND [ARGS...]]",
     .description = "Records every scheduling, wakeup, interrupt, disk and network event of the\n"
 		   "machine into a trace file. With a COMMAND, recording starts before it and\n"

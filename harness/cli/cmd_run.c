@@ -41,8 +41,10 @@ static const struct cli_option run_options[] = {
     {0},
 };
 
-static const struct cli_command run_command = {
+const struct cli_command cli_run_command = {
     .name = CMD,
+    .summary = "run a scenario: services, load, recording, analysis, gate",
+    .run = cmd_run,
     .synopsis = "[OPTIONS] SCENARIO",
     .description = "Runs SCENARIO: its setup, its services (each in a process group of its own,\n"
 		   "waited for until ready), the load while the machine is recorded, then stops\n"
@@ -114,7 +116,7 @@ int cmd_run(int argc, char **argv)
 	struct results r;
 	struct scenario *s;
 	struct wperf_error err = {0};
-	int status = cli_parse(&run_command, argc, argv, &args);
+	int status = cli_parse(&cli_run_command, argc, argv, &args);
 	size_t missed;
 
 	if (status >= 0)
