@@ -6,7 +6,8 @@
 #   make check-perf  the performance gate over the scenarios tagged ci: against baselines/, or
 #                 CHECK_PERF_BASE=REF: base commit REF against the work tree, run in turns
 #   make validation  run the synthetic suite and its fixes; writes docs/validation.md
-#   make test     run the unit and end-to-end tests (cmocka), the include and size rules
+#   make test     run the unit and end-to-end tests (cmocka), the include and size rules,
+#                 the shell completion and the man pages
 #   make test-core  the tests of libwperf alone (no clang BPF target, bpftool or BPF)
 #   make asan     the same tests built with AddressSanitizer and UBSan
 #   make valgrind the analyzer under valgrind on a recorded trace
@@ -200,9 +201,10 @@ test-unit: $(UNIT_BINS)
 test-e2e: all $(E2E_BINS)
 	@WPERF_BUILD=$(BUILD) bash tests/run.sh $(E2E_BINS)
 
-test: all $(UNIT_BINS) $(E2E_BINS) check-bpf-arm64
+test: all man completion $(UNIT_BINS) $(E2E_BINS) check-bpf-arm64
 	@bash tests/layers.sh
 	@bash tests/sizes.sh
+	@WPERF_BUILD=$(BUILD) bash tests/completion.sh
 	@WPERF_BUILD=$(BUILD) bash tests/run.sh $(UNIT_BINS) $(E2E_BINS)
 
 asan:

@@ -69,22 +69,23 @@ static void bash_word(FILE *out, const struct cli_option *o)
 	fprintf(out, " --%s", o->long_name);
 }
 
-/* The case of an option argument's completion: "--output|-o) kind". */
+/* What the script does to complete a word of each kind (":" nothing). */
+static const char *const bash_actions[] = {[COMPLETE_NOTHING] = ":",
+					   [COMPLETE_FILE] = "_wperf_bench_files",
+					   [COMPLETE_TRACE] = "_wperf_bench_files '*.trace'",
+					   [COMPLETE_SCENARIO] = "_wperf_bench_files '*.y*ml'",
+					   [COMPLETE_DIR] = "_wperf_bench_dirs",
+					   [COMPLETE_COMMAND] = "_wperf_bench_commands"};
+
+/* The case of an option argument's completion: "--output|-o) ACTION". */
 static void bash_argument(FILE *out, const struct cli_option *o)
 {
-	static const char *const how[] = {[COMPLETE_NOTHING] = "return",
-					  [COMPLETE_FILE] = "_wperf_bench_files",
-					  [COMPLETE_TRACE] = "_wperf_bench_files '*.trace'",
-					  [COMPLETE_SCENARIO] = "_wperf_bench_files '*.y*ml'",
-					  [COMPLETE_DIR] = "_wperf_bench_dirs",
-					  [COMPLETE_COMMAND] = "_wperf_bench_files"};
-
 	if (!o->arg)
 		return;
 	fprintf(out, "\t\t--%s", o->long_name);
 	if (o->short_name)
 		fprintf(out, "|-%c", o->short_name);
-	fprintf(out, ") %s; return ;;\n", how[kind_of(o->arg)]);
+	fprintf(out, ") %s; return ;;\n", bash_actions[kind_of(o->arg)]);
 }
 
 static const char bash_head[] =
@@ -118,18 +119,11 @@ static const char bash_head[] =
 
 static void bash_command(FILE *out, const struct cli_command *cmd)
 {
-	static const char *const operands[] = {[COMPLETE_NOTHING] = "",
-					       [COMPLETE_FILE] = "_wperf_bench_files",
-					       [COMPLETE_TRACE] = "_wperf_bench_files '*.trace'",
-					       [COMPLETE_SCENARIO] = "_wperf_bench_files '*.y*ml'",
-					       [COMPLETE_DIR] = "_wperf_bench_dirs",
-					       [COMPLETE_COMMAND] = "_wperf_bench_commands"};
-
 	fprintf(out, "\t%s)\n\t\tcase $prev in\n", cmd->name);
 	each_option(cmd->options, out, bash_argument);
 	fprintf(out, "\t\tesac\n\t\toptions=\"--help -h");
 	each_option(cmd->options, out, bash_word);
-	fprintf(out, "\"\n\t\toperands=\"%s\" ;;\n", operands[operand_kind(cmd)]);
+	fprintf(out, "\"\n\t\toperands=\"%s\" ;;\n", bash_actions[operand_kind(cmd)]);
 }
 
 static void bash(FILE *out)
@@ -148,7 +142,7 @@ static void bash(FILE *out)
 	      "\tesac\n"
 	      "\tif [[ $cur == -* ]]; then\n"
 	      "\t\tCOMPREPLY=($(compgen -W \"$options\" -- \"$cur\"))\n"
-	      "\telif [ -n \"$operands\" ]; then\n"
+	      "\telse\n"
 	      "\t\teval \"$operands\"\n"
 	      "\tfi\n"
 	      "}\n"
@@ -159,11 +153,15 @@ static void bash(FILE *out)
 
 /* ---- zsh ---- */
 
-/* Text for a zsh spec between single quotes: no quote, bracket or colon, cut
- * at the end of the help's first clause. */
+/* Text for a zsh spec between single quotes: no quote or bracket, cut at the
+ * end of the help's first clause. */
 static void zsh_text(FILE *out, const char *s)
 {
-	size_t len = strcspn(s, ";(:");
+	const char *paren = strstr(s, " (");
+	size_t len = strcspn(s, ";");
+
+	if (paren && (size_t)(paren - s) < len)
+		len = (size_t)(paren - s);
 
 	if (len > 70)
 		len = 70;

@@ -165,11 +165,14 @@ static int count_operands(const struct cli_command *cmd, int argc, char **argv)
 {
 	int operands = argc - optind;
 	const char *wanted = strrchr(cmd->synopsis, ' ');
+	size_t len;
 
 	wanted = wanted ? wanted + 1 : cmd->synopsis;
+	len = strlen(wanted);
+	if (len > 3 && !strcmp(wanted + len - 3, "..."))
+		len -= 3; /* "SCENARIO...": one at least */
 	if (operands < cmd->min_operands)
-		return cli_usage_error(cmd->name, "missing operand %.*s", (int)strcspn(wanted, "."),
-				       wanted);
+		return cli_usage_error(cmd->name, "missing operand %.*s", (int)len, wanted);
 	if (cmd->max_operands != CLI_ANY_OPERANDS && operands > cmd->max_operands)
 		return cli_usage_error(cmd->name, "unexpected operand '%s'",
 				       argv[optind + cmd->max_operands]);
