@@ -240,6 +240,8 @@ const struct cli_command cli_check_perf_command = {
 	"  summary.md     the same for people: what 'post' puts on the pull request\n"
 	"  junit.xml      for the CI's test report\n",
     .options = check_perf_options,
+    .examples = "  wperf-bench check-perf --base origin/main\n"
+		"  wperf-bench check-perf --tag nightly --results build/nightly scenarios/\n",
     .exit_status = "0 every scenario passed, improved or was inconclusive; 1 one\n"
 		   "has a new bottleneck or a regression (or, with --strict, is inconclusive);\n"
 		   "2 a scenario could not run or be judged, bad usage, or interrupted.\n",

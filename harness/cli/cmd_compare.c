@@ -39,6 +39,7 @@ const struct cli_command cli_compare_command = {
 		   "writes verdict.md and junit.xml into each folder.\n",
     .options = compare_options,
     .notes = "--baseline goes with one RESULTS only.\n",
+    .examples = "  wperf-bench compare --junit junit.xml results/fig1\n",
     .exit_status = "0 every verdict is pass, improved or inconclusive; 1 one is\n"
 		   "new-bottleneck or regression; 2 error (a folder that is not complete\n"
 		   "results, a missing or bad baseline).\n",

@@ -37,6 +37,7 @@ const struct cli_command cli_info_command = {
 		   "checks of the model against them (as the report has them), and the\n"
 		   "threads with the most events (--threads: all of them).\n",
     .options = info_options,
+    .examples = "  wperf-bench info --threads fig1.trace\n",
     .min_operands = 1,
     .max_operands = 1,
 };

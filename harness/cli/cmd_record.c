@@ -158,6 +158,8 @@ const struct cli_command cli_record_command = {
 		   "SIGINT or SIGTERM stop the recording cleanly, with a complete file.\n",
     .options = record_options,
     .notes = "Needs root (or CAP_BPF and CAP_PERFMON) and a kernel with BTF.\n",
+    .examples = "  wperf-bench record -o fig1.trace -- build/synthetic/fig1 --duration 5\n"
+		"  wperf-bench record -o machine.trace --duration 10 --target memcached\n",
     .exit_status = "0 recorded, 2 error.\n",
     .stop_at_operand = 1, /* the COMMAND's own options are its own */
     .max_operands = CLI_ANY_OPERANDS,

@@ -58,6 +58,8 @@ const struct cli_command cli_run_command = {
 		   "graph.svg, plots/ (throughput and edge weights per run), the log, and\n"
 		   "runs/N/ with each run's trace, reports and process logs.\n",
     .options = run_options,
+    .examples = "  wperf-bench run scenarios/synthetic-fig1.yaml\n"
+		"  wperf-bench run --gate --results results/fig1 scenarios/synthetic-fig1.yaml\n",
     .exit_status = "0 every run done (and the gate passed, or found an improvement\n"
 		   "or could not decide), 1 the gate failed or a run missed the expected answer,\n"
 		   "2 error or interrupted.\n",
