@@ -6,13 +6,16 @@
 #   make check-perf  the performance gate over the scenarios tagged ci: against baselines/, or
 #                 CHECK_PERF_BASE=REF: base commit REF against the work tree, run in turns
 #   make validation  run the synthetic suite and its fixes; writes docs/validation.md
-#   make test     run the unit and end-to-end tests (cmocka), the include and size rules
+#   make test     run the unit and end-to-end tests (cmocka), the include and size rules,
+#                 the shell completion and the man pages
 #   make test-core  the tests of libwperf alone (no clang BPF target, bpftool or BPF)
 #   make asan     the same tests built with AddressSanitizer and UBSan
 #   make valgrind the analyzer under valgrind on a recorded trace
 #   make bench    print the recorder's overhead (storm, ZooKeeper, memcached), whether it keeps up
 #                 with 1M events/s, and the analyzer's speed
 #   make fuzz     run every reader's libFuzzer target (FUZZ_SECONDS each, FUZZ_TARGETS to pick)
+#   make man      the man pages, from the commands' tables, into $(BUILD)/man/
+#   make completion  bash and zsh completion, from the same tables, into $(BUILD)/completion/
 #   make install  PREFIX=/usr/local DESTDIR=
 #   make clean
 
@@ -100,7 +103,7 @@ FUZZ_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRCS) $(FUZZ_HARNESS_SRCS) 
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= $(FUZZ_SRCS:fuzz/%.c=%)
 
-.PHONY: all deps demo check-perf validation test test-core test-unit test-e2e check-bpf-arm64 asan valgrind bench fuzz install clean
+.PHONY: all deps demo check-perf validation test test-core test-unit test-e2e check-bpf-arm64 asan valgrind bench fuzz man completion install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -198,9 +201,10 @@ test-unit: $(UNIT_BINS)
 test-e2e: all $(E2E_BINS)
 	@WPERF_BUILD=$(BUILD) bash tests/run.sh $(E2E_BINS)
 
-test: all $(UNIT_BINS) $(E2E_BINS) check-bpf-arm64
+test: all man completion $(UNIT_BINS) $(E2E_BINS) check-bpf-arm64
 	@bash tests/layers.sh
 	@bash tests/sizes.sh
+	@WPERF_BUILD=$(BUILD) bash tests/completion.sh
 	@WPERF_BUILD=$(BUILD) bash tests/run.sh $(UNIT_BINS) $(E2E_BINS)
 
 asan:
@@ -271,13 +275,27 @@ $(FUZZ_BUILD)/%: fuzz/%.c fuzz/*.h $(FUZZ_BUILD)/libfuzz.a
 fuzz: $(FUZZ_BINS)
 	@bash fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
+# ---- man pages and shell completion, written by the program from its option tables ----
+MAN_DIR := $(BUILD)/man
+COMPLETION_DIR := $(BUILD)/completion
+man: $(WPERF_BENCH)
+	@mkdir -p $(MAN_DIR)
+	$(WPERF_BENCH) help --man > $(MAN_DIR)/wperf-bench.1
+	for c in $$($(WPERF_BENCH) help --list); do \
+		$(WPERF_BENCH) help --man $$c > $(MAN_DIR)/wperf-bench-$$c.1 || exit 1; done
+
+completion: $(WPERF_BENCH)
+	@mkdir -p $(COMPLETION_DIR)
+	$(WPERF_BENCH) help --completion bash > $(COMPLETION_DIR)/wperf-bench
+	$(WPERF_BENCH) help --completion zsh > $(COMPLETION_DIR)/_wperf-bench
+
 # ---- install ----
 # libwperf's public headers keep their paths under include/wperf, so that
 # they include each other as in the tree; wperf.pc says where they are.
 VERSION := $(shell sed -n 's/^\#define WPERF_VERSION "\(.*\)"/\1/p' harness/base/version.h)
 PUBLIC_HEADERS := $(filter-out %_internal.h,$(wildcard core/*/*.h)) bpf/wperf_event.h
 
-install: all
+install: all man completion
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 0755 $(WPERF_BENCH) $(DESTDIR)$(PREFIX)/bin/wperf-bench
 	install -m 0644 include/wperf_annotate.h $(DESTDIR)$(PREFIX)/include/wperf_annotate.h
@@ -285,6 +303,12 @@ install: all
 	for h in $(PUBLIC_HEADERS); do install -D -m 0644 $$h $(DESTDIR)$(PREFIX)/include/wperf/$$h || exit 1; done
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' wperf.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/wperf.pc
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0644 $(MAN_DIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -D -m 0644 $(COMPLETION_DIR)/wperf-bench \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/wperf-bench
+	install -D -m 0644 $(COMPLETION_DIR)/_wperf-bench \
+		$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_wperf-bench
 
 clean:
 	rm -rf build

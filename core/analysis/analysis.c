@@ -3,11 +3,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/trace/meta.h"
 #include "core/util/buf.h"
+#include "core/util/closest.h"
 #include "core/analysis/knot_level.h"
 
 static int vertex_tables(struct wperf_analysis *a)
@@ -66,6 +69,58 @@ int wperf_analysis_in_target(const struct wperf_entity *en, const char *target)
 {
 	return en->kind == WPERF_ENTITY_THREAD &&
 	       wperf_analysis_is_target(target, en->tgid, en->process);
+}
+
+/* The distinct process names of the timeline's threads, into names (const
+ * char *, pointing into the timeline); 0 or -ENOMEM. */
+static int process_names(const struct wperf_timeline *tl, struct wperf_buf *names)
+{
+	for (uint32_t i = 0; i < tl->nentities; i++) {
+		const char *p = tl->entities[i].process;
+		const char *const *seen = (const char *const *)names->data;
+		size_t n = names->len / sizeof(*seen), j = 0;
+
+		if (tl->entities[i].kind != WPERF_ENTITY_THREAD || !*p)
+			continue;
+		while (j < n && strcmp(seen[j], p))
+			j++;
+		if (j == n && wperf_buf_append(names, &p, sizeof(p)) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+#define TARGET_SUGGESTIONS 5
+
+int wperf_analysis_check_target(const struct wperf_analysis *a, struct wperf_error *err)
+{
+	const struct wperf_timeline *tl = a->timeline;
+	struct wperf_buf names = {0}; /* const char *: the trace's process names */
+	size_t closest[TARGET_SUGGESTIONS], n = 0;
+	char list[WPERF_ERROR_MSG_LEN / 2] = "";
+	size_t len = 0;
+
+	if (!a->target || !*a->target)
+		return 0;
+	for (uint32_t i = 0; i < tl->nentities; i++)
+		if (wperf_analysis_in_target(&tl->entities[i], a->target))
+			return 0;
+	if (is_pid_list(a->target))
+		return wperf_error_set(
+		    err, -ENOENT, "target %s: no thread of these pids in the trace", a->target);
+	if (process_names(tl, &names) < 0) {
+		wperf_buf_release(&names);
+		return wperf_error_set(err, -ENOMEM, "out of memory");
+	}
+	n = wperf_closest(a->target, (const char *const *)names.data,
+			  names.len / sizeof(const char *), SIZE_MAX, closest, TARGET_SUGGESTIONS);
+	for (size_t i = 0; i < n && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "",
+					((const char *const *)names.data)[closest[i]]);
+	wperf_buf_release(&names);
+	return wperf_error_set(err, -ENOENT,
+			       "target '%s' is no process of the trace; the closest names: %s",
+			       a->target, n ? list : "none (the trace has no thread)");
 }
 
 /* GAPP's CMetric over the target's threads (GAPP traces the application's). */

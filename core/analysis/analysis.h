@@ -83,4 +83,12 @@ int wperf_analysis_is_target(const char *target, uint32_t tgid, const char *proc
 /* Is en a thread of target, as wperf_analysis_is_target? */
 int wperf_analysis_in_target(const struct wperf_entity *en, const char *target);
 
+/*
+ * Has the analysis's target (opts->target) a thread in the trace? 0 (also
+ * with no target), or -ENOENT with err naming the target and the process
+ * names of the trace closest to it (a mistyped name, a name the kernel
+ * truncated to 15 bytes); -ENOMEM.
+ */
+int wperf_analysis_check_target(const struct wperf_analysis *a, struct wperf_error *err);
+
 #endif /* WPERF_ANALYSIS_H */
