@@ -15,13 +15,14 @@
 #   make bench    print the recorder's overhead (storm, ZooKeeper, memcached), whether it keeps up
 #                 with 1M events/s, and the analyzer's speed
 #   make fuzz     run every reader's libFuzzer target (FUZZ_SECONDS each, FUZZ_TARGETS to pick)
-#   make install  PREFIX=/usr/local DESTDIR=
+#   make install  PREFIX=/usr/local LIBDIR=PREFIX/lib DESTDIR=
 #   make deb      the Debian packages wperf-bench and libwperf-dev, built by dpkg-buildpackage
 #                 from a copy of the tree, into $(BUILD)/, checked by lintian
 #   make clean
 
 BUILD ?= build
 PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
 DESTDIR ?=
 
 CC ?= cc
@@ -38,7 +39,8 @@ BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -I$(BUILD)
 # Each object and test lists the headers it read (NAME.d beside it): a header
 # touched rebuilds what includes it, and nothing else.
 DEPFLAGS = -MMD -MP
-CFLAGS += $(BASE_CFLAGS)
+# CPPFLAGS from the environment too: dpkg-buildflags puts _FORTIFY_SOURCE there.
+CFLAGS += $(BASE_CFLAGS) $(CPPFLAGS)
 ifdef SANITIZE
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
@@ -293,13 +295,13 @@ DOC_DIR = $(DESTDIR)$(PREFIX)/share/doc/wperf-bench
 EXAMPLES_DIR = $(DESTDIR)$(PREFIX)/share/wperf-bench/scenarios
 
 install: $(WPERF_BENCH) $(LIBWPERF)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(LIBDIR)/pkgconfig
 	install -m 0755 $(WPERF_BENCH) $(DESTDIR)$(PREFIX)/bin/wperf-bench
 	install -m 0644 include/wperf_annotate.h $(DESTDIR)$(PREFIX)/include/wperf_annotate.h
-	install -m 0644 $(LIBWPERF) $(DESTDIR)$(PREFIX)/lib/libwperf.a
+	install -m 0644 $(LIBWPERF) $(DESTDIR)$(LIBDIR)/libwperf.a
 	for h in $(PUBLIC_HEADERS); do install -D -m 0644 $$h $(DESTDIR)$(PREFIX)/include/wperf/$$h || exit 1; done
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' wperf.pc.in \
-		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/wperf.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+		wperf.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/wperf.pc
 	install -d $(DOC_DIR)/docs/case-studies $(EXAMPLES_DIR)
 	install -m 0644 README.md $(DOC_DIR)/README.md
 	install -m 0644 docs/*.md $(DOC_DIR)/docs/
