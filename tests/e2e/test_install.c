@@ -42,7 +42,9 @@ static int install_once(void **state)
 
 	(void)state;
 	snprintf(root, sizeof(root), "%s", e2e_tmp_path("root"));
-	e2e_shell("make -s BUILD=%s install DESTDIR=%s PREFIX=/usr >/dev/null",
+	/* Not make test's jobserver, which it does not pass down to tests. */
+	e2e_shell("env -u MAKEFLAGS -u MAKELEVEL make -s BUILD=%s install DESTDIR=%s PREFIX=/usr "
+		  ">/dev/null",
 		  build ? build : "build", root);
 	return 0;
 }
