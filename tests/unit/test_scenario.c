@@ -553,6 +553,14 @@ static void test_variables(void **state)
 	doc = "name: x\nload: {command: '${PATH}'}\n";
 	assert_int_equal(load_bytes(doc, strlen(doc), msg, sizeof(msg)), 0);
 	assert_string_equal(msg, "2:17: load.command: undefined variable ${PATH}");
+	/* An installed wperf-bench knows no build folder: the error says how to give one. */
+	doc = "name: x\nload: {command: '${BUILD_DIR}/synthetic/fig1'}\n";
+	assert_int_equal(load_bytes_with(doc, strlen(doc), &spaced, msg, sizeof(msg)), 0);
+	assert_string_equal(msg,
+			    "2:17: load.command: undefined variable ${BUILD_DIR} (the folder "
+			    "of the scenario's built programs: give --build-dir DIR; it is the "
+			    "program's own folder only for a wperf-bench built by make in a "
+			    "source tree)");
 }
 
 #define ERROR_CASE(file, msg)                                                                      \
