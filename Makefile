@@ -1,23 +1,31 @@
 # wperf-bench: build, test and install.
 #
-#   make deps     install the Debian packages needed to build and run (idempotent)
+#   make deps     install the Debian packages needed to build, test and run every scenario
+#                 (idempotent): make build-deps's, then the tests' and the workloads'
+#   make build-deps  only those needed to build the program and its Debian package
 #   make          build everything into $(BUILD)/
 #   make demo     run the paper's Figure 1 scenario, start to verdict
 #   make check-perf  the performance gate over the scenarios tagged ci: against baselines/, or
 #                 CHECK_PERF_BASE=REF: base commit REF against the work tree, run in turns
 #   make validation  run the synthetic suite and its fixes; writes docs/validation.md
-#   make test     run the unit and end-to-end tests (cmocka), the include and size rules
+#   make test     run the unit and end-to-end tests (cmocka), the include and size rules,
+#                 the shell completion and the man pages
 #   make test-core  the tests of libwperf alone (no clang BPF target, bpftool or BPF)
 #   make asan     the same tests built with AddressSanitizer and UBSan
 #   make valgrind the analyzer under valgrind on a recorded trace
 #   make bench    print the recorder's overhead (storm, ZooKeeper, memcached), whether it keeps up
 #                 with 1M events/s, and the analyzer's speed
 #   make fuzz     run every reader's libFuzzer target (FUZZ_SECONDS each, FUZZ_TARGETS to pick)
-#   make install  PREFIX=/usr/local DESTDIR=
+#   make man      the man pages, from the commands' tables, into $(BUILD)/man/
+#   make completion  bash and zsh completion, from the same tables, into $(BUILD)/completion/
+#   make install  PREFIX=/usr/local LIBDIR=PREFIX/lib DESTDIR=
+#   make deb      the Debian packages wperf-bench and libwperf-dev, built by dpkg-buildpackage
+#                 from a copy of the tree, into $(BUILD)/, checked by lintian
 #   make clean
 
 BUILD ?= build
 PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
 DESTDIR ?=
 
 CC ?= cc
@@ -34,7 +42,8 @@ BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -I$(BUILD)
 # Each object and test lists the headers it read (NAME.d beside it): a header
 # touched rebuilds what includes it, and nothing else.
 DEPFLAGS = -MMD -MP
-CFLAGS += $(BASE_CFLAGS)
+# CPPFLAGS from the environment too: dpkg-buildflags puts _FORTIFY_SOURCE there.
+CFLAGS += $(BASE_CFLAGS) $(CPPFLAGS)
 ifdef SANITIZE
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
@@ -100,7 +109,7 @@ FUZZ_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRCS) $(FUZZ_HARNESS_SRCS) 
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= $(FUZZ_SRCS:fuzz/%.c=%)
 
-.PHONY: all deps demo check-perf validation test test-core test-unit test-e2e check-bpf-arm64 asan valgrind bench fuzz install clean
+.PHONY: all deps build-deps deb demo check-perf validation test test-core test-unit test-e2e check-bpf-arm64 asan valgrind bench fuzz man completion install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -109,6 +118,9 @@ all: $(LIBWPERF) $(WPERF_BENCH) $(SYNTH_BINS) $(LOAD_BINS)
 # ---- packages ----
 deps:
 	@bash ci/install-deps.sh
+
+build-deps:
+	@bash ci/install-build-deps.sh
 
 # ---- the BPF side ----
 $(VMLINUX_H):
@@ -159,8 +171,11 @@ $(BUILD)/harness/%.o: harness/%.c
 # The one object that includes the BPF skeleton: only it needs clang and bpftool.
 $(BUILD)/harness/record/bpf_recorder.o: $(RECORDER_SKEL)
 
+# BUILD/source-tree (the tree's path) marks the folder as make's: a wperf-bench
+# that finds it beside itself takes its folder as ${BUILD_DIR} by default.
 $(WPERF_BENCH): $(HARNESS_OBJS) $(LIBWPERF)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+	echo '$(CURDIR)' > $(@D)/source-tree
 
 $(LIBHARNESS): $(filter-out $(BUILD)/harness/cli/main.o,$(HARNESS_OBJS))
 	rm -f $@ && $(AR) rcs $@ $^
@@ -198,9 +213,10 @@ test-unit: $(UNIT_BINS)
 test-e2e: all $(E2E_BINS)
 	@WPERF_BUILD=$(BUILD) bash tests/run.sh $(E2E_BINS)
 
-test: all $(UNIT_BINS) $(E2E_BINS) check-bpf-arm64
+test: all man completion $(UNIT_BINS) $(E2E_BINS) check-bpf-arm64
 	@bash tests/layers.sh
 	@bash tests/sizes.sh
+	@WPERF_BUILD=$(BUILD) bash tests/completion.sh
 	@WPERF_BUILD=$(BUILD) bash tests/run.sh $(UNIT_BINS) $(E2E_BINS)
 
 asan:
@@ -272,20 +288,67 @@ $(FUZZ_BUILD)/%: fuzz/%.c fuzz/*.h $(FUZZ_BUILD)/libfuzz.a
 fuzz: $(FUZZ_BINS)
 	@bash fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
+# ---- man pages and shell completion, written by the program from its option tables ----
+MAN_DIR := $(BUILD)/man
+COMPLETION_DIR := $(BUILD)/completion
+man: $(WPERF_BENCH)
+	@mkdir -p $(MAN_DIR)
+	$(WPERF_BENCH) help --man > $(MAN_DIR)/wperf-bench.1
+	for c in $$($(WPERF_BENCH) help --list); do \
+		$(WPERF_BENCH) help --man $$c > $(MAN_DIR)/wperf-bench-$$c.1 || exit 1; done
+
+completion: $(WPERF_BENCH)
+	@mkdir -p $(COMPLETION_DIR)
+	$(WPERF_BENCH) help --completion bash > $(COMPLETION_DIR)/wperf-bench
+	$(WPERF_BENCH) help --completion zsh > $(COMPLETION_DIR)/_wperf-bench
+
 # ---- install ----
 # libwperf's public headers keep their paths under include/wperf, so that
-# they include each other as in the tree; wperf.pc says where they are.
+# they include each other as in the tree; wperf.pc says where they are. The
+# documents keep their folders too (README.md links docs/NAME.md); the scenarios
+# are examples of the schema: the synthetic and real-workload ones run their
+# programs from ${BUILD_DIR}, which only a source tree's build has.
 VERSION := $(shell sed -n 's/^\#define WPERF_VERSION "\(.*\)"/\1/p' harness/base/version.h)
 PUBLIC_HEADERS := $(filter-out %_internal.h,$(wildcard core/*/*.h)) bpf/wperf_event.h
+DOC_DIR = $(DESTDIR)$(PREFIX)/share/doc/wperf-bench
+EXAMPLES_DIR = $(DESTDIR)$(PREFIX)/share/wperf-bench/scenarios
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+install: $(WPERF_BENCH) $(LIBWPERF) man completion
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(LIBDIR)/pkgconfig
 	install -m 0755 $(WPERF_BENCH) $(DESTDIR)$(PREFIX)/bin/wperf-bench
 	install -m 0644 include/wperf_annotate.h $(DESTDIR)$(PREFIX)/include/wperf_annotate.h
-	install -m 0644 $(LIBWPERF) $(DESTDIR)$(PREFIX)/lib/libwperf.a
+	install -m 0644 $(LIBWPERF) $(DESTDIR)$(LIBDIR)/libwperf.a
 	for h in $(PUBLIC_HEADERS); do install -D -m 0644 $$h $(DESTDIR)$(PREFIX)/include/wperf/$$h || exit 1; done
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' wperf.pc.in \
-		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/wperf.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+		wperf.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/wperf.pc
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0644 $(MAN_DIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -D -m 0644 $(COMPLETION_DIR)/wperf-bench \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/wperf-bench
+	install -D -m 0644 $(COMPLETION_DIR)/_wperf-bench \
+		$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_wperf-bench
+	install -d $(DOC_DIR)/docs/case-studies $(EXAMPLES_DIR)
+	install -m 0644 README.md $(DOC_DIR)/README.md
+	install -m 0644 docs/*.md $(DOC_DIR)/docs/
+	install -m 0644 docs/case-studies/*.svg $(DOC_DIR)/docs/case-studies/
+	install -m 0644 scenarios/*.yaml $(EXAMPLES_DIR)/
+
+# ---- the Debian packages: debian/ ----
+# dpkg-buildpackage writes the packages beside the tree it builds: it builds a
+# copy in $(BUILD)/deb/ (the tree as it is, build/, results/ and .git left out),
+# checked by lintian, whose packages are then moved to $(BUILD)/. debian/changelog must name the
+# version of harness/base/version.h.
+DEB_DIR = $(BUILD)/deb
+DEB_TREE = $(DEB_DIR)/wperf-bench-$(VERSION)
+DEB_JOBS ?= auto
+deb:
+	@v=$$(dpkg-parsechangelog -S Version) && [ "$$v" = "$(VERSION)" ] || { echo "error: debian/changelog is at $$v but harness/base/version.h at $(VERSION): add an entry (dch -v $(VERSION))" >&2; exit 1; }
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_TREE)
+	tar -cf - --exclude=./$(BUILD) --exclude=./build --exclude=./results --exclude=./.git . | tar -xf - -C $(DEB_TREE)
+	cd $(DEB_TREE) && dpkg-buildpackage -b -us -uc -J$(DEB_JOBS)
+	lintian --info --fail-on error,warning $(DEB_DIR)/*.changes
+	mv $(DEB_DIR)/*.deb $(BUILD)/
+	@ls $(BUILD)/*_$(VERSION)_*.deb
 
 clean:
 	rm -rf build

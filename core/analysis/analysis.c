@@ -3,11 +3,15 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/trace/meta.h"
 #include "core/util/buf.h"
+#include "core/util/closest.h"
+#include "core/analysis/knot_level.h"
 
 static int vertex_tables(struct wperf_analysis *a)
 {
@@ -65,6 +69,58 @@ int wperf_analysis_in_target(const struct wperf_entity *en, const char *target)
 {
 	return en->kind == WPERF_ENTITY_THREAD &&
 	       wperf_analysis_is_target(target, en->tgid, en->process);
+}
+
+/* The distinct process names of the timeline's threads, into names (const
+ * char *, pointing into the timeline); 0 or -ENOMEM. */
+static int process_names(const struct wperf_timeline *tl, struct wperf_buf *names)
+{
+	for (uint32_t i = 0; i < tl->nentities; i++) {
+		const char *p = tl->entities[i].process;
+		const char *const *seen = (const char *const *)names->data;
+		size_t n = names->len / sizeof(*seen), j = 0;
+
+		if (tl->entities[i].kind != WPERF_ENTITY_THREAD || !*p)
+			continue;
+		while (j < n && strcmp(seen[j], p))
+			j++;
+		if (j == n && wperf_buf_append(names, &p, sizeof(p)) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+#define TARGET_SUGGESTIONS 5
+
+int wperf_analysis_check_target(const struct wperf_analysis *a, struct wperf_error *err)
+{
+	const struct wperf_timeline *tl = a->timeline;
+	struct wperf_buf names = {0}; /* const char *: the trace's process names */
+	size_t closest[TARGET_SUGGESTIONS], n = 0;
+	char list[WPERF_ERROR_MSG_LEN / 2] = "";
+	size_t len = 0;
+
+	if (!a->target || !*a->target)
+		return 0;
+	for (uint32_t i = 0; i < tl->nentities; i++)
+		if (wperf_analysis_in_target(&tl->entities[i], a->target))
+			return 0;
+	if (is_pid_list(a->target))
+		return wperf_error_set(
+		    err, -ENOENT, "target %s: no thread of these pids in the trace", a->target);
+	if (process_names(tl, &names) < 0) {
+		wperf_buf_release(&names);
+		return wperf_error_set(err, -ENOMEM, "out of memory");
+	}
+	n = wperf_closest(a->target, (const char *const *)names.data,
+			  names.len / sizeof(const char *), SIZE_MAX, closest, TARGET_SUGGESTIONS);
+	for (size_t i = 0; i < n && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "",
+					((const char *const *)names.data)[closest[i]]);
+	wperf_buf_release(&names);
+	return wperf_error_set(err, -ENOENT,
+			       "target '%s' is no process of the trace; the closest names: %s",
+			       a->target, n ? list : "none (the trace has no thread)");
 }
 
 /* GAPP's CMetric over the target's threads (GAPP traces the application's). */
@@ -142,13 +198,20 @@ static void set_window(struct wperf_analysis *a, const struct wperf_analysis_opt
 }
 
 /* The graph knots are searched in: the merged graph's edges of at least
- * min_edge (0: WPERF_DEFAULT_MIN_EDGE) of the window. */
-static int knot_graph(struct wperf_analysis *a, double min_edge, struct wperf_error *err)
+ * min_edge of the window; min_edge 0: the level where the knots are most
+ * stable (knot_level.h), < 0: every edge. */
+static int knot_graph(struct wperf_analysis *a, double min_edge, const struct wperf_knot_opts *ko,
+		      struct wperf_error *err)
 {
-	int e;
+	int e = 0;
 
-	a->min_edge = min_edge ? min_edge : WPERF_DEFAULT_MIN_EDGE;
-	a->min_edge_ns = a->min_edge > 0 ? (uint64_t)(a->min_edge * (double)a->window) : 0;
+	if (min_edge > 0)
+		a->min_edge_ns = (uint64_t)(min_edge * (double)a->window);
+	else if (min_edge == 0)
+		e = wperf_knot_level(&a->merged.graph, ko, a->threshold_ns, &a->min_edge_ns, err);
+	if (e)
+		return e;
+	a->min_edge = a->window ? (double)a->min_edge_ns / (double)a->window : 0;
 	e = wperf_graph_init(&a->knot_graph, a->merged.nvertices);
 	for (size_t i = 0; i < a->merged.graph.nedges && !e; i++) {
 		const struct wperf_edge *ed = &a->merged.graph.edges[i];
@@ -219,17 +282,15 @@ int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts 
 	if (e)
 		goto fail;
 
-	e = knot_graph(a, opts->min_edge, err);
-	if (e)
-		goto fail;
-
 	struct wperf_knot_opts ko = {
 	    .threshold = a->threshold_ns,
 	    .is_io = a->is_io,
 	    .cpu = a->cpu,
 	    .ignore = a->ignored,
 	};
-	e = wperf_find_knots(&a->knot_graph, &ko, &a->knots, err);
+	e = knot_graph(a, opts->min_edge, &ko, err);
+	if (!e)
+		e = wperf_find_knots(&a->knot_graph, &ko, &a->knots, err);
 	if (e)
 		goto fail;
 	*out = a;

@@ -21,14 +21,13 @@
 #include "core/analysis/timeline.h"
 
 #define WPERF_DEFAULT_THRESHOLD 0.2  /* of the window, as in the paper */
-#define WPERF_DEFAULT_MIN_EDGE	0.05 /* of the window: lighter edges are noise to knots */
 
 struct wperf_analysis_opts {
 	double threshold; /* refinement stops at this share of the window; 0: 0.2 */
 	/* Edges lighter than this share of the window are left out of the knot search
 	 * (still reported): on a whole machine, a light edge from a bottleneck to some
-	 * unrelated process would otherwise keep any knot from closing. 0: 0.05; < 0:
-	 * keep every edge. */
+	 * unrelated process would otherwise keep any knot from closing. 0: the level
+	 * where the knots are most stable (knot_level.h); < 0: keep every edge. */
 	double min_edge;
 	unsigned jobs; /* worker threads for the cascade; 0: one */
 	struct wperf_merge_opts merge;
@@ -52,8 +51,8 @@ struct wperf_analysis {
 	struct wperf_graph entity_graph; /* before merging: over short_lived.h's view */
 	struct wperf_merged merged;	 /* vertices, their graph and call sites */
 	struct wperf_graph knot_graph;	 /* merged.graph less the edges under min_edge_ns */
-	uint64_t min_edge_ns;
-	double min_edge;
+	uint64_t min_edge_ns;		 /* the level the knot search used */
+	double min_edge;		 /* the same, as a share of the window */
 	struct wperf_knot_set knots;  /* found in knot_graph */
 	char *target;		      /* opts->target; NULL: every thread */
 	struct wperf_cmetric cmetric; /* per timeline entity, over the target's threads */
@@ -83,5 +82,13 @@ int wperf_analysis_is_target(const char *target, uint32_t tgid, const char *proc
 
 /* Is en a thread of target, as wperf_analysis_is_target? */
 int wperf_analysis_in_target(const struct wperf_entity *en, const char *target);
+
+/*
+ * Has the analysis's target (opts->target) a thread in the trace? 0 (also
+ * with no target), or -ENOENT with err naming the target and the process
+ * names of the trace closest to it (a mistyped name, a name the kernel
+ * truncated to 15 bytes); -ENOMEM.
+ */
+int wperf_analysis_check_target(const struct wperf_analysis *a, struct wperf_error *err);
 
 #endif /* WPERF_ANALYSIS_H */

@@ -7,6 +7,7 @@
  * turn YAML nodes into checked values. docs/scenarios.md is the user's side of
  * these files and must change with them.
  */
+#include <math.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -372,7 +373,7 @@ static int scenario(struct loader *L, const yaml_node_t *root)
 	s->load.throughput.higher_is_better = 1;
 	s->record.stacks = SCENARIO_STACKS_ALL;
 	s->analysis.threshold = WPERF_DEFAULT_THRESHOLD;
-	s->analysis.min_edge = WPERF_DEFAULT_MIN_EDGE;
+	s->analysis.min_edge = NAN;
 	s->gate = (struct scenario_gate){.edge_tolerance = 0.10,
 					 .throughput_tolerance = 0.05,
 					 .warn_ratio = 0.5,

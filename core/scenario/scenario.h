@@ -153,8 +153,9 @@ struct scenario_record {
 
 struct scenario_analysis {
 	double threshold; /* (0, 1]; default 0.2 */
-	/* [-1, 1]; default 0.05. Here 0 means what it says (no edge is left out),
-	 * whereas 0 in struct wperf_analysis_opts means the default: pass a
+	/* [-1, 1]; NaN when not given: the level where the knots are most stable
+	 * (core/analysis/knot_level.h). Here 0 means what it says (no edge is left
+	 * out), whereas 0 in struct wperf_analysis_opts means the default: pass a
 	 * negative value there for 0. */
 	double min_edge;
 	double merge_similar;	       /* [-1, 1]; default 0 (0.5: core/analysis/merge.h) */

@@ -76,6 +76,18 @@ int scenario_var_name_ok(const char *p, size_t len)
 	       strspn(p, rest) >= len;
 }
 
+/* What an undefined built-in variable needs, for its error ("" for others). */
+static const char *undefined_hint(const char *name)
+{
+	if (!strcmp(name, "DURATION"))
+		return " (load.duration is not set)";
+	if (!strcmp(name, "BUILD_DIR"))
+		return " (the folder of the scenario's built programs: give --build-dir DIR; "
+		       "it is the program's own folder only for a wperf-bench built by make "
+		       "in a source tree)";
+	return "";
+}
+
 /* Expands ${NAME} and $$ in s into L->tmp (NUL-terminated). */
 static int expand(struct loader *L, const yaml_node_t *n, const char *s)
 {
@@ -106,9 +118,8 @@ static int expand(struct loader *L, const yaml_node_t *n, const char *s)
 			name[len] = '\0';
 			value = variable(L, name);
 			if (!value)
-				return wperf_yaml_fail(
-				    &L->y, n, "undefined variable ${%s}%s", name,
-				    strcmp(name, "DURATION") ? "" : " (load.duration is not set)");
+				return wperf_yaml_fail(&L->y, n, "undefined variable ${%s}%s", name,
+						       undefined_hint(name));
 			r = wperf_buf_append(&L->tmp, value, strlen(value));
 			p = close + 1;
 		}

@@ -8,11 +8,12 @@
 #include <string.h>
 
 #include "harness/cli/cli.h"
+#include "core/util/closest.h"
 #include "harness/gate/gate.h"
 
 static void report(const char *cmd, const char *kind, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "wperf-bench %s: %s: ", cmd, kind);
+	fprintf(stderr, "wperf-bench%s%s: %s: ", cmd ? " " : "", cmd ? cmd : "", kind);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
@@ -25,6 +26,31 @@ int cli_error(const char *cmd, const char *fmt, ...)
 	report(cmd, "error", fmt, ap);
 	va_end(ap);
 	return EXIT_ERROR;
+}
+
+void cli_hint(const char *cmd)
+{
+	fprintf(stderr, "see 'wperf-bench%s%s --help'\n", cmd ? " " : "", cmd ? cmd : "");
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(cmd, "error", fmt, ap);
+	va_end(ap);
+	cli_hint(cmd);
+	return EXIT_ERROR;
+}
+
+void cli_did_you_mean(const char *word, const char *const *names, size_t n, const char *prefix,
+		      char *msg, size_t size)
+{
+	size_t closest, len = strlen(msg);
+
+	if (wperf_closest(word, names, n, wperf_suggest_distance(word), &closest, 1) && len < size)
+		snprintf(msg + len, size - len, "; did you mean '%s%s'?", prefix, names[closest]);
 }
 
 void cli_warn(const char *cmd, const char *fmt, ...)

@@ -30,13 +30,47 @@ int cmd_ab(int argc, char **argv);
 int cmd_check_perf(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_post(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_help(int argc, char **argv);
 
-/* record's options (struct record_opts), which a child recorder's command
- * line (recording_argv) must read back as they were. */
-extern const struct cli_command cli_record_command;
+/* Each command's table (cmd_NAME.c). record's are also the options a child
+ * recorder's command line (recording_argv) must read back as they were. */
+extern const struct cli_command cli_record_command, cli_info_command, cli_dump_command,
+    cli_report_command, cli_diff_command, cli_check_command, cli_run_command, cli_compare_command,
+    cli_baseline_command, cli_ab_command, cli_check_perf_command, cli_history_command,
+    cli_post_command, cli_help_command;
 
-/* "wperf-bench CMD: error: MESSAGE" on stderr; returns EXIT_ERROR. */
+/* Every command, in the order the command list shows them; NULL ends it. */
+extern const struct cli_command *const cli_commands[];
+
+/* The command named name, or NULL. */
+const struct cli_command *cli_find_command(const char *name);
+
+/* The program's usage: the command list. */
+void cli_program_usage(FILE *out);
+
+/* "'NAME' is not a command; did you mean ...?" as a usage error of cmd
+ * (NULL: the program's); returns EXIT_ERROR. */
+int cli_unknown_command(const char *cmd, const char *name);
+
+/* "wperf-bench CMD: error: MESSAGE" on stderr ("wperf-bench: error: ..."
+ * with a NULL cmd); returns EXIT_ERROR. */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A command line that cannot be right: the error line of cli_error, then
+ * "see 'wperf-bench CMD --help'"; returns EXIT_ERROR. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The hint after a usage error: "see 'wperf-bench CMD --help'" on stderr. */
+void cli_hint(const char *cmd);
+
+/*
+ * Appends to msg (of size) "; did you mean 'X'?" when one of the n names is
+ * close enough to word to be what was meant (core/util/closest.h), each
+ * written as prefix NAME ("--" for options).
+ */
+void cli_did_you_mean(const char *word, const char *const *names, size_t n, const char *prefix,
+		      char *msg, size_t size);
 
 /* "wperf-bench CMD: warning: MESSAGE" on stderr. */
 void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

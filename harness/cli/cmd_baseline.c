@@ -33,8 +33,10 @@ static const struct cli_option baseline_options[] = {
     {0},
 };
 
-static const struct cli_command baseline_command = {
+const struct cli_command cli_baseline_command = {
     .name = CMD,
+    .summary = "baseline update: make a scenario's baseline",
+    .run = cmd_baseline,
     .synopsis = "update [OPTIONS] RESULTS|SCENARIO",
     .description = "Writes the baseline of a scenario (knots, edge weights and throughput of\n"
 		   "every run, the environment) from RESULTS, a complete results folder of\n"
@@ -71,13 +73,22 @@ int cmd_baseline(int argc, char **argv)
 	struct stat st;
 	int status;
 
-	if (argc < 2 || strcmp(argv[1], "update")) { /* its one sub-command, or help */
-		int help = argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));
-
-		cli_usage(&baseline_command, help ? stdout : stderr);
-		return help ? EXIT_OK : EXIT_ERROR;
+	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		cli_usage(&cli_baseline_command, stdout);
+		return EXIT_OK;
 	}
-	status = cli_parse(&baseline_command, argc - 1, argv + 1, &args);
+	if (argc < 2 || strcmp(argv[1], "update")) { /* its one sub-command */
+		const char *const update[] = {"update"};
+		char msg[256] = "missing operand update";
+
+		if (argc >= 2) {
+			snprintf(msg, sizeof(msg), "'%s' is not a sub-command of baseline",
+				 argv[1]);
+			cli_did_you_mean(argv[1], update, 1, "", msg, sizeof(msg));
+		}
+		return cli_usage_error(CMD, "%s", msg);
+	}
+	status = cli_parse(&cli_baseline_command, argc - 1, argv + 1, &args);
 	if (status >= 0)
 		return status;
 	operand = argv[1 + optind];

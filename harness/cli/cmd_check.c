@@ -25,8 +25,10 @@ static const struct cli_option check_options[] = {
     {0},
 };
 
-static const struct cli_command check_command = {
+const struct cli_command cli_check_command = {
     .name = CMD,
+    .summary = "check scenario files without running them",
+    .run = cmd_check,
     .synopsis = "[--tag TAG] SCENARIO...",
     .description = "Reads each SCENARIO (docs/scenarios.md) and checks its keys, types, values,\n"
 		   "regexes and variables, without running anything. ${RESULTS_DIR} stands for\n"
@@ -69,7 +71,7 @@ int cmd_check(int argc, char **argv)
 	/* Placeholders: check runs nothing, so no results folder exists yet. */
 	const struct scenario_vars vars = {
 	    .results_dir = "<results>", .build_dir = "build", .env = environ};
-	int status = cli_parse(&check_command, argc, argv, &args);
+	int status = cli_parse(&cli_check_command, argc, argv, &args);
 
 	if (status >= 0)
 		return status;

@@ -287,8 +287,10 @@ static const struct cli_option check_perf_options[] = {
     {0},
 };
 
-static const struct cli_command check_perf_command = {
+const struct cli_command cli_check_perf_command = {
     .name = CMD,
+    .summary = "the gate over every scenario of a tag, for CI",
+    .run = cmd_check_perf,
     .synopsis = "[OPTIONS] [SCENARIO|DIR...]  |  --merge [OPTIONS] RESULTS...",
     .description =
 	"The performance gate for CI: runs every scenario tagged TAG among the\n"
@@ -327,6 +329,8 @@ static const struct cli_command check_perf_command = {
 	"--merge over their RESULTS folders: one verdict, one summary.md for 'post',\n"
 	"one junit.xml; it refuses a set with a shard missing or given twice.\n",
     .options = check_perf_options,
+    .examples = "  wperf-bench check-perf --base origin/main\n"
+		"  wperf-bench check-perf --tag nightly --results build/nightly scenarios/\n",
     .exit_status = "0 every scenario passed, improved or was inconclusive; 1 one\n"
 		   "has a new bottleneck or a regression (or, with --strict, is inconclusive);\n"
 		   "2 a scenario could not run or be judged, bad usage, or interrupted.\n",
@@ -335,7 +339,7 @@ static const struct cli_command check_perf_command = {
 
 static int parse(int argc, char **argv, struct check_perf *cp)
 {
-	int status = cli_parse(&check_perf_command, argc, argv, cp);
+	int status = cli_parse(&cli_check_perf_command, argc, argv, cp);
 
 	if (status >= 0)
 		return status;

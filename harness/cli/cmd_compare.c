@@ -28,8 +28,10 @@ static const struct cli_option compare_options[] = {
     {0},
 };
 
-static const struct cli_command compare_command = {
+const struct cli_command cli_compare_command = {
     .name = CMD,
+    .summary = "judge results against their baseline: the verdict",
+    .run = cmd_compare,
     .synopsis = "[OPTIONS] RESULTS...",
     .description = "Judges each results folder of 'wperf-bench run' against the baseline of its\n"
 		   "scenario: pass, improved, new-bottleneck, regression or inconclusive (too\n"
@@ -37,6 +39,7 @@ static const struct cli_command compare_command = {
 		   "writes verdict.md and junit.xml into each folder.\n",
     .options = compare_options,
     .notes = "--baseline goes with one RESULTS only.\n",
+    .examples = "  wperf-bench compare --junit junit.xml results/fig1\n",
     .exit_status = "0 every verdict is pass, improved or inconclusive; 1 one is\n"
 		   "new-bottleneck or regression; 2 error (a folder that is not complete\n"
 		   "results, a missing or bad baseline).\n",
@@ -68,7 +71,7 @@ int cmd_compare(int argc, char **argv)
 	struct wperf_buf md = {0}, xml = {0};
 	struct wperf_error err = {0};
 	size_t n = 0;
-	int status = cli_parse(&compare_command, argc, argv, &args);
+	int status = cli_parse(&cli_compare_command, argc, argv, &args);
 
 	if (status >= 0)
 		return status;

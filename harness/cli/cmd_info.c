@@ -27,14 +27,17 @@ static const struct cli_option info_options[] = {
     {0},
 };
 
-static const struct cli_command info_command = {
+const struct cli_command cli_info_command = {
     .name = CMD,
+    .summary = "describe a trace: header, window, counts, drops, threads",
+    .run = cmd_info,
     .synopsis = "[--threads] TRACE",
     .description = "Describes TRACE: format version, recording metadata, window, events by\n"
 		   "kind, lost events and stacks, table sizes, the kernel's counters and the\n"
 		   "checks of the model against them (as the report has them), and the\n"
 		   "threads with the most events (--threads: all of them).\n",
     .options = info_options,
+    .examples = "  wperf-bench info --threads fig1.trace\n",
     .min_operands = 1,
     .max_operands = 1,
 };
@@ -205,7 +208,7 @@ int cmd_info(int argc, char **argv)
 {
 	struct info_args args = {0};
 	struct wperf_trace *t;
-	int status = cli_parse(&info_command, argc, argv, &args);
+	int status = cli_parse(&cli_info_command, argc, argv, &args);
 
 	if (status >= 0)
 		return status;

@@ -149,6 +149,8 @@ static const struct cli_option record_options[] = {
 
 const struct cli_command cli_record_command = {
     .name = CMD,
+    .summary = "record the machine's waiting events into a trace",
+    .run = cmd_record,
     .synopsis = "[OPTIONS] [-- COMMAND [ARGS...]]",
     .description = "Records every scheduling, wakeup, interrupt, disk and network event of the\n"
 		   "machine into a trace file. With a COMMAND, recording starts before it and\n"
@@ -156,6 +158,8 @@ const struct cli_command cli_record_command = {
 		   "SIGINT or SIGTERM stop the recording cleanly, with a complete file.\n",
     .options = record_options,
     .notes = "Needs root (or CAP_BPF and CAP_PERFMON) and a kernel with BTF.\n",
+    .examples = "  wperf-bench record -o fig1.trace -- build/synthetic/fig1 --duration 5\n"
+		"  wperf-bench record -o machine.trace --duration 10 --target memcached\n",
     .exit_status = "0 recorded, 2 error.\n",
     .stop_at_operand = 1, /* the COMMAND's own options are its own */
     .max_operands = CLI_ANY_OPERANDS,

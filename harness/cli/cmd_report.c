@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "harness/cli/cli.h"
+#include "harness/cli/trace_analysis.h"
 #include "core/analysis/analysis.h"
 #include "core/report/report.h"
 #include "core/analysis/symbolize.h"
@@ -36,9 +36,8 @@ static const struct format {
 struct report_args {
 	const struct format *format;
 	const char *output; /* NULL: standard output */
-	struct wperf_analysis_opts ao;
+	struct cli_analysis analysis;
 	struct wperf_report_opts ro;
-	int all;
 	const char *aliases[MAX_ALIASES];
 	size_t naliases;
 };
@@ -76,28 +75,7 @@ static const struct cli_option report_options[] = {
      CLI_PARSE(struct report_args, format, parse_format)},
     {'o', "output", "FILE", "write there (atomically) instead of standard output",
      CLI_STRING(struct report_args, output)},
-    {'t', "threshold", "F",
-     "refinement stops at this share of the window (default 0.2, as in the paper)",
-     CLI_NUMBER(struct report_args, ao.threshold, 0.0001, 1)},
-    {0, "target", "NAME|PIDS",
-     "report on these processes (a process name, or PID[,PID...]): the knots and sinks they "
-     "wait for, directly or not, their own long waits, and the CMetric over their threads "
-     "(default: the recorded COMMAND, or the target `run` or `record --target` named)",
-     CLI_STRING(struct report_args, ro.target)},
-    {0, "all", NULL,
-     "every knot, wait and thread of the machine, whatever the target, and the CMetric over "
-     "every thread",
-     CLI_FLAG(struct report_args, all)},
-    {0, "min-edge", "F",
-     "leave edges under this share of the window out of the knot search (default 0.05; -1: "
-     "keep all)",
-     CLI_NUMBER(struct report_args, ao.min_edge, -1, 1)},
-    {0, "merge-similar", "F",
-     "merge threads of one name only when their user stacks are at least F alike (0..1, "
-     "cosine; default 0: 0.5; -1: never merge)",
-     CLI_NUMBER(struct report_args, ao.merge.similar, -1, 1)},
-    {'j', "jobs", "N", "worker threads for the cascade (default: the CPUs)",
-     CLI_COUNT(struct report_args, ao.jobs, 1, 256)},
+    {CLI_GROUP(struct report_args, analysis, cli_analysis_options)},
     {0, "sites", "N", "call sites per edge (default 3)",
      CLI_COUNT(struct report_args, ro.top_sites, 1, 100)},
     {0, "top-edges", "N",
@@ -105,28 +83,24 @@ static const struct cli_option report_options[] = {
      CLI_COUNT(struct report_args, ro.top_edges, 1, 100000)},
     {0, "alias", "ID=NAME", "show the vertex of identity ID as NAME (repeatable)",
      CLI_PARSE_ALL(parse_alias)},
-    {0, "disk-bw", "BYTES/S",
-     "disk capacity for the idle-time model (with --disk-iops; default: busy time measured "
-     "from the requests)",
-     CLI_PARSE(struct report_args, ao.capacity.disk_bytes_per_s, cli_parse_u64), .min = 1,
-     .max = 1e15},
-    {0, "disk-iops", "N", "", CLI_PARSE(struct report_args, ao.capacity.disk_iops, cli_parse_u64),
-     .min = 1, .max = 1e15},
-    {0, "nic-bps", "BITS/S", "link speed of the network interfaces",
-     CLI_PARSE(struct report_args, ao.capacity.nic_bits_per_s, cli_parse_u64), .min = 1,
-     .max = 1e15},
     {0},
 };
 
-static const struct cli_command report_command = {
+const struct cli_command cli_report_command = {
     .name = CMD,
+    .summary = "analyze a trace: the knots that bound the throughput",
+    .run = cmd_report,
     .synopsis = "[OPTIONS] TRACE",
     .description = "Builds the wait-for graph of TRACE with cascaded re-distribution, finds the\n"
 		   "knots that bound the throughput (refining large ones), and reports them with\n"
 		   "the call sites behind their edges, then sinks, background knots and the\n"
 		   "CMetric ranking.\n",
     .options = report_options,
-    .exit_status = "0 reported, 2 error (an unreadable or corrupt trace).\n",
+    .examples = "  wperf-bench report fig1.trace\n"
+		"  wperf-bench report --target memcached -f json -o report.json run-1.trace\n"
+		"  wperf-bench report -f svg -o graph.svg --top-edges 20 run-1.trace\n",
+    .exit_status = "0 reported, 2 error (an unreadable or corrupt trace, a --target with\n"
+		   "no thread in the trace).\n",
     .min_operands = 1,
     .max_operands = 1,
 };
@@ -141,7 +115,11 @@ static int write_report(struct wperf_trace *t, const char *path, struct report_a
 	struct wperf_error err = {0};
 	int e, status = EXIT_OK;
 
-	if (wperf_analyze(t, &args->ao, &a, &err) < 0 || wperf_symbolizer_new(t, &sym, &err) < 0) {
+	if (cli_analyze(CMD, path, t, &args->analysis, &a, &args->ro.target)) {
+		status = EXIT_ERROR;
+		goto out;
+	}
+	if (wperf_symbolizer_new(t, &sym, &err) < 0) {
 		status = cli_error(CMD, "%s: %s", path, err.msg);
 		goto out;
 	}
@@ -170,28 +148,19 @@ out:
 
 int cmd_report(int argc, char **argv)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	struct report_args args = {.format = &formats[0], .ao.jobs = cpus > 0 ? cpus : 1};
-	struct wperf_report_opts *ro = &args.ro;
+	struct report_args args = {.format = &formats[0]};
 	struct wperf_trace *t = NULL;
-	int status = cli_parse(&report_command, argc, argv, &args);
+	int status;
 
+	cli_analysis_init(&args.analysis);
+	status = cli_parse(&cli_report_command, argc, argv, &args);
 	if (status >= 0)
 		return status;
 	if (cli_open_trace(CMD, argv[optind], &t))
 		return EXIT_ERROR;
-	ro->trace_name = argv[optind];
-	ro->aliases = args.aliases;
-	ro->naliases = args.naliases;
-	/* A trace of `record -- COMMAND` is about that command, one of `run` (or
-	 * `record --target`) about its target, unless told otherwise. */
-	if (!ro->target && !args.all) {
-		const char *pid = wperf_trace_meta(t, WPERF_META_COMMAND_PID);
-		const char *named = wperf_trace_meta(t, WPERF_META_ANALYSIS_TARGET);
-
-		ro->target = pid && *pid ? pid : named && *named ? named : NULL;
-	}
-	args.ao.target = ro->target; /* the CMetric is over its threads */
+	args.ro.trace_name = argv[optind];
+	args.ro.aliases = args.aliases;
+	args.ro.naliases = args.naliases;
 	status = write_report(t, argv[optind], &args);
 	wperf_trace_free(t);
 	return status;

@@ -41,8 +41,10 @@ static const struct cli_option run_options[] = {
     {0},
 };
 
-static const struct cli_command run_command = {
+const struct cli_command cli_run_command = {
     .name = CMD,
+    .summary = "run a scenario: services, load, recording, analysis, gate",
+    .run = cmd_run,
     .synopsis = "[OPTIONS] SCENARIO",
     .description = "Runs SCENARIO: its setup, its services (each in a process group of its own,\n"
 		   "waited for until ready), the load while the machine is recorded, then stops\n"
@@ -56,6 +58,8 @@ static const struct cli_command run_command = {
 		   "graph.svg, plots/ (throughput and edge weights per run), the log, and\n"
 		   "runs/N/ with each run's trace, reports and process logs.\n",
     .options = run_options,
+    .examples = "  wperf-bench run scenarios/synthetic-fig1.yaml\n"
+		"  wperf-bench run --gate --results results/fig1 scenarios/synthetic-fig1.yaml\n",
     .exit_status = "0 every run done (and the gate passed, or found an improvement\n"
 		   "or could not decide), 1 the gate failed or a run missed the expected answer,\n"
 		   "2 error or interrupted.\n",
@@ -114,7 +118,7 @@ int cmd_run(int argc, char **argv)
 	struct results r;
 	struct scenario *s;
 	struct wperf_error err = {0};
-	int status = cli_parse(&run_command, argc, argv, &args);
+	int status = cli_parse(&cli_run_command, argc, argv, &args);
 	size_t missed;
 
 	if (status >= 0)

@@ -89,6 +89,7 @@ static void getopt_tables(const struct cli_command *cmd, const struct flat_optio
 
 	if (cmd->stop_at_operand)
 		shorts[len++] = '+';
+	shorts[len++] = ':'; /* a missing argument is ':', an unknown option '?' */
 	for (size_t i = 0; i < n; i++) {
 		const struct cli_option *o = flat[i].opt;
 		int value = o->short_name ? o->short_name : LONG_VALUE + (int)i;
@@ -117,33 +118,93 @@ static const struct flat_option *find(const struct flat_option *flat, size_t n, 
 	return NULL;
 }
 
+/* An option the table does not have, "--NAME" or "--NAME=VALUE": one that
+ * several start with, or the closest by name. */
+static int unknown_long(const struct cli_command *cmd, const struct flat_option *flat, size_t n,
+			const char *arg)
+{
+	const char *names[MAX_OPTIONS + 1];
+	char word[64], msg[256];
+	size_t starting = 0, len;
+
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+	len = (size_t)snprintf(msg, sizeof(msg), "option '--%s' is ambiguous:", word);
+	for (size_t i = 0; i < n; i++) {
+		names[i] = flat[i].opt->long_name;
+		if (strncmp(names[i], word, strlen(word)) || len >= sizeof(msg))
+			continue;
+		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "%s --%s",
+					starting++ ? "," : "", names[i]);
+	}
+	names[n] = "help";
+	if (starting > 1 && *word)
+		return cli_usage_error(cmd->name, "%s", msg);
+	snprintf(msg, sizeof(msg), "unknown option '--%s'", word);
+	cli_did_you_mean(word, names, n + 1, "--", msg, sizeof(msg));
+	return cli_usage_error(cmd->name, "%s", msg);
+}
+
+/* What getopt_long refused (c is ':' or '?'), as one error line and a hint. */
+static int refused(const struct cli_command *cmd, const struct flat_option *flat, size_t n, int c,
+		   const char *arg)
+{
+	const struct flat_option *f = optopt ? find(flat, n, optopt) : NULL;
+
+	if (c == ':' && f)
+		return cli_usage_error(cmd->name, "--%s wants %s", f->opt->long_name, f->opt->arg);
+	if (f || optopt == 'h')
+		return cli_usage_error(cmd->name, "--%s takes no argument",
+				       f ? f->opt->long_name : "help");
+	if (optopt)
+		return cli_usage_error(cmd->name, "unknown option '-%c'", optopt);
+	return unknown_long(cmd, flat, n, arg);
+}
+
+/* The operands, counted against what cmd wants; -1 when right. */
+static int count_operands(const struct cli_command *cmd, int argc, char **argv)
+{
+	int operands = argc - optind;
+	const char *wanted = strrchr(cmd->synopsis, ' ');
+	size_t len;
+
+	wanted = wanted ? wanted + 1 : cmd->synopsis;
+	len = strlen(wanted);
+	if (len > 3 && !strcmp(wanted + len - 3, "..."))
+		len -= 3; /* "SCENARIO...": one at least */
+	if (operands < cmd->min_operands)
+		return cli_usage_error(cmd->name, "missing operand %.*s", (int)len, wanted);
+	if (cmd->max_operands != CLI_ANY_OPERANDS && operands > cmd->max_operands)
+		return cli_usage_error(cmd->name, "unexpected operand '%s'",
+				       argv[optind + cmd->max_operands]);
+	return -1;
+}
+
 int cli_parse(const struct cli_command *cmd, int argc, char **argv, void *opts)
 {
 	struct flat_option flat[MAX_OPTIONS];
 	struct option longs[MAX_OPTIONS + 2];
-	char shorts[3 * MAX_OPTIONS + 3];
+	char shorts[3 * MAX_OPTIONS + 4];
 	size_t n = flatten(cmd->options, 0, flat, 0);
-	int c, operands;
+	int c;
 
 	getopt_tables(cmd, flat, n, shorts, longs);
 	optind = 0; /* getopt_long starts over: a table of its own each call */
+	opterr = 0; /* what it refuses is said here, with the command's prefix */
 	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
 		const struct flat_option *f = find(flat, n, c);
 
-		if (c == 'h' || !f) { /* --help, or what getopt_long has named already */
-			cli_usage(cmd, c == 'h' ? stdout : stderr);
-			return c == 'h' ? EXIT_OK : EXIT_ERROR;
+		if (c == 'h') {
+			cli_usage(cmd, stdout);
+			return EXIT_OK;
 		}
-		if (store(cmd->name, f->opt, optarg, (char *)opts + f->offset))
+		if (c == ':' || c == '?' || !f)
+			return refused(cmd, flat, n, c, argv[optind - 1]);
+		if (store(cmd->name, f->opt, optarg, (char *)opts + f->offset)) {
+			cli_hint(cmd->name);
 			return EXIT_ERROR;
+		}
 	}
-	operands = argc - optind;
-	if (operands < cmd->min_operands ||
-	    (cmd->max_operands != CLI_ANY_OPERANDS && operands > cmd->max_operands)) {
-		cli_usage(cmd, stderr);
-		return EXIT_ERROR;
-	}
-	return -1;
+	return count_operands(cmd, argc, argv);
 }
 
 /* Writes text from column col on, wrapped at HELP_WIDTH, continued at HELP_COLUMN. */

@@ -64,12 +64,20 @@ struct cli_option {
 #define CLI_STR_(x) #x
 #define CLI_STR(x)  CLI_STR_(x)
 
+/*
+ * A sub-command: what --help, the man page (man.c) and shell completion
+ * (completion.c) say of it, and how its operands are counted.
+ */
 struct cli_command {
-	const char *name;	 /* "record": "wperf-bench record" */
-	const char *synopsis;	 /* after the name on the usage line */
-	const char *description; /* paragraphs, as laid out here */
+	const char *name;		   /* "record": "wperf-bench record" */
+	const char *summary;		   /* one line: the command list's, the man page's NAME */
+	int (*run)(int argc, char **argv); /* argv[0] the name */
+	const char *synopsis;		   /* after the name on the usage line; its last word
+					      names the operands ("TRACE", "SCENARIO...") */
+	const char *description;	   /* paragraphs, as laid out here */
 	const struct cli_option *options;
 	const char *notes;		/* paragraphs after the options; NULL: none */
+	const char *examples;		/* the man page's EXAMPLES, lines as laid out; NULL: none */
 	const char *exit_status;	/* after "Exit status: "; NULL: none */
 	int stop_at_operand;		/* the first operand ends the options (a COMMAND) */
 	int min_operands, max_operands; /* max: CLI_ANY_OPERANDS for no limit */
@@ -80,9 +88,10 @@ struct cli_command {
  * command's options struct, by cmd's table; -h and --help are every
  * command's. Returns -1 when the command goes on, its operands from
  * argv[optind]; else the exit status to return now: EXIT_OK after --help
- * (usage on stdout), EXIT_ERROR after an unknown option, a missing or bad
- * argument or the wrong number of operands (what was wrong, then usage, on
- * stderr). Each call starts over at argv[1].
+ * (usage on stdout), EXIT_ERROR after an unknown option (with the closest
+ * option's name), a missing or bad argument or the wrong number of operands:
+ * one error line saying what was wrong and a hint, on stderr
+ * (cli_usage_error). Each call starts over at argv[1].
  */
 int cli_parse(const struct cli_command *cmd, int argc, char **argv, void *opts);
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "harness/run/analyze_run.h"
 
+#include <math.h>
 #include <limits.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -46,7 +47,7 @@ static void analysis_opts(const struct scenario *s, struct wperf_analysis_opts *
 
 	ao->threshold = sa->threshold;
 	/* The scenario's 0 means no edge is left out; the analysis's 0 is "default". */
-	ao->min_edge = sa->min_edge == 0 ? -1 : sa->min_edge;
+	ao->min_edge = isnan(sa->min_edge) ? 0 : sa->min_edge == 0 ? -1 : sa->min_edge;
 	ao->merge.similar = sa->merge_similar;
 	ao->capacity.disk_bytes_per_s = sa->disk_bytes_per_s;
 	ao->capacity.disk_iops = sa->disk_iops;

@@ -94,9 +94,17 @@ struct run_set {
 	int catching;
 };
 
+/*
+ * Finds this executable, and ${BUILD_DIR} unless given: the folder of this
+ * executable when make built it there, where the scenarios' programs are built
+ * too (the Makefile leaves BUILD/source-tree beside it). An installed
+ * wperf-bench has no such folder: ${BUILD_DIR} stays undefined (empty here),
+ * and a scenario that uses it fails to load, saying how to define it.
+ */
 static int find_self(struct run_set *set, struct wperf_error *err)
 {
 	ssize_t n = readlink("/proc/self/exe", set->self, sizeof(set->self) - 1);
+	char marker[PATH_MAX + 16];
 	char *slash;
 
 	if (n < 0)
@@ -108,6 +116,9 @@ static int find_self(struct run_set *set, struct wperf_error *err)
 	slash = strrchr(set->build_dir, '/');
 	if (slash)
 		*slash = '\0';
+	snprintf(marker, sizeof(marker), "%s/source-tree", set->build_dir);
+	if (access(marker, F_OK))
+		set->build_dir[0] = '\0';
 	return 0;
 }
 
@@ -118,7 +129,7 @@ static int find_self(struct run_set *set, struct wperf_error *err)
 static int load_scenario(struct run_set *set, struct wperf_error *err)
 {
 	struct scenario_vars vars = {.results_dir = "<results>",
-				     .build_dir = set->build_dir,
+				     .build_dir = set->build_dir[0] ? set->build_dir : NULL,
 				     .defs = set->o.defs,
 				     .env = environ};
 	struct results *r = set->r;

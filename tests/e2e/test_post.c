@@ -715,7 +715,8 @@ static void refused_before_anything_is_sent(void **state)
 	POST(ENV(forge_token_env, "WPERF_POST_RETRY_MS=soon"), TARGET, worse);
 	expect(2, "err", "$WPERF_POST_RETRY_MS wants a number");
 	POST(ENV(forge_token_env), TARGET);
-	expect(2, "err", "usage: wperf-bench post");
+	expect(2, "err",
+	       "wperf-bench post: error: missing operand FOLDER\nsee 'wperf-bench post --help'");
 	assert_string_equal(forge_answers(), "");
 }
 

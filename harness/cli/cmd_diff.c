@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wperf-bench diff: two recordings analyzed alike, their knots, sinks and
+ * edges side by side (as perf diff does for profiles).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/gate/runset.h"
+#include "harness/base/output.h"
+#include "harness/cli/cli.h"
+#include "harness/cli/diff_write.h"
+#include "harness/cli/trace_analysis.h"
+
+#define CMD "diff"
+
+struct diff_args {
+	int json;
+	const char *output; /* NULL: standard output */
+	struct cli_analysis analysis;
+};
+
+static int parse_format(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
+{
+	(void)opt;
+	if (strcmp(arg, "text") && strcmp(arg, "json"))
+		return cli_error(cmd, "--format is text or json, not '%s'", arg);
+	*(int *)field = !strcmp(arg, "json");
+	return 0;
+}
+
+static const struct cli_option diff_options[] = {
+    {'f', "format", "FORMAT",
+     "text (default) or json (" WPERF_DIFF_SCHEMA ", docs/report-schema.md)",
+     CLI_PARSE(struct diff_args, json, parse_format)},
+    {'o', "output", "FILE", "write there (atomically) instead of standard output",
+     CLI_STRING(struct diff_args, output)},
+    {CLI_GROUP(struct diff_args, analysis, cli_analysis_options)},
+    {0},
+};
+
+const struct cli_command cli_diff_command = {
+    .name = CMD,
+    .summary = "two traces side by side: their knots, sinks and edges",
+    .run = cmd_diff,
+    .synopsis = "[OPTIONS] A.TRACE B.TRACE",
+    .description =
+	"Analyzes both traces with the same options, as 'report' does, and shows what\n"
+	"changed from A to B: each knot and sink with the recording it is found in (A\n"
+	"only, B only, both), and each edge of the wait-for graph with its share of each\n"
+	"recording's window and the change, largest change first. Vertices are matched\n"
+	"by identity (PROCESS/THREAD with numbers folded, disk:MAJ:MIN), never by tid.\n"
+	"Edges under 1% of a window count as absent there; with a target, only the\n"
+	"edges it waits on, directly or not, are shown (as the gate keeps a run).\n",
+    .options = diff_options,
+    .examples = "  wperf-bench diff base/run-1.trace head/run-1.trace\n"
+		"  wperf-bench diff --target fig1 -f json -o diff.json A.trace B.trace\n",
+    .exit_status = "0 compared (whatever changed), 2 error (an unreadable trace, a\n"
+		   "--target with no thread in one of them).\n",
+    .min_operands = 2,
+    .max_operands = 2,
+};
+
+/* The run of the trace at path, as the gate would keep it; an exit status. */
+static int take_run(const char *path, const struct cli_analysis *c, struct wperf_run *run)
+{
+	struct wperf_trace *t = NULL;
+	struct wperf_analysis *a = NULL;
+	struct wperf_error err = {0};
+	const char *target;
+	int status = cli_open_trace(CMD, path, &t);
+
+	if (!status)
+		status = cli_analyze(CMD, path, t, c, &a, &target);
+	if (!status && wperf_run_from_analysis(a, target, NAN, run, &err) < 0)
+		status = cli_error(CMD, "%s: %s", path, err.msg);
+	wperf_analysis_free(a);
+	wperf_trace_free(t);
+	return status;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_args args = {0};
+	struct wperf_run runs[2];
+	struct diff_sides d = {.run = {&runs[0], &runs[1]}};
+	struct wperf_buf out = {0};
+	struct wperf_error err = {0};
+	int status;
+
+	cli_analysis_init(&args.analysis);
+	status = cli_parse(&cli_diff_command, argc, argv, &args);
+	if (status >= 0)
+		return status;
+	wperf_run_init(&runs[0]);
+	wperf_run_init(&runs[1]);
+	for (int i = 0; i < 2 && status < 0; i++) {
+		d.name[i] = argv[optind + i];
+		if (take_run(d.name[i], &args.analysis, &runs[i]))
+			status = EXIT_ERROR;
+	}
+	if (status < 0 && (args.json ? diff_write_json(&d, &out) : diff_write_text(&d, &out)) < 0)
+		status = cli_error(CMD, "writing the diff: out of memory");
+	if (status < 0 && output_write(args.output, out.data, out.len, &err) < 0)
+		status = cli_error(CMD, "%s", err.msg);
+	wperf_buf_release(&out);
+	wperf_run_release(&runs[0]);
+	wperf_run_release(&runs[1]);
+	return status < 0 ? EXIT_OK : status;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wperf-bench help: a command's usage, and what is written from the same
+ * tables for the system: man pages and shell completion (make man, make
+ * completion).
+ */
+#include <stdio.h>
+
+#include "harness/cli/cli.h"
+#include "harness/cli/help.h"
+
+#define CMD "help"
+
+struct help_args {
+	int man, list;
+	const char *completion;
+};
+
+static const struct cli_option help_options[] = {
+    {0, "man", NULL, "the man page of COMMAND (without: wperf-bench(1)), in roff",
+     CLI_FLAG(struct help_args, man)},
+    {0, "completion", "SHELL", "the completion script for bash or zsh",
+     CLI_STRING(struct help_args, completion)},
+    {0, "list", NULL, "the commands' names, one a line", CLI_FLAG(struct help_args, list)},
+    {0},
+};
+
+const struct cli_command cli_help_command = {
+    .name = CMD,
+    .summary = "a command's usage, man page or shell completion",
+    .run = cmd_help,
+    .synopsis = "[--man | --completion SHELL | --list] [COMMAND]",
+    .description = "Prints the usage of COMMAND (as 'wperf-bench COMMAND --help'), or the\n"
+		   "list of commands; with --man, its man page in roff instead.\n",
+    .options = help_options,
+    .exit_status = "0 printed, 2 error (no such COMMAND or SHELL).\n",
+    .max_operands = 1,
+};
+
+int cmd_help(int argc, char **argv)
+{
+	struct help_args args = {0};
+	const struct cli_command *cmd = NULL;
+	int status = cli_parse(&cli_help_command, argc, argv, &args);
+
+	if (status >= 0)
+		return status;
+	if (optind < argc && !(cmd = cli_find_command(argv[optind])))
+		return cli_unknown_command(CMD, argv[optind]);
+	if (args.completion) {
+		if (cli_completion(args.completion, stdout) < 0)
+			return cli_usage_error(CMD, "--completion is bash or zsh, not '%s'",
+					       args.completion);
+	} else if (args.list) {
+		for (size_t i = 0; cli_commands[i]; i++)
+			printf("%s\n", cli_commands[i]->name);
+	} else if (args.man) {
+		if (cmd)
+			cli_man_page(cmd, stdout);
+		else
+			cli_man_program(stdout);
+	} else if (cmd) {
+		cli_usage(cmd, stdout);
+	} else {
+		cli_program_usage(stdout);
+	}
+	return EXIT_OK;
+}

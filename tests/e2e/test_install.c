@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * make install into a temporary root (DESTDIR, PREFIX=/usr), as the Debian
+ * package's build does: the installed tree holds the program, wperf_annotate.h,
+ * the documents, the example scenarios and the library; the installed program,
+ * outside any build folder, refuses a scenario that needs ${BUILD_DIR}, saying
+ * where and how to give it, before it makes anything. Needs no BPF.
+ */
+#include <glob.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/util/buf.h"
+#include "harness/base/output.h"
+#include "harness/base/version.h"
+#include "tests/lib/e2e.h"
+
+static char root[512];
+
+/* root/rel, in one of 4 buffers used in turn. */
+static const char *installed(const char *rel)
+{
+	static char paths[4][1024];
+	static unsigned next;
+	char *p = paths[next++ % 4];
+
+	snprintf(p, sizeof(paths[0]), "%s/%s", root, rel);
+	return p;
+}
+
+static int install_once(void **state)
+{
+	const char *build = getenv("WPERF_BUILD");
+
+	(void)state;
+	snprintf(root, sizeof(root), "%s", e2e_tmp_path("root"));
+	/* Not make test's jobserver, which it does not pass down to tests. */
+	e2e_shell("env -u MAKEFLAGS -u MAKELEVEL make -s BUILD=%s install DESTDIR=%s PREFIX=/usr "
+		  ">/dev/null",
+		  build ? build : "build", root);
+	return 0;
+}
+
+/* Asserts that every file of the tree matching pattern is installed, the same,
+ * under folder (its name kept, or its path when keep_path). */
+static void assert_installed_all(const char *pattern, const char *folder, int keep_path)
+{
+	glob_t g;
+
+	assert_int_equal(glob(pattern, 0, NULL, &g), 0);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		const char *name = keep_path ? g.gl_pathv[i] : strrchr(g.gl_pathv[i], '/') + 1;
+		char rel[512];
+
+		snprintf(rel, sizeof(rel), "%s/%s", folder, name);
+		e2e_shell("cmp -s %s %s", g.gl_pathv[i], installed(rel));
+	}
+	globfree(&g);
+}
+
+static void test_program(void **state)
+{
+	struct e2e_output o;
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(stat(installed("usr/bin/wperf-bench"), &st), 0);
+	assert_true(st.st_mode & S_IXOTH);
+	e2e_run_in(&o, root, "usr/bin/wperf-bench", "--version", NULL);
+	assert_int_equal(o.status, 0);
+	assert_string_equal(o.out, "wperf-bench " WPERF_VERSION "\n");
+}
+
+static void test_headers_and_library(void **state)
+{
+	struct wperf_buf pc = {0};
+	struct wperf_error err = {0};
+
+	(void)state;
+	e2e_shell("cmp -s include/wperf_annotate.h %s", installed("usr/include/wperf_annotate.h"));
+	assert_installed_all("core/analysis/analysis.h", "usr/include/wperf", 1);
+	assert_installed_all("bpf/wperf_event.h", "usr/include/wperf", 1);
+	assert_int_equal(
+	    access(installed("usr/include/wperf/core/analysis/knots_internal.h"), F_OK), -1);
+	assert_int_equal(access(installed("usr/lib/libwperf.a"), R_OK), 0);
+	assert_int_equal(output_read_all(installed("usr/lib/pkgconfig/wperf.pc"), &pc, &err), 0);
+	assert_int_equal(wperf_buf_append(&pc, "", 1), 0);
+	assert_non_null(strstr((char *)pc.data, "\nlibdir=/usr/lib\n"));
+	assert_non_null(strstr((char *)pc.data, "\nVersion: " WPERF_VERSION "\n"));
+	wperf_buf_release(&pc);
+}
+
+static void test_documents_and_examples(void **state)
+{
+	(void)state;
+	assert_installed_all("README.md", "usr/share/doc/wperf-bench", 1);
+	assert_installed_all("docs/*.md", "usr/share/doc/wperf-bench", 1);
+	assert_installed_all("scenarios/*.yaml", "usr/share/wperf-bench/scenarios", 0);
+}
+
+/* The man pages of the program and of each command, and the completion. */
+static void test_man_pages(void **state)
+{
+	(void)state;
+	assert_true(access(installed("usr/share/man/man1/wperf-bench.1"), R_OK) == 0);
+	assert_true(access(installed("usr/share/man/man1/wperf-bench-run.1"), R_OK) == 0);
+	assert_true(access(installed("usr/share/man/man1/wperf-bench-check-perf.1"), R_OK) == 0);
+	assert_true(access(installed("usr/share/bash-completion/completions/wperf-bench"), R_OK) ==
+		    0);
+	assert_true(access(installed("usr/share/zsh/vendor-completions/_wperf-bench"), R_OK) == 0);
+}
+
+static void test_build_dir_undefined(void **state)
+{
+	struct e2e_output o;
+
+	(void)state;
+	e2e_run_in(&o, root, "usr/bin/wperf-bench", "run",
+		   "usr/share/wperf-bench/scenarios/synthetic-fig1.yaml", NULL);
+	assert_int_equal(o.status, 2);
+	assert_non_null(strstr(o.err, "usr/share/wperf-bench/scenarios/synthetic-fig1.yaml:9:16: "
+				      "build[0][2]: undefined variable ${BUILD_DIR} (the folder "
+				      "of the scenario's built programs: give --build-dir DIR;"));
+	/* It failed before making the results folder. */
+	assert_int_equal(access(installed("results"), F_OK), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_program),
+	    cmocka_unit_test(test_headers_and_library),
+	    cmocka_unit_test(test_documents_and_examples),
+	    cmocka_unit_test(test_man_pages),
+	    cmocka_unit_test(test_build_dir_undefined),
+	};
+
+	return cmocka_run_group_tests(tests, install_once, NULL);
+}
