@@ -11,7 +11,7 @@
  *
  * The values below are final: defaults filled in, ${VARIABLES} expanded, names,
  * numbers and regexes checked, service names in targets resolved. The runner
- * compiles the regexes itself (REG_EXTENDED); they are known to compile.
+ * compiles the regexes itself (PCRE2, scenario_regex.h); they are known to compile.
  *
  * Ownership: a struct scenario owns every string and array it points to, and
  * scenario_free releases them all. Every char ** array is NULL-terminated and
@@ -36,7 +36,7 @@ struct scenario_vars {
 	char *const *env;
 };
 
-/* A command of setup, teardown, a service or the load. */
+/* A command of build, setup, prepare, teardown, a service or the load. */
 struct scenario_command {
 	/* What to exec: the list as written, or {"/bin/sh", "-c", STRING} for a
 	 * string. argv[0] is never empty. */
@@ -58,7 +58,7 @@ struct scenario_ready {
 	char *host;	/* TCP: a name or an address, IPv6 without its brackets */
 	int port;	/* TCP: 1..65535 */
 	char *file;	/* FILE */
-	char *log;	/* LOG: a POSIX extended regex */
+	char *log;	/* LOG: a PCRE2 regex (scenario_regex.h) */
 	double delay;	/* DELAY: seconds */
 	double timeout; /* seconds before giving up on TCP, FILE or LOG; default 30 */
 };
@@ -75,7 +75,7 @@ struct scenario_service {
 };
 
 struct scenario_throughput {
-	/* NULL: the load gives no throughput. Otherwise a POSIX extended regex with
+	/* NULL: the load gives no throughput. Otherwise a PCRE2 regex with
 	 * at least one group; the first group of the last matching line is the
 	 * number. */
 	char *regex;
@@ -183,8 +183,12 @@ struct scenario {
 	 * root before a set of runs by `ab` (not by `run`), in order. */
 	struct scenario_command *build;
 	size_t nbuild;
-	struct scenario_command *setup; /* in order */
+	/* Run once before a set's first run (its output in RESULTS/setup.log), in
+	 * order. */
+	struct scenario_command *setup;
 	size_t nsetup;
+	struct scenario_command *prepare; /* run before every run, in order */
+	size_t nprepare;
 	struct scenario_service *services; /* in the file's order */
 	size_t nservices;
 	struct scenario_load load;
@@ -206,6 +210,13 @@ struct scenario {
  */
 int scenario_load(const char *path, const struct scenario_vars *vars, struct scenario **out,
 		  struct wperf_error *err);
+
+/*
+ * A duration as scenarios write it: a number of seconds ("30", "2.5") or a
+ * number with a unit, ms, s, m or h ("500ms", "30s", "2m"). 0 with *seconds
+ * and *has_unit, or -EINVAL. The range is the caller's to check.
+ */
+int scenario_parse_duration(const char *text, double *seconds, int *has_unit);
 
 /* Releases s and everything it owns; NULL-safe. */
 void scenario_free(struct scenario *s);

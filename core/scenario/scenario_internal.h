@@ -65,7 +65,7 @@ extern const struct wperf_doc_range sc_signed_share; /* [-1, 1] */
 extern const struct wperf_doc_range sc_relative;     /* (0, 100] */
 
 int sc_string(struct loader *L, const yaml_node_t *n, int flags, char **out);
-/* A string that compiles as a POSIX extended regex with at least min_groups groups. */
+/* A string that compiles as a PCRE2 regex (scenario_regex.h) with at least min_groups groups. */
 int sc_regex(struct loader *L, const yaml_node_t *n, size_t min_groups, char **out);
 /* A list of strings (nonempty: at least one), as a NULL-terminated array. */
 int sc_strings(struct loader *L, const yaml_node_t *n, int flags, int nonempty, char ***out,
@@ -81,6 +81,12 @@ int sc_get_number(struct loader *L, const yaml_node_t *map, const char *key,
 int sc_get_integer(struct loader *L, const yaml_node_t *map, const char *key, long long min,
 		   long long max, long long *out);
 int sc_get_bool(struct loader *L, const yaml_node_t *map, const char *key, int *out);
+/* A duration in r, in seconds: a number of seconds or one with a unit (30s,
+ * 500ms, 2m, 1h), scenario_duration.c. */
+int sc_duration(struct loader *L, const yaml_node_t *n, const struct wperf_doc_range *r,
+		double *out);
+int sc_get_duration(struct loader *L, const yaml_node_t *map, const char *key,
+		    const struct wperf_doc_range *r, double *out);
 int sc_get_regex(struct loader *L, const yaml_node_t *map, const char *key, size_t min_groups,
 		 char **out);
 int sc_get_strings(struct loader *L, const yaml_node_t *map, const char *key, int flags,

@@ -161,7 +161,7 @@ static int ready(struct loader *L, const yaml_node_t *map, struct scenario_ready
 	if (!kind)
 		return wperf_yaml_fail(&L->y, map, "expected one of tcp, file, log or delay");
 	r->timeout = 30;
-	if (sc_get_number(L, map, "timeout", &sc_seconds_pos, &r->timeout) < 0)
+	if (sc_get_duration(L, map, "timeout", &sc_seconds_pos, &r->timeout) < 0)
 		return -1;
 	if (!strcmp(kind, "tcp")) {
 		r->kind = SCENARIO_READY_TCP;
@@ -177,7 +177,7 @@ static int ready(struct loader *L, const yaml_node_t *map, struct scenario_ready
 		return sc_get_regex(L, map, "log", 0, &r->log);
 	}
 	r->kind = SCENARIO_READY_DELAY;
-	return sc_get_number(L, map, "delay", &sc_seconds, &r->delay);
+	return sc_get_duration(L, map, "delay", &sc_seconds, &r->delay);
 }
 
 static int stop_signal(struct loader *L, const yaml_node_t *n, int *sig)
@@ -245,7 +245,7 @@ static int service(struct loader *L, const yaml_node_t *key, const yaml_node_t *
 	if ((v = wperf_yaml_lookup(&L->y, map, "stop_signal")))
 		AT_KEY(L, "stop_signal", stop_signal(L, v, &svc->stop_signal) < 0);
 	svc->stop_timeout = 10;
-	return sc_get_number(L, map, "stop_timeout", &sc_seconds, &svc->stop_timeout);
+	return sc_get_duration(L, map, "stop_timeout", &sc_seconds, &svc->stop_timeout);
 }
 
 int sc_services(struct loader *L, const yaml_node_t *root)

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/scenario/scenario_regex.h"
 #include "core/util/buf.h"
 #include "harness/record/proc_stat.h"
 #include "harness/base/progress.h"
@@ -209,31 +209,32 @@ static void read_more(const struct service *s, off_t *offset, struct wperf_buf *
 int service_ready_log(struct service *s, const char *regex, double timeout, struct wperf_error *err)
 {
 	struct wperf_buf text = {0};
-	char what[600];
+	struct scenario_regex *re;
+	char what[600], why[256];
 	double end = progress_now_s() + timeout;
 	off_t offset = 0;
-	regex_t re;
-	int e;
+	const char *at;
+	size_t n;
+	int e = scenario_regex_compile(regex, &re, why, sizeof(why));
 
-	e = regcomp(&re, regex, REG_EXTENDED | REG_NOSUB | REG_NEWLINE);
-	if (e) {
-		char why[200];
-
-		regerror(e, &re, why, sizeof(why));
-		return wperf_error_set(err, -EINVAL, "%s: bad readiness regex '%s': %s", s->name,
-				       regex, why);
-	}
+	if (e)
+		return wperf_error_set(err, e, "%s: bad readiness regex '%s': %s", s->name, regex,
+				       e == -ENOMEM ? "out of memory" : why);
 	snprintf(what, sizeof(what), "waiting for /%s/ in its output", regex);
 	for (;;) {
 		bool running = service_running(s); /* before reading: a last line is not missed */
 
 		read_more(s, &offset, &text);
-		if (wperf_buf_append(&text, "", 1) == 0) {
-			text.len--; /* a NUL for regexec, not part of the text */
-			if (regexec(&re, (const char *)text.data, 0, NULL, 0) == 0) {
-				e = 0;
-				break;
-			}
+		e = scenario_regex_last_line(re, (const char *)text.data, text.len, &at, &n);
+		if (e < 0) {
+			e = wperf_error_set(err, e, "%s: readiness regex '%s': %s", s->name, regex,
+					    e == -E2BIG ? "too costly to match (backtracking)"
+							: strerror(-e));
+			break;
+		}
+		if (e > 0) {
+			e = 0;
+			break;
 		}
 		if (!running || progress_now_s() >= end || cancelled()) {
 			e = not_ready(s, what, timeout, err);
@@ -241,7 +242,7 @@ int service_ready_log(struct service *s, const char *regex, double timeout, stru
 		}
 		nap();
 	}
-	regfree(&re);
+	scenario_regex_free(re);
 	wperf_buf_release(&text);
 	return e;
 }

@@ -5,7 +5,7 @@
  * Figure 1 (a baseline, the same program passing against it, a variant with a
  * new blocking wait failing as a new bottleneck, the fix improving on it), and
  * the common ways a run can go wrong: a service that never gets ready or dies,
- * a load that fails, a setup that fails. Each must give its exit status and
+ * a load that fails, a prepare command that fails. Each must give its exit status and
  * message, leave the results folder marked incomplete with the reason, run the
  * teardown, and leave no process. (test_faults.c: signals at every phase, a
  * killed wperf-bench, hangs, a taken port, a full disk.)
@@ -198,14 +198,14 @@ static void service_never_ready(void **state)
 		"deaf was not ready after 1 s (waiting for 127.0.0.1:1", "deaf was not ready");
 }
 
-static void setup_fails(void **state)
+static void prepare_fails(void **state)
 {
 	(void)state;
-	failure("setup-fails.yaml",
-		"name: setup-fails\n"
-		"setup:\n"
+	failure("prepare-fails.yaml",
+		"name: prepare-fails\n"
+		"prepare:\n"
 		"  - sh -c 'echo no disk space; exit 4'\n" SERVICES "load: {command: 'true'}\n",
-		"setup[0] (line 3) exited with status 4", "no disk space");
+		"prepare[0] (line 3) exited with status 4", "no disk space");
 }
 
 static void service_dies_during_the_run(void **state)
@@ -271,7 +271,7 @@ static void on_stop_runs_between_window_and_tables(void **state)
 	    "name: on-stop\n"
 	    "services:\n"
 	    "  jit:\n"
-	    "    command: \"env %2$s sh -c 'echo $$$$ > ${RESULTS_DIR}/jit.pid; while :; do sleep "
+	    "    command: \"env %2$s sh -c 'echo $$ > ${RESULTS_DIR}/jit.pid; while :; do sleep "
 	    "0.05; done'\"\n"
 	    "    ready: {delay: 0.2}\n"
 	    "load: {command: 'sleep 1'}\n"
@@ -344,7 +344,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(results_are_never_overwritten),
-	    cmocka_unit_test(setup_fails),
+	    cmocka_unit_test(prepare_fails),
 	    cmocka_unit_test(service_never_ready),
 	    cmocka_unit_test(service_dies_during_the_run),
 	    cmocka_unit_test(load_fails),
