@@ -37,8 +37,8 @@ static int throughput(struct loader *L, const yaml_node_t *map, struct scenario_
 
 static int load(struct loader *L, const yaml_node_t *map)
 {
-	static const char *const keys[] = {"command", "duration", "timeout", "stop_timeout",
-					   "throughput"};
+	static const char *const keys[] = {"command", "env",	      "cwd",	   "duration",
+					   "timeout", "stop_timeout", "throughput"};
 	struct scenario_load *l = &L->s->load;
 	const yaml_node_t *v;
 
@@ -46,6 +46,12 @@ static int load(struct loader *L, const yaml_node_t *map)
 		return -1;
 	AT_KEY(L, "command",
 	       sc_command(L, wperf_yaml_lookup(&L->y, map, "command"), &l->command) < 0);
+	l->env = L->empty;
+	if ((v = wperf_yaml_lookup(&L->y, map, "env")))
+		AT_KEY(L, "env",
+		       wperf_yaml_mapping(&L->y, v) < 0 || sc_env(L, v, &l->env, &l->nenv) < 0);
+	if (sc_get_string(L, map, "cwd", SC_NONEMPTY, &l->cwd) < 0)
+		return -1;
 	l->stop_timeout = 10;
 	if (sc_get_duration(L, map, "duration", &sc_seconds_pos, &l->duration) < 0 ||
 	    sc_get_duration(L, map, "timeout", &sc_seconds_pos, &l->timeout) < 0 ||

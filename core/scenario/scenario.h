@@ -51,6 +51,7 @@ enum scenario_ready_kind {
 	SCENARIO_READY_FILE,  /* file exists */
 	SCENARIO_READY_LOG,   /* a line of the service's output matches log */
 	SCENARIO_READY_DELAY, /* delay seconds have passed */
+	SCENARIO_READY_HTTP,  /* a GET of url answers with status */
 };
 
 struct scenario_ready {
@@ -60,7 +61,9 @@ struct scenario_ready {
 	char *file;	/* FILE */
 	char *log;	/* LOG: a PCRE2 regex (scenario_regex.h) */
 	double delay;	/* DELAY: seconds */
-	double timeout; /* seconds before giving up on TCP, FILE or LOG; default 30 */
+	char *url;	/* HTTP: http:// or https:// */
+	int status;	/* HTTP: 100..599; default 200 */
+	double timeout; /* seconds before giving up on TCP, FILE, LOG or HTTP; default 30 */
 };
 
 struct scenario_service {
@@ -86,6 +89,9 @@ struct scenario_throughput {
 
 struct scenario_load {
 	struct scenario_command command;
+	char **env;	 /* "KEY=VALUE", added to wperf-bench's environment */
+	size_t nenv;	 /* entries of env */
+	char *cwd;	 /* NULL: wperf-bench's working directory */
 	double duration; /* seconds, also ${DURATION}; 0: not given */
 	/* Seconds the load may run before the run fails; 0: the duration and as
 	 * much again (at least 30 s), or an hour without a duration. */

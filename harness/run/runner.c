@@ -34,6 +34,8 @@ static int wait_ready(struct service *svc, const struct scenario_ready *r, struc
 		return service_ready_log(svc, r->log, r->timeout, err);
 	case SCENARIO_READY_DELAY:
 		return service_ready_delay(svc, r->delay, err);
+	case SCENARIO_READY_HTTP:
+		return service_ready_http(svc, r->url, r->status, r->timeout, err);
 	case SCENARIO_READY_NONE:
 		break;
 	}
@@ -407,6 +409,8 @@ static int run_load(struct run_state *st, struct run_outcome *out, struct wperf_
 	char log[PATH_MAX];
 	struct service_spec spec = {.name = "the load",
 				    .argv = s->load.command.argv,
+				    .env = s->load.env,
+				    .cwd = s->load.cwd,
 				    .log_path = run_path(st, "load.log", log, sizeof(log))};
 	int e;
 

@@ -100,7 +100,7 @@ static void test_valid_services(void **state)
 
 	(void)state;
 	s = load_ok(DIR "valid.yaml");
-	assert_int_equal(s->nservices, 5);
+	assert_int_equal(s->nservices, 6);
 	zk = scenario_service(s, "zk");
 	web = scenario_service(s, "web-1");
 	v6 = scenario_service(s, "v6");
@@ -150,6 +150,11 @@ static void test_valid_services(void **state)
 	assert_true(sleepy->ready.delay == 2.5);
 	assert_int_equal(sleepy->stop_signal, SIGTERM);
 	assert_true(sleepy->stop_timeout == 60); /* 1m */
+
+	assert_int_equal(s->services[5].ready.kind, SCENARIO_READY_HTTP);
+	assert_string_equal(s->services[5].ready.url, "http://127.0.0.1:8080/health");
+	assert_int_equal(s->services[5].ready.status, 204);
+	assert_true(s->services[5].ready.timeout == 120);
 	scenario_free(s);
 }
 
@@ -167,6 +172,9 @@ static void test_valid_load_record(void **state)
 	assert_strv(s->load.command.argv, "/bld/loadgen", "--seconds", "10.5", "--cost", "$5",
 		    "a$b", "$$", "${HOME}", "${f}", "$f", "\\$f", "${f%.c}", "${", "value", NULL);
 	assert_true(s->load.duration == 10.5);
+	assert_int_equal(s->load.nenv, 2);
+	assert_strv(s->load.env, "LOAD_OUT=/res/load.out", "THREADS=4", NULL);
+	assert_non_null(strstr(s->load.cwd, "/tests/data/scenarios/work"));
 	assert_string_equal(s->load.throughput.regex, "throughput: ([0-9.]+) ops/s");
 	assert_string_equal(s->load.throughput.file, "/res/load.out");
 	assert_string_equal(s->load.throughput.unit, "ops/s");
@@ -252,6 +260,10 @@ static void test_fig1_and_defaults(void **state)
 	assert_null(s->setup);
 	assert_int_equal(s->nservices, 0);
 	assert_null(s->services);
+	assert_int_equal(s->load.nenv, 0);
+	assert_strv(s->load.env, NULL);
+	assert_null(s->load.cwd);
+	assert_int_equal(s->nprepare, 0);
 	assert_int_equal(s->nteardown, 0);
 	assert_int_equal(s->record.ntargets, 0);
 	assert_null(s->record.targets);
@@ -317,6 +329,52 @@ static void test_shipped_shell_variables(void **state)
 				    "rm -rf \"/res/zk/data\" \"/res/zk/pid\" && mkdir "
 				    "\"/res/zk/data\"");
 		scenario_free(s);
+	}
+}
+
+/* include: services of other files first, nested includes first of all; errors
+ * name the file they are in. */
+static void test_includes(void **state)
+{
+	static const struct {
+		const char *file, *msg;
+	} bad[] = {
+	    {"bad-include-service.yaml",
+	     DIR "inc/bad-service.yaml:4:5: services.db: missing key \"command\""},
+	    {"bad-include-key.yaml",
+	     DIR "inc/bad-key.yaml:3:1: load: unknown key (allowed here: include, services)"},
+	    {"bad-include-cycle.yaml", DIR "inc/cycle.yaml:3:5: include[0]: " DIR
+					   "inc/../bad-include-cycle.yaml includes itself"},
+	    {"bad-include-missing.yaml", DIR "bad-include-missing.yaml:3:11: include[0]: " DIR
+					     "inc/missing.yaml: No such file or directory"},
+	    {"bad-include-duplicate.yaml",
+	     DIR "bad-include-duplicate.yaml:5:3: services.db: a service of this name is defined "
+		 "already, by an include (whose services come first)"},
+	};
+	struct scenario *s;
+
+	(void)state;
+	s = load_ok(DIR "valid-include.yaml");
+	assert_int_equal(s->nservices, 3);
+	assert_string_equal(s->services[0].name, "cache");
+	assert_int_equal(s->services[0].ready.kind, SCENARIO_READY_HTTP);
+	assert_string_equal(s->services[1].name, "db");
+	assert_strv(s->services[1].command.argv, "/bld/db", "--port", "5432", NULL);
+	assert_true(s->services[1].ready.timeout == 60);
+	assert_string_equal(s->services[2].name, "web");
+	assert_int_equal(s->record.ntargets, 3);
+	for (size_t i = 0; i < 3; i++)
+		assert_ptr_equal(s->record.targets[i].service, &s->services[i]);
+	scenario_free(s);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		struct wperf_error err = {0};
+		char path[256];
+
+		snprintf(path, sizeof(path), DIR "%s", bad[i].file);
+		s = (struct scenario *)&err;
+		assert_true(scenario_load(path, &vars, &s, &err) < 0);
+		assert_null(s);
+		assert_string_equal(err.msg, bad[i].msg);
 	}
 }
 
@@ -631,6 +689,7 @@ int main(void)
 	    cmocka_unit_test(test_valid_analysis_gate),
 	    cmocka_unit_test(test_fig1_and_defaults),
 	    cmocka_unit_test(test_shipped_shell_variables),
+	    cmocka_unit_test(test_includes),
 	    cmocka_unit_test(test_file_errors),
 	    cmocka_unit_test_setup_teardown(test_random_bytes, make_tmp, remove_tmp),
 	    cmocka_unit_test_setup_teardown(test_mutations, make_tmp, remove_tmp),
@@ -659,7 +718,7 @@ int main(void)
 		       "5:11: analysis.target: unknown service \"zk\": this scenario has no "
 		       "services (a process is process:NAME)"),
 	    ERROR_CASE("bad-two-ready.yaml", "9:7: services.zk.ready.delay: only one of tcp, file, "
-					     "log and delay (tcp is given already)"),
+					     "log, delay and http (tcp is given already)"),
 	    ERROR_CASE("bad-range.yaml",
 		       "5:13: analysis.min_edge: expected a number in [-1, 1], found \"2\""),
 	    ERROR_CASE("bad-name.yaml", "2:7: name: expected a name of letters, digits, '.', '_' "
@@ -676,6 +735,14 @@ int main(void)
 	    ERROR_CASE("bad-duration-unit.yaml",
 		       "5:13: load.duration: expected a duration like 30s, "
 		       "500ms, 2m, found \"30sec\""),
+	    ERROR_CASE("bad-http.yaml",
+		       "6:19: services.api.ready.http: expected an http:// or "
+		       "https:// URL with a host, found \"localhost:8080/health\""),
+	    ERROR_CASE("bad-http-status.yaml",
+		       "6:38: services.api.ready.status: only with http (the status its GET must "
+		       "answer)"),
+	    ERROR_CASE("bad-load-env.yaml", "5:9: load.env.2X: expected a variable name of "
+					    "letters, digits and '_', not starting with a digit"),
 	    ERROR_CASE("bad-duration-range.yaml",
 		       "8:16: services.db.ready.timeout: expected a duration in (0 s, 1000000 s], "
 		       "found \"0ms\""),
