@@ -33,7 +33,7 @@ CLANG ?= clang
 BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
 ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
-PKGS := libbpf libelf zlib libzstd libdw json-c yaml-0.1 libgit2 libcurl
+PKGS := libbpf libelf zlib libzstd libdw json-c yaml-0.1 libgit2 libcurl libpcre2-8
 TEST_PKGS := cmocka
 
 CFLAGS ?= -O2 -g

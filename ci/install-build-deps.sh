@@ -8,7 +8,7 @@ set -euo pipefail
 pkgs=(
 	make gcc clang llvm pkg-config bpftool    # build, BPF objects and skeletons
 	libbpf-dev libelf-dev zlib1g-dev libzstd-dev libdw-dev   # recorder, trace, symbols
-	libyaml-dev libcurl4-openssl-dev libgit2-dev   # scenarios, pull requests, git
+	libyaml-dev libpcre2-dev libcurl4-openssl-dev libgit2-dev   # scenarios, pull requests, git
 	libjson-c-dev                                  # JSON reports
 	libcmocka-dev                                  # the library's tests, run by the package build
 	debhelper dpkg-dev lintian                     # make deb

@@ -38,8 +38,8 @@ static int throughput(struct loader *L, const yaml_node_t *map, struct scenario_
 
 static int load(struct loader *L, const yaml_node_t *map)
 {
-	static const char *const keys[] = {"command", "duration", "timeout", "stop_timeout",
-					   "throughput"};
+	static const char *const keys[] = {"command", "env",	      "cwd",	   "duration",
+					   "timeout", "stop_timeout", "throughput"};
 	struct scenario_load *l = &L->s->load;
 	const yaml_node_t *v;
 
@@ -47,10 +47,16 @@ static int load(struct loader *L, const yaml_node_t *map)
 		return -1;
 	AT_KEY(L, "command",
 	       sc_command(L, wperf_yaml_lookup(&L->y, map, "command"), &l->command) < 0);
+	l->env = L->empty;
+	if ((v = wperf_yaml_lookup(&L->y, map, "env")))
+		AT_KEY(L, "env",
+		       wperf_yaml_mapping(&L->y, v) < 0 || sc_env(L, v, &l->env, &l->nenv) < 0);
+	if (sc_get_string(L, map, "cwd", SC_NONEMPTY, &l->cwd) < 0)
+		return -1;
 	l->stop_timeout = 10;
-	if (sc_get_number(L, map, "duration", &sc_seconds_pos, &l->duration) < 0 ||
-	    sc_get_number(L, map, "timeout", &sc_seconds_pos, &l->timeout) < 0 ||
-	    sc_get_number(L, map, "stop_timeout", &sc_seconds, &l->stop_timeout) < 0)
+	if (sc_get_duration(L, map, "duration", &sc_seconds_pos, &l->duration) < 0 ||
+	    sc_get_duration(L, map, "timeout", &sc_seconds_pos, &l->timeout) < 0 ||
+	    sc_get_duration(L, map, "stop_timeout", &sc_seconds, &l->stop_timeout) < 0)
 		return -1;
 	/* A load stopped before its own end could never succeed. */
 	if (l->timeout > 0 && l->timeout <= l->duration) {
@@ -79,7 +85,7 @@ static int duration_variable(struct loader *L, const yaml_node_t *root)
 		return 0;
 	wperf_doc_path_key(&L->y.path, "load");
 	wperf_doc_path_key(&L->y.path, "duration");
-	if (wperf_yaml_number(&L->y, d, &sc_seconds_pos, &v) < 0)
+	if (sc_duration(L, d, &sc_seconds_pos, &v) < 0)
 		return -1;
 	wperf_doc_path_pop(&L->y.path, 0);
 	snprintf(L->duration, sizeof(L->duration), "%.9g", v);
@@ -188,8 +194,8 @@ static int record(struct loader *L, const yaml_node_t *map)
 		return -1;
 	if ((v = wperf_yaml_lookup(&L->y, map, "targets")))
 		AT_KEY(L, "targets", targets(L, v, r) < 0);
-	if (sc_get_number(L, map, "warmup", &sc_seconds, &r->warmup) < 0 ||
-	    sc_get_number(L, map, "window", &sc_seconds_pos, &r->window) < 0 ||
+	if (sc_get_duration(L, map, "warmup", &sc_seconds, &r->warmup) < 0 ||
+	    sc_get_duration(L, map, "window", &sc_seconds_pos, &r->window) < 0 ||
 	    sc_get_string(L, map, "stacks", SC_NONEMPTY, &mode) < 0 ||
 	    sc_get_integer(L, map, "buffer_mb", 1, 4096, &buffer_mb) < 0 ||
 	    sc_commands(L, map, "on_stop", &r->on_stop, &r->non_stop) < 0)
@@ -353,9 +359,10 @@ static int gate(struct loader *L, const yaml_node_t *map)
 
 static int scenario(struct loader *L, const yaml_node_t *root)
 {
-	static const char *const keys[] = {"name",   "load",	 "description", "tags", "build",
-					   "setup",  "services", "record",	"runs", "analysis",
-					   "expect", "gate",	 "teardown"};
+	static const char *const keys[] = {"name",     "load",	 "description", "tags",
+					   "build",    "setup",	 "prepare",	"include",
+					   "services", "record", "runs",	"analysis",
+					   "expect",   "gate",	 "teardown"};
 	struct scenario *s = L->s;
 	const yaml_node_t *v;
 	long long runs = 1;
@@ -405,7 +412,9 @@ static int scenario(struct loader *L, const yaml_node_t *root)
 	if (sc_get_string(L, root, "description", 0, &s->description) < 0 ||
 	    sc_get_strings(L, root, "tags", SC_NONEMPTY, 0, &s->tags, &s->ntags) < 0 ||
 	    sc_commands(L, root, "build", &s->build, &s->nbuild) < 0 ||
-	    sc_commands(L, root, "setup", &s->setup, &s->nsetup) < 0 || sc_services(L, root) < 0)
+	    sc_commands(L, root, "setup", &s->setup, &s->nsetup) < 0 ||
+	    sc_commands(L, root, "prepare", &s->prepare, &s->nprepare) < 0 ||
+	    sc_services(L, root) < 0)
 		return -1;
 	AT_KEY(L, "load", load(L, wperf_yaml_lookup(&L->y, root, "load")) < 0);
 	if ((v = wperf_yaml_lookup(&L->y, root, "record")))

@@ -11,7 +11,7 @@
  *
  * The values below are final: defaults filled in, ${VARIABLES} expanded, names,
  * numbers and regexes checked, service names in targets resolved. The runner
- * compiles the regexes itself (REG_EXTENDED); they are known to compile.
+ * compiles the regexes itself (PCRE2, scenario_regex.h); they are known to compile.
  *
  * Ownership: a struct scenario owns every string and array it points to, and
  * scenario_free releases them all. Every char ** array is NULL-terminated and
@@ -57,7 +57,7 @@ int scenario_var_is_reserved(const char *name);
  * and env): the first one's, or NULL. */
 const char *scenario_vars_lookup(char *const *list, const char *name);
 
-/* A command of setup, teardown, a service or the load. */
+/* A command of build, setup, prepare, teardown, a service or the load. */
 struct scenario_command {
 	/* What to exec: the list as written, or {"/bin/sh", "-c", STRING} for a
 	 * string. argv[0] is never empty. */
@@ -72,6 +72,7 @@ enum scenario_ready_kind {
 	SCENARIO_READY_FILE,  /* file exists */
 	SCENARIO_READY_LOG,   /* a line of the service's output matches log */
 	SCENARIO_READY_DELAY, /* delay seconds have passed */
+	SCENARIO_READY_HTTP,  /* a GET of url answers with status */
 };
 
 struct scenario_ready {
@@ -79,9 +80,11 @@ struct scenario_ready {
 	char *host;	/* TCP: a name or an address, IPv6 without its brackets */
 	int port;	/* TCP: 1..65535 */
 	char *file;	/* FILE */
-	char *log;	/* LOG: a POSIX extended regex */
+	char *log;	/* LOG: a PCRE2 regex (scenario_regex.h) */
 	double delay;	/* DELAY: seconds */
-	double timeout; /* seconds before giving up on TCP, FILE or LOG; default 30 */
+	char *url;	/* HTTP: http:// or https:// */
+	int status;	/* HTTP: 100..599; default 200 */
+	double timeout; /* seconds before giving up on TCP, FILE, LOG or HTTP; default 30 */
 };
 
 struct scenario_service {
@@ -96,7 +99,7 @@ struct scenario_service {
 };
 
 struct scenario_throughput {
-	/* NULL: the load gives no throughput. Otherwise a POSIX extended regex with
+	/* NULL: the load gives no throughput. Otherwise a PCRE2 regex with
 	 * at least one group; the first group of the last matching line is the
 	 * number. */
 	char *regex;
@@ -107,6 +110,9 @@ struct scenario_throughput {
 
 struct scenario_load {
 	struct scenario_command command;
+	char **env;	 /* "KEY=VALUE", added to wperf-bench's environment */
+	size_t nenv;	 /* entries of env */
+	char *cwd;	 /* NULL: wperf-bench's working directory */
 	double duration; /* seconds, also ${DURATION}; 0: not given */
 	/* Seconds the load may run before the run fails; 0: the duration and as
 	 * much again (at least 30 s), or an hour without a duration. */
@@ -205,8 +211,12 @@ struct scenario {
 	 * root before a set of runs by `ab` (not by `run`), in order. */
 	struct scenario_command *build;
 	size_t nbuild;
-	struct scenario_command *setup; /* in order */
+	/* Run once before a set's first run (its output in RESULTS/setup.log), in
+	 * order. */
+	struct scenario_command *setup;
 	size_t nsetup;
+	struct scenario_command *prepare; /* run before every run, in order */
+	size_t nprepare;
 	struct scenario_service *services; /* in the file's order */
 	size_t nservices;
 	struct scenario_load load;
@@ -228,6 +238,13 @@ struct scenario {
  */
 int scenario_load(const char *path, const struct scenario_vars *vars, struct scenario **out,
 		  struct wperf_error *err);
+
+/*
+ * A duration as scenarios write it: a number of seconds ("30", "2.5") or a
+ * number with a unit, ms, s, m or h ("500ms", "30s", "2m"). 0 with *seconds
+ * and *has_unit, or -EINVAL. The range is the caller's to check.
+ */
+int scenario_parse_duration(const char *text, double *seconds, int *has_unit);
 
 /* Releases s and everything it owns; NULL-safe. */
 void scenario_free(struct scenario *s);

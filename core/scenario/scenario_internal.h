@@ -3,7 +3,8 @@
  * What the parts of the scenario loader share: scenario_yaml.c reads the file
  * and owns the scenario's memory, scenario_values.c turns YAML nodes into
  * checked C values (strings with ${VARIABLES} expanded, regexes), scenario.c
- * and scenario_services.c know the schema and walk it. The YAML itself (key
+ * and scenario_services.c know the schema and walk it, scenario_include.c
+ * reads the files a scenario includes. The YAML itself (key
  * paths, positions, checked mappings, numbers, booleans) is the
  * strict-document kit's (core/util/doc_yaml.h).
  *
@@ -19,7 +20,8 @@
 #include "core/util/doc_yaml.h"
 #include "core/scenario/scenario.h"
 
-#define SC_MAX_SECONDS 1e6 /* any duration: over 11 days is a typo */
+#define SC_MAX_SECONDS	1e6 /* any duration: over 11 days is a typo */
+#define SC_MAX_INCLUDES 8   /* files that include one another, the scenario first */
 
 struct loader {
 	const char *file; /* as given, for messages */
@@ -31,6 +33,10 @@ struct loader {
 	char duration[32];    /* ${DURATION}; "" while load.duration is unknown */
 	size_t bytes;	      /* allocated so far, against SC_MAX_BYTES */
 	char **empty;	      /* {NULL}: every list that was not given */
+	/* The real paths of the files being read, each included by the one
+	 * before (scenario_include.c): one more would be a cycle. */
+	const char *including[SC_MAX_INCLUDES];
+	size_t depth;
 };
 
 /* Reading the file into L->y (scenario_yaml.c). */
@@ -62,7 +68,7 @@ extern const struct wperf_doc_range sc_signed_share; /* [-1, 1] */
 extern const struct wperf_doc_range sc_relative;     /* (0, 100] */
 
 int sc_string(struct loader *L, const yaml_node_t *n, int flags, char **out);
-/* A string that compiles as a POSIX extended regex with at least min_groups groups. */
+/* A string that compiles as a PCRE2 regex (scenario_regex.h) with at least min_groups groups. */
 int sc_regex(struct loader *L, const yaml_node_t *n, size_t min_groups, char **out);
 /* A list of strings (nonempty: at least one), as a NULL-terminated array. */
 int sc_strings(struct loader *L, const yaml_node_t *n, int flags, int nonempty, char ***out,
@@ -78,6 +84,12 @@ int sc_get_number(struct loader *L, const yaml_node_t *map, const char *key,
 int sc_get_integer(struct loader *L, const yaml_node_t *map, const char *key, long long min,
 		   long long max, long long *out);
 int sc_get_bool(struct loader *L, const yaml_node_t *map, const char *key, int *out);
+/* A duration in r, in seconds: a number of seconds or one with a unit (30s,
+ * 500ms, 2m, 1h), scenario_duration.c. */
+int sc_duration(struct loader *L, const yaml_node_t *n, const struct wperf_doc_range *r,
+		double *out);
+int sc_get_duration(struct loader *L, const yaml_node_t *map, const char *key,
+		    const struct wperf_doc_range *r, double *out);
 int sc_get_regex(struct loader *L, const yaml_node_t *map, const char *key, size_t min_groups,
 		 char **out);
 int sc_get_strings(struct loader *L, const yaml_node_t *map, const char *key, int flags,
@@ -97,6 +109,13 @@ int sc_command(struct loader *L, const yaml_node_t *n, struct scenario_command *
 /* The list of commands under key in root (setup, teardown), if any. */
 int sc_commands(struct loader *L, const yaml_node_t *root, const char *key,
 		struct scenario_command **out, size_t *count);
+/* The services of root (a scenario or an included file): those of its
+ * include: files first, then its own, appended to the scenario's. */
 int sc_services(struct loader *L, const yaml_node_t *root);
+/* The files under root's include:, read in order (scenario_include.c). */
+int sc_includes(struct loader *L, const yaml_node_t *root);
+/* A mapping of variable names to strings (services.NAME.env, load.env), as
+ * "NAME=VALUE" strings ending with NULL. */
+int sc_env(struct loader *L, const yaml_node_t *map, char ***env, size_t *count);
 
 #endif /* WPERF_SCENARIO_INTERNAL_H */

@@ -72,13 +72,13 @@ int sc_commands(struct loader *L, const yaml_node_t *root, const char *key,
 
 /* ---- services ---- */
 
-static int env(struct loader *L, const yaml_node_t *map, struct scenario_service *svc)
+int sc_env(struct loader *L, const yaml_node_t *map, char ***env, size_t *count)
 {
 	const yaml_node_pair_t *p = map->data.mapping.pairs.start;
 	size_t k = map->data.mapping.pairs.top - p;
 
 	if (wperf_yaml_keys(&L->y, map, NULL, 0, 0, NULL) < 0 ||
-	    !(svc->env = sc_alloc(L, map, (k + 1) * sizeof(char *))))
+	    !(*env = sc_alloc(L, map, (k + 1) * sizeof(char *))))
 		return -1;
 	for (size_t i = 0; i < k; i++) {
 		const char *key = sc_key(L, &p[i]);
@@ -96,11 +96,11 @@ static int env(struct loader *L, const yaml_node_t *map, struct scenario_service
 		if (!kv)
 			return -1;
 		sprintf(kv, "%s=%s", key, value);
-		svc->env[i] = kv;
+		(*env)[i] = kv;
 		wperf_doc_path_pop(&L->y.path, saved);
 	}
-	svc->env[k] = NULL;
-	svc->nenv = k;
+	(*env)[k] = NULL;
+	*count = k;
 	return 0;
 }
 
@@ -136,9 +136,36 @@ static int tcp_address(struct loader *L, const yaml_node_t *n, struct scenario_r
 	return r->host ? 0 : -1;
 }
 
+/* http: an http:// or https:// URL with a host; status: what its GET answers. */
+static int ready_http(struct loader *L, const yaml_node_t *map, struct scenario_ready *r)
+{
+	const yaml_node_t *n = wperf_yaml_lookup(&L->y, map, "http");
+	long long status = 200;
+	const char *rest;
+	char got[64];
+
+	if (sc_get_string(L, map, "http", SC_NONEMPTY, &r->url) < 0 ||
+	    sc_get_integer(L, map, "status", 100, 599, &status) < 0)
+		return -1;
+	rest = !strncmp(r->url, "http://", 7)	 ? r->url + 7
+	       : !strncmp(r->url, "https://", 8) ? r->url + 8
+						 : NULL;
+	r->status = (int)status;
+	for (const char *p = r->url; rest && *p; p++)
+		if ((unsigned char)*p <= ' ' || *p == 0x7f)
+			rest = NULL; /* white space or a control character: no URL */
+	if (rest && rest[0] && rest[0] != '/' && rest[0] != ':')
+		return 0;
+	wperf_doc_path_key(&L->y.path, "http");
+	return wperf_yaml_fail(&L->y, n,
+			       "expected an http:// or https:// URL with a host, found %s",
+			       wperf_yaml_describe(n, got, sizeof(got)));
+}
+
 static int ready(struct loader *L, const yaml_node_t *map, struct scenario_ready *r)
 {
-	static const char *const keys[] = {"tcp", "file", "log", "delay", "timeout"};
+	static const char *const keys[] = {"tcp",  "file",   "log",    "delay",
+					   "http", "status", "timeout"};
 	const char *kind = NULL;
 
 	if (SC_KEYS(L, map, keys, 0) < 0)
@@ -148,20 +175,25 @@ static int ready(struct loader *L, const yaml_node_t *map, struct scenario_ready
 	     p < map->data.mapping.pairs.top; p++) {
 		const char *key = sc_key(L, p);
 
-		if (!strcmp(key, "timeout"))
+		if (!strcmp(key, "timeout") || !strcmp(key, "status"))
 			continue;
 		if (kind) {
 			wperf_doc_path_key(&L->y.path, key);
 			return wperf_yaml_fail(
 			    &L->y, wperf_yaml_node(&L->y, p->key),
-			    "only one of tcp, file, log and delay (%s is given already)", kind);
+			    "only one of tcp, file, log, delay and http (%s is given already)",
+			    kind);
 		}
 		kind = key;
 	}
 	if (!kind)
-		return wperf_yaml_fail(&L->y, map, "expected one of tcp, file, log or delay");
+		return wperf_yaml_fail(&L->y, map, "expected one of tcp, file, log, delay or http");
+	if (strcmp(kind, "http") && wperf_yaml_lookup(&L->y, map, "status"))
+		AT_KEY(L, "status",
+		       wperf_yaml_fail(&L->y, wperf_yaml_lookup(&L->y, map, "status"),
+				       "only with http (the status its GET must answer)") < 0);
 	r->timeout = 30;
-	if (sc_get_number(L, map, "timeout", &sc_seconds_pos, &r->timeout) < 0)
+	if (sc_get_duration(L, map, "timeout", &sc_seconds_pos, &r->timeout) < 0)
 		return -1;
 	if (!strcmp(kind, "tcp")) {
 		r->kind = SCENARIO_READY_TCP;
@@ -176,8 +208,12 @@ static int ready(struct loader *L, const yaml_node_t *map, struct scenario_ready
 		r->kind = SCENARIO_READY_LOG;
 		return sc_get_regex(L, map, "log", 0, &r->log);
 	}
+	if (!strcmp(kind, "http")) {
+		r->kind = SCENARIO_READY_HTTP;
+		return ready_http(L, map, r);
+	}
 	r->kind = SCENARIO_READY_DELAY;
-	return sc_get_number(L, map, "delay", &sc_seconds, &r->delay);
+	return sc_get_duration(L, map, "delay", &sc_seconds, &r->delay);
 }
 
 static int stop_signal(struct loader *L, const yaml_node_t *n, int *sig)
@@ -236,7 +272,8 @@ static int service(struct loader *L, const yaml_node_t *key, const yaml_node_t *
 	       sc_command(L, wperf_yaml_lookup(&L->y, map, "command"), &svc->command) < 0);
 	svc->env = L->empty;
 	if ((v = wperf_yaml_lookup(&L->y, map, "env")))
-		AT_KEY(L, "env", wperf_yaml_mapping(&L->y, v) < 0 || env(L, v, svc) < 0);
+		AT_KEY(L, "env",
+		       wperf_yaml_mapping(&L->y, v) < 0 || sc_env(L, v, &svc->env, &svc->nenv) < 0);
 	if (sc_get_string(L, map, "cwd", SC_NONEMPTY, &svc->cwd) < 0)
 		return -1;
 	if ((v = wperf_yaml_lookup(&L->y, map, "ready")))
@@ -245,7 +282,7 @@ static int service(struct loader *L, const yaml_node_t *key, const yaml_node_t *
 	if ((v = wperf_yaml_lookup(&L->y, map, "stop_signal")))
 		AT_KEY(L, "stop_signal", stop_signal(L, v, &svc->stop_signal) < 0);
 	svc->stop_timeout = 10;
-	return sc_get_number(L, map, "stop_timeout", &sc_seconds, &svc->stop_timeout);
+	return sc_get_duration(L, map, "stop_timeout", &sc_seconds, &svc->stop_timeout);
 }
 
 int sc_services(struct loader *L, const yaml_node_t *root)
@@ -253,8 +290,12 @@ int sc_services(struct loader *L, const yaml_node_t *root)
 	const yaml_node_t *map = wperf_yaml_lookup(&L->y, root, "services");
 	const yaml_node_pair_t *p;
 	struct scenario *s = L->s;
-	size_t saved, k;
+	struct scenario_service *all;
+	size_t saved, k, n;
 
+	if (sc_includes(L, root) < 0)
+		return -1;
+	n = s->nservices; /* the included ones */
 	if (!map)
 		return 0;
 	saved = wperf_doc_path_key(&L->y.path, "services");
@@ -262,17 +303,26 @@ int sc_services(struct loader *L, const yaml_node_t *root)
 		return -1;
 	p = map->data.mapping.pairs.start;
 	k = map->data.mapping.pairs.top - p;
-	if (k && !(s->services = sc_alloc(L, map, k * sizeof(*s->services))))
+	/* After the included ones: the array grows (targets point in only later). */
+	if (k && !(all = sc_alloc(L, map, (n + k) * sizeof(*all))))
 		return -1;
-	if (k)
-		memset(s->services, 0, k * sizeof(*s->services));
+	if (k) {
+		if (n)
+			memcpy(all, s->services, n * sizeof(*all));
+		memset(all + n, 0, k * sizeof(*all));
+		s->services = all;
+	}
 	for (size_t i = 0; i < k; i++) {
+		const yaml_node_t *key = wperf_yaml_node(&L->y, p[i].key);
 		size_t at = wperf_doc_path_key(&L->y.path, sc_key(L, &p[i]));
 
-		if (service(L, wperf_yaml_node(&L->y, p[i].key), wperf_yaml_node(&L->y, p[i].value),
-			    &s->services[i]) < 0)
+		if (scenario_service(s, sc_key(L, &p[i])))
+			return wperf_yaml_fail(&L->y, key,
+					       "a service of this name is defined already, by an "
+					       "include (whose services come first)");
+		if (service(L, key, wperf_yaml_node(&L->y, p[i].value), &s->services[n + i]) < 0)
 			return -1;
-		s->nservices = i + 1; /* scenario_service sees only the finished ones */
+		s->nservices = n + i + 1; /* scenario_service sees only the finished ones */
 		wperf_doc_path_pop(&L->y.path, at);
 	}
 	wperf_doc_path_pop(&L->y.path, saved);

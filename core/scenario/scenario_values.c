@@ -4,25 +4,18 @@
  * strings, numbers, booleans and regexes, with ${VARIABLES} expanded, and
  * errors that say what was expected and what was found.
  *
- * Regexes are compiled once here to check them, and bounded first: glibc's
- * regcomp exhausts memory on nested counted repetitions and overflows the
- * stack on deeply nested groups.
+ * Regexes (PCRE2, scenario_regex.h) are compiled once here to check them.
  */
 #include <errno.h>
-#include <regex.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/scenario/scenario_internal.h"
+#include "core/scenario/scenario_regex.h"
 
-#define SC_MAX_VAR	    128	 /* length of a ${NAME} */
-#define SC_REGEX_MAX_COST   2000 /* elements once counted repetitions are expanded */
-#define SC_REGEX_MAX_DEPTH  32	 /* nested groups */
-#define SC_REGEX_MAX_GROUPS 100
-#define STR_(x)		    #x
-#define STR(x)		    STR_(x)
+#define SC_MAX_VAR 128 /* length of a ${NAME} */
 
 const struct wperf_doc_range sc_seconds_pos = {0, SC_MAX_SECONDS, 1, 0};
 const struct wperf_doc_range sc_seconds = {0, SC_MAX_SECONDS, 0, 0};
@@ -66,6 +59,25 @@ static const char *variable(struct loader *L, const char *name)
 	return scenario_vars_lookup(L->vars->env, name);
 }
 
+/* The variables a scenario always means by ${NAME}: undefined, they are an
+ * error, not text for the shell. */
+static int builtin(const char *name)
+{
+	return scenario_var_is_reserved(name) || !strcmp(name, "BUILD_DIR");
+}
+
+/* What an undefined built-in variable needs, for its error. */
+static const char *undefined_hint(const char *name)
+{
+	if (!strcmp(name, "DURATION"))
+		return " (load.duration is not set)";
+	if (!strcmp(name, "BUILD_DIR"))
+		return " (the folder of the scenario's built programs: give --build-dir DIR, or "
+		       "--var BUILD_DIR=DIR to check-perf; it is the program's own folder only for "
+		       "a wperf-bench built by make in a source tree)";
+	return "";
+}
+
 int scenario_var_name_ok(const char *p, size_t len)
 {
 	static const char first[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_";
@@ -76,52 +88,55 @@ int scenario_var_name_ok(const char *p, size_t len)
 	       strspn(p, rest) >= len;
 }
 
-/* What an undefined built-in variable needs, for its error ("" for others). */
-static const char *undefined_hint(const char *name)
+/*
+ * Is p a ${NAME} of the scenario's: a built-in, or a variable with a value?
+ * 1 with *value (NULL: a built-in that is undefined), *len, the reference's
+ * length, and its name in name; 0 when p is anything else, for the shell.
+ */
+static int reference(struct loader *L, const char *p, const char **value, size_t *len,
+		     char name[SC_MAX_VAR + 1])
 {
-	if (!strcmp(name, "DURATION"))
-		return " (load.duration is not set)";
-	if (!strcmp(name, "BUILD_DIR"))
-		return " (the folder of the scenario's built programs: give --build-dir DIR; "
-		       "it is the program's own folder only for a wperf-bench built by make "
-		       "in a source tree)";
-	return "";
+	/* A name is short: looking further for the '}' would be quadratic. */
+	const char *close =
+	    p[0] == '$' && p[1] == '{' ? memchr(p + 2, '}', strnlen(p + 2, SC_MAX_VAR + 1)) : NULL;
+	size_t n = close ? (size_t)(close - (p + 2)) : 0;
+
+	if (!close || !scenario_var_name_ok(p + 2, n))
+		return 0;
+	memcpy(name, p + 2, n);
+	name[n] = '\0';
+	*len = n + 3;
+	*value = variable(L, name);
+	return *value || builtin(name);
 }
 
-/* Expands ${NAME} and $$ in s into L->tmp (NUL-terminated). */
+/*
+ * Expands s into L->tmp (NUL-terminated): each ${NAME} of the scenario's is
+ * replaced, and \${NAME} is the text ${NAME}; everything else stays as it is
+ * for the shell ($f, ${f} when the scenario has no f, $$, $(...), ${f%.c}).
+ */
 static int expand(struct loader *L, const yaml_node_t *n, const char *s)
 {
 	wperf_buf_clear(&L->tmp);
 	for (const char *p = s; *p;) {
-		const char *close, *value;
+		const char *value;
 		char name[SC_MAX_VAR + 1];
 		size_t len;
 		int r;
 
-		if (p[0] != '$' || (p[1] != '$' && p[1] != '{')) {
-			len = strcspn(p + 1, "$") + 1;
-			r = wperf_buf_append(&L->tmp, p, len);
-			p += len;
-		} else if (p[1] == '$') {
-			r = wperf_buf_append(&L->tmp, "$", 1);
-			p += 2;
-		} else {
-			close = strchr(p + 2, '}');
-			if (!close)
-				return wperf_yaml_fail(
-				    &L->y, n, "unterminated ${ (write $$ for a literal $)");
-			len = close - (p + 2);
-			if (!scenario_var_name_ok(p + 2, len))
-				return wperf_yaml_fail(&L->y, n, "bad variable name ${%.*s}",
-						       (int)(len > 40 ? 40 : len), p + 2);
-			memcpy(name, p + 2, len);
-			name[len] = '\0';
-			value = variable(L, name);
+		if (p[0] == '\\' && reference(L, p + 1, &value, &len, name)) {
+			r = wperf_buf_append(&L->tmp, p + 1, len);
+			p += 1 + len;
+		} else if (reference(L, p, &value, &len, name)) {
 			if (!value)
 				return wperf_yaml_fail(&L->y, n, "undefined variable ${%s}%s", name,
 						       undefined_hint(name));
 			r = wperf_buf_append(&L->tmp, value, strlen(value));
-			p = close + 1;
+			p += len;
+		} else {
+			len = strcspn(p + 1, "$\\") + 1;
+			r = wperf_buf_append(&L->tmp, p, len);
+			p += len;
 		}
 		if (r < 0)
 			return wperf_yaml_no_memory(&L->y);
@@ -151,114 +166,22 @@ int sc_string(struct loader *L, const yaml_node_t *n, int flags, char **out)
 	return *out ? 0 : -1;
 }
 
-/*
- * Why re is too costly for glibc's regcomp (the message), or NULL. Its compile time and
- * memory grow with the number of elements once counted repetitions are
- * expanded (((a{100}){100}){100} is a million), faster than linearly with
- * stars and groups (20000 bytes of a*a*... take 800 MB), exponentially with
- * repetitions in a row (a+++...), and its parser recurses per nested group.
- * So the regex is scanned first, its elements counted on the safe side;
- * regcomp has the last word on the syntax.
- */
-static const char *regex_too_costly(const char *re)
-{
-	uint64_t stack[SC_REGEX_MAX_DEPTH], cur = 0, last = 0;
-	const uint64_t cap = SC_REGEX_MAX_COST + 1;
-	int depth = 0, groups = 0, repeated = 0;
-
-	for (const char *p = re; *p; p++) {
-		uint64_t atom = 1, copies = 0;
-
-		if (*p == '\\') {
-			p += p[1] != '\0';
-		} else if (*p == '[') {
-			/* A bracket expression: a ']' first is a member; so is [:alpha:]. */
-			const char *q = p + 1;
-
-			q += *q == '^';
-			q += *q == ']';
-			while (*q && *q != ']') {
-				char close[3] = {q[1], ']', '\0'};
-				const char *e;
-
-				if (*q == '[' && (q[1] == ':' || q[1] == '.' || q[1] == '=') &&
-				    (e = strstr(q + 2, close)))
-					q = e + 2;
-				else
-					q++;
-			}
-			p = *q ? q : q - 1;
-		} else if (*p == '(') {
-			if (depth == SC_REGEX_MAX_DEPTH)
-				return "regex too complex: groups nested deeper than " STR(
-				    SC_REGEX_MAX_DEPTH);
-			if (++groups > SC_REGEX_MAX_GROUPS)
-				return "regex too complex: more than " STR(
-				    SC_REGEX_MAX_GROUPS) " groups";
-			stack[depth++] = cur;
-			cur = last = 0;
-			repeated = 0;
-			continue;
-		} else if (*p == ')' && depth > 0) {
-			atom = cur + 1;
-			cur = stack[--depth];
-		} else if (*p == '*' || *p == '?' || *p == '+') {
-			copies = *p == '+' ? 2 : 1; /* a+ is aa*; a* and a? add a node */
-		} else if (*p == '{' && ((p[1] >= '0' && p[1] <= '9') || p[1] == ',')) {
-			/* {m}, {m,}, {,n} or {m,n}: max(m, n) + 1 copies at most */
-			unsigned long lo, hi = 0;
-			char *end;
-
-			lo = strtoul(p + 1, &end, 10);
-			if (*end == ',')
-				hi = strtoul(end + 1, &end, 10);
-			if (*end == '}') {
-				hi = lo > hi ? lo : hi;
-				copies = hi >= cap ? cap : hi + 1;
-				p = end;
-			}
-		}
-		if (copies) {
-			if (repeated)
-				return "bad regex: two repetitions in a row, like a** (POSIX has "
-				       "no lazy .*?)";
-			/* The last atom, counted once already, now counts copies times. */
-			cur -= last;
-			last = last * copies + 1 > cap ? cap : last * copies + 1;
-			cur += last;
-		} else {
-			last = *p == '|' ? 0 : atom; /* nothing to repeat after a '|' */
-			cur += atom;
-		}
-		repeated = copies != 0;
-		if (cur >= cap)
-			return "regex too complex: over " STR(
-			    SC_REGEX_MAX_COST) " elements once "
-					       "repetitions are expanded";
-	}
-	return NULL;
-}
-
 int sc_regex(struct loader *L, const yaml_node_t *n, size_t min_groups, char **out)
 {
-	const char *costly;
-	regex_t re;
-	char msg[128];
-	size_t groups;
+	struct scenario_regex *re;
+	char why[256];
+	unsigned groups;
 	int e;
 
 	if (sc_string(L, n, SC_NONEMPTY, out) < 0)
 		return -1;
-	costly = regex_too_costly(*out);
-	if (costly)
-		return wperf_yaml_fail(&L->y, n, "%s", costly);
-	e = regcomp(&re, *out, REG_EXTENDED);
-	if (e) {
-		regerror(e, &re, msg, sizeof(msg));
-		return wperf_yaml_fail(&L->y, n, "bad regex: %s", msg);
-	}
-	groups = re.re_nsub;
-	regfree(&re);
+	e = scenario_regex_compile(*out, &re, why, sizeof(why));
+	if (e == -ENOMEM)
+		return wperf_yaml_no_memory(&L->y);
+	if (e)
+		return wperf_yaml_fail(&L->y, n, "bad regex: %s", why);
+	groups = scenario_regex_groups(re);
+	scenario_regex_free(re);
 	if (groups < min_groups)
 		return wperf_yaml_fail(&L->y, n,
 				       "the regex needs a group around the number, like ([0-9.]+)");
@@ -319,6 +242,12 @@ int sc_get_number(struct loader *L, const yaml_node_t *map, const char *key,
 		  const struct wperf_doc_range *r, double *out)
 {
 	GET(wperf_yaml_number(&L->y, v_, r, out));
+}
+
+int sc_get_duration(struct loader *L, const yaml_node_t *map, const char *key,
+		    const struct wperf_doc_range *r, double *out)
+{
+	GET(sc_duration(L, v_, r, out));
 }
 
 int sc_get_integer(struct loader *L, const yaml_node_t *map, const char *key, long long min,

@@ -394,7 +394,10 @@ void run_set_plan(struct run_set *set, unsigned runs)
 		set->runs = runs;
 }
 
-int run_set_build(struct run_set *set, struct wperf_error *err)
+/* Runs commands of the whole set (build, setup) from its working directory,
+ * their output in RESULTS/PHASE.log. */
+static int set_commands(struct run_set *set, const char *phase, const struct scenario_command *cmds,
+			size_t n, struct wperf_error *err)
 {
 	char label[64];
 	struct runner_opts ro = {.s = set->s,
@@ -407,22 +410,33 @@ int run_set_build(struct run_set *set, struct wperf_error *err)
 	int back, e = enter_workdir(set, &back, err);
 
 	snprintf(label, sizeof(label), "%s", set->o.label ? set->o.label : set->s->name);
-	if (!set->s->nbuild)
-		progress_warn(&set->progress,
-			      "%s: the scenario has no build commands: ${BUILD_DIR} (%s) must "
-			      "hold what it runs already",
-			      label, set->build_dir);
 	stale_mark(set->r->dir);
 	if (!e)
-		e = runner_build(&ro, err);
+		e = runner_commands(&ro, phase, cmds, n, err);
 	leave_workdir(back);
 	return e;
 }
 
+int run_set_build(struct run_set *set, struct wperf_error *err)
+{
+	if (!set->s->nbuild)
+		progress_warn(&set->progress,
+			      "%s: the scenario has no build commands: ${BUILD_DIR} (%s) must "
+			      "hold what it runs already",
+			      set->o.label ? set->o.label : set->s->name, set->build_dir);
+	return set_commands(set, "build", set->s->build, set->s->nbuild, err);
+}
+
 int run_set_next(struct run_set *set, struct wperf_error *err)
 {
-	int back, e = enter_workdir(set, &back, err);
+	int back = -1, e = 0;
 
+	/* The setup, once, before the set's first run (prepare is the runner's,
+	 * before every run). */
+	if (!set->done)
+		e = set_commands(set, "setup", set->s->setup, set->s->nsetup, err);
+	if (!e)
+		e = enter_workdir(set, &back, err);
 	if (!e)
 		e = one_run(set, ++set->done, err);
 	leave_workdir(back);

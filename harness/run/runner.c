@@ -12,138 +12,16 @@
 #include <unistd.h>
 
 #include "harness/base/output.h"
+#include "harness/run/runner_internal.h"
 #include "harness/run/service.h"
 #include "harness/base/spawn.h"
 #include "harness/record/bpf_recorder.h"
 #include "harness/record/recording.h"
-#include "harness/run/stale.h"
 #include "harness/run/tcp_port.h"
 
-#define COMMAND_TIMEOUT	     3600.0 /* seconds a build, setup or teardown command may take */
-#define TEARDOWN_HURRY	     60.0   /* ... and a teardown command after an interrupt */
-#define RECORD_READY_TIMEOUT 30.0   /* from starting the recorder to its probes attached */
-#define RECORD_STOP_TIMEOUT  60.0   /* for the recorder to write out the trace */
-#define LEFTOVER_TIMEOUT     10.0   /* for what a command left in its group to stop */
-#define SHELL_FORK_TIMEOUT   1.0    /* for a command string's shell to start its command */
-#define TICK_S		     0.1
-#define LOG_TAIL	     400
-
-/* Everything one run has started, so that one function can stop it all. */
-struct run_state {
-	const struct runner_opts *o;
-	struct service *services; /* started, in the file's order */
-	size_t nstarted;
-	struct service load, recorder;
-	double load_start; /* CLOCK_MONOTONIC seconds */
-};
-
-static void nap(void)
-{
-	struct timespec tick = {0, (long)(TICK_S * 1e9)};
-
-	nanosleep(&tick, NULL);
-}
-
-/* RUN_DIR/name into buf. */
-static const char *run_path(const struct run_state *st, const char *name, char *buf, size_t size)
-{
-	snprintf(buf, size, "%s/%s", st->o->run_dir, name);
-	return buf;
-}
-
-static int interrupted(const struct run_state *st, struct wperf_error *err)
-{
-	int sig = *st->o->interrupted;
-
-	if (!sig)
-		return 0;
-	return wperf_error_set(err, -EINTR, "interrupted by SIG%s",
-			       sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
-}
-
-/* "exited with status 1; the end of its output (FILE):\nTAIL" */
-static int failed(const struct service *s, const char *what, struct wperf_error *err)
-{
-	char status[128], tail[LOG_TAIL + 1];
-
-	service_log_tail(s, tail, sizeof(tail));
-	return wperf_error_set(err, -ECHILD, "%s %s; the end of %s:\n%s", what,
-			       spawn_describe_status(s->status, status, sizeof(status)),
-			       s->log_path, tail);
-}
-
-/* Starts a process group and notes it in the ledger, for a later run to clean
- * up should wperf-bench be killed (harness/run/stale.h). */
-static int start(struct run_state *st, const struct service_spec *spec, struct service *out,
-		 struct wperf_error *err)
-{
-	int e = service_start(spec, out, err);
-
-	if (!e)
-		stale_note_group(st->o->ledger, out->pgid, spec->name, spec->argv);
-	return e;
-}
-
-/* Stops a process group, saying so when it took SIGKILL. */
-static void stop(struct run_state *st, struct service *svc, int sig, double timeout)
-{
-	if (service_stop(svc, sig, timeout))
-		progress_warn(st->o->progress,
-			      "%s: %s did not stop within %g s of SIG%s: killed with SIGKILL",
-			      st->o->label, svc->name, timeout,
-			      sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
-}
-
-/* Runs one setup or teardown command to its end. */
-static int run_command(struct run_state *st, const char *phase, size_t i,
-		       const struct scenario_command *c, struct wperf_error *err)
-{
-	char name[64], log[PATH_MAX], what[128];
-	struct service_spec spec = {.name = name, .argv = c->argv, .log_path = log};
-	struct service cmd;
-	int teardown = !strcmp(phase, "teardown"), e;
-	double t0 = progress_now_s();
-
-	snprintf(name, sizeof(name), "%s[%zu]", phase, i);
-	snprintf(log, sizeof(log), "%s/%s.log", st->o->run_dir, phase);
-	e = start(st, &spec, &cmd, err);
-	if (e)
-		return e;
-	/* The teardown undoes the setup: an interrupt hurries it, never skips it. */
-	for (double end =
-		 progress_now_s() + (*st->o->interrupted ? TEARDOWN_HURRY : COMMAND_TIMEOUT);
-	     service_running(&cmd) && progress_now_s() < end; nap())
-		if (!teardown && (e = interrupted(st, err)))
-			break;
-	if (!cmd.exited) {
-		if (!e)
-			e = wperf_error_set(err, -ETIMEDOUT,
-					    "%s (line %d) was still running after %g s", name,
-					    c->line, progress_now_s() - t0);
-		stop(st, &cmd, SIGTERM, LEFTOVER_TIMEOUT);
-		return e;
-	}
-	stop(st, &cmd, SIGTERM, LEFTOVER_TIMEOUT); /* anything it left in its group */
-	if (WIFEXITED(cmd.status) && WEXITSTATUS(cmd.status) == 0)
-		return 0;
-	snprintf(what, sizeof(what), "%s (line %d)", name, c->line);
-	return failed(&cmd, what, err);
-}
-
-static int run_commands(struct run_state *st, const char *phase,
-			const struct scenario_command *cmds, size_t n, struct wperf_error *err)
-{
-	for (size_t i = 0; i < n; i++) {
-		int e = run_command(st, phase, i, &cmds[i], err);
-
-		if (e)
-			return e;
-	}
-	if (n)
-		progress_say(st->o->progress, "%s: %s done (%zu command%s)", st->o->label, phase, n,
-			     n == 1 ? "" : "s");
-	return 0;
-}
+#define RECORD_READY_TIMEOUT 30.0 /* from starting the recorder to its probes attached */
+#define RECORD_STOP_TIMEOUT  60.0 /* for the recorder to write out the trace */
+#define SHELL_FORK_TIMEOUT   1.0  /* for a command string's shell to start its command */
 
 static int wait_ready(struct service *svc, const struct scenario_ready *r, struct wperf_error *err)
 {
@@ -156,6 +34,8 @@ static int wait_ready(struct service *svc, const struct scenario_ready *r, struc
 		return service_ready_log(svc, r->log, r->timeout, err);
 	case SCENARIO_READY_DELAY:
 		return service_ready_delay(svc, r->delay, err);
+	case SCENARIO_READY_HTTP:
+		return service_ready_http(svc, r->url, r->status, r->timeout, err);
 	case SCENARIO_READY_NONE:
 		break;
 	}
@@ -185,13 +65,13 @@ static int start_services(struct run_state *st, struct wperf_error *err)
 		if (r->kind == SCENARIO_READY_TCP &&
 		    (e = tcp_port_check_free(sv->name, r->host, r->port, err)))
 			return e;
-		e = start(st, &spec, &st->services[st->nstarted], err);
+		e = run_start(st, &spec, &st->services[st->nstarted], err);
 		if (e)
 			return e;
 		st->nstarted++;
 		e = wait_ready(&st->services[i], &sv->ready, err);
 		if (e)
-			return e == -EINTR ? interrupted(st, err) : e;
+			return e == -EINTR ? run_interrupted(st, err) : e;
 		progress_say(st->o->progress, "%s: service %s is ready (%.1f s)", st->o->label,
 			     sv->name, progress_now_s() - t0);
 	}
@@ -207,7 +87,7 @@ static int check_services(struct run_state *st, struct wperf_error *err)
 
 		if (!service_running(svc)) {
 			snprintf(what, sizeof(what), "%s stopped during the run: it", svc->name);
-			return failed(svc, what, err);
+			return run_failed(svc, what, err);
 		}
 	}
 	return 0;
@@ -229,7 +109,7 @@ static int watch(struct run_state *st, struct wperf_error *err)
 	const struct scenario_load *l = &st->o->s->load;
 	double limit = load_limit(l);
 	char duration[64] = "";
-	int e = interrupted(st, err);
+	int e = run_interrupted(st, err);
 
 	if (!e)
 		e = check_services(st, err);
@@ -247,13 +127,13 @@ static int watch(struct run_state *st, struct wperf_error *err)
 static int wait_with_load(struct run_state *st, double seconds, const char *what,
 			  struct wperf_error *err)
 {
-	for (double end = progress_now_s() + seconds; progress_now_s() < end; nap()) {
+	for (double end = progress_now_s() + seconds; progress_now_s() < end; run_nap()) {
 		int e = watch(st, err);
 
 		if (e)
 			return e;
 		if (!service_running(&st->load))
-			return failed(&st->load, "the load ended during the warm-up: it", err);
+			return run_failed(&st->load, "the load ended during the warm-up: it", err);
 		progress_status(st->o->progress, "%s: %s, %.0f s left ", st->o->label, what,
 				end - progress_now_s());
 	}
@@ -389,13 +269,13 @@ static int start_recorder(struct run_state *st, struct run_outcome *out, struct 
 	if (!e)
 		recording_argv(&ro, st->o->self, &child);
 	if (!e)
-		e = start(st, &spec, &st->recorder, err);
+		e = run_start(st, &spec, &st->recorder, err);
 	if (!e)
 		e = service_ready_file(&st->recorder, ready, RECORD_READY_TIMEOUT, err);
 	wperf_buf_release(&pids);
 	wperf_buf_release(&harness);
 	if (e == -EINTR)
-		e = interrupted(st, err);
+		e = run_interrupted(st, err);
 	return e;
 }
 
@@ -422,10 +302,10 @@ static int stop_recorder(struct run_state *st, bool run_on_stop, struct wperf_er
 	if (window_open(st))
 		kill(st->recorder.pgid, SIGINT);
 	while (window_open(st) && progress_now_s() < end)
-		nap();
+		run_nap();
 	if (run_on_stop && !window_open(st) && service_running(&st->recorder))
 		e = run_commands(st, "on_stop", r->on_stop, r->non_stop, err);
-	stop(st, &st->recorder, SIGINT, RECORD_STOP_TIMEOUT);
+	run_stop(st, &st->recorder, SIGINT, RECORD_STOP_TIMEOUT);
 	return e;
 }
 
@@ -466,12 +346,12 @@ static int record_load(struct run_state *st, struct wperf_error *err)
 			progress_status(st->o->progress,
 					"%s: recording until the load ends, %.0f s so far ",
 					st->o->label, progress_now_s() - start);
-		nap();
+		run_nap();
 	}
 	if ((e = stop_recorder(st, true, err)))
 		return e;
 	if (!WIFEXITED(st->recorder.status) || WEXITSTATUS(st->recorder.status) != 0)
-		return failed(&st->recorder, "the recorder", err);
+		return run_failed(&st->recorder, "the recorder", err);
 	progress_say(st->o->progress, "%s: recorded %.1f s", st->o->label,
 		     progress_now_s() - start);
 	return 0;
@@ -486,10 +366,10 @@ static int finish_load(struct run_state *st, struct wperf_error *err)
 		if ((e = watch(st, err)))
 			return e;
 		progress_status(st->o->progress, "%s: waiting for the load to end ", st->o->label);
-		nap();
+		run_nap();
 	}
 	if (!WIFEXITED(st->load.status) || WEXITSTATUS(st->load.status) != 0)
-		return failed(&st->load, "the load", err);
+		return run_failed(&st->load, "the load", err);
 	return 0;
 }
 
@@ -515,11 +395,11 @@ static int read_throughput(struct run_state *st, struct run_outcome *out, struct
 static void stop_everything(struct run_state *st)
 {
 	stop_recorder(st, false, NULL);
-	stop(st, &st->load, SIGTERM, st->o->s->load.stop_timeout);
+	run_stop(st, &st->load, SIGTERM, st->o->s->load.stop_timeout);
 	while (st->nstarted > 0) {
 		const struct scenario_service *sv = &st->o->s->services[--st->nstarted];
 
-		stop(st, &st->services[st->nstarted], sv->stop_signal, sv->stop_timeout);
+		run_stop(st, &st->services[st->nstarted], sv->stop_signal, sv->stop_timeout);
 	}
 }
 
@@ -529,11 +409,13 @@ static int run_load(struct run_state *st, struct run_outcome *out, struct wperf_
 	char log[PATH_MAX];
 	struct service_spec spec = {.name = "the load",
 				    .argv = s->load.command.argv,
+				    .env = s->load.env,
+				    .cwd = s->load.cwd,
 				    .log_path = run_path(st, "load.log", log, sizeof(log))};
 	int e;
 
 	st->load_start = progress_now_s();
-	e = start(st, &spec, &st->load, err);
+	e = run_start(st, &spec, &st->load, err);
 	if (e)
 		return e;
 	progress_say(st->o->progress, "%s: load started%s", st->o->label,
@@ -545,7 +427,7 @@ static int run_load(struct run_state *st, struct run_outcome *out, struct wperf_
 	 * and its log say why, the missing target does not. */
 	if (e == -ESRCH && !service_running(&st->load) &&
 	    (!WIFEXITED(st->load.status) || WEXITSTATUS(st->load.status) != 0))
-		return failed(&st->load, "the load", err);
+		return run_failed(&st->load, "the load", err);
 	if (e || (e = start_recorder(st, out, err)))
 		return e;
 	progress_say(st->o->progress, "%s: recording", st->o->label);
@@ -554,13 +436,6 @@ static int run_load(struct run_state *st, struct run_outcome *out, struct wperf_
 	if ((e = check_services(st, err)) || (e = read_throughput(st, out, err)))
 		return e;
 	return 0;
-}
-
-int runner_build(const struct runner_opts *o, struct wperf_error *err)
-{
-	struct run_state st = {.o = o};
-
-	return run_commands(&st, "build", o->s->build, o->s->nbuild, err);
 }
 
 int runner_run(const struct runner_opts *o, struct run_outcome *out, struct wperf_error *err)
@@ -575,7 +450,7 @@ int runner_run(const struct runner_opts *o, struct run_outcome *out, struct wper
 	st.services = calloc(s->nservices + 1, sizeof(*st.services));
 	if (!st.services)
 		return wperf_error_set(err, -ENOMEM, "out of memory");
-	e = run_commands(&st, "setup", s->setup, s->nsetup, err);
+	e = run_commands(&st, "prepare", s->prepare, s->nprepare, err);
 	if (!e)
 		e = start_services(&st, err);
 	if (!e)
@@ -583,7 +458,7 @@ int runner_run(const struct runner_opts *o, struct run_outcome *out, struct wper
 	if (!e)
 		e = run_load(&st, out, err);
 	stop_everything(&st);
-	if (e == -EINTR || (!e && (e = interrupted(&st, err))))
+	if (e == -EINTR || (!e && (e = run_interrupted(&st, err))))
 		progress_warn(o->progress, "%s: %s; everything it started is stopped", o->label,
 			      err->msg);
 	/* The teardown runs after a failure too: it undoes what the setup did. */
@@ -592,7 +467,7 @@ int runner_run(const struct runner_opts *o, struct run_outcome *out, struct wper
 		e = wperf_error_set(err, te, "%s", teardown_err.msg);
 	else if (te)
 		progress_warn(o->progress, "%s: %s", o->label, teardown_err.msg);
-	if (!e && (e = interrupted(&st, err))) /* during the teardown: no analysis */
+	if (!e && (e = run_interrupted(&st, err))) /* during the teardown: no analysis */
 		progress_warn(o->progress, "%s: %s during the teardown", o->label, err->msg);
 	free(st.services);
 	return e;

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One run of a scenario, start to finish: its setup commands, its services in
+ * One run of a scenario, start to finish: its prepare commands, its services in
  * the file's order (each in a process group of its own, waited for until
  * ready), the load, the recording (a `wperf-bench record` child, so that the
  * BPF programs live and die with a process of their own), then everything
  * stopped in reverse order and the teardown commands. Whatever fails or
  * interrupts it, every process group it started is stopped before it returns.
  *
- * A run's files, in its folder: setup.log, service-NAME.log, load.log,
+ * A run's files, in its folder: prepare.log, service-NAME.log, load.log,
  * record.log, teardown.log and the trace, wperf.trace.
  */
 #ifndef WPERF_RUNNER_H
@@ -50,10 +50,12 @@ struct run_outcome {
  */
 int runner_run(const struct runner_opts *o, struct run_outcome *out, struct wperf_error *err);
 
-/* Runs the scenario's build commands to their end, in order, from the working
- * directory; their output goes to o->run_dir/build.log. 0, or an error naming
- * the command that failed with the end of its output. */
-int runner_build(const struct runner_opts *o, struct wperf_error *err);
+/* Runs commands of the set as a whole (the scenario's build, its setup) to
+ * their end, in order, from the working directory; their output goes to
+ * o->run_dir/PHASE.log. 0, or an error naming the command that failed with
+ * the end of its output. */
+int runner_commands(const struct runner_opts *o, const char *phase,
+		    const struct scenario_command *cmds, size_t n, struct wperf_error *err);
 
 /* ---- what the runner reads from the machine (runner_read.c) ---- */
 

@@ -6,7 +6,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 
 #include "harness/run/runner.h"
 
+#include "core/scenario/scenario_regex.h"
 #include "harness/record/proc_stat.h"
 
 static int append_pid(struct wperf_buf *out, long pid)
@@ -141,40 +141,32 @@ bool runner_shell_waits(pid_t leader, const char *shell, double timeout)
 int runner_parse_throughput(const char *regex, const char *text, size_t len, const char *source,
 			    double *value, struct wperf_error *err)
 {
-	regmatch_t m[2];
-	regex_t re;
-	char *copy = strndup(text, len), *last = NULL, *end;
-	int e;
+	struct scenario_regex *re;
+	char why[256], number[64], *end;
+	const char *at;
+	size_t n;
+	int e = scenario_regex_compile(regex, &re, why, sizeof(why));
 
-	if (!copy)
-		return wperf_error_set(err, -ENOMEM, "out of memory");
-	if (regcomp(&re, regex, REG_EXTENDED | REG_NEWLINE)) {
-		free(copy);
-		return wperf_error_set(err, -EINVAL, "bad throughput regex /%s/", regex);
-	}
-	/* Line by line: the last match is the figure for the whole load. */
-	for (char *line = copy, *next; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (regexec(&re, line, 2, m, 0) == 0 && m[1].rm_so >= 0) {
-			line[m[1].rm_eo] = '\0';
-			last = line + m[1].rm_so;
-		}
-	}
-	regfree(&re);
-	if (!last) {
-		e = wperf_error_set(err, -ENOENT, "no line of %s matches the throughput regex /%s/",
-				    source, regex);
-	} else {
-		*value = strtod(last, &end);
-		e = end == last || *end || !isfinite(*value)
-			? wperf_error_set(err, -EINVAL,
-					  "%s: the throughput regex /%s/ caught \"%.40s\", "
-					  "which is not a number",
-					  source, regex, last)
-			: 0;
-	}
-	free(copy);
-	return e;
+	if (e)
+		return wperf_error_set(err, e, "bad throughput regex /%s/: %s", regex,
+				       e == -ENOMEM ? "out of memory" : why);
+	/* The last match is the figure for the whole load. */
+	e = scenario_regex_last_line(re, text, len, &at, &n);
+	scenario_regex_free(re);
+	if (e == 0)
+		return wperf_error_set(
+		    err, -ENOENT, "no line of %s matches the throughput regex /%s/", source, regex);
+	if (e < 0)
+		return wperf_error_set(err, e, "%s: the throughput regex /%s/: %s", source, regex,
+				       e == -E2BIG ? "too costly to match (backtracking)"
+						   : strerror(-e));
+	snprintf(number, sizeof(number), "%.*s", (int)(n < sizeof(number) ? n : sizeof(number) - 1),
+		 at);
+	*value = strtod(number, &end);
+	if (n >= sizeof(number) || end == number || *end || !isfinite(*value))
+		return wperf_error_set(err, -EINVAL,
+				       "%s: the throughput regex /%s/ caught \"%.40s\", which is "
+				       "not a number",
+				       source, regex, number);
+	return 0;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "harness/run/service.h"
 
+#include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,14 +12,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/scenario/scenario_regex.h"
 #include "core/util/buf.h"
 #include "harness/record/proc_stat.h"
 #include "harness/base/progress.h"
 #include "harness/base/spawn.h"
 #include "harness/run/tcp_port.h"
 
-#define POLL_MS	 50
-#define LOG_TAIL 400 /* bytes of a log quoted when a service fails */
+#define POLL_MS		50
+#define LOG_TAIL	400   /* bytes of a log quoted when a service fails */
+#define HTTP_ATTEMPT_MS 2000L /* the longest one GET of a readiness check may take */
 
 /* The caller's interrupt flag (service_cancel_on): the harness has one set of
  * signal handlers, so one flag for the process. */
@@ -209,31 +211,32 @@ static void read_more(const struct service *s, off_t *offset, struct wperf_buf *
 int service_ready_log(struct service *s, const char *regex, double timeout, struct wperf_error *err)
 {
 	struct wperf_buf text = {0};
-	char what[600];
+	struct scenario_regex *re;
+	char what[600], why[256];
 	double end = progress_now_s() + timeout;
 	off_t offset = 0;
-	regex_t re;
-	int e;
+	const char *at;
+	size_t n;
+	int e = scenario_regex_compile(regex, &re, why, sizeof(why));
 
-	e = regcomp(&re, regex, REG_EXTENDED | REG_NOSUB | REG_NEWLINE);
-	if (e) {
-		char why[200];
-
-		regerror(e, &re, why, sizeof(why));
-		return wperf_error_set(err, -EINVAL, "%s: bad readiness regex '%s': %s", s->name,
-				       regex, why);
-	}
+	if (e)
+		return wperf_error_set(err, e, "%s: bad readiness regex '%s': %s", s->name, regex,
+				       e == -ENOMEM ? "out of memory" : why);
 	snprintf(what, sizeof(what), "waiting for /%s/ in its output", regex);
 	for (;;) {
 		bool running = service_running(s); /* before reading: a last line is not missed */
 
 		read_more(s, &offset, &text);
-		if (wperf_buf_append(&text, "", 1) == 0) {
-			text.len--; /* a NUL for regexec, not part of the text */
-			if (regexec(&re, (const char *)text.data, 0, NULL, 0) == 0) {
-				e = 0;
-				break;
-			}
+		e = scenario_regex_last_line(re, (const char *)text.data, text.len, &at, &n);
+		if (e < 0) {
+			e = wperf_error_set(err, e, "%s: readiness regex '%s': %s", s->name, regex,
+					    e == -E2BIG ? "too costly to match (backtracking)"
+							: strerror(-e));
+			break;
+		}
+		if (e > 0) {
+			e = 0;
+			break;
 		}
 		if (!running || progress_now_s() >= end || cancelled()) {
 			e = not_ready(s, what, timeout, err);
@@ -241,8 +244,74 @@ int service_ready_log(struct service *s, const char *regex, double timeout, stru
 		}
 		nap();
 	}
-	regfree(&re);
+	scenario_regex_free(re);
 	wperf_buf_release(&text);
+	return e;
+}
+
+static size_t discard_body(char *p, size_t size, size_t n, void *ctx)
+{
+	(void)p;
+	(void)ctx;
+	return size * n;
+}
+
+/* The status a GET of url answers within ms milliseconds; 0: no answer
+ * (refused, a timeout), with why. Redirects are answers, not followed. */
+static long http_status(CURL *c, const char *url, long ms, char why[CURL_ERROR_SIZE])
+{
+	long status = 0;
+
+	why[0] = '\0';
+	curl_easy_reset(c); /* keeps the connection, if the server keeps it open */
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, ms > 0 ? ms : 1L);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, why);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard_body);
+	if (curl_easy_perform(c) == CURLE_OK)
+		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+	return status;
+}
+
+int service_ready_http(struct service *s, const char *url, int status, double timeout,
+		       struct wperf_error *err)
+{
+	char what[2400], why[CURL_ERROR_SIZE];
+	double end = progress_now_s() + timeout;
+	CURL *c = curl_easy_init();
+	long got, last = 0; /* the last answer, whatever came after it */
+	int e;
+
+	if (!c)
+		return wperf_error_set(err, -ENOMEM, "%s: cannot start libcurl", s->name);
+	for (;;) {
+		long left = (long)((end - progress_now_s()) * 1000);
+
+		got = http_status(c, url, left < HTTP_ATTEMPT_MS ? left : HTTP_ATTEMPT_MS, why);
+		last = got ? got : last;
+		if (got == status) {
+			e = 0;
+			break;
+		}
+		if (!service_running(s) || progress_now_s() >= end || cancelled()) {
+			if (last)
+				snprintf(
+				    what, sizeof(what),
+				    "waiting for GET %.2000s to answer %d, the last answer %ld",
+				    url, status, last);
+			else
+				snprintf(what, sizeof(what),
+					 "waiting for GET %.2000s to answer %d: %.200s", url,
+					 status, why[0] ? why : "no answer");
+			e = not_ready(s, what, timeout, err);
+			break;
+		}
+		nap();
+	}
+	curl_easy_cleanup(c);
 	return e;
 }
 

@@ -68,6 +68,10 @@ int service_ready_file(struct service *s, const char *path, double timeout,
 		       struct wperf_error *err);
 int service_ready_log(struct service *s, const char *regex, double timeout,
 		      struct wperf_error *err);
+/* Ready when a GET of url (http:// or https://, redirects not followed)
+ * answers with status. */
+int service_ready_http(struct service *s, const char *url, int status, double timeout,
+		       struct wperf_error *err);
 
 /* Sleeps for seconds, failing early if the service exits. */
 int service_ready_delay(struct service *s, double seconds, struct wperf_error *err);

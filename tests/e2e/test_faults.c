@@ -176,7 +176,7 @@ static void service_crashes_mid_run(void **state)
 	      "name: crash\n"
 	      "services:\n"
 	      "  crashy:\n"
-	      "    command: [sh, -c, 'echo serving; sleep 1.5; kill -SEGV $$$$']\n" MARKED
+	      "    command: [sh, -c, 'echo serving; sleep 1.5; kill -SEGV $$']\n" MARKED
 	      "    ready: {log: serving}\n"
 	      "load: {command: 'env %2$s sleep 60', duration: 60}\n" TORN_DOWN,
 	      "service crashy stopped during the run: it was killed by signal 11 (Segmentation "
@@ -354,13 +354,14 @@ static void disk_fills_up(void **state)
 
 /* ---- signals at every phase ---- */
 
-enum phase { SETUP, STARTING, RECORDING, ANALYSIS, TEARDOWN };
+enum phase { PREPARE, STARTING, RECORDING, ANALYSIS, TEARDOWN };
 
-static const char *const phase_names[] = {"setup", "starting", "recording", "analysis", "teardown"};
+static const char *const phase_names[] = {"prepare", "starting", "recording", "analysis",
+					  "teardown"};
 
 /*
  * The scenario NAME.yaml, which blocks in phase p: each step leaves a file
- * behind as it starts (in-setup, in-service, in-teardown), the setup and the
+ * behind as it starts (in-prepare, in-service, in-teardown), the prepare and the
  * teardown leave a child of their own behind, and the service ignores SIGTERM,
  * as do its children. Two runs: an interrupt after the first run's analysis
  * still cuts the set short. (%%N$s: e2e_scenario's, filled in after.)
@@ -371,8 +372,8 @@ static const char *phase_scenario(enum phase p, const char *name)
 
 	snprintf(text, sizeof(text),
 		 "name: %s\n"
-		 "setup:\n"
-		 "  - \"env %%2$s sh -c 'touch ${RESULTS_DIR}/in-setup; %s'\"\n"
+		 "prepare:\n"
+		 "  - \"env %%2$s sh -c 'touch ${RESULTS_DIR}/in-prepare; %s'\"\n"
 		 "services:\n"
 		 "  svc:\n"
 		 "    command: sh -c 'trap \"\" TERM; sleep 300 & sleep 301 & touch "
@@ -385,7 +386,7 @@ static const char *phase_scenario(enum phase p, const char *name)
 		 "teardown:\n"
 		 "  - \"env %%2$s sh -c 'touch ${RESULTS_DIR}/in-teardown; %s; touch "
 		 "${RESULTS_DIR}/torn-down'\"\n",
-		 name, p == SETUP ? "sleep 300 & exec sleep 301" : "true",
+		 name, p == PREPARE ? "sleep 300 & exec sleep 301" : "true",
 		 p == STARTING ? "never" : "in-service",
 		 p == RECORDING ? "{command: 'env %2$s sleep 60', duration: 60}"
 		 : p == ANALYSIS
@@ -412,11 +413,11 @@ static pid_t start_in_phase(enum phase p, const char *name, const char **dir, co
 	pid = e2e_bench_start(*log, "run", "-q", "--results", *dir, path, NULL);
 
 	switch (p) {
-	case SETUP:
+	case PREPARE:
 	case STARTING:
 	case TEARDOWN:
 		snprintf(file, sizeof(file), "%s/%s", *dir,
-			 p == SETUP	 ? "in-setup"
+			 p == PREPARE	 ? "in-prepare"
 			 : p == STARTING ? "in-service"
 					 : "in-teardown");
 		in = e2e_wait_for_file(file, 60);
@@ -444,7 +445,7 @@ struct phase_case {
 	int recorder_too; /* SIGKILL the recorder too, which cannot finish its trace */
 };
 
-/* Past the setup and the start of the services, runs record. */
+/* Past the prepare commands and the start of the services, runs record. */
 static void require_bpf_from(enum phase p)
 {
 	if (p >= RECORDING)
@@ -483,7 +484,7 @@ static void interrupted(void **state)
 
 /*
  * SIGKILL: nothing can clean up, so what ignores SIGTERM (the service) and
- * what wperf-bench did not start itself (the children of the setup, the
+ * what wperf-bench did not start itself (the children of the prepare commands, the
  * service and the teardown) survives it. The recorder does not: its parent's
  * death stops it, and its programs go with it. The next run set (of another
  * scenario) kills the leftovers, marks the folder incomplete, and says so.
@@ -517,7 +518,7 @@ static void killed(void **state)
 		assert_true(e2e_marked_processes() > 0);
 	snprintf(file, sizeof(file), "%s/%s", dir, STALE_LEDGER);
 	ledger = slurp(file);
-	assert_non_null(strstr(ledger, p == SETUP ? "setup[0]:" : "service svc:"));
+	assert_non_null(strstr(ledger, p == PREPARE ? "prepare[0]:" : "service svc:"));
 	if (c->recorder_too) { /* its line: "PGID START the recorder: ..." */
 		char *line = strstr(ledger, " the recorder:");
 
@@ -581,8 +582,8 @@ int main(void)
 	    cmocka_unit_test(load_hangs_past_its_duration),
 	    cmocka_unit_test(load_hangs_and_ignores_sigterm),
 	    cmocka_unit_test_setup_teardown(disk_fills_up, mount_small, unmount_small),
-	    PHASE_CASE(interrupted, SETUP, SIGINT),
-	    PHASE_CASE(interrupted, SETUP, SIGTERM),
+	    PHASE_CASE(interrupted, PREPARE, SIGINT),
+	    PHASE_CASE(interrupted, PREPARE, SIGTERM),
 	    PHASE_CASE(interrupted, STARTING, SIGINT),
 	    PHASE_CASE(interrupted, STARTING, SIGTERM),
 	    PHASE_CASE(interrupted, RECORDING, SIGINT),
@@ -591,7 +592,7 @@ int main(void)
 	    PHASE_CASE(interrupted, ANALYSIS, SIGTERM),
 	    PHASE_CASE(interrupted, TEARDOWN, SIGINT),
 	    PHASE_CASE(interrupted, TEARDOWN, SIGTERM),
-	    PHASE_CASE(killed, SETUP, SIGKILL),
+	    PHASE_CASE(killed, PREPARE, SIGKILL),
 	    PHASE_CASE(killed, STARTING, SIGKILL),
 	    PHASE_CASE(killed, RECORDING, SIGKILL),
 	    {"killed with its recorder in RECORDING", killed, NULL, NULL,

@@ -269,7 +269,7 @@ static void history_of_a_baseline(void **state)
 	"build:\n"                                                                                 \
 	"  - mkdir -p ${BUILD_DIR}/synthetic\n"                                                    \
 	"  - cp %s ${BUILD_DIR}/synthetic/fig1\n"                                                  \
-	"  - echo built in $$PWD\n"                                                                \
+	"  - echo built in $PWD\n"                                                                 \
 	"load:\n"                                                                                  \
 	"  command: ${BUILD_DIR}/synthetic/fig1 --duration ${DURATION} --direct"                   \
 	" --write-bytes 4194304 --file ${RESULTS_DIR}/fig1.data%s\n"                               \

@@ -128,7 +128,7 @@ static void test_build_dir_undefined(void **state)
 	assert_int_equal(o.status, 2);
 	assert_non_null(strstr(o.err, "usr/share/wperf-bench/scenarios/synthetic-fig1.yaml:9:16: "
 				      "build[0][2]: undefined variable ${BUILD_DIR} (the folder "
-				      "of the scenario's built programs: give --build-dir DIR;"));
+				      "of the scenario's built programs: give --build-dir DIR, or "));
 	/* It failed before making the results folder. */
 	assert_int_equal(access(installed("results"), F_OK), -1);
 }

@@ -32,8 +32,8 @@
 	"  command: |\n"                                                                           \
 	"    ${BUILD_DIR}/synthetic/pingpong --pin 0 -d 3 &\n"                                     \
 	"    sleep 1\n"                                                                            \
-	"    rec=$$(pgrep -f '[r]ecord -q -o ${RESULTS_DIR}/')\n"                                  \
-	"    kill -STOP $$rec; sleep 1; kill -CONT $$rec\n"                                        \
+	"    rec=$(pgrep -f '[r]ecord -q -o ${RESULTS_DIR}/')\n"                                   \
+	"    kill -STOP $rec; sleep 1; kill -CONT $rec\n"                                          \
 	"    wait\n"                                                                               \
 	"record:\n"                                                                                \
 	"  buffer_mb: 1\n"                                                                         \

@@ -5,7 +5,7 @@
  * Figure 1 (a baseline, the same program passing against it, a variant with a
  * new blocking wait failing as a new bottleneck, the fix improving on it), and
  * the common ways a run can go wrong: a service that never gets ready or dies,
- * a load that fails, a setup that fails. Each must give its exit status and
+ * a load that fails, a prepare command that fails. Each must give its exit status and
  * message, leave the results folder marked incomplete with the reason, run the
  * teardown, and leave no process. (test_faults.c: signals at every phase, a
  * killed wperf-bench, hangs, a taken port, a full disk.)
@@ -198,14 +198,14 @@ static void service_never_ready(void **state)
 		"deaf was not ready after 1 s (waiting for 127.0.0.1:1", "deaf was not ready");
 }
 
-static void setup_fails(void **state)
+static void prepare_fails(void **state)
 {
 	(void)state;
-	failure("setup-fails.yaml",
-		"name: setup-fails\n"
-		"setup:\n"
+	failure("prepare-fails.yaml",
+		"name: prepare-fails\n"
+		"prepare:\n"
 		"  - sh -c 'echo no disk space; exit 4'\n" SERVICES "load: {command: 'true'}\n",
-		"setup[0] (line 3) exited with status 4", "no disk space");
+		"prepare[0] (line 3) exited with status 4", "no disk space");
 }
 
 static void service_dies_during_the_run(void **state)
@@ -271,7 +271,7 @@ static void on_stop_runs_between_window_and_tables(void **state)
 	    "name: on-stop\n"
 	    "services:\n"
 	    "  jit:\n"
-	    "    command: \"env %2$s sh -c 'echo $$$$ > ${RESULTS_DIR}/jit.pid; while :; do sleep "
+	    "    command: \"env %2$s sh -c 'echo $$ > ${RESULTS_DIR}/jit.pid; while :; do sleep "
 	    "0.05; done'\"\n"
 	    "    ready: {delay: 0.2}\n"
 	    "load: {command: 'sleep 1'}\n"
@@ -340,11 +340,74 @@ static void results_are_never_overwritten(void **state)
 	free(o);
 }
 
+/* ---- the schema for real servers ---- */
+
+/* Asserts the text of a file (NULL: a positive number and a newline). */
+static void assert_file_is(const char *path, const char *want)
+{
+	struct wperf_buf b = {0};
+
+	e2e_read_file(path, &b); /* with a NUL after it, counted */
+	if (want)
+		assert_string_equal((const char *)b.data, want);
+	else
+		assert_true(atol((const char *)b.data) > 0 && b.data[b.len - 2] == '\n');
+	wperf_buf_release(&b);
+}
+
+/* setup once per set, prepare before every run; the load in its cwd with its
+ * env; a duration with a unit; the shell's $$ and $(...) as written. */
+static void setup_once_prepare_every_run(void **state)
+{
+	const char *path = e2e_scenario(
+	    "once.yaml",
+	    "name: once\n"
+	    "setup: ['echo s >> ${RESULTS_DIR}/setup.count']\n"
+	    "prepare: ['echo p >> ${RESULTS_DIR}/prepare.count']\n"
+	    "load:\n"
+	    "  command: >-\n"
+	    "    env %2$s sh -c 'test \"$WPERF_LOAD_VAR\" = yes && test \"$(pwd)\" = /tmp\n"
+	    "    && echo $$ > ${RESULTS_DIR}/load.pid && sleep ${DURATION}'\n"
+	    "  env: {WPERF_LOAD_VAR: 'yes'}\n"
+	    "  cwd: /tmp\n"
+	    "  duration: 500ms\n"
+	    "runs: 2\n");
+	const char *dir = e2e_tmp_path("results-once");
+	struct e2e_output *o = malloc(sizeof(*o));
+	char file[700];
+
+	(void)state;
+	e2e_require_bpf();
+	e2e_bench(o, "run", "-q", "--results", dir, path, NULL);
+	if (o->status)
+		fail_msg("run: %d\n%s", o->status, o->err);
+	snprintf(file, sizeof(file), "%s/setup.count", dir);
+	assert_file_is(file, "s\n");
+	snprintf(file, sizeof(file), "%s/prepare.count", dir);
+	assert_file_is(file, "p\np\n");
+	snprintf(file, sizeof(file), "%s/load.pid", dir);
+	assert_file_is(file, NULL); /* $$: the shell's pid, a number */
+	free(o);
+}
+
+/* A load.cwd that does not exist: a clear error as the load starts. */
+static void load_cwd_missing(void **state)
+{
+	(void)state;
+	failure("cwd-missing.yaml",
+		"name: cwd-missing\n" SERVICES
+		"load: {command: 'true', cwd: /nonexistent-wperf-dir}\n",
+		"the load: cannot run /bin/sh in /nonexistent-wperf-dir: No such file or directory",
+		"/nonexistent-wperf-dir");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(results_are_never_overwritten),
-	    cmocka_unit_test(setup_fails),
+	    cmocka_unit_test(prepare_fails),
+	    cmocka_unit_test(load_cwd_missing),
+	    cmocka_unit_test(setup_once_prepare_every_run),
 	    cmocka_unit_test(service_never_ready),
 	    cmocka_unit_test(service_dies_during_the_run),
 	    cmocka_unit_test(load_fails),

@@ -50,6 +50,17 @@ static void throughput_is_the_last_match(void **state)
 	v = parse("([0-9]+) ops in ([0-9]+) s", "500 ops in 5 s\n", &ret, msg);
 	assert_int_equal(ret, 0);
 	assert_true(v == 500);
+	/* PCRE2: \d, a non-capturing group, a lazy repetition */
+	v = parse("p99: (\\d+(?:\\.\\d+)?) ms", "p50: 3 ms\np99: 17.25 ms\n", &ret, msg);
+	assert_int_equal(ret, 0);
+	assert_true(v == 17.25);
+	v = parse("^.*?(\\d+)", "took 12 of 345\n", &ret, msg);
+	assert_int_equal(ret, 0);
+	assert_true(v == 12);
+	/* a line whose first group took no part is no match */
+	v = parse("(\\d+) ok|failed", "7 ok\nfailed\n", &ret, msg);
+	assert_int_equal(ret, 0);
+	assert_true(v == 7);
 }
 
 static void throughput_errors_say_why(void **state)
@@ -70,6 +81,10 @@ static void throughput_errors_say_why(void **state)
 	assert_int_equal(ret, -EINVAL);
 	parse("x: ([0-9.]+)", "", &ret, msg);
 	assert_int_equal(ret, -ENOENT);
+	/* catastrophic backtracking ends at the match limit */
+	parse("^(a+)+$", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\n", &ret, msg);
+	assert_int_equal(ret, -E2BIG);
+	assert_non_null(strstr(msg, "too costly to match (backtracking)"));
 }
 
 static void target_pids_of_a_group_a_name_and_a_pid_file(void **state)

@@ -81,6 +81,9 @@ static void test_valid_top(void **state)
 	assert_int_equal(s->setup[1].line, 9);
 	assert_strv(s->setup[1].argv, "mkdir", "-p", "/res/data", NULL);
 
+	assert_int_equal(s->nprepare, 1);
+	assert_strv(s->prepare[0].argv, "/bin/sh", "-c", "rm -f /res/data/*", NULL);
+
 	assert_int_equal(s->nteardown, 2);
 	assert_true(s->teardown[0].shell);
 	assert_strv(s->teardown[0].argv, "/bin/sh", "-c", "rm -rf /res/data", NULL);
@@ -98,7 +101,7 @@ static void test_valid_services(void **state)
 
 	(void)state;
 	s = load_ok(DIR "valid.yaml");
-	assert_int_equal(s->nservices, 5);
+	assert_int_equal(s->nservices, 6);
 	zk = scenario_service(s, "zk");
 	web = scenario_service(s, "web-1");
 	v6 = scenario_service(s, "v6");
@@ -119,9 +122,9 @@ static void test_valid_services(void **state)
 	assert_int_equal(zk->ready.kind, SCENARIO_READY_TCP);
 	assert_string_equal(zk->ready.host, "127.0.0.1");
 	assert_int_equal(zk->ready.port, 2181);
-	assert_true(zk->ready.timeout == 45);
+	assert_true(zk->ready.timeout == 45); /* 45s */
 	assert_int_equal(zk->stop_signal, SIGINT);
-	assert_true(zk->stop_timeout == 2.5);
+	assert_true(zk->stop_timeout == 2.5); /* 2500ms */
 
 	assert_true(web->command.shell);
 	assert_strv(web->command.argv, "/bin/sh", "-c", "exec nginx -g 'daemon off;'", NULL);
@@ -141,12 +144,18 @@ static void test_valid_services(void **state)
 
 	assert_int_equal(marker->ready.kind, SCENARIO_READY_FILE);
 	assert_string_equal(marker->ready.file, "/res/ready");
-	assert_true(marker->ready.timeout == 0.5);
+	assert_true(marker->ready.timeout == 0.5); /* "500ms", quoted */
 	assert_int_equal(marker->stop_signal, SIGKILL);
 
 	assert_int_equal(sleepy->ready.kind, SCENARIO_READY_DELAY);
 	assert_true(sleepy->ready.delay == 2.5);
 	assert_int_equal(sleepy->stop_signal, SIGTERM);
+	assert_true(sleepy->stop_timeout == 60); /* 1m */
+
+	assert_int_equal(s->services[5].ready.kind, SCENARIO_READY_HTTP);
+	assert_string_equal(s->services[5].ready.url, "http://127.0.0.1:8080/health");
+	assert_int_equal(s->services[5].ready.status, 204);
+	assert_true(s->services[5].ready.timeout == 120);
 	scenario_free(s);
 }
 
@@ -157,11 +166,16 @@ static void test_valid_load_record(void **state)
 
 	(void)state;
 	s = load_ok(DIR "valid.yaml");
-	/* ${DURATION} comes from load.duration; $$ is a $; a lone $ stays. */
+	/* ${DURATION} comes from load.duration; what names no variable of the
+	 * scenario's stays for the shell ($5, $$, $f, ${f}, ${f%.c}, a lone ${);
+	 * \${HOME} is the text ${HOME}; a backslash before anything else stays. */
 	assert_false(s->load.command.shell);
 	assert_strv(s->load.command.argv, "/bld/loadgen", "--seconds", "10.5", "--cost", "$5",
-		    "a$b", NULL);
+		    "a$b", "$$", "${HOME}", "${f}", "$f", "\\$f", "${f%.c}", "${", "value", NULL);
 	assert_true(s->load.duration == 10.5);
+	assert_int_equal(s->load.nenv, 2);
+	assert_strv(s->load.env, "LOAD_OUT=/res/load.out", "THREADS=4", NULL);
+	assert_non_null(strstr(s->load.cwd, "/tests/data/scenarios/work"));
 	assert_string_equal(s->load.throughput.regex, "throughput: ([0-9.]+) ops/s");
 	assert_string_equal(s->load.throughput.file, "/res/load.out");
 	assert_string_equal(s->load.throughput.unit, "ops/s");
@@ -183,7 +197,7 @@ static void test_valid_load_record(void **state)
 	assert_string_equal(t[4].name, "web-1");
 	assert_ptr_equal(t[4].service, scenario_service(s, "web-1"));
 	assert_true(s->record.warmup == 1);
-	assert_true(s->record.window == 5);
+	assert_true(s->record.window == 5); /* 5s */
 	assert_int_equal(s->record.stacks, SCENARIO_STACKS_KERNEL);
 	scenario_free(s);
 }
@@ -247,6 +261,10 @@ static void test_fig1_and_defaults(void **state)
 	assert_null(s->setup);
 	assert_int_equal(s->nservices, 0);
 	assert_null(s->services);
+	assert_int_equal(s->load.nenv, 0);
+	assert_strv(s->load.env, NULL);
+	assert_null(s->load.cwd);
+	assert_int_equal(s->nprepare, 0);
 	assert_int_equal(s->nteardown, 0);
 	assert_int_equal(s->record.ntargets, 0);
 	assert_null(s->record.targets);
@@ -274,6 +292,91 @@ static void test_fig1_and_defaults(void **state)
 	assert_int_equal(s->expect.ntimer_paced, 1);
 	assert_strv(s->expect.timer_paced, "paced/pacer", NULL);
 	scenario_free(s);
+}
+
+static void assert_prefix(const char *s, const char *prefix)
+{
+	if (strncmp(s, prefix, strlen(prefix)))
+		fail_msg("\"%s\" does not start with \"%s\"", s, prefix);
+}
+
+/* The shell's own $$ and $(...) in the shipped ZooKeeper scenarios, written
+ * naturally, reach the shell as they did when they had to be doubled. */
+static void test_shipped_shell_variables(void **state)
+{
+	static const char *const files[] = {"scenarios/zookeeper.yaml",
+					    "scenarios/zookeeper-writes.yaml"};
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		struct scenario *s = load_ok(files[i]);
+		const struct scenario_service *zk = scenario_service(s, "zk");
+
+		assert_non_null(zk);
+		assert_true(zk->command.shell);
+		assert_prefix(zk->command.argv[2], "echo $$ > \"/res/zk/pid\" && exec java ");
+		assert_int_equal(s->record.non_stop, 1);
+		assert_prefix(s->record.on_stop[0].argv[2],
+			      "jcmd $(cat \"/res/zk/pid\") Compiler.perfmap ");
+		assert_int_equal(s->nteardown, 2);
+		assert_string_equal(s->teardown[1].argv[2],
+				    "test -s \"/res/zk/pid\" && rm -f \"/tmp/perf-$(cat "
+				    "\"/res/zk/pid\").map\" || true");
+		/* the configuration once, an empty data directory every run */
+		assert_int_equal(s->nsetup, 2);
+		assert_string_equal(s->setup[0].argv[2], "mkdir -p \"/res/zk\"");
+		assert_int_equal(s->nprepare, 1);
+		assert_string_equal(s->prepare[0].argv[2],
+				    "rm -rf \"/res/zk/data\" \"/res/zk/pid\" && mkdir "
+				    "\"/res/zk/data\"");
+		scenario_free(s);
+	}
+}
+
+/* include: services of other files first, nested includes first of all; errors
+ * name the file they are in. */
+static void test_includes(void **state)
+{
+	static const struct {
+		const char *file, *msg;
+	} bad[] = {
+	    {"bad-include-service.yaml",
+	     DIR "inc/bad-service.yaml:4:5: services.db: missing key \"command\""},
+	    {"bad-include-key.yaml",
+	     DIR "inc/bad-key.yaml:3:1: load: unknown key (allowed here: include, services)"},
+	    {"bad-include-cycle.yaml", DIR "inc/cycle.yaml:3:5: include[0]: " DIR
+					   "inc/../bad-include-cycle.yaml includes itself"},
+	    {"bad-include-missing.yaml", DIR "bad-include-missing.yaml:3:11: include[0]: " DIR
+					     "inc/missing.yaml: No such file or directory"},
+	    {"bad-include-duplicate.yaml",
+	     DIR "bad-include-duplicate.yaml:5:3: services.db: a service of this name is defined "
+		 "already, by an include (whose services come first)"},
+	};
+	struct scenario *s;
+
+	(void)state;
+	s = load_ok(DIR "valid-include.yaml");
+	assert_int_equal(s->nservices, 3);
+	assert_string_equal(s->services[0].name, "cache");
+	assert_int_equal(s->services[0].ready.kind, SCENARIO_READY_HTTP);
+	assert_string_equal(s->services[1].name, "db");
+	assert_strv(s->services[1].command.argv, "/bld/db", "--port", "5432", NULL);
+	assert_true(s->services[1].ready.timeout == 60);
+	assert_string_equal(s->services[2].name, "web");
+	assert_int_equal(s->record.ntargets, 3);
+	for (size_t i = 0; i < 3; i++)
+		assert_ptr_equal(s->record.targets[i].service, &s->services[i]);
+	scenario_free(s);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		struct wperf_error err = {0};
+		char path[256];
+
+		snprintf(path, sizeof(path), DIR "%s", bad[i].file);
+		s = (struct scenario *)&err;
+		assert_true(scenario_load(path, &vars, &s, &err) < 0);
+		assert_null(s);
+		assert_string_equal(err.msg, bad[i].msg);
+	}
 }
 
 /* ---- broken files: the exact message ---- */
@@ -483,15 +586,18 @@ static void test_hostile(void **state)
 		buf[n++] = '(';
 	buf[n++] = '\n';
 	assert_int_equal(load_bytes(buf, n, msg, sizeof(msg)), 0);
-	assert_string_equal(msg, "5:12: load.throughput.regex: regex too complex: groups nested "
-				 "deeper than 32");
+	assert_string_equal(msg, "5:12: load.throughput.regex: bad regex: parentheses are too "
+				 "deeply nested at offset 33");
 
-	/* A habit from Perl that POSIX does not share; glibc would take a** for (a*)*. */
+	/* Perl's habits are PCRE2's: a lazy .*?, \\d; two repetitions in a row are not. */
 	n = snprintf(buf, sizeof(buf),
-		     "name: x\nload:\n  command: c\n  throughput: {regex: 'took (.*?) s'}\n");
+		     "name: x\nload:\n  command: c\n  throughput: {regex: 'took (.*?) s \\d'}\n");
+	assert_int_equal(load_bytes(buf, n, msg, sizeof(msg)), 1);
+	n = snprintf(buf, sizeof(buf),
+		     "name: x\nload:\n  command: c\n  throughput: {regex: 'took (a**) s'}\n");
 	assert_int_equal(load_bytes(buf, n, msg, sizeof(msg)), 0);
-	assert_string_equal(msg, "4:23: load.throughput.regex: bad regex: two repetitions in a "
-				 "row, like a** (POSIX has no lazy .*?)");
+	assert_string_equal(msg, "4:23: load.throughput.regex: bad regex: quantifier does not "
+				 "follow a repeatable item at offset 8");
 
 	/* A file over 1 MiB. */
 	memset(buf, '#', sizeof(buf));
@@ -535,32 +641,43 @@ static void test_variables(void **state)
 		fclose(f);
 	}
 	assert_int_equal(scenario_load(tmp_path, &vars, &s, &err), 0);
-	assert_strv(s->load.command.argv, "value-${X}-/bld$", NULL);
+	assert_strv(s->load.command.argv, "value-$${X}-/bld$", NULL);
 	scenario_free(s);
 
-	doc = "name: x\nload: {command: 'a ${1X}'}\n";
-	assert_int_equal(load_bytes(doc, strlen(doc), msg, sizeof(msg)), 0);
-	assert_string_equal(msg, "2:17: load.command: bad variable name ${1X}");
-	doc = "name: x\nload: {command: 'a ${X'}\n";
-	assert_int_equal(load_bytes(doc, strlen(doc), msg, sizeof(msg)), 0);
-	assert_string_equal(msg, "2:17: load.command: unterminated ${ (write $$ for a literal $)");
+	/* What is no variable of the scenario's is the shell's: an undefined name,
+	 * a bad one, an unterminated one. */
+	doc = "name: x\nload: {command: ['${WPERF_TEST_UNDEFINED} ${1X} ${X']}\n";
+	{
+		FILE *f = fopen(tmp_path, "w");
+
+		assert_non_null(f);
+		fputs(doc, f);
+		fclose(f);
+	}
+	assert_int_equal(scenario_load(tmp_path, &vars, &s, &err), 0);
+	assert_strv(s->load.command.argv, "${WPERF_TEST_UNDEFINED} ${1X} ${X", NULL);
+	scenario_free(s);
+	/* A built-in variable is the scenario's even when it is undefined. */
+	doc = "name: x\nload: {command: 'a ${RESULTS_DIR}'}\n";
+	assert_int_equal(load_bytes_with(doc, strlen(doc), NULL, msg, sizeof(msg)), 0);
+	assert_string_equal(msg, "2:17: load.command: undefined variable ${RESULTS_DIR}");
 	/* A name that expands to a bad one is still bad. */
 	doc = "name: ${WPERF_TEST_VAR}\nload: {command: c}\n";
 	assert_int_equal(load_bytes_with(doc, strlen(doc), &spaced, msg, sizeof(msg)), 0);
 	assert_string_equal(msg, "1:7: name: expected a name of letters, digits, '.', '_' and '-' "
 				 "(at most 100, not starting with '.'), found \"a b\"");
-	/* Only the environment given is read: not the process's own. */
+	/* Only the environment given is read, not the process's own: ${PATH}
+	 * reaches the shell as it is. */
 	doc = "name: x\nload: {command: '${PATH}'}\n";
-	assert_int_equal(load_bytes(doc, strlen(doc), msg, sizeof(msg)), 0);
-	assert_string_equal(msg, "2:17: load.command: undefined variable ${PATH}");
+	assert_int_equal(load_bytes(doc, strlen(doc), msg, sizeof(msg)), 1);
 	/* An installed wperf-bench knows no build folder: the error says how to give one. */
 	doc = "name: x\nload: {command: '${BUILD_DIR}/synthetic/fig1'}\n";
 	assert_int_equal(load_bytes_with(doc, strlen(doc), &spaced, msg, sizeof(msg)), 0);
 	assert_string_equal(msg,
 			    "2:17: load.command: undefined variable ${BUILD_DIR} (the folder "
-			    "of the scenario's built programs: give --build-dir DIR; it is the "
-			    "program's own folder only for a wperf-bench built by make in a "
-			    "source tree)");
+			    "of the scenario's built programs: give --build-dir DIR, or --var "
+			    "BUILD_DIR=DIR to check-perf; it is the program's own folder only "
+			    "for a wperf-bench built by make in a source tree)");
 }
 
 /* What the user defines (.wperf-bench.yaml, --var) wins over ${BUILD_DIR} and
@@ -610,6 +727,8 @@ int main(void)
 	    cmocka_unit_test(test_valid_load_record),
 	    cmocka_unit_test(test_valid_analysis_gate),
 	    cmocka_unit_test(test_fig1_and_defaults),
+	    cmocka_unit_test(test_shipped_shell_variables),
+	    cmocka_unit_test(test_includes),
 	    cmocka_unit_test(test_file_errors),
 	    cmocka_unit_test_setup_teardown(test_random_bytes, make_tmp, remove_tmp),
 	    cmocka_unit_test_setup_teardown(test_mutations, make_tmp, remove_tmp),
@@ -625,21 +744,21 @@ int main(void)
 	    ERROR_CASE("bad-type.yaml", "3:7: tags: expected a list, found \"ci\""),
 	    ERROR_CASE("bad-missing.yaml", "5:5: services.zk: missing key \"command\""),
 	    ERROR_CASE("bad-missing-load.yaml", "2:1: missing key \"load\""),
-	    ERROR_CASE("bad-regex.yaml",
-		       "6:18: services.web.ready.log: bad regex: Unmatched ( or \\("),
+	    ERROR_CASE("bad-regex.yaml", "6:18: services.web.ready.log: bad regex: missing closing "
+					 "parenthesis at offset 15"),
 	    ERROR_CASE("bad-regex-group.yaml",
 		       "6:12: load.throughput.regex: the regex needs a group "
 		       "around the number, like ([0-9.]+)"),
 	    ERROR_CASE("bad-regex-complex.yaml",
-		       "5:23: load.throughput.regex: regex too complex: over 2000 elements once "
-		       "repetitions are expanded"),
+		       "5:23: load.throughput.regex: bad regex: regular expression is too large "
+		       "at offset 23"),
 	    ERROR_CASE("bad-target.yaml", "8:17: record.targets[1]: unknown service \"zoo\" "
 					  "(services: zk, web; a process is process:NAME)"),
 	    ERROR_CASE("bad-analysis-target.yaml",
 		       "5:11: analysis.target: unknown service \"zk\": this scenario has no "
 		       "services (a process is process:NAME)"),
 	    ERROR_CASE("bad-two-ready.yaml", "9:7: services.zk.ready.delay: only one of tcp, file, "
-					     "log and delay (tcp is given already)"),
+					     "log, delay and http (tcp is given already)"),
 	    ERROR_CASE("bad-range.yaml",
 		       "5:13: analysis.min_edge: expected a number in [-1, 1], found \"2\""),
 	    ERROR_CASE("bad-name.yaml", "2:7: name: expected a name of letters, digits, '.', '_' "
@@ -653,17 +772,31 @@ int main(void)
 		       "7:12: services.zk.ready.tcp: expected HOST:PORT, found \"abc\""),
 	    ERROR_CASE("bad-port.yaml", "6:18: services.zk.ready.tcp: expected a port from 1 to "
 					"65535, found \"65536\""),
-	    ERROR_CASE("bad-variable.yaml",
-		       "4:29: load.command[2]: undefined variable ${WPERF_TEST_UNDEFINED}"),
+	    ERROR_CASE("bad-duration-unit.yaml",
+		       "5:13: load.duration: expected a duration like 30s, "
+		       "500ms, 2m, found \"30sec\""),
+	    ERROR_CASE("bad-http.yaml",
+		       "6:19: services.api.ready.http: expected an http:// or "
+		       "https:// URL with a host, found \"localhost:8080/health\""),
+	    ERROR_CASE("bad-http-status.yaml",
+		       "6:38: services.api.ready.status: only with http (the status its GET must "
+		       "answer)"),
+	    ERROR_CASE("bad-load-env.yaml", "5:9: load.env.2X: expected a variable name of "
+					    "letters, digits and '_', not starting with a digit"),
+	    ERROR_CASE("bad-duration-range.yaml",
+		       "8:16: services.db.ready.timeout: expected a duration in (0 s, 1000000 s], "
+		       "found \"0ms\""),
 	    ERROR_CASE("bad-duration-variable.yaml", "4:12: load.command: undefined variable "
 						     "${DURATION} (load.duration is not set)"),
 	    ERROR_CASE("bad-duplicate.yaml", "5:1: runs: duplicate key (first at line 4)"),
 	    ERROR_CASE("bad-huge.yaml", "4:7: runs: expected a whole number in [1, 1000], found "
 					"\"123456789012345678901234567890\""),
 	    ERROR_CASE("bad-huge-float.yaml",
-		       "5:13: load.duration: expected a number in (0, 1000000], found \"1e400\""),
-	    ERROR_CASE("bad-quoted-number.yaml", "5:13: load.duration: expected a number in (0, "
-						 "1000000], found \"5\" (a quoted string)"),
+		       "5:13: load.duration: expected a duration in (0 s, 1000000 s], found "
+		       "\"1e400\""),
+	    ERROR_CASE("bad-quoted-number.yaml",
+		       "5:13: load.duration: expected a duration like 30s, "
+		       "500ms, 2m, found \"5\" (a quoted string)"),
 	    ERROR_CASE("bad-window.yaml", "6:11: record.window: warm-up and window (2 + 4 s) "
 					  "outlast the load (load.duration: 5 s)"),
 	    ERROR_CASE("bad-signal.yaml",

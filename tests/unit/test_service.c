@@ -2,7 +2,7 @@
 /*
  * Services (harness/run/service.h) with real processes: a whole process group is
  * stopped, children included, also when it ignores SIGTERM; readiness by TCP
- * port, file and log line; clear errors when a service dies or never gets ready.
+ * port, file, log line and HTTP status; clear errors when a service dies or never gets ready.
  */
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -187,6 +187,55 @@ static void test_ready_log_and_file(void **state)
 	service_stop(&s, SIGTERM, 5);
 }
 
+/* A free TCP port on loopback (free when asked: the kernel's next pick). */
+static int free_port(void)
+{
+	struct sockaddr_in addr = {.sin_family = AF_INET,
+				   .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t len = sizeof(addr);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&addr, sizeof(addr)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&addr, &len), 0);
+	close(fd);
+	return ntohs(addr.sin_port);
+}
+
+/* An HTTP server on loopback (Python's): ready once GET answers the status
+ * wanted, polled while it starts; another status, or no server, times out
+ * and says what was answered. */
+static void test_ready_http(void **state)
+{
+	char port[16], url[64],
+	    *argv[] = {"python3",   "-m",	   "http.server", port, "--bind",
+		       "127.0.0.1", "--directory", "/",		  NULL};
+	struct wperf_error err = {0};
+	struct service s;
+
+	(void)state;
+	snprintf(port, sizeof(port), "%d", free_port());
+	start(argv, &s);
+	snprintf(url, sizeof(url), "http://127.0.0.1:%s/", port);
+	assert_int_equal(service_ready_http(&s, url, 200, 20, &err), 0);
+	snprintf(url, sizeof(url), "http://127.0.0.1:%s/nonexistent-file", port);
+	assert_int_equal(service_ready_http(&s, url, 404, 5, &err), 0);
+	assert_int_equal(service_ready_http(&s, url, 200, 0.3, &err), -ETIMEDOUT);
+	assert_non_null(strstr(err.msg, "svc was not ready after 0.3 s (waiting for GET "));
+	if (!strstr(err.msg, "nonexistent-file to answer 200, the last answer 404)"))
+		fail_msg("%s", err.msg);
+	service_stop(&s, SIGTERM, 5);
+
+	/* Nobody there: the error says why there was no answer. */
+	argv[0] = "/bin/sleep", argv[1] = "100", argv[2] = NULL;
+	start(argv, &s);
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/", free_port());
+	assert_int_equal(service_ready_http(&s, url, 200, 0.3, &err), -ETIMEDOUT);
+	assert_non_null(strstr(err.msg, "/ to answer 200: "));
+	assert_non_null(strstr(err.msg, "onnect")); /* libcurl's "Couldn't connect to server" */
+	service_stop(&s, SIGTERM, 5);
+}
+
 static void test_start_errors(void **state)
 {
 	char *missing[] = {"/nonexistent/program", NULL};
@@ -217,6 +266,7 @@ int main(void)
 	    cmocka_unit_test(test_stop_whole_group),   cmocka_unit_test(test_stop_ignoring_sigterm),
 	    cmocka_unit_test(test_ready_tcp),	       cmocka_unit_test(test_dies_before_ready),
 	    cmocka_unit_test(test_ready_log_and_file), cmocka_unit_test(test_start_errors),
+	    cmocka_unit_test(test_ready_http),
 	};
 
 	return cmocka_run_group_tests_name("services", tests, setup, teardown);
