@@ -37,8 +37,8 @@ static int throughput(struct loader *L, const yaml_node_t *map, struct scenario_
 
 static int load(struct loader *L, const yaml_node_t *map)
 {
-	static const char *const keys[] = {"command", "duration", "timeout", "stop_timeout",
-					   "throughput"};
+	static const char *const keys[] = {"command",	   "duration",	 "timeout",
+					   "stop_timeout", "throughput", "metrics"};
 	struct scenario_load *l = &L->s->load;
 	const yaml_node_t *v;
 
@@ -62,6 +62,8 @@ static int load(struct loader *L, const yaml_node_t *map)
 	}
 	if ((v = wperf_yaml_lookup(&L->y, map, "throughput")))
 		AT_KEY(L, "throughput", throughput(L, v, &l->throughput) < 0);
+	if ((v = wperf_yaml_lookup(&L->y, map, "metrics")))
+		AT_KEY(L, "metrics", sc_metrics(L, v, l) < 0);
 	return 0;
 }
 

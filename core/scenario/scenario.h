@@ -84,6 +84,23 @@ struct scenario_throughput {
 	int higher_is_better; /* default 1 */
 };
 
+/* One of the load's other metrics (core/gate/metric.h): read from a regex's
+ * first group, as the throughput, or from a key path in JSON. */
+struct scenario_metric {
+	char *name;  /* wperf_metric_name_ok, unique in the scenario */
+	char *regex; /* a POSIX extended regex with a group; NULL when json is given */
+	/* A key path into the load's JSON output, "latency.p99" or "runs[0].ops":
+	 * names ([A-Za-z0-9_-]+) separated by '.', each with optional [INDEX]s;
+	 * NULL when regex is given. */
+	char *json;
+	char *file;	      /* NULL: the load's output; otherwise this file */
+	char *unit;	      /* NULL when not given */
+	int higher_is_better; /* required: a latency is lower-is-better */
+	double tolerance;     /* (0, 1]; 0: gate.throughput_tolerance */
+};
+
+#define SCENARIO_MAX_METRICS 32
+
 struct scenario_load {
 	struct scenario_command command;
 	double duration; /* seconds, also ${DURATION}; 0: not given */
@@ -92,6 +109,8 @@ struct scenario_load {
 	double timeout;
 	double stop_timeout; /* seconds from SIGTERM to SIGKILL when it is stopped; default 10 */
 	struct scenario_throughput throughput;
+	struct scenario_metric *metrics; /* load.metrics in the file's order; NULL: none */
+	size_t nmetrics;		 /* at most SCENARIO_MAX_METRICS */
 };
 
 enum scenario_target_kind {

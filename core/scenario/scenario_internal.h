@@ -101,5 +101,7 @@ int sc_command(struct loader *L, const yaml_node_t *n, struct scenario_command *
 int sc_commands(struct loader *L, const yaml_node_t *root, const char *key,
 		struct scenario_command **out, size_t *count);
 int sc_services(struct loader *L, const yaml_node_t *root);
+/* load.metrics (scenario_metrics.c), n its list. */
+int sc_metrics(struct loader *L, const yaml_node_t *n, struct scenario_load *l);
 
 #endif /* WPERF_SCENARIO_INTERNAL_H */

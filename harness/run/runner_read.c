@@ -141,6 +141,12 @@ bool runner_shell_waits(pid_t leader, const char *shell, double timeout)
 int runner_parse_throughput(const char *regex, const char *text, size_t len, const char *source,
 			    double *value, struct wperf_error *err)
 {
+	return runner_parse_number(regex, "throughput", text, len, source, value, err);
+}
+
+int runner_parse_number(const char *regex, const char *what, const char *text, size_t len,
+			const char *source, double *value, struct wperf_error *err)
+{
 	regmatch_t m[2];
 	regex_t re;
 	char *copy = strndup(text, len), *last = NULL, *end;
@@ -150,7 +156,7 @@ int runner_parse_throughput(const char *regex, const char *text, size_t len, con
 		return wperf_error_set(err, -ENOMEM, "out of memory");
 	if (regcomp(&re, regex, REG_EXTENDED | REG_NEWLINE)) {
 		free(copy);
-		return wperf_error_set(err, -EINVAL, "bad throughput regex /%s/", regex);
+		return wperf_error_set(err, -EINVAL, "bad %s regex /%s/", what, regex);
 	}
 	/* Line by line: the last match is the figure for the whole load. */
 	for (char *line = copy, *next; line && *line; line = next) {
@@ -164,15 +170,15 @@ int runner_parse_throughput(const char *regex, const char *text, size_t len, con
 	}
 	regfree(&re);
 	if (!last) {
-		e = wperf_error_set(err, -ENOENT, "no line of %s matches the throughput regex /%s/",
-				    source, regex);
+		e = wperf_error_set(err, -ENOENT, "no line of %s matches the %s regex /%s/", source,
+				    what, regex);
 	} else {
 		*value = strtod(last, &end);
 		e = end == last || *end || !isfinite(*value)
 			? wperf_error_set(err, -EINVAL,
-					  "%s: the throughput regex /%s/ caught \"%.40s\", "
+					  "%s: the %s regex /%s/ caught \"%.40s\", "
 					  "which is not a number",
-					  source, regex, last)
+					  source, what, regex, last)
 			: 0;
 	}
 	free(copy);
