@@ -354,9 +354,9 @@ static int gate(struct loader *L, const yaml_node_t *map)
 
 static int scenario(struct loader *L, const yaml_node_t *root)
 {
-	static const char *const keys[] = {"name",   "load",	 "description", "tags", "build",
-					   "setup",  "services", "record",	"runs", "analysis",
-					   "expect", "gate",	 "teardown"};
+	static const char *const keys[] = {"name",   "load",	 "description", "tags",	 "build",
+					   "setup",  "services", "record",	"runs",	 "analysis",
+					   "expect", "gate",	 "teardown",	"matrix"};
 	struct scenario *s = L->s;
 	const yaml_node_t *v;
 	long long runs = 1;
@@ -438,8 +438,8 @@ static int scenario_dir(struct loader *L)
 	return L->s->dir ? 0 : -1;
 }
 
-int scenario_load(const char *path, const struct scenario_vars *vars, struct scenario **out,
-		  struct wperf_error *err)
+int sc_load_file(const char *path, const struct scenario_vars *vars, struct scenario **out,
+		 struct wperf_error *err)
 {
 	struct wperf_error local;
 	struct loader L = {.file = path, .vars = vars, .err = err ? err : &local};
@@ -452,8 +452,8 @@ int scenario_load(const char *path, const struct scenario_vars *vars, struct sce
 	L.s = calloc(1, sizeof(*L.s));
 	if (!L.s)
 		return wperf_error_set(err, -ENOMEM, "%s: out of memory", path);
-	if ((L.s->path = sc_strndup(&L, NULL, path, strlen(path))) && sc_read_document(&L) == 0 &&
-	    scenario_dir(&L) == 0)
+	if ((L.s->path = L.s->file = sc_strndup(&L, NULL, path, strlen(path))) &&
+	    sc_read_document(&L) == 0 && scenario_dir(&L) == 0)
 		ret = scenario(&L, wperf_yaml_root(&L.y));
 	wperf_yaml_release(&L.y);
 	wperf_buf_release(&L.tmp);

@@ -193,6 +193,7 @@ struct scenario_gate {
 
 struct scenario {
 	char *path;	   /* as given to scenario_load */
+	char *file;	   /* path without a variant's selection (@NAME=VALUE,...) */
 	char *dir;	   /* ${SCENARIO_DIR}: the absolute directory of the file */
 	char *name;	   /* [A-Za-z0-9._-]+ */
 	char *description; /* NULL when not given */
@@ -222,9 +223,28 @@ struct scenario {
  * Reads and checks the scenario at path. vars gives ${RESULTS_DIR} and
  * ${BUILD_DIR} (NULL: both undefined). Returns 0 and *out (free it with
  * scenario_free), or a negative errno with err->msg saying where and why.
+ *
+ * A file with a matrix (scenario_matrix.c) is one scenario per variant: path
+ * is then FILE@NAME=VALUE,... naming a value for every parameter (as
+ * scenario_variants gives them); the variant sees its parameters as
+ * ${NAME}, and is named SCENARIO@NAME=VALUE,... (s->name), its path as given
+ * (s->path) and its file without the selection (s->file).
  */
 int scenario_load(const char *path, const struct scenario_vars *vars, struct scenario **out,
 		  struct wperf_error *err);
+
+/*
+ * The variants of the scenario file at path, each as a path scenario_load
+ * takes: FILE@NAME=VALUE,... for every combination of the file's matrix (the
+ * first parameter varies slowest), or just FILE without a matrix. path may
+ * select some (FILE@threads=4: every variant with threads 4). 0 and *out, a
+ * NULL-terminated array of *n strings (free it with scenario_variants_free),
+ * or a negative errno with err saying where and why.
+ */
+int scenario_variants(const char *path, char ***out, size_t *n, struct wperf_error *err);
+
+/* Frees what scenario_variants gave; NULL-safe. */
+void scenario_variants_free(char **variants);
 
 /* Releases s and everything it owns; NULL-safe. */
 void scenario_free(struct scenario *s);

@@ -33,6 +33,11 @@ struct loader {
 	char **empty;	      /* {NULL}: every list that was not given */
 };
 
+/* Loads one scenario from the file path (no variant: scenario_matrix.c's
+ * scenario_load picks the variant and calls this). */
+int sc_load_file(const char *path, const struct scenario_vars *vars, struct scenario **out,
+		 struct wperf_error *err);
+
 /* Reading the file into L->y (scenario_yaml.c). */
 int sc_read_document(struct loader *L);
 

@@ -389,7 +389,7 @@ int run_set_open(const struct run_set_opts *o, struct results *out, struct run_s
 	stale_sweep(&set->progress);
 	snprintf(path, sizeof(path), "%s/scenario.yaml", out->dir);
 	snprintf(set->ledger, sizeof(set->ledger), "%s/%s", out->dir, STALE_LEDGER);
-	e = copy_file(o->scenario_path, path, err);
+	e = copy_file(set->s->file, path, err); /* the whole file, matrix and all */
 	if (!e)
 		e = results_write(out, NULL, err);
 	if (e)
