@@ -44,6 +44,9 @@ void wperf_baseline_release(struct wperf_baseline *b)
 		free(b->edges[i].samples);
 	}
 	free(b->edges);
+	for (size_t i = 0; i < b->nmetrics; i++)
+		free(b->metrics[i].samples);
+	free(b->metrics);
 	for (size_t i = 0; i < b->naccepted; i++) {
 		wperf_baseline_free_strings(b->accepted[i].globs, b->accepted[i].nglobs);
 		free(b->accepted[i].reason);
@@ -213,6 +216,39 @@ static int edges_from_runs(const struct wperf_runset *rs, struct wperf_baseline 
 	return 0;
 }
 
+/* Each metric of rs with the values of the runs that measured it. */
+static int metrics_from_runs(const struct wperf_runset *rs, struct wperf_baseline *out)
+{
+	if (!rs->nmetrics)
+		return 0;
+	if (!(out->metrics = calloc(rs->nmetrics, sizeof(*out->metrics))))
+		return -ENOMEM;
+	for (; out->nmetrics < rs->nmetrics; out->nmetrics++) {
+		struct wperf_baseline_metric *m = &out->metrics[out->nmetrics];
+
+		m->metric = rs->metrics[out->nmetrics];
+		m->metric.tolerance = 0;
+		if (!(m->samples = calloc(rs->nruns, sizeof(*m->samples))))
+			return -ENOMEM;
+		for (size_t i = 0; i < rs->nruns; i++) {
+			double v = wperf_run_metric(&rs->runs[i], m->metric.name);
+
+			if (!isnan(v))
+				m->samples[m->nsamples++] = v;
+		}
+	}
+	return 0;
+}
+
+const struct wperf_baseline_metric *wperf_baseline_metric(const struct wperf_baseline *b,
+							  const char *name)
+{
+	for (size_t i = 0; i < b->nmetrics; i++)
+		if (!strcmp(b->metrics[i].metric.name, name))
+			return &b->metrics[i];
+	return NULL;
+}
+
 int wperf_baseline_from_runs(const struct wperf_runset *rs, const char *scenario,
 			     const struct wperf_env *env, struct wperf_baseline *out,
 			     struct wperf_error *err)
@@ -239,6 +275,8 @@ int wperf_baseline_from_runs(const struct wperf_runset *rs, const char *scenario
 	ret = knots_from_runs(rs, out);
 	if (!ret)
 		ret = edges_from_runs(rs, out);
+	if (!ret)
+		ret = metrics_from_runs(rs, out);
 	if (!ret)
 		return 0;
 fail:

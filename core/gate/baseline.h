@@ -20,6 +20,11 @@
  *   - from: fig1/B
  *     to: "disk:254:0"
  *     samples: [0.55, 0.54, 0.56, 0.55, 0.53]
+ *   metrics:
+ *   - name: latency_p99
+ *     unit: ms
+ *     lower_is_better: true
+ *     samples: [4.1, 4.3, 4.0, 4.2, 4.1]
  *   accepted:
  *   - knot: [fig1/B, "disk:*"]
  *     reason: the disk is the bottleneck by design
@@ -34,7 +39,11 @@
  * (at most runs). knots: every knot (set of vertex identities) seen
  * in any run, and in how many. edges: every edge kept in any run (share of the
  * window at least WPERF_RUN_MIN_SHARE), with its share in each run, 0 in a run
- * that did not have it: exactly runs samples. accepted: known bottlenecks,
+ * that did not have it: exactly runs samples. metrics: the scenario's other
+ * metrics (core/gate/metric.h) in its order, each with one sample per run that
+ * measured it (at most runs); a baseline with metrics is format
+ * wperf-baseline/2 (WPERF_BASELINE_FORMAT_METRICS), one without is written as
+ * wperf-baseline/1, as before metrics, and both are read. accepted: known bottlenecks,
  * written by people, that the gate lets pass; a knot entry lists fnmatch(3)
  * globs, an edge entry globs for its two ends.
  *
@@ -57,7 +66,8 @@
 #include "core/util/error.h"
 #include "core/gate/runset.h"
 
-#define WPERF_BASELINE_FORMAT "wperf-baseline/1"
+#define WPERF_BASELINE_FORMAT	      "wperf-baseline/1"
+#define WPERF_BASELINE_FORMAT_METRICS "wperf-baseline/2" /* /1 and metrics: */
 
 struct wperf_baseline_knot {
 	struct wperf_idset vertices;
@@ -67,6 +77,12 @@ struct wperf_baseline_knot {
 struct wperf_baseline_edge {
 	char *from, *to;
 	double *samples; /* share of the window in each run: the baseline's runs of them */
+};
+
+struct wperf_baseline_metric {
+	struct wperf_metric metric; /* its tolerance is the scenario's, not kept: 0 */
+	double *samples;	    /* one per run that measured it */
+	size_t nsamples;
 };
 
 struct wperf_accepted {
@@ -87,13 +103,16 @@ struct wperf_baseline {
 	size_t nknots;
 	struct wperf_baseline_edge *edges; /* sorted by (from, to), unique */
 	size_t nedges;
+	struct wperf_baseline_metric *metrics; /* in the scenario's order */
+	size_t nmetrics;
 	struct wperf_accepted *accepted; /* in the file's order */
 	size_t naccepted;
 };
 
 /*
  * The baseline of scenario from its runs (at least one) made on env (NULL:
- * unknown). The throughput unit comes from rs->unit. No accepted entries: see
+ * unknown). The throughput unit comes from rs->unit, the metrics from
+ * rs->metrics. No accepted entries: see
  * wperf_baseline_merge_accepted. 0, -EINVAL or -ENOMEM.
  */
 int wperf_baseline_from_runs(const struct wperf_runset *rs, const char *scenario,
@@ -129,6 +148,10 @@ int wperf_baseline_accept(struct wperf_baseline *b, int is_edge, const char *con
  * entries added so far).
  */
 int wperf_baseline_merge_accepted(struct wperf_baseline *fresh, const struct wperf_baseline *old);
+
+/* The samples of metric name, or NULL when b does not have it. */
+const struct wperf_baseline_metric *wperf_baseline_metric(const struct wperf_baseline *b,
+							  const char *name);
 
 /* The samples of edge from -> to, or NULL when b does not have it. */
 const struct wperf_baseline_edge *wperf_baseline_edge(const struct wperf_baseline *b,

@@ -23,7 +23,8 @@ static const struct wperf_doc_range not_negative = {0, INFINITY, 0, 0};
 
 struct reader {
 	struct wperf_yaml y;
-	struct wperf_buf knots, edges, accepted; /* the arrays of out, growing */
+	struct wperf_buf knots, edges, metrics, accepted; /* the arrays of out, growing */
+	int version;					  /* of the format: 1 or 2 */
 };
 
 /* A count from min to max, the value of key at the current path. */
@@ -348,6 +349,48 @@ static int read_items(struct reader *r, const yaml_node_t *n, struct wperf_basel
 	return ret;
 }
 
+/* A metric: name, unit, lower_is_better, samples (at most one per run). */
+static int read_metric(struct reader *r, const yaml_node_t *item, struct wperf_baseline *b)
+{
+	static const char *const keys[] = {"name", "lower_is_better", "samples", "unit"};
+	struct wperf_yaml *y = &r->y;
+	struct wperf_baseline_metric m = {0};
+	yaml_node_t *v[4];
+	int ret = wperf_yaml_keys(y, item, keys, 4, 3, v);
+
+	AT_KEY(y, keys, v, 0, wperf_yaml_fixed(y, v[0], m.metric.name, sizeof(m.metric.name)));
+	if (!ret &&
+	    (!wperf_metric_name_ok(m.metric.name) || wperf_baseline_metric(b, m.metric.name))) {
+		wperf_doc_path_key(&y->path, "name");
+		return wperf_yaml_fail(y, v[0],
+				       "expected a metric's name (letters, digits, '_', '.', "
+				       "'-'; not throughput or bottlenecks), once");
+	}
+	AT_KEY(y, keys, v, 1, wperf_yaml_bool(y, v[1], &m.metric.lower_is_better));
+	AT_KEY(y, keys, v, 2, get_numbers(y, v[2], &any_number, &m.samples, &m.nsamples));
+	if (!ret && m.nsamples > b->runs) {
+		wperf_doc_path_key(&y->path, "samples");
+		ret =
+		    wperf_yaml_fail(y, v[2], "expected at most one sample per run (%zu), found %zu",
+				    b->runs, m.nsamples);
+	}
+	AT_KEY(y, keys, v, 3, wperf_yaml_fixed(y, v[3], m.metric.unit, sizeof(m.metric.unit)));
+	if (!ret && wperf_baseline_grow(&r->metrics, &b->metrics, &b->nmetrics, &m, sizeof(m)))
+		ret = wperf_yaml_no_memory(y);
+	if (ret)
+		free(m.samples);
+	return ret;
+}
+
+/* Metrics came with format 2: in a file that says 1 they are a mistake. */
+static int read_metrics(struct reader *r, const yaml_node_t *n, struct wperf_baseline *b)
+{
+	if (r->version < 2)
+		return wperf_yaml_fail(&r->y, n, "metrics need format: %s (this file says %s)",
+				       WPERF_BASELINE_FORMAT_METRICS, WPERF_BASELINE_FORMAT);
+	return read_items(r, n, b, read_metric);
+}
+
 static int read_knots(struct reader *r, const yaml_node_t *n, struct wperf_baseline *b)
 {
 	int ret = read_items(r, n, b, read_knot);
@@ -364,8 +407,9 @@ static int read_edges(struct reader *r, const yaml_node_t *n, struct wperf_basel
 
 /* The format is checked before anything else: a baseline of another version
  * may well have keys this one does not know, but that is not what to say. */
-static int check_format(struct wperf_yaml *y, const yaml_node_t *root)
+static int check_format(struct reader *r, const yaml_node_t *root)
 {
+	struct wperf_yaml *y = &r->y;
 	const yaml_node_t *v = wperf_yaml_lookup(y, root, "format");
 	char found[64];
 	const char *s;
@@ -376,10 +420,15 @@ static int check_format(struct wperf_yaml *y, const yaml_node_t *root)
 		return 0; /* read_root says so */
 	saved = wperf_doc_path_key(&y->path, "format");
 	ret = wperf_yaml_string(y, v, 0, &s, &len);
-	if (!ret && strcmp(s, WPERF_BASELINE_FORMAT))
+	r->version = ret					 ? 0
+		     : !strcmp(s, WPERF_BASELINE_FORMAT)	 ? 1
+		     : !strcmp(s, WPERF_BASELINE_FORMAT_METRICS) ? 2
+								 : 0;
+	if (!ret && !r->version)
 		ret = wperf_yaml_fail(
-		    y, v, "expected %s (the format this wperf-bench reads), found %s",
-		    WPERF_BASELINE_FORMAT, wperf_yaml_describe(v, found, sizeof(found)));
+		    y, v, "expected %s or %s (the formats this wperf-bench reads), found %s",
+		    WPERF_BASELINE_FORMAT, WPERF_BASELINE_FORMAT_METRICS,
+		    wperf_yaml_describe(v, found, sizeof(found)));
 	if (!ret)
 		wperf_doc_path_pop(&y->path, saved);
 	return ret;
@@ -397,13 +446,14 @@ static int get_runs(struct wperf_yaml *y, const yaml_node_t *n, struct wperf_bas
 
 static int read_root(struct reader *r, const yaml_node_t *root, struct wperf_baseline *b)
 {
-	static const char *const keys[] = {"format",	 "scenario", "runs",  "environment",
-					   "throughput", "knots",    "edges", "accepted"};
+	static const char *const keys[] = {"format",	  "scenario",	"runs",
+					   "environment", "throughput", "knots",
+					   "edges",	  "accepted",	"metrics"};
 	struct wperf_yaml *y = &r->y;
-	yaml_node_t *v[8];
-	int ret = check_format(y, root);
+	yaml_node_t *v[9];
+	int ret = check_format(r, root);
 
-	ret = ret ? ret : wperf_yaml_keys(y, root, keys, 8, 3, v);
+	ret = ret ? ret : wperf_yaml_keys(y, root, keys, 9, 3, v);
 	/* format is there (a required key) and right (check_format). */
 	AT_KEY(y, keys, v, 1, wperf_yaml_strdup(y, v[1], 0, &b->scenario));
 	AT_KEY(y, keys, v, 2, get_runs(y, v[2], b));
@@ -412,6 +462,7 @@ static int read_root(struct reader *r, const yaml_node_t *root, struct wperf_bas
 	AT_KEY(y, keys, v, 5, read_knots(r, v[5], b));
 	AT_KEY(y, keys, v, 6, read_edges(r, v[6], b));
 	AT_KEY(y, keys, v, 7, read_items(r, v[7], b, read_accepted));
+	AT_KEY(y, keys, v, 8, read_metrics(r, v[8], b));
 	return ret;
 }
 

@@ -134,11 +134,37 @@ static void write_accepted(struct wperf_yaml_writer *w, const struct wperf_basel
 	wperf_yaml_write_list_end(w);
 }
 
+static void write_metrics(struct wperf_yaml_writer *w, const struct wperf_baseline *b)
+{
+	if (!b->nmetrics)
+		return;
+	wperf_yaml_write_key(w, "metrics");
+	wperf_yaml_write_list(w, 0);
+	for (size_t i = 0; i < b->nmetrics; i++) {
+		const struct wperf_baseline_metric *m = &b->metrics[i];
+
+		wperf_yaml_write_mapping(w, 0);
+		wperf_yaml_write_key(w, "name");
+		wperf_yaml_write_string(w, m->metric.name);
+		if (m->metric.unit[0]) {
+			wperf_yaml_write_key(w, "unit");
+			wperf_yaml_write_string(w, m->metric.unit);
+		}
+		wperf_yaml_write_key(w, "lower_is_better");
+		wperf_yaml_write_plain(w, m->metric.lower_is_better ? "true" : "false");
+		wperf_yaml_write_key(w, "samples");
+		numbers(w, m->samples, m->nsamples);
+		wperf_yaml_write_mapping_end(w);
+	}
+	wperf_yaml_write_list_end(w);
+}
+
 static void write_document(struct wperf_yaml_writer *w, const struct wperf_baseline *b)
 {
 	wperf_yaml_write_mapping(w, 0);
 	wperf_yaml_write_key(w, "format");
-	wperf_yaml_write_plain(w, WPERF_BASELINE_FORMAT);
+	wperf_yaml_write_plain(w,
+			       b->nmetrics ? WPERF_BASELINE_FORMAT_METRICS : WPERF_BASELINE_FORMAT);
 	wperf_yaml_write_key(w, "scenario");
 	wperf_yaml_write_string(w, b->scenario);
 	write_env(w, &b->env);
@@ -147,6 +173,7 @@ static void write_document(struct wperf_yaml_writer *w, const struct wperf_basel
 	write_throughput(w, b);
 	write_knots(w, b);
 	write_edges(w, b);
+	write_metrics(w, b);
 	write_accepted(w, b);
 	wperf_yaml_write_mapping_end(w);
 }

@@ -15,7 +15,7 @@
 #include "core/util/json_util.h"
 
 const char *const check_finding_kinds[CHECK_FINDING_KINDS] = {
-    "new-knot", "knot-gone", "edge", "throughput", "vertex", "expectation"};
+    "new-knot", "knot-gone", "edge", "throughput", "vertex", "expectation", "metric"};
 const char *const check_levels[CHECK_LEVELS] = {"info", "warn", "fail"};
 
 enum wperf_verdict_kind wperf_check_kind(const struct wperf_check *c, int *error)
@@ -166,6 +166,27 @@ static int finding_to_json(struct json_object *a, const struct wperf_finding *f)
 	ret = ret ? ret : put_array(o, "sites", &sub);
 	for (size_t i = 0; i < f->nsites && !ret; i++)
 		ret = site_to_json(sub, &f->sites[i]);
+	if (!ret && f->metric) { /* came with metrics: only where there is one */
+		ret = put_string(o, "metric", f->metric);
+		ret = ret ? ret : put_string(o, "unit", f->unit);
+	}
+	return ret;
+}
+
+/* "metrics": [{name, unit, before, after}], only when the scenario has some. */
+static int metrics_to_json(struct json_object *o, const struct wperf_verdict *v)
+{
+	struct json_object *a, *m;
+	int ret = v->nmetrics ? put_array(o, "metrics", &a) : 0;
+
+	for (size_t i = 0; i < v->nmetrics && !ret; i++) {
+		m = json_object_new_object();
+		ret = wperf_json_append(a, m);
+		ret = ret ? ret : put_string(m, "name", v->metrics[i].name);
+		ret = ret ? ret : put_string(m, "unit", v->metrics[i].unit);
+		ret = ret ? ret : put_number(m, "before", v->metrics[i].before);
+		ret = ret ? ret : put_number(m, "after", v->metrics[i].after);
+	}
 	return ret;
 }
 
@@ -199,6 +220,7 @@ static int scenario_to_json(struct json_object *a, const struct wperf_check_scen
 		  : wperf_json_put(sub, "unit",
 				   json_object_new_string_len(
 				       v->unit, (int)strnlen(v->unit, sizeof(v->unit))));
+	ret = ret ? ret : metrics_to_json(o, v);
 	ret = ret ? ret : put_array(o, "findings", &sub);
 	for (size_t i = 0; i < v->nfindings && !ret; i++)
 		ret = finding_to_json(sub, &v->findings[i]);

@@ -38,9 +38,12 @@
  *                                      contradicts (optional: absent in older files)
  *       "throughput": {"before": 140.1, "after": 111.2, "unit": "requests/s"},
  *                                      before/after null when unknown; unit may be ""
+ *       "metrics": [{"name": "latency_p99", "unit": "ms", "before": 4.1, "after": 4.3}],
+ *                                      the scenario's other metrics (core/gate/metric.h);
+ *                                      absent without any (and in older files)
  *       "findings": [                  in the verdict's order
  *         {"kind": "edge",             "new-knot" "knot-gone" "edge" "throughput"
- *                                      "vertex" "expectation"
+ *                                      "vertex" "expectation" "metric"
  *          "level": "fail",            "info" "warn" "fail"
  *          "worse": true, "inconclusive": false, "accepted": false,
  *          "from": "fig1/B", "to": "fig1/extra",      edge, vertex (the edge that brought it); else
@@ -52,8 +55,9 @@
  *          "p": 0.0001, "q": 0.0004, "detectable": 0.03,   null when NaN
  *          "runs_needed": 0,
  *          "note": "worse beyond the tolerance (10%) and the noise",   or null
- *          "sites": [{"waiter": "fsync (fig1.c:88)", "waker": null, "share": 0.93}]}],
+ *          "sites": [{"waiter": "fsync (fig1.c:88)", "waker": null, "share": 0.93}],
  *                                      waiter, waker null when unknown
+ *          "metric": "latency_p99", "unit": "ms"}],   kind metric only (unit may be null)
  *       "warnings": ["..."]}]}
  *
  * Ownership: a struct wperf_check owns its scenarios, their strings and their

@@ -12,7 +12,7 @@
 #define NAMES(a)   (sizeof(a) / sizeof(*(a)))
 
 /* enum wperf_finding_kind and enum wperf_level, by value. */
-#define CHECK_FINDING_KINDS 6
+#define CHECK_FINDING_KINDS 7
 #define CHECK_LEVELS	    3
 extern const char *const check_finding_kinds[CHECK_FINDING_KINDS];
 extern const char *const check_levels[CHECK_LEVELS];

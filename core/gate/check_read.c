@@ -255,14 +255,15 @@ static int read_finding(struct json_object *o, const char *path, struct wperf_fi
 	    "from",   "to",	    "vertex",	   "sink",	   "knot",
 	    "before", "after",	    "change",	   "before_range", "after_range",
 	    "seen",   "runs",	    "before_seen", "before_runs",  "p",
-	    "q",      "detectable", "runs_needed", "note",	   "sites"};
+	    "q",      "detectable", "runs_needed", "note",	   "sites",
+	    "metric", "unit"}; /* metric and unit came later: optional */
 	struct json_object *v[NAMES(keys)], *a;
 	char sub[WPERF_JSON_PATH_LEN];
 	struct reader r;
 	int kind = 0, level = 0;
 	size_t n;
 
-	r_start(&r, o, path, keys, NAMES(keys), NAMES(keys), v, err);
+	r_start(&r, o, path, keys, NAMES(keys), NAMES(keys) - 2, v, err);
 	r_name(&r, 0, check_finding_kinds, CHECK_FINDING_KINDS, &kind);
 	r_name(&r, 1, check_levels, CHECK_LEVELS, &level);
 	f->kind = (enum wperf_finding_kind)kind;
@@ -297,6 +298,12 @@ static int read_finding(struct json_object *o, const char *path, struct wperf_fi
 		r.ret =
 		    read_site(json_object_array_get_idx(a, i), sub, &f->sites[f->nsites++], err);
 	}
+	r_dup(&r, 25, 1, 1, &f->metric);
+	r_dup(&r, 26, 1, 0, &f->unit);
+	if (!r.ret && (f->kind == WPERF_FINDING_METRIC) != (f->metric != NULL))
+		r.ret = wperf_json_fail(err, path,
+					"a finding of kind metric, and only one, names "
+					"its metric");
 	return r.ret;
 }
 
@@ -318,16 +325,35 @@ static int read_throughput(struct json_object *o, const char *path, struct wperf
 	return r.ret;
 }
 
+/* A metric's medians: name, unit, before, after. */
+static int read_metric(struct json_object *o, const char *path, struct wperf_verdict_metric *m,
+		       struct wperf_error *err)
+{
+	static const char *const keys[] = {"name", "unit", "before", "after"};
+	struct json_object *x[NAMES(keys)];
+	struct reader r;
+
+	r_start(&r, o, path, keys, NAMES(keys), NAMES(keys), x, err);
+	if (!r.ret && at(&r, 0))
+		r.ret = wperf_json_get_fixed(x[0], r.sub, m->name, sizeof(m->name), err);
+	if (!r.ret && !wperf_metric_name_ok(m->name))
+		r.ret = wperf_json_fail(err, r.sub, "expected a metric's name");
+	if (!r.ret && at(&r, 1))
+		r.ret = wperf_json_get_fixed(x[1], r.sub, m->unit, sizeof(m->unit), err);
+	r_number(&r, 2, 1, &m->before);
+	r_number(&r, 3, 1, &m->after);
+	return r.ret;
+}
+
 static int read_scenario(struct json_object *o, const char *path, struct wperf_check_scenario *s,
 			 struct wperf_error *err)
 {
 	static const char *const keys[] = {
-	    "name",	  "dir",	"verdict",	  "reason",	     "pairs",
-	    "seconds",	  "runs",	"baseline_runs",  "paired",	     "alpha",
-	    "tests",	  "detectable", "structure_only", "lost_events",     "lossy_runs",
-	    "throughput", "findings",	"warnings",	  "unconfirmed_runs"}; /* unconfirmed_runs
-										  came later:
-										  optional */
+	    "name",	  "dir",	"verdict",	  "reason",	      "pairs",
+	    "seconds",	  "runs",	"baseline_runs",  "paired",	      "alpha",
+	    "tests",	  "detectable", "structure_only", "lost_events",      "lossy_runs",
+	    "throughput", "findings",	"warnings",	  "unconfirmed_runs", "metrics"};
+	/* unconfirmed_runs and metrics came later: optional */
 	static const char *const verdicts[] = {"pass",	     "improved",     "new-bottleneck",
 					       "regression", "inconclusive", ERROR_NAME};
 	struct wperf_verdict *v = &s->verdict;
@@ -337,7 +363,7 @@ static int read_scenario(struct json_object *o, const char *path, struct wperf_c
 	int kind = 0;
 	size_t n;
 
-	r_start(&r, o, path, keys, NAMES(keys), NAMES(keys) - 1, x, err);
+	r_start(&r, o, path, keys, NAMES(keys), NAMES(keys) - 2, x, err);
 	r_dup(&r, 0, 0, 1, &s->name);
 	r_dup(&r, 1, 0, 0, &s->dir);
 	r_name(&r, 2, verdicts, NAMES(verdicts), &kind);
@@ -369,6 +395,14 @@ static int read_scenario(struct json_object *o, const char *path, struct wperf_c
 		r_size(&r, 18, &v->unconfirmed_runs);
 	if (r_object(&r, 15, 0))
 		r.ret = read_throughput(x[15], r.sub, v, err);
+	a = x[19] ? r_array(&r, 19, &n) : NULL;
+	if (a && n && !(v->metrics = calloc(n, sizeof(*v->metrics))))
+		r.ret = wperf_json_no_memory(err, r.sub);
+	for (size_t i = 0; a && i < n && !r.ret; i++) {
+		wperf_json_index_path(sub, r.sub, i);
+		r.ret = read_metric(json_object_array_get_idx(a, i), sub,
+				    &v->metrics[v->nmetrics++], err);
+	}
 	a = r_array(&r, 16, &n);
 	if (a && n && !(v->findings = calloc(n, sizeof(*v->findings))))
 		r.ret = wperf_json_no_memory(err, r.sub);

@@ -54,8 +54,12 @@ void check_finding_what(struct md *m, const struct wperf_finding *f, const char 
 			pp(m, f->before);
 		}
 		break;
+	case WPERF_FINDING_METRIC:
 	case WPERF_FINDING_THROUGHPUT:
-		check_md_printf(m, "throughput %.6g → %.6g", f->before, f->after);
+		/* A metric is named; its unit is its own. */
+		unit = f->kind == WPERF_FINDING_METRIC ? (f->unit ? f->unit : "") : unit;
+		check_md_text(m, f->metric ? f->metric : "throughput");
+		check_md_printf(m, " %.6g → %.6g", f->before, f->after);
 		if (unit[0]) {
 			check_md_printf(m, " ");
 			check_md_text(m, unit);

@@ -100,6 +100,12 @@ int wperf_run_to_json(const struct wperf_run *r, struct json_object **out)
 		ret = wperf_json_put(o, "cmetric_first", json_object_new_string(r->cmetric_first));
 	if (!ret && r->timer_paced.n)
 		ret = wperf_json_put(o, "timer_paced", idset_to_json(&r->timer_paced));
+	if (!ret && r->nmetrics) {
+		struct json_object *m;
+
+		ret = wperf_run_metrics_to_json(r->metrics, r->nmetrics, &m);
+		ret = ret ? ret : wperf_json_put(o, "metrics", m);
+	}
 	if (!ret && r->have_checks) {
 		struct json_object *c = json_object_new_object();
 
@@ -347,11 +353,12 @@ static int read_checks(struct json_object *o, const char *path, struct wperf_run
 int wperf_run_from_json(const struct json_object *o, const char *where, struct wperf_run *out,
 			struct wperf_error *err)
 {
-	/* sinks, cmetric_first, events, timer_paced and checks came later: optional */
+	/* sinks, cmetric_first, events, timer_paced, checks and metrics came
+	 * later: optional */
 	static const char *const keys[] = {"throughput",  "window_ns", "lost_events",	"knots",
 					   "edges",	  "sinks",     "cmetric_first", "events",
-					   "timer_paced", "checks"};
-	struct json_object *v[10];
+					   "timer_paced", "checks",    "metrics"};
+	struct json_object *v[11];
 	char sub[WPERF_JSON_PATH_LEN];
 	struct wperf_run r;
 	int ret;
@@ -359,7 +366,7 @@ int wperf_run_from_json(const struct json_object *o, const char *where, struct w
 	where = where ? where : "";
 	wperf_run_init(out);
 	wperf_run_init(&r);
-	ret = wperf_json_get_keys(o, where, keys, 10, 5, v, err);
+	ret = wperf_json_get_keys(o, where, keys, 11, 5, v, err);
 	if (ret)
 		return ret;
 	wperf_json_key_path(sub, where, "throughput");
@@ -392,6 +399,9 @@ int wperf_run_from_json(const struct json_object *o, const char *where, struct w
 	wperf_json_key_path(sub, where, "checks");
 	if (!ret && v[9])
 		ret = read_checks(v[9], sub, &r, err);
+	wperf_json_key_path(sub, where, "metrics");
+	if (!ret && v[10])
+		ret = wperf_run_metrics_from_json(v[10], sub, &r.metrics, &r.nmetrics, err);
 	wperf_json_key_path(sub, where, "cmetric_first");
 	if (!ret && v[6]) {
 		const char *id;

@@ -56,6 +56,29 @@ int wperf_run_add_knot(struct wperf_run *r, const char *const *ids, size_t n)
 	return ret;
 }
 
+int wperf_run_set_metric(struct wperf_run *r, const char *name, double value)
+{
+	struct wperf_run_metric m = {.value = value};
+
+	for (size_t i = 0; i < r->nmetrics; i++)
+		if (!strcmp(r->metrics[i].name, name)) {
+			r->metrics[i].value = value;
+			return 0;
+		}
+	if (strlen(name) >= sizeof(m.name))
+		return -EINVAL;
+	strcpy(m.name, name);
+	return push(&r->metrics, &r->nmetrics, &m, sizeof(m));
+}
+
+double wperf_run_metric(const struct wperf_run *r, const char *name)
+{
+	for (size_t i = 0; i < r->nmetrics; i++)
+		if (!strcmp(r->metrics[i].name, name))
+			return r->metrics[i].value;
+	return NAN;
+}
+
 /* Where edge from -> to is in r->edges, or where it would go (*found 0). */
 static size_t find_edge(const struct wperf_run *r, const char *from, const char *to, int *found)
 {
@@ -229,6 +252,7 @@ void wperf_run_release(struct wperf_run *r)
 	free(r->cmetric_first);
 	wperf_idset_release(&r->timer_paced);
 	free(r->checks_first);
+	free(r->metrics);
 	wperf_run_init(r);
 }
 
@@ -260,4 +284,7 @@ void wperf_runset_release(struct wperf_runset *rs)
 	rs->runs = NULL;
 	rs->nruns = 0;
 	rs->unit[0] = '\0';
+	free(rs->metrics);
+	rs->metrics = NULL;
+	rs->nmetrics = 0;
 }

@@ -16,7 +16,8 @@
  *   start at the target or at what it waits for (directly or through others):
  *   the rest of the machine is noise to the gate;
  * - the throughput the harness measured, the window, the events recorded and
- *   the events lost;
+ *   the events lost, and the value of each of the scenario's other metrics
+ *   (core/gate/metric.h);
  * - how many checks against the kernel's counters that confirm the graph agree
  *   and disagree.
  *
@@ -32,6 +33,7 @@
 #include <stdint.h>
 
 #include "core/analysis/analysis.h"
+#include "core/gate/metric.h"
 #include "core/util/error.h"
 
 /* Edges lighter than this share of the window are left out of a run. */
@@ -67,7 +69,9 @@ struct wperf_run {
 	 * have_checks 0: the trace had no counters (or the summary is older). */
 	int have_checks;
 	uint64_t checks_ok, checks_warn;
-	char *checks_first; /* the first that disagrees, a phrase; NULL: none */
+	char *checks_first;		  /* the first that disagrees, a phrase; NULL: none */
+	struct wperf_run_metric *metrics; /* the scenario's other metrics; NULL: none */
+	size_t nmetrics;
 };
 
 /* A synthetic scenario's expected answer. Each part is optional (0 or NULL). */
@@ -88,7 +92,9 @@ struct wperf_expect {
 struct wperf_runset {
 	struct wperf_run *runs;
 	size_t nruns;
-	char unit[32]; /* of the throughput, e.g. "requests/s"; may be empty */
+	char unit[32];		      /* of the throughput, e.g. "requests/s"; may be empty */
+	struct wperf_metric *metrics; /* the scenario's other metrics, in its order */
+	size_t nmetrics;
 };
 
 /* ---- identities, shared with the baseline and the verdict ---- */
@@ -137,6 +143,12 @@ int wperf_run_add_knot(struct wperf_run *r, const char *const *ids, size_t n);
 /* Adds share to edge from -> to, keeping the edges sorted; 0, -EINVAL (share
  * negative or not finite) or -ENOMEM. */
 int wperf_run_add_edge(struct wperf_run *r, const char *from, const char *to, double share);
+
+/* Sets r's value of metric name (NaN: not measured); 0 or -ENOMEM. */
+int wperf_run_set_metric(struct wperf_run *r, const char *name, double value);
+
+/* r's value of metric name; NaN when r did not measure it. */
+double wperf_run_metric(const struct wperf_run *r, const char *name);
 
 /* The share of edge from -> to in r, 0 when r does not have it. */
 double wperf_run_edge_share(const struct wperf_run *r, const char *from, const char *to);

@@ -58,6 +58,8 @@ void gate_release_finding(struct wperf_finding *f)
 	free(f->to);
 	free(f->note);
 	free(f->vertex);
+	free(f->metric);
+	free(f->unit);
 	for (size_t i = 0; i < f->nsites; i++) {
 		free(f->sites[i].waiter);
 		free(f->sites[i].waker);
@@ -74,6 +76,7 @@ void wperf_verdict_release(struct wperf_verdict *v)
 		free(v->warnings[i]);
 	free(v->warnings);
 	free(v->scenario);
+	free(v->metrics);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -276,8 +279,10 @@ static enum wperf_verdict_kind decide(const struct wperf_verdict *v)
 		new_knot |=
 		    fails && (f->kind == WPERF_FINDING_NEW_KNOT || f->kind == WPERF_FINDING_VERTEX);
 		unsure |= f->inconclusive;
-		better |= (f->kind == WPERF_FINDING_VERTEX && !f->worse && !f->sink) ||
-			  (f->kind == WPERF_FINDING_THROUGHPUT && !f->worse);
+		better |=
+		    (f->kind == WPERF_FINDING_VERTEX && !f->worse && !f->sink) ||
+		    ((f->kind == WPERF_FINDING_THROUGHPUT || f->kind == WPERF_FINDING_METRIC) &&
+		     !f->worse);
 	}
 	if (new_knot)
 		return WPERF_VERDICT_NEW_BOTTLENECK;
@@ -323,6 +328,7 @@ int wperf_verdict(const struct wperf_runset *rs, const struct wperf_baseline *b,
 		ret = ret || !s.o.base_runs ? ret : gate_test_vertices(&s, 1);
 		ret = ret || s.o.structure_only ? ret : gate_test_edges(&s);
 		ret = ret ? ret : gate_test_throughput(&s);
+		ret = ret ? ret : gate_test_metrics(&s);
 		ret = ret ? ret : gate_judge_tests(&s);
 	}
 	for (size_t i = 0; i < s.pending.len / sizeof(struct pending); i++)

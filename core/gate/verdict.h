@@ -23,6 +23,12 @@
  * rest whose median share grew most. An accepted knot entry one of whose globs
  * matches the vertex accepts it.
  *
+ * Metrics. Every other metric of the run set (rs->metrics, core/gate/metric.h)
+ * is tested as the throughput is, with its own direction and tolerance (0:
+ * throughput_tolerance), against the baseline's samples of the same name; a
+ * finding (kind METRIC) names it. A metric the baseline lacks, or that no run
+ * measured, is a warning, not a test.
+ *
  * Edges and throughput. The samples are the edge's share of the window in
  * each run (0 in a run without the edge) or the measured throughputs. Edges
  * whose medians are both under edge_floor are no test. Paired (the baseline
@@ -149,6 +155,7 @@ enum wperf_finding_kind {
 	WPERF_FINDING_THROUGHPUT,  /* the throughput changed */
 	WPERF_FINDING_VERTEX,	   /* a vertex joined or left the bottleneck (knots or sinks) */
 	WPERF_FINDING_EXPECTATION, /* runs missed the scenario's expected answer */
+	WPERF_FINDING_METRIC,	   /* another metric of the load changed (metric, unit) */
 };
 
 /* A call site behind an edge, as the text report prints it: where the waiter
@@ -195,6 +202,15 @@ struct wperf_finding {
 	double detectable;
 	struct wperf_site *sites; /* EDGE, VERTEX: the call sites behind from -> to */
 	size_t nsites;
+	char *metric, *unit; /* METRIC: its name and unit (unit may be NULL); else NULL */
+};
+
+/* The medians of one of the scenario's other metrics (core/gate/metric.h),
+ * shown whether or not a finding came of it. */
+struct wperf_verdict_metric {
+	char name[WPERF_METRIC_NAME_MAX];
+	char unit[WPERF_METRIC_UNIT_MAX];
+	double before, after; /* NaN when a side has none */
 };
 
 struct wperf_verdict {
@@ -217,6 +233,8 @@ struct wperf_verdict {
 	size_t tests;	    /* how many tests the scenario's p values were adjusted over */
 	double detectable;  /* the smallest throughput change (relative) the runs could
 			     * have detected; NaN when unknown */
+	struct wperf_verdict_metric *metrics; /* the run set's metrics, in its order */
+	size_t nmetrics;
 };
 
 int wperf_verdict(const struct wperf_runset *rs, const struct wperf_baseline *b,

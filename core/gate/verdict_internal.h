@@ -49,6 +49,13 @@ int gate_test_expectation(struct gate *s);
 int gate_test_vertices(struct gate *s, int sink);
 int gate_test_edges(struct gate *s);
 int gate_test_throughput(struct gate *s);
+/* One measure of the load, the throughput (m NULL) or metric m: the samples
+ * before (the baseline's) and after (the runs'), their medians into
+ * *median_before and *median_after; a test, or a warning that says why not. */
+int gate_test_measure(struct gate *s, const struct wperf_metric *m, const double *before, size_t nb,
+		      const double *after, size_t na, double *median_before, double *median_after);
+/* Every metric of the run set (verdict_metrics.c). */
+int gate_test_metrics(struct gate *s);
 
 /* ---- verdict_levels.c ---- */
 /* The pending tests as one family: adjusted p values, then each finding's

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The verdict for CI: JUnit XML, one testsuite per scenario with two
- * testcases (the bottlenecks and the throughput), failed by a failing finding
+ * The verdict for CI: JUnit XML, one testsuite per scenario with a testcase
+ * for the bottlenecks, one for the throughput and one per other metric (named
+ * by the metric), failed by a failing finding
  * and skipped when inconclusive. See verdict.h and verdict_text.h.
  */
 #include <errno.h>
@@ -31,9 +32,12 @@ static int finding_line(struct wperf_buf *b, const struct wperf_finding *f, cons
 				       f->from, f->to, f->before * 100, f->after * 100,
 				       f->change * 100);
 		break;
+	case WPERF_FINDING_METRIC:
 	case WPERF_FINDING_THROUGHPUT:
-		ret = wperf_buf_printf(b, "throughput %.6g -> %.6g%s%s (%+.1f%%)", f->before,
-				       f->after, unit[0] ? " " : "", unit, f->change * 100);
+		unit = f->kind == WPERF_FINDING_METRIC ? (f->unit ? f->unit : "") : unit;
+		ret = wperf_buf_printf(b, "%s %.6g -> %.6g%s%s (%+.1f%%)",
+				       f->metric ? f->metric : "throughput", f->before, f->after,
+				       unit[0] ? " " : "", unit, f->change * 100);
 		break;
 	case WPERF_FINDING_VERTEX:
 		ret = wperf_buf_printf(b, "%s %s the %s in %zu of %zu runs (was %zu of %zu)",
@@ -69,26 +73,41 @@ static int untrusted_line(struct wperf_buf *b, const struct wperf_verdict *v)
 	       wperf_buf_append(b, "", 1);
 }
 
-/* Is finding f about the testcase (0: bottlenecks, 1: throughput)? */
-static int in_case(const struct wperf_finding *f, int throughput)
+/* The testcase of finding f: "bottlenecks", "throughput" or its metric's name. */
+static const char *case_of(const struct wperf_finding *f)
 {
-	return (f->kind == WPERF_FINDING_THROUGHPUT) == throughput;
+	if (f->kind == WPERF_FINDING_METRIC)
+		return f->metric;
+	return f->kind == WPERF_FINDING_THROUGHPUT ? "throughput" : "bottlenecks";
 }
 
-static int junit_case(struct wperf_buf *b, const struct wperf_verdict *v, int throughput)
+/* The testcases of v: the bottlenecks, the throughput, then each metric. */
+static size_t cases(const struct wperf_verdict *v)
 {
-	const char *name = throughput ? "throughput" : "bottlenecks";
+	return 2 + v->nmetrics;
+}
+
+static const char *case_name(const struct wperf_verdict *v, size_t t)
+{
+	return t == 0 ? "bottlenecks" : t == 1 ? "throughput" : v->metrics[t - 2].name;
+}
+
+static int junit_case(struct wperf_buf *b, const struct wperf_verdict *v, const char *name)
+{
+	const int throughput = strcmp(name, "bottlenecks") != 0; /* a measure of the load */
 	struct wperf_buf lines = {0}, first = {0};
 	size_t fails = 0, unsure = 0;
 	const char *type = "regression";
 	int ret = wperf_buf_printf(b, "    <testcase classname=\"wperf-bench.");
 
 	ret = ret ? ret : wperf_xml_text(b, v->scenario ? v->scenario : "");
-	ret = ret ? ret : wperf_buf_printf(b, "\" name=\"%s\">\n", name);
+	ret = ret ? ret : wperf_buf_printf(b, "\" name=\"");
+	ret = ret ? ret : wperf_xml_text(b, name);
+	ret = ret ? ret : wperf_buf_printf(b, "\">\n");
 	for (size_t i = 0; i < v->nfindings && !ret; i++) {
 		const struct wperf_finding *f = &v->findings[i];
 
-		if (!in_case(f, throughput))
+		if (strcmp(case_of(f), name))
 			continue;
 		/* The message: the first failure, else the first inconclusive finding. */
 		if (f->level == WPERF_LEVEL_FAIL) {
@@ -162,13 +181,14 @@ static int junit_out(struct wperf_buf *b, const struct wperf_verdict *v)
 static void junit_counts(const struct wperf_verdict *v, size_t *fails, size_t *skipped)
 {
 	*fails = *skipped = 0;
-	for (int t = 0; t < 2; t++) {
+	for (size_t t = 0; t < cases(v); t++) {
 		int fail = 0, unsure = 0;
 
 		for (size_t i = 0; i < v->nfindings; i++) {
-			fail |=
-			    in_case(&v->findings[i], t) && v->findings[i].level == WPERF_LEVEL_FAIL;
-			unsure |= in_case(&v->findings[i], t) && v->findings[i].inconclusive;
+			int in = !strcmp(case_of(&v->findings[i]), case_name(v, t));
+
+			fail |= in && v->findings[i].level == WPERF_LEVEL_FAIL;
+			unsure |= in && v->findings[i].inconclusive;
 		}
 		*fails += fail;
 		*skipped += !fail && (unsure || (t == 0 && wperf_verdict_untrusted(v)));
@@ -193,7 +213,7 @@ static int junit_error(struct wperf_buf *b, const char *scenario, const char *wh
 int wperf_verdict_junit_errors(const struct wperf_verdict *const *v, const char *const *errors,
 			       size_t n, struct wperf_buf *out)
 {
-	size_t start = out->len, fails = 0, skipped = 0, nerrors = 0;
+	size_t start = out->len, fails = 0, skipped = 0, nerrors = 0, tests = 0;
 	int ret;
 
 	for (size_t i = 0; i < n; i++) {
@@ -206,12 +226,13 @@ int wperf_verdict_junit_errors(const struct wperf_verdict *const *v, const char 
 		junit_counts(v[i], &f, &s);
 		fails += f;
 		skipped += s;
+		tests += cases(v[i]);
 	}
 	ret = wperf_buf_printf(out,
 			       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 			       "<testsuites name=\"wperf-bench\" tests=\"%zu\" failures=\"%zu\" "
 			       "errors=\"%zu\" skipped=\"%zu\">\n",
-			       2 * (n - nerrors) + nerrors, fails, nerrors, skipped);
+			       tests + nerrors, fails, nerrors, skipped);
 	for (size_t i = 0; i < n && !ret; i++) {
 		size_t f, s;
 
@@ -225,16 +246,16 @@ int wperf_verdict_junit_errors(const struct wperf_verdict *const *v, const char 
 		ret = ret ? ret
 			  : wperf_buf_printf(
 				out,
-				"\" tests=\"2\" failures=\"%zu\" errors=\"0\" "
+				"\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
 				"skipped=\"%zu\">\n    <properties>\n"
 				"      <property name=\"verdict\" value=\"%s\"/>\n"
 				"      <property name=\"runs\" value=\"%zu\"/>\n"
 				"      <property name=\"baseline_runs\" value=\"%zu\"/>\n"
 				"    </properties>\n",
-				f, s, wperf_verdict_name(v[i]->kind), v[i]->runs,
+				cases(v[i]), f, s, wperf_verdict_name(v[i]->kind), v[i]->runs,
 				v[i]->baseline_runs);
-		ret = ret ? ret : junit_case(out, v[i], 0);
-		ret = ret ? ret : junit_case(out, v[i], 1);
+		for (size_t t = 0; t < cases(v[i]) && !ret; t++)
+			ret = junit_case(out, v[i], case_name(v[i], t));
 		ret = ret ? ret : junit_out(out, v[i]);
 		ret = ret ? ret : wperf_buf_printf(out, "  </testsuite>\n");
 	}

@@ -202,29 +202,32 @@ static void md_edges(struct md *m, const struct wperf_verdict *v)
 	}
 }
 
-static void md_throughput(struct md *m, const struct wperf_verdict *v)
+/* A measure of the load: the throughput (metric NULL) or one of the other
+ * metrics, its medians and its finding if any. */
+static void md_measure(struct md *m, const struct wperf_verdict *v, const char *metric,
+		       const char *unit, double before, double after)
 {
 	const struct wperf_finding *f = NULL;
 
-	md_printf(m, "\n#### Throughput");
+	md_printf(m, "\n#### %s", metric ? "Metric " : "Throughput");
+	if (metric)
+		md_code_(m, metric);
 	md_end(m);
 	for (size_t i = 0; i < v->nfindings && !f; i++)
-		if (v->findings[i].kind == WPERF_FINDING_THROUGHPUT)
+		if (metric ? v->findings[i].metric && !strcmp(v->findings[i].metric, metric)
+			   : v->findings[i].kind == WPERF_FINDING_THROUGHPUT)
 			f = &v->findings[i];
-	if (isnan(v->throughput_before) || isnan(v->throughput_after)) {
+	if (isnan(before) || isnan(after)) {
 		md_printf(m, "Not compared (see the warnings).");
 		md_end(m);
 		return;
 	}
-	md_printf(m, "%.6g → %.6g", v->throughput_before, v->throughput_after);
-	if (v->unit[0]) {
+	md_printf(m, "%.6g → %.6g", before, after);
+	if (unit[0]) {
 		md_printf(m, " ");
-		md_text_(m, v->unit);
+		md_text_(m, unit);
 	}
-	md_printf(m, " (%+.1f%%, medians)",
-		  v->throughput_before ? (v->throughput_after - v->throughput_before) /
-					     fabs(v->throughput_before) * 100
-				       : 0.0);
+	md_printf(m, " (%+.1f%%, medians)", before ? (after - before) / fabs(before) * 100 : 0.0);
 	if (f) {
 		md_printf(m, ", runs %.6g–%.6g against %.6g–%.6g, p ", f->after_lo, f->after_hi,
 			  f->before_lo, f->before_hi);
@@ -263,7 +266,10 @@ int wperf_verdict_markdown(const struct wperf_verdict *v, size_t max_chars, stru
 	md_end(&m);
 	md_knots(&m, v);
 	md_edges(&m, v);
-	md_throughput(&m, v);
+	md_measure(&m, v, NULL, v->unit, v->throughput_before, v->throughput_after);
+	for (size_t i = 0; i < v->nmetrics; i++)
+		md_measure(&m, v, v->metrics[i].name, v->metrics[i].unit, v->metrics[i].before,
+			   v->metrics[i].after);
 	if (v->nwarnings) {
 		md_printf(&m, "\n#### Warnings");
 		md_end(&m);

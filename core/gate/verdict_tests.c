@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -302,44 +303,62 @@ int gate_test_edges(struct gate *s)
 	return ret;
 }
 
+int gate_test_measure(struct gate *s, const struct wperf_metric *m, const double *before, size_t nb,
+		      const double *after, size_t na, double *median_before, double *median_after)
+{
+	struct pending t = {.tol = m && m->tolerance > 0 ? m->tolerance : s->o.throughput_tolerance,
+			    .sd = NAN,
+			    .log_scale = 1};
+	char what[WPERF_METRIC_NAME_MAX + 16] = "throughput";
+
+	if (m)
+		snprintf(what, sizeof(what), "metric %s", m->name);
+	*median_before = wperf_median(before, nb);
+	*median_after = wperf_median(after, na);
+	nan_finding_fields(&t.f);
+	t.f.kind = m ? WPERF_FINDING_METRIC : WPERF_FINDING_THROUGHPUT;
+	/* A measure of the load changes by ratios: paired, its test is on the log ratio. */
+	for (size_t i = 0; i < na; i++)
+		t.log_scale &= after[i] > 0;
+	for (size_t i = 0; i < nb; i++)
+		t.log_scale &= before[i] > 0;
+	if (s->o.structure_only)
+		return 0; /* the medians are shown, not compared */
+	if (!na != !nb)
+		return gate_add_warning(
+		    s, gate_format("the %s is not compared: %s", what,
+				   na ? "the baseline has none" : "no run measured it"));
+	if (na && *median_before == 0)
+		return gate_add_warning(s, gate_format("the %s is not compared: the baseline's "
+						       "median is 0",
+						       what));
+	if (!na)
+		return 0;
+	measure(s, before, nb, after, na, fabs(*median_before), &t);
+	t.f.worse =
+	    (m ? m->lower_is_better : s->o.lower_is_better) ? t.f.change > 0 : t.f.change < 0;
+	if (m &&
+	    (!(t.f.metric = strdup(m->name)) || (m->unit[0] && !(t.f.unit = strdup(m->unit))))) {
+		gate_release_finding(&t.f);
+		return -ENOMEM;
+	}
+	return add_pending(s, &t);
+}
+
 int gate_test_throughput(struct gate *s)
 {
 	const struct wperf_baseline *b = s->b;
-	struct pending t = {.tol = s->o.throughput_tolerance, .sd = NAN, .log_scale = 1};
 	double *after = malloc((s->rs->nruns ? s->rs->nruns : 1) * sizeof(*after));
 	size_t na = 0;
-	int ret = 0;
+	int ret;
 
 	if (!after)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->rs->nruns; i++)
 		if (!isnan(s->rs->runs[i].throughput))
 			after[na++] = s->rs->runs[i].throughput;
-	s->out->throughput_before = wperf_median(b->throughput, b->nthroughput);
-	s->out->throughput_after = wperf_median(after, na);
-	nan_finding_fields(&t.f);
-	t.f.kind = WPERF_FINDING_THROUGHPUT;
-	/* A throughput changes by ratios: paired, its test is on the log ratio. */
-	for (size_t i = 0; i < na; i++)
-		t.log_scale &= after[i] > 0;
-	for (size_t i = 0; i < b->nthroughput; i++)
-		t.log_scale &= b->throughput[i] > 0;
-	if (s->o.structure_only)
-		; /* the medians are shown, not compared */
-	else if (!na != !b->nthroughput)
-		ret = gate_add_warning(
-		    s, gate_format("the throughput is not compared: %s",
-				   na ? "the baseline has none" : "no run measured it"));
-	else if (na && s->out->throughput_before == 0)
-		ret = gate_add_warning(s,
-				       gate_format("the throughput is not compared: the baseline's "
-						   "median is 0"));
-	else if (na) {
-		measure(s, b->throughput, b->nthroughput, after, na,
-			fabs(s->out->throughput_before), &t);
-		t.f.worse = s->o.lower_is_better ? t.f.change > 0 : t.f.change < 0;
-		ret = add_pending(s, &t);
-	}
+	ret = gate_test_measure(s, NULL, b->throughput, b->nthroughput, after, na,
+				&s->out->throughput_before, &s->out->throughput_after);
 	free(after);
 	return ret;
 }

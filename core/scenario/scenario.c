@@ -38,8 +38,8 @@ static int throughput(struct loader *L, const yaml_node_t *map, struct scenario_
 
 static int load(struct loader *L, const yaml_node_t *map)
 {
-	static const char *const keys[] = {"command", "env",	      "cwd",	   "duration",
-					   "timeout", "stop_timeout", "throughput"};
+	static const char *const keys[] = {"command", "env",	      "cwd",	    "duration",
+					   "timeout", "stop_timeout", "throughput", "metrics"};
 	struct scenario_load *l = &L->s->load;
 	const yaml_node_t *v;
 
@@ -69,6 +69,8 @@ static int load(struct loader *L, const yaml_node_t *map)
 	}
 	if ((v = wperf_yaml_lookup(&L->y, map, "throughput")))
 		AT_KEY(L, "throughput", throughput(L, v, &l->throughput) < 0);
+	if ((v = wperf_yaml_lookup(&L->y, map, "metrics")))
+		AT_KEY(L, "metrics", sc_metrics(L, v, l) < 0);
 	return 0;
 }
 
@@ -362,7 +364,7 @@ static int scenario(struct loader *L, const yaml_node_t *root)
 	static const char *const keys[] = {"name",     "load",	 "description", "tags",
 					   "build",    "setup",	 "prepare",	"include",
 					   "services", "record", "runs",	"analysis",
-					   "expect",   "gate",	 "teardown"};
+					   "expect",   "gate",	 "teardown",	"matrix"};
 	struct scenario *s = L->s;
 	const yaml_node_t *v;
 	long long runs = 1;
@@ -446,8 +448,8 @@ static int scenario_dir(struct loader *L)
 	return L->s->dir ? 0 : -1;
 }
 
-int scenario_load(const char *path, const struct scenario_vars *vars, struct scenario **out,
-		  struct wperf_error *err)
+int sc_load_file(const char *path, const struct scenario_vars *vars, struct scenario **out,
+		 struct wperf_error *err)
 {
 	struct wperf_error local;
 	struct loader L = {.file = path, .vars = vars, .err = err ? err : &local};
@@ -460,8 +462,8 @@ int scenario_load(const char *path, const struct scenario_vars *vars, struct sce
 	L.s = calloc(1, sizeof(*L.s));
 	if (!L.s)
 		return wperf_error_set(err, -ENOMEM, "%s: out of memory", path);
-	if ((L.s->path = sc_strndup(&L, NULL, path, strlen(path))) && sc_read_document(&L) == 0 &&
-	    scenario_dir(&L) == 0)
+	if ((L.s->path = L.s->file = sc_strndup(&L, NULL, path, strlen(path))) &&
+	    sc_read_document(&L) == 0 && scenario_dir(&L) == 0)
 		ret = scenario(&L, wperf_yaml_root(&L.y));
 	wperf_yaml_release(&L.y);
 	wperf_buf_release(&L.tmp);

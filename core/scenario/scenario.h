@@ -108,6 +108,23 @@ struct scenario_throughput {
 	int higher_is_better; /* default 1 */
 };
 
+/* One of the load's other metrics (core/gate/metric.h): read from a regex's
+ * first group, as the throughput, or from a key path in JSON. */
+struct scenario_metric {
+	char *name;  /* wperf_metric_name_ok, unique in the scenario */
+	char *regex; /* a POSIX extended regex with a group; NULL when json is given */
+	/* A key path into the load's JSON output, "latency.p99" or "runs[0].ops":
+	 * names ([A-Za-z0-9_-]+) separated by '.', each with optional [INDEX]s;
+	 * NULL when regex is given. */
+	char *json;
+	char *file;	      /* NULL: the load's output; otherwise this file */
+	char *unit;	      /* NULL when not given */
+	int higher_is_better; /* required: a latency is lower-is-better */
+	double tolerance;     /* (0, 1]; 0: gate.throughput_tolerance */
+};
+
+#define SCENARIO_MAX_METRICS 32
+
 struct scenario_load {
 	struct scenario_command command;
 	char **env;	 /* "KEY=VALUE", added to wperf-bench's environment */
@@ -119,6 +136,8 @@ struct scenario_load {
 	double timeout;
 	double stop_timeout; /* seconds from SIGTERM to SIGKILL when it is stopped; default 10 */
 	struct scenario_throughput throughput;
+	struct scenario_metric *metrics; /* load.metrics in the file's order; NULL: none */
+	size_t nmetrics;		 /* at most SCENARIO_MAX_METRICS */
 };
 
 enum scenario_target_kind {
@@ -202,6 +221,7 @@ struct scenario_gate {
 
 struct scenario {
 	char *path;	   /* as given to scenario_load */
+	char *file;	   /* path without a variant's selection (@NAME=VALUE,...) */
 	char *dir;	   /* ${SCENARIO_DIR}: the absolute directory of the file */
 	char *name;	   /* [A-Za-z0-9._-]+ */
 	char *description; /* NULL when not given */
@@ -235,6 +255,12 @@ struct scenario {
  * Reads and checks the scenario at path. vars gives ${RESULTS_DIR} and
  * ${BUILD_DIR} (NULL: both undefined). Returns 0 and *out (free it with
  * scenario_free), or a negative errno with err->msg saying where and why.
+ *
+ * A file with a matrix (scenario_matrix.c) is one scenario per variant: path
+ * is then FILE@NAME=VALUE,... naming a value for every parameter (as
+ * scenario_variants gives them); the variant sees its parameters as
+ * ${NAME}, and is named SCENARIO@NAME=VALUE,... (s->name), its path as given
+ * (s->path) and its file without the selection (s->file).
  */
 int scenario_load(const char *path, const struct scenario_vars *vars, struct scenario **out,
 		  struct wperf_error *err);
@@ -245,6 +271,19 @@ int scenario_load(const char *path, const struct scenario_vars *vars, struct sce
  * and *has_unit, or -EINVAL. The range is the caller's to check.
  */
 int scenario_parse_duration(const char *text, double *seconds, int *has_unit);
+
+/*
+ * The variants of the scenario file at path, each as a path scenario_load
+ * takes: FILE@NAME=VALUE,... for every combination of the file's matrix (the
+ * first parameter varies slowest), or just FILE without a matrix. path may
+ * select some (FILE@threads=4: every variant with threads 4). 0 and *out, a
+ * NULL-terminated array of *n strings (free it with scenario_variants_free),
+ * or a negative errno with err saying where and why.
+ */
+int scenario_variants(const char *path, char ***out, size_t *n, struct wperf_error *err);
+
+/* Frees what scenario_variants gave; NULL-safe. */
+void scenario_variants_free(char **variants);
 
 /* Releases s and everything it owns; NULL-safe. */
 void scenario_free(struct scenario *s);

@@ -39,6 +39,11 @@ struct loader {
 	size_t depth;
 };
 
+/* Loads one scenario from the file path (no variant: scenario_matrix.c's
+ * scenario_load picks the variant and calls this). */
+int sc_load_file(const char *path, const struct scenario_vars *vars, struct scenario **out,
+		 struct wperf_error *err);
+
 /* Reading the file into L->y (scenario_yaml.c). */
 int sc_read_document(struct loader *L);
 
@@ -117,5 +122,7 @@ int sc_includes(struct loader *L, const yaml_node_t *root);
 /* A mapping of variable names to strings (services.NAME.env, load.env), as
  * "NAME=VALUE" strings ending with NULL. */
 int sc_env(struct loader *L, const yaml_node_t *map, char ***env, size_t *count);
+/* load.metrics (scenario_metrics.c), n its list. */
+int sc_metrics(struct loader *L, const yaml_node_t *n, struct scenario_load *l);
 
 #endif /* WPERF_SCENARIO_INTERNAL_H */

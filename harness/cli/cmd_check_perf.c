@@ -61,7 +61,7 @@ struct check_perf {
 
 /* Adds path to the selection when it is tagged; a file that does not load is
  * an error the check reports (it is selected, and fails to run). */
-static int select_file(struct check_perf *cp, const char *path)
+static int select_one(struct check_perf *cp, const char *path)
 {
 	const struct scenario_vars vars = {.results_dir = "<results>",
 					   .build_dir = cp->build_dir,
@@ -116,6 +116,22 @@ static int take_share(struct check_perf *cp)
 	return EXIT_OK;
 }
 
+/* Each variant of the file at path (the file itself without a matrix). */
+static int select_file(struct check_perf *cp, const char *path)
+{
+	struct wperf_error err = {0};
+	char **variants;
+	size_t n;
+	int status = EXIT_OK;
+
+	if (scenario_variants(path, &variants, &n, &err) < 0)
+		return select_one(cp, path); /* selected, and its error reported */
+	for (size_t i = 0; i < n && status == EXIT_OK; i++)
+		status = select_one(cp, variants[i]);
+	scenario_variants_free(variants);
+	return status;
+}
+
 /* Each operand: a scenario file, or a folder whose *.yaml files are scenarios. */
 static int select_scenarios(struct check_perf *cp, char **operands, int n)
 {
@@ -126,9 +142,9 @@ static int select_scenarios(struct check_perf *cp, char **operands, int n)
 		char pattern[PATH_MAX];
 		glob_t g;
 
-		if (stat(operands[i], &st) < 0)
+		if (stat(operands[i], &st) < 0 && !strchr(operands[i], '@'))
 			return cli_error(CMD, "%s: %s", operands[i], strerror(errno));
-		if (!S_ISDIR(st.st_mode)) {
+		if (strchr(operands[i], '@') || !S_ISDIR(st.st_mode)) {
 			status = select_file(cp, operands[i]);
 			continue;
 		}

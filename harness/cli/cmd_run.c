@@ -46,9 +46,10 @@ const struct cli_command cli_run_command = {
     .summary = "run a scenario: services, load, recording, analysis, gate",
     .run = cmd_run,
     .synopsis = "[OPTIONS] SCENARIO",
-    .description = "Runs SCENARIO: its setup, its services (each in a process group of its own,\n"
-		   "waited for until ready), the load while the machine is recorded, then stops\n"
-		   "everything and runs the teardown; as many times as the scenario's runs.\n"
+    .description = "Runs SCENARIO: its setup once, then as many times as the scenario's runs:\n"
+		   "its prepare, its services (each in a process group of its own, waited for\n"
+		   "until ready), the load while the machine is recorded, then stops everything\n"
+		   "and runs the teardown.\n"
 		   "Each run is analyzed at once; a synthetic scenario's expected answer is\n"
 		   "checked in every run. Whatever happens (a service that dies, Ctrl-C,\n"
 		   "SIGTERM) every process started is stopped and the results folder says\n"
@@ -56,7 +57,11 @@ const struct cli_command cli_run_command = {
 		   "\n"
 		   "The results folder holds summary.json and summary.md, the median run's\n"
 		   "graph.svg, plots/ (throughput and edge weights per run), the log, and\n"
-		   "runs/N/ with each run's trace, reports and process logs.\n",
+		   "runs/N/ with each run's trace, reports and process logs.\n"
+		   "\n"
+		   "A SCENARIO with a matrix runs each of its variants in turn (with --results\n"
+		   "DIR, into DIR/NAME=VALUE,...); SCENARIO@NAME=VALUE,... runs those with\n"
+		   "these values (docs/scenarios.md).\n",
     .options = run_options,
     .examples = "  wperf-bench run scenarios/synthetic-fig1.yaml\n"
 		"  wperf-bench run --gate --results results/fig1 scenarios/synthetic-fig1.yaml\n",
@@ -110,28 +115,22 @@ static size_t expectations_missed(const struct results *r)
 	return missed;
 }
 
-int cmd_run(int argc, char **argv)
+/* One scenario (one variant of a matrix) from its run set to its exit status. */
+static int run_one(struct run_args *args)
 {
-	struct run_args args = {0};
-	struct run_set_opts *o = &args.o;
-	const struct gate_baseline_src *baseline = &args.baseline;
+	struct run_set_opts *o = &args->o;
 	struct results r;
 	struct scenario *s;
 	struct wperf_error err = {0};
-	int status = cli_parse(&cli_run_command, argc, argv, &args);
+	int status;
 	size_t missed;
 
-	if (status >= 0)
-		return status;
-	o->scenario_path = argv[optind];
-	if ((baseline->path || baseline->at_commit || baseline->target) && !args.gate)
-		return cli_error(CMD, "--baseline, --baseline-ref and --target are for --gate");
 	if (run_set(o, &r, &s, &err) < 0) {
 		status = r.dir[0] ? cli_error(CMD, "%s is incomplete: %s", r.dir, err.msg)
 				  : cli_error(CMD, "%s", err.msg);
 		goto out;
 	}
-	status = args.gate ? judge(&r, baseline) : EXIT_OK;
+	status = args->gate ? judge(&r, &args->baseline) : EXIT_OK;
 	missed = expectations_missed(&r);
 	if (missed) {
 		cli_warn(CMD, "%zu of %zu runs missed the expected answer (see %s/summary.md)",
@@ -139,12 +138,46 @@ int cmd_run(int argc, char **argv)
 		if (status == EXIT_OK)
 			status = EXIT_FAIL;
 	}
-	if (!o->quiet && !args.gate)
+	if (!o->quiet && !args->gate)
 		print_summary(&r);
 	if (!o->quiet)
 		fprintf(stderr, "wperf-bench run: results in %s\n", r.dir);
 out:
 	results_release(&r);
 	scenario_free(s);
+	return status;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_args args = {0};
+	const struct gate_baseline_src *baseline = &args.baseline;
+	const char *results = NULL;
+	struct wperf_error err = {0};
+	char **variants = NULL, dir[PATH_MAX];
+	size_t n = 0;
+	int status = cli_parse(&cli_run_command, argc, argv, &args);
+
+	if (status >= 0)
+		return status;
+	if ((baseline->path || baseline->at_commit || baseline->target) && !args.gate)
+		return cli_error(CMD, "--baseline, --baseline-ref and --target are for --gate");
+	if (scenario_variants(argv[optind], &variants, &n, &err) < 0)
+		return cli_error(CMD, "%s", err.msg);
+	/* A matrix: every variant (or those selected), --results DIR/NAME=VALUE,... each. */
+	results = args.o.results_dir;
+	status = EXIT_OK;
+	for (size_t i = 0; i < n && status != EXIT_ERROR; i++) {
+		int one;
+
+		args.o.scenario_path = variants[i];
+		if (results && n > 1) {
+			snprintf(dir, sizeof(dir), "%s/%s", results, strrchr(variants[i], '@') + 1);
+			args.o.results_dir = dir;
+		}
+		one = run_one(&args);
+		status = one > status ? one : status;
+	}
+	scenario_variants_free(variants);
 	return status;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "harness/base/output.h"
 #include "harness/base/progress.h"
@@ -53,6 +54,26 @@ static unsigned runs_at_look(const struct check *c, unsigned k)
 	return n < max ? n : max < c->first ? c->first : max;
 }
 
+/* The base tree's copy of scenario, a file or a variant of one (FILE@...):
+ * the file is looked up in the base, the selection kept. */
+static int base_variant_path(const struct base_tree *t, const char *scenario, char *out,
+			     size_t size, struct wperf_error *err)
+{
+	const char *at = strrchr(scenario, '@');
+	char file[PATH_MAX];
+	int e;
+
+	if (!at || access(scenario, F_OK) == 0)
+		return base_tree_path(t, scenario, out, size, err);
+	snprintf(file, sizeof(file), "%.*s", (int)(at - scenario), scenario);
+	e = base_tree_path(t, file, out, size, err);
+	if (!e && strlen(out) + strlen(at) >= size)
+		return wperf_error_set(err, -ENAMETOOLONG, "%s%s: path too long", out, at);
+	if (!e)
+		strcat(out, at);
+	return e;
+}
+
 /*
  * The head's set first: its scenario says how many runs both sides make. A
  * scenario the change adds is not in the base commit: its head runs alone
@@ -68,7 +89,8 @@ static int open_sides(struct check *c, struct wperf_error *err)
 	int e = 0;
 
 	if (o->base) {
-		e = base_tree_path(o->base, o->scenario, base_scenario, sizeof(base_scenario), err);
+		e = base_variant_path(o->base, o->scenario, base_scenario, sizeof(base_scenario),
+				      err);
 		c->fresh = e == -ENOENT && o->new_ok;
 		if (e && !c->fresh)
 			return e;

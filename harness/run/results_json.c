@@ -130,6 +130,18 @@ static int put_runs(json_object *parent, const struct results *r)
 	return put_object(parent, "runs", runs, e);
 }
 
+/* The scenario's other metrics, only when it has some (they came later). */
+static int put_metrics(json_object *parent, const struct wperf_runset *rs)
+{
+	json_object *a;
+	int e;
+
+	if (!rs->nmetrics)
+		return 0;
+	e = wperf_metrics_to_json(rs->metrics, rs->nmetrics, &a);
+	return e ? e : wperf_json_put(parent, "metrics", a);
+}
+
 /* The members of summary.json, in the order of the file. */
 static int put_summary(json_object *o, const struct results *r)
 {
@@ -150,6 +162,7 @@ static int put_summary(json_object *o, const struct results *r)
 	e = e ? e : wperf_env_to_json(&r->env, &env);
 	e = e ? e : wperf_json_put(o, "environment", env);
 	e = e ? e : wperf_json_put(o, "unit", json_object_new_string(r->runs.unit));
+	e = e ? e : put_metrics(o, &r->runs);
 	e = e ? e : put_git(o, &r->git);
 	e = e ? e : put_gate(o, &r->gate);
 	e = e ? e : put_verdict(o, r);
@@ -178,8 +191,8 @@ int results_summary_json(const struct results *r, struct wperf_buf *out)
  * Every value read is checked for its type and its range, so that a summary
  * edited by hand is refused with the place instead of read as something else
  * (a min_runs of -1 taken as 2^64 - 1). Keys that may be missing or null: git,
- * verdict, started, reason, max_lost (later than the others) and, per run, run
- * and expect. Keys this reader does not know are left alone: a summary is
+ * verdict, started, reason, max_lost, metrics (later than the others) and, per
+ * run, run and expect. Keys this reader does not know are left alone: a summary is
  * written again by compare and after a kill, by older and newer versions.
  */
 
@@ -429,11 +442,16 @@ static int read_head(struct results *r, json_object *o, const char *top, struct 
 static int read_summary(struct results *r, json_object *o, const char *top, struct wperf_error *err)
 {
 	char path[WPERF_JSON_PATH_LEN];
-	json_object *runs, *reason, *env;
+	json_object *runs, *reason, *env, *metrics;
 	int e = wperf_json_want_type(o, top, json_type_object, err);
 
 	e = e ? e : read_head(r, o, top, err);
 	e = e ? e : read_string(o, top, "unit", r->runs.unit, sizeof(r->runs.unit), err);
+	e = e ? e : wperf_json_get_member(o, top, "metrics", json_type_array, 0, &metrics, err);
+	wperf_json_key_path(path, top, "metrics");
+	if (!e && metrics)
+		e = wperf_metrics_from_json(metrics, path, &r->runs.metrics, &r->runs.nmetrics,
+					    err);
 	e = e ? e : read_gate(o, top, &r->gate, err);
 	e = e ? e : read_git_and_verdict(r, o, top, err);
 	e = e ? e : read_started(r, o, top, err);

@@ -225,6 +225,36 @@ void run_set_expectation(const struct scenario *s, struct wperf_expect *want)
 	};
 }
 
+/* The scenario's other metrics, each with its tolerance resolved. */
+static int init_metrics(const struct scenario *s, struct wperf_runset *rs)
+{
+	if (!s->load.nmetrics)
+		return 0;
+	if (!(rs->metrics = calloc(s->load.nmetrics, sizeof(*rs->metrics))))
+		return -ENOMEM;
+	for (; rs->nmetrics < s->load.nmetrics; rs->nmetrics++) {
+		const struct scenario_metric *m = &s->load.metrics[rs->nmetrics];
+		struct wperf_metric *out = &rs->metrics[rs->nmetrics];
+
+		snprintf(out->name, sizeof(out->name), "%s", m->name);
+		snprintf(out->unit, sizeof(out->unit), "%s", m->unit ? m->unit : "");
+		out->lower_is_better = !m->higher_is_better;
+		out->tolerance = m->tolerance > 0 ? m->tolerance : s->gate.throughput_tolerance;
+	}
+	return 0;
+}
+
+/* The metrics the runner read into run, by name. */
+static int set_metrics(const struct scenario *s, const struct run_outcome *out,
+		       struct wperf_run *run)
+{
+	int e = 0;
+
+	for (size_t i = 0; i < s->load.nmetrics && !e; i++)
+		e = wperf_run_set_metric(run, s->load.metrics[i].name, out->metrics[i]);
+	return e;
+}
+
 static int one_run(struct run_set *set, unsigned i, struct wperf_error *err)
 {
 	const struct scenario *s = set->s;
@@ -260,6 +290,10 @@ static int one_run(struct run_set *set, unsigned i, struct wperf_error *err)
 
 		snprintf(msg, sizeof(msg), "%s", err->msg);
 		return wperf_error_set(err, e, "%s: %s", out.trace, msg);
+	}
+	if (set_metrics(s, &out, &run) < 0) {
+		wperf_run_release(&run);
+		return wperf_error_set(err, -ENOMEM, "out of memory");
 	}
 	if (x.checked)
 		x.met = wperf_run_expect(&run, &want, x.why, sizeof(x.why)) >= 0;
@@ -358,6 +392,8 @@ int run_set_open(const struct run_set_opts *o, struct results *out, struct run_s
 		return e;
 	set->runs = o->runs ? o->runs : set->s->runs;
 	init_results(set);
+	if (init_metrics(set->s, &out->runs) < 0)
+		return wperf_error_set(err, -ENOMEM, "out of memory");
 	snprintf(path, sizeof(path), "%s/log", out->dir);
 	e = progress_open(&set->progress, path, err);
 	if (e)
@@ -366,7 +402,7 @@ int run_set_open(const struct run_set_opts *o, struct results *out, struct run_s
 	stale_sweep(&set->progress);
 	snprintf(path, sizeof(path), "%s/scenario.yaml", out->dir);
 	snprintf(set->ledger, sizeof(set->ledger), "%s/%s", out->dir, STALE_LEDGER);
-	e = copy_file(o->scenario_path, path, err);
+	e = copy_file(set->s->file, path, err); /* the whole file, matrix and all */
 	if (!e)
 		e = results_write(out, NULL, err);
 	if (e)

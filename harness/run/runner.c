@@ -17,6 +17,7 @@
 #include "harness/base/spawn.h"
 #include "harness/record/bpf_recorder.h"
 #include "harness/record/recording.h"
+#include "harness/run/load_metrics.h"
 #include "harness/run/tcp_port.h"
 
 #define RECORD_READY_TIMEOUT 30.0 /* from starting the recorder to its probes attached */
@@ -373,22 +374,11 @@ static int finish_load(struct run_state *st, struct wperf_error *err)
 	return 0;
 }
 
-static int read_throughput(struct run_state *st, struct run_outcome *out, struct wperf_error *err)
+/* The throughput and the other metrics the load left. */
+static int read_measures(struct run_state *st, struct run_outcome *out, struct wperf_error *err)
 {
-	const struct scenario_throughput *t = &st->o->s->load.throughput;
-	const char *source = t->file ? t->file : st->load.log_path;
-	struct wperf_buf text = {0};
-	int e;
-
-	out->throughput = NAN;
-	if (!t->regex)
-		return 0;
-	e = output_read_all(source, &text, err);
-	if (!e)
-		e = runner_parse_throughput(t->regex, (const char *)text.data, text.len, source,
-					    &out->throughput, err);
-	wperf_buf_release(&text);
-	return e;
+	return load_measures_read(&st->o->s->load, st->load.log_path, &out->throughput,
+				  out->metrics, err);
 }
 
 /* Stops whatever still runs, newest first. */
@@ -433,7 +423,7 @@ static int run_load(struct run_state *st, struct run_outcome *out, struct wperf_
 	progress_say(st->o->progress, "%s: recording", st->o->label);
 	if ((e = record_load(st, err)) || (e = finish_load(st, err)))
 		return e;
-	if ((e = check_services(st, err)) || (e = read_throughput(st, out, err)))
+	if ((e = check_services(st, err)) || (e = read_measures(st, out, err)))
 		return e;
 	return 0;
 }

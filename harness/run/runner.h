@@ -36,7 +36,8 @@ struct runner_opts {
 };
 
 struct run_outcome {
-	double throughput; /* NaN when the scenario reads none */
+	double throughput;		      /* NaN when the scenario reads none */
+	double metrics[SCENARIO_MAX_METRICS]; /* of load.metrics, in its order */
 	char trace[PATH_MAX];
 	/* What the analysis is about: a process name or "PID[,PID...]" (the target's
 	 * processes while it was recorded); empty: every knot of the machine. */
@@ -84,5 +85,8 @@ bool runner_shell_waits(pid_t leader, const char *shell, double timeout);
  */
 int runner_parse_throughput(const char *regex, const char *text, size_t len, const char *source,
 			    double *value, struct wperf_error *err);
+/* The same for a number called what in messages ("metric latency_p99"). */
+int runner_parse_number(const char *regex, const char *what, const char *text, size_t len,
+			const char *source, double *value, struct wperf_error *err);
 
 #endif /* WPERF_RUNNER_H */

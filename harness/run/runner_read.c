@@ -141,6 +141,12 @@ bool runner_shell_waits(pid_t leader, const char *shell, double timeout)
 int runner_parse_throughput(const char *regex, const char *text, size_t len, const char *source,
 			    double *value, struct wperf_error *err)
 {
+	return runner_parse_number(regex, "throughput", text, len, source, value, err);
+}
+
+int runner_parse_number(const char *regex, const char *what, const char *text, size_t len,
+			const char *source, double *value, struct wperf_error *err)
+{
 	struct scenario_regex *re;
 	char why[256], number[64], *end;
 	const char *at;
@@ -148,16 +154,16 @@ int runner_parse_throughput(const char *regex, const char *text, size_t len, con
 	int e = scenario_regex_compile(regex, &re, why, sizeof(why));
 
 	if (e)
-		return wperf_error_set(err, e, "bad throughput regex /%s/: %s", regex,
+		return wperf_error_set(err, e, "bad %s regex /%s/: %s", what, regex,
 				       e == -ENOMEM ? "out of memory" : why);
 	/* The last match is the figure for the whole load. */
 	e = scenario_regex_last_line(re, text, len, &at, &n);
 	scenario_regex_free(re);
 	if (e == 0)
-		return wperf_error_set(
-		    err, -ENOENT, "no line of %s matches the throughput regex /%s/", source, regex);
+		return wperf_error_set(err, -ENOENT, "no line of %s matches the %s regex /%s/",
+				       source, what, regex);
 	if (e < 0)
-		return wperf_error_set(err, e, "%s: the throughput regex /%s/: %s", source, regex,
+		return wperf_error_set(err, e, "%s: the %s regex /%s/: %s", source, what, regex,
 				       e == -E2BIG ? "too costly to match (backtracking)"
 						   : strerror(-e));
 	snprintf(number, sizeof(number), "%.*s", (int)(n < sizeof(number) ? n : sizeof(number) - 1),
@@ -165,8 +171,8 @@ int runner_parse_throughput(const char *regex, const char *text, size_t len, con
 	*value = strtod(number, &end);
 	if (n >= sizeof(number) || end == number || *end || !isfinite(*value))
 		return wperf_error_set(err, -EINVAL,
-				       "%s: the throughput regex /%s/ caught \"%.40s\", which is "
+				       "%s: the %s regex /%s/ caught \"%.40s\", which is "
 				       "not a number",
-				       source, regex, number);
+				       source, what, regex, number);
 	return 0;
 }

@@ -516,12 +516,12 @@ static const struct bad bad[] = {
     {"", "b.yaml: empty: expected a baseline"},
     {"# only a comment\n", "b.yaml: empty: expected a baseline"},
     {"- a\n- b\n", "b.yaml:1:1: expected a mapping, found a list"},
-    {"format: wperf-baseline/2\nscenario: s\nruns: 1\ncolour: red\n",
-     "b.yaml:1:9: format: expected wperf-baseline/1 (the format this wperf-bench reads), found "
-     "\"wperf-baseline/2\""},
+    {"format: wperf-baseline/3\nscenario: s\nruns: 1\ncolour: red\n",
+     "b.yaml:1:9: format: expected wperf-baseline/1 or wperf-baseline/2 (the formats this "
+     "wperf-bench reads), found \"wperf-baseline/3\""},
     {"format: [1]\n", "b.yaml:1:9: format: expected a string, found a list"},
     {HEAD "colour: red\n", "b.yaml:4:1: colour: unknown key (allowed here: format, scenario, runs, "
-			   "environment, throughput, knots, edges, accepted)"},
+			   "environment, throughput, knots, edges, accepted, metrics)"},
     {HEAD "runs: 3\n", "b.yaml:4:1: runs: duplicate key (first at line 3)"},
     {"format: wperf-baseline/1\nruns: 2\n", "b.yaml:1:1: missing key \"scenario\""},
     {"format: wperf-baseline/1\nscenario:\nruns: 2\n",

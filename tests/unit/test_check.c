@@ -242,7 +242,7 @@ static void strict_errors(void **state)
 	    {"\"reason\":null", "\"reason\":7", "scenarios[0].reason: expected a string, found 7"},
 	    {"\"kind\":\"edge\"", "\"kind\":\"knot\"",
 	     "scenarios[0].findings[1].kind: expected one of new-knot, knot-gone, edge, "
-	     "throughput, vertex, expectation, found \"knot\""},
+	     "throughput, vertex, expectation, metric, found \"knot\""},
 	    {"{", "[", "not JSON: array value separator"},
 	    {"\"seconds\":812.5", "\"seconds\":NaN", "seconds: expected a number, found NaN"},
 	};

@@ -318,10 +318,10 @@ static const struct {
      ".checks.warn: expected a whole number, found -2"},
     {RUN(GOOD_HEAD ",\"thruput\":1", GOOD_KNOTS, GOOD_EDGES),
      ".thruput: unknown key (allowed here: throughput, window_ns, lost_events, knots, edges, "
-     "sinks, cmetric_first, events, timer_paced, checks)"},
+     "sinks, cmetric_first, events, timer_paced, checks, metrics)"},
     {RUN("\"Throughput\":1,\"window_ns\":5,\"lost_events\":0", GOOD_KNOTS, GOOD_EDGES),
      ".Throughput: unknown key (allowed here: throughput, window_ns, lost_events, knots, edges, "
-     "sinks, cmetric_first, events, timer_paced, checks)"},
+     "sinks, cmetric_first, events, timer_paced, checks, metrics)"},
     {RUN("\"throughput\":\"fast\",\"window_ns\":5,\"lost_events\":0", GOOD_KNOTS, GOOD_EDGES),
      ".throughput: expected a number or null, found \"fast\""},
     {RUN("\"throughput\":NaN,\"window_ns\":5,\"lost_events\":0", GOOD_KNOTS, GOOD_EDGES),
