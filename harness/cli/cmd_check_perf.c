@@ -237,15 +237,6 @@ static int parse_alpha(const char *cmd, const struct cli_option *opt, const char
 	return 0;
 }
 
-/* --var NAME=VALUE, repeatable: kept until the repository's config is read. */
-static int parse_var(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
-{
-	(void)opt;
-	if (wperf_buf_append(field, &arg, sizeof(arg)) < 0)
-		return cli_error(cmd, "out of memory");
-	return 0;
-}
-
 static int parse_shard(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
 {
 	struct wperf_error err = {0};
@@ -260,7 +251,7 @@ static const struct cli_option check_perf_options[] = {
     {0, "var", "NAME=VALUE",
      "defines the scenario variable ${NAME} (BUILD_DIR included: relative, each tree's "
      "folder); repeatable; wins over the config's variables and the environment",
-     CLI_PARSE(struct check_perf, var_args, parse_var)},
+     CLI_PARSE(struct check_perf, var_args, cli_parse_var)},
     {0, "shard", "I/N",
      "run only share I of N of the selected scenarios (those whose rank in name order is I-1 "
      "modulo N), for a CI matrix; RESULTS/" CHECK_SHARD_FILE " says which",

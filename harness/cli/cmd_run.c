@@ -20,6 +20,7 @@ struct run_args {
 	struct run_set_opts o;
 	int gate;
 	struct gate_baseline_src baseline;
+	struct wperf_buf vars; /* --var, for o.defs */
 };
 
 static const struct cli_option run_options[] = {
@@ -34,8 +35,13 @@ static const struct cli_option run_options[] = {
      CLI_FLAG(struct run_args, gate)},
     {CLI_GROUP(struct run_args, baseline, cli_baseline_options), .heading = "with --gate:"},
     {0, "build-dir", "DIR",
-     "${BUILD_DIR} of the scenario (default: the folder of this wperf-bench)",
+     "${BUILD_DIR} of the scenario (default: the folder of this wperf-bench, when make built "
+     "it in a source tree)",
      CLI_STRING(struct run_args, o.build_dir), .heading = "other options:"},
+    {0, "var", "NAME=VALUE",
+     "defines the scenario variable ${NAME} (BUILD_DIR too, over --build-dir); repeatable, "
+     "the first of a name winning; wins over the environment",
+     CLI_PARSE(struct run_args, vars, cli_parse_var)},
     {'q', "quiet", NULL, "only warnings, errors and the verdict",
      CLI_FLAG(struct run_args, o.quiet)},
     {0},
@@ -162,8 +168,11 @@ int cmd_run(int argc, char **argv)
 		return status;
 	if ((baseline->path || baseline->at_commit || baseline->target) && !args.gate)
 		return cli_error(CMD, "--baseline, --baseline-ref and --target are for --gate");
-	if (scenario_variants(argv[optind], &variants, &n, &err) < 0)
-		return cli_error(CMD, "%s", err.msg);
+	args.o.defs = cli_var_defs(CMD, &args.vars, &status);
+	if (status != EXIT_OK || scenario_variants(argv[optind], &variants, &n, &err) < 0) {
+		wperf_buf_release(&args.vars);
+		return status != EXIT_OK ? status : cli_error(CMD, "%s", err.msg);
+	}
 	/* A matrix: every variant (or those selected), --results DIR/NAME=VALUE,... each. */
 	results = args.o.results_dir;
 	status = EXIT_OK;
@@ -179,5 +188,6 @@ int cmd_run(int argc, char **argv)
 		status = one > status ? one : status;
 	}
 	scenario_variants_free(variants);
+	wperf_buf_release(&args.vars);
 	return status;
 }

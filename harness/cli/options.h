@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/util/buf.h"
+
 enum cli_option_kind {
 	CLI_OPTION_END,	   /* ends a table */
 	CLI_OPTION_FLAG,   /* no argument; sets the int field to 1 */
@@ -101,5 +103,16 @@ void cli_usage(const struct cli_command *cmd, FILE *out);
 /* A parser for CLI_OPTION_PARSE: a number from opt->min to opt->max into a
  * uint64_t field. */
 int cli_parse_u64(const char *cmd, const struct cli_option *opt, const char *arg, void *field);
+
+/*
+ * A parser for CLI_OPTION_PARSE: --var NAME=VALUE, repeatable, into a struct
+ * wperf_buf field of const char * (the arguments themselves, in order). The
+ * name must be a variable's and not one of the tool's own (scenario.h).
+ */
+int cli_parse_var(const char *cmd, const struct cli_option *opt, const char *arg, void *field);
+
+/* The --var values of a field cli_parse_var filled, as scenario_vars.defs: a
+ * NULL-terminated array, the buffer's own (NULL when there are none). */
+char *const *cli_var_defs(const char *cmd, struct wperf_buf *vars, int *status);
 
 #endif /* WPERF_CLI_OPTIONS_H */

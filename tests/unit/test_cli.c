@@ -96,6 +96,9 @@ static void a_usage_error_is_one_line_and_a_hint(void **state)
 	char *reprot[] = {"help", "reprot", NULL};
 	char *diff_one[] = {"diff", "a.trace", NULL};
 	char *updat[] = {"baseline", "updat", NULL};
+	char *var_name[] = {"run", "--var", "1x=2", "x.yaml", NULL};
+	char *var_own[] = {"ab", "--var", "DURATION=2", "x.yaml", NULL};
+	char *var_bare[] = {"check-perf", "--var", "PORT", NULL};
 
 	(void)state;
 	usage_error(cmd_report, missing, "wperf-bench report: error: missing operand TRACE");
@@ -118,7 +121,15 @@ static void a_usage_error_is_one_line_and_a_hint(void **state)
 	usage_error(
 	    cmd_baseline, updat,
 	    "wperf-bench baseline: error: 'updat' is not a sub-command of baseline; did you "
-	    "mean 'update'?");
+	    "mean 'update'?");	usage_error(cmd_run, var_name,
+		    "wperf-bench run: error: --var wants NAME=VALUE, NAME of letters, digits and _, "
+		    "found '1x=2'");
+	usage_error(cmd_ab, var_own,
+		    "wperf-bench ab: error: --var: ${DURATION} is the tool's own and cannot be "
+		    "defined");
+	usage_error(cmd_check_perf, var_bare,
+		    "wperf-bench check-perf: error: --var wants NAME=VALUE, NAME of letters, digits "
+		    "and _, found 'PORT'");
 }
 
 static void a_target_of_no_process_is_an_error(void **state)
