@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "harness/cli/cli.h"
+#include "harness/cli/cli_vars.h"
 #include "harness/gate/check_scenario.h"
 
 #define CMD "ab"
@@ -22,7 +23,7 @@ struct ab_args {
 	struct check_scenario_opts o;
 	const char *base_ref, *target, *results;
 	int keep_tree;
-	struct wperf_buf vars; /* --var, for o.defs */
+	struct cli_vars vars; /* --var and the repository's, for o.defs */
 };
 
 static const struct cli_option ab_options[] = {
@@ -45,9 +46,10 @@ static const struct cli_option ab_options[] = {
     {0, "build-dir", "DIR", "the head's ${BUILD_DIR} (default: build/ in the work tree)",
      CLI_STRING(struct ab_args, o.build_dir)},
     {0, "var", "NAME=VALUE",
-     "defines the scenario variable ${NAME} for both sides (BUILD_DIR too: relative, each "
-     "tree's folder); repeatable, the first of a name winning; wins over the environment",
-     CLI_PARSE(struct ab_args, vars, cli_parse_var)},
+     "defines the scenario variable ${NAME} for both sides (BUILD_DIR too, over --build-dir: "
+     "relative, each tree's folder); repeatable, a later one winning; wins over the "
+     "repository's .wperf-bench.yaml and the environment",
+     CLI_PARSE(struct ab_args, vars.args, cli_parse_var)},
     {0, "keep-tree", NULL, "keep the base's tree (its path is printed)",
      CLI_FLAG(struct ab_args, keep_tree)},
     {'q', "quiet", NULL, "only warnings, errors and the verdict",
@@ -94,24 +96,6 @@ static void results_dir(const char *scenario, const char *given, char *dir, size
 	snprintf(dir, size, "results/ab-%.*s-%s", (int)stem, base, stamp);
 }
 
-/* --var BUILD_DIR=DIR is --build-dir DIR (each tree's folder when relative):
- * the first one out of o.defs into o.build_dir. */
-static void take_build_dir(struct ab_args *args)
-{
-	char **defs = (char **)args->o.defs;
-	size_t n = 0;
-	int taken = 0;
-
-	for (size_t i = 0; defs && defs[i]; i++) {
-		if (strncmp(defs[i], "BUILD_DIR=", 10))
-			defs[n++] = defs[i];
-		else if (!taken++)
-			args->o.build_dir = defs[i] + 10;
-	}
-	if (defs)
-		defs[n] = NULL;
-}
-
 int cmd_ab(int argc, char **argv)
 {
 	struct ab_args args = {0};
@@ -129,9 +113,13 @@ int cmd_ab(int argc, char **argv)
 	if (o->looks.first && o->looks.max && o->looks.max < o->looks.first)
 		return cli_error(CMD, "--max-runs %u is below --runs %u", o->looks.max,
 				 o->looks.first);
-	if (!(o->defs = cli_var_defs(CMD, &args.vars, &status)) && status != EXIT_OK)
+	if ((status = cli_vars_define(CMD, &args.vars, 1)) != EXIT_OK) {
+		cli_vars_release(&args.vars);
 		return status;
-	take_build_dir(&args);
+	}
+	o->defs = args.vars.defs;
+	if (args.vars.build_dir)
+		o->build_dir = args.vars.build_dir;
 	if (o->looks.first && !o->looks.max)
 		o->looks.max = o->looks.first;
 	results_dir(o->scenario, args.results, dir, sizeof(dir));
@@ -139,7 +127,7 @@ int cmd_ab(int argc, char **argv)
 	if (base_tree_open(args.base_ref, args.target, args.keep_tree, &tree, &err) < 0) {
 		status = cli_error(CMD, "%s", err.msg);
 		base_tree_free(tree);
-		wperf_buf_release(&args.vars);
+		cli_vars_release(&args.vars);
 		return status;
 	}
 	o->base = tree;
@@ -157,6 +145,6 @@ int cmd_ab(int argc, char **argv)
 	wperf_buf_release(&md);
 	wperf_check_scenario_release(&sc);
 	base_tree_free(tree);
-	wperf_buf_release(&args.vars);
+	cli_vars_release(&args.vars);
 	return status;
 }

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "harness/cli/cli.h"
+#include "harness/cli/cli_vars.h"
 #include "harness/gate/gate.h"
 #include "harness/run/run_set.h"
 
@@ -17,10 +18,13 @@
 struct baseline_args {
 	const char *baseline;
 	struct run_set_opts o;
+	struct cli_vars vars; /* --var and the repository's */
 };
 
 static const struct cli_option baseline_options[] = {
-    {'b', "baseline", "FILE", "where to write (default: baselines/NAME.yaml)",
+    {'b', "baseline", "FILE",
+     "where to write (default: NAME.yaml in the baselines folder the repository's "
+     ".wperf-bench.yaml names, else baselines/NAME.yaml)",
      CLI_STRING(struct baseline_args, baseline)},
     {'n', "runs", "N", "SCENARIO: run N times (default: its runs)",
      CLI_COUNT(struct baseline_args, o.runs, 1, 1000)},
@@ -28,6 +32,8 @@ static const struct cli_option baseline_options[] = {
      CLI_STRING(struct baseline_args, o.results_dir)},
     {0, "build-dir", "DIR", "SCENARIO: ${BUILD_DIR} (as for run)",
      CLI_STRING(struct baseline_args, o.build_dir)},
+    {0, "var", "NAME=VALUE", "SCENARIO: defines the scenario variable ${NAME} (as for run)",
+     CLI_PARSE(struct baseline_args, vars.args, cli_parse_var)},
     {'q', "quiet", NULL, "SCENARIO: only warnings and errors while it runs",
      CLI_FLAG(struct baseline_args, o.quiet)},
     {0},
@@ -49,12 +55,20 @@ const struct cli_command cli_baseline_command = {
     .max_operands = 1,
 };
 
-static int update(const struct results *r, const char *baseline)
+/* The baseline of r written to baseline, or by default into the repository's
+ * baselines folder when its .wperf-bench.yaml says where. */
+static int update(const struct results *r, const char *baseline, const struct repo_config *c)
 {
 	struct wperf_error err = {0};
-	char path[PATH_MAX];
+	char path[PATH_MAX], dir[PATH_MAX + 256];
+	struct gate_baseline_src src = {.path = baseline};
 
-	gate_baseline_path(baseline, r->scenario, path, sizeof(path));
+	if (c->found) {
+		snprintf(dir, sizeof(dir), "%s/%s", c->root,
+			 c->baselines ? c->baselines : "baselines");
+		src.dir = dir;
+	}
+	gate_baseline_file(&src, r->scenario, path, sizeof(path));
 	if (gate_update_baseline(r, path, &err) < 0)
 		return cli_error(CMD, "%s", err.msg);
 	printf("wrote %s from %zu run%s of %s (%s)\n", path, r->runs.nruns,
@@ -92,18 +106,28 @@ int cmd_baseline(int argc, char **argv)
 	if (status >= 0)
 		return status;
 	operand = argv[1 + optind];
+	if ((status = cli_vars_define(CMD, &args.vars, 0)) != EXIT_OK) {
+		cli_vars_release(&args.vars);
+		return status;
+	}
+	o->defs = args.vars.defs;
+	if (args.vars.build_dir)
+		o->build_dir = args.vars.build_dir;
 	if (stat(operand, &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (o->runs || o->results_dir || o->build_dir)
 			return cli_error(CMD, "--runs, --results and --build-dir are for a "
 					      "SCENARIO, not a results folder");
-		status = results_read(operand, &r, &err) < 0 ? cli_error(CMD, "%s", err.msg)
-							     : update(&r, args.baseline);
+		status = results_read(operand, &r, &err) < 0
+			     ? cli_error(CMD, "%s", err.msg)
+			     : update(&r, args.baseline, &args.vars.config);
 	} else {
 		o->scenario_path = operand;
-		status = run_set(o, &r, &s, &err) < 0 ? cli_error(CMD, "%s", err.msg)
-						      : update(&r, args.baseline);
+		status = run_set(o, &r, &s, &err) < 0
+			     ? cli_error(CMD, "%s", err.msg)
+			     : update(&r, args.baseline, &args.vars.config);
 	}
 	results_release(&r);
 	scenario_free(s);
+	cli_vars_release(&args.vars);
 	return status;
 }

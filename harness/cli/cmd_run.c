@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "harness/cli/cli.h"
+#include "harness/cli/cli_vars.h"
 #include "harness/gate/gate.h"
 #include "harness/base/output.h"
 #include "harness/run/run_set.h"
@@ -20,7 +21,7 @@ struct run_args {
 	struct run_set_opts o;
 	int gate;
 	struct gate_baseline_src baseline;
-	struct wperf_buf vars; /* --var, for o.defs */
+	struct cli_vars vars; /* --var and the repository's, for o.defs */
 };
 
 static const struct cli_option run_options[] = {
@@ -39,9 +40,10 @@ static const struct cli_option run_options[] = {
      "it in a source tree)",
      CLI_STRING(struct run_args, o.build_dir), .heading = "other options:"},
     {0, "var", "NAME=VALUE",
-     "defines the scenario variable ${NAME} (BUILD_DIR too, over --build-dir); repeatable, "
-     "the first of a name winning; wins over the environment",
-     CLI_PARSE(struct run_args, vars, cli_parse_var)},
+     "defines the scenario variable ${NAME} (BUILD_DIR too, over --build-dir; relative, in "
+     "the repository's root); repeatable, a later one winning; wins over the repository's "
+     ".wperf-bench.yaml and the environment",
+     CLI_PARSE(struct run_args, vars.args, cli_parse_var)},
     {'q', "quiet", NULL, "only warnings, errors and the verdict",
      CLI_FLAG(struct run_args, o.quiet)},
     {0},
@@ -168,9 +170,12 @@ int cmd_run(int argc, char **argv)
 		return status;
 	if ((baseline->path || baseline->at_commit || baseline->target) && !args.gate)
 		return cli_error(CMD, "--baseline, --baseline-ref and --target are for --gate");
-	args.o.defs = cli_var_defs(CMD, &args.vars, &status);
+	status = cli_vars_define(CMD, &args.vars, 0);
+	args.o.defs = args.vars.defs;
+	if (args.vars.build_dir)
+		args.o.build_dir = args.vars.build_dir;
 	if (status != EXIT_OK || scenario_variants(argv[optind], &variants, &n, &err) < 0) {
-		wperf_buf_release(&args.vars);
+		cli_vars_release(&args.vars);
 		return status != EXIT_OK ? status : cli_error(CMD, "%s", err.msg);
 	}
 	/* A matrix: every variant (or those selected), --results DIR/NAME=VALUE,... each. */
@@ -188,6 +193,6 @@ int cmd_run(int argc, char **argv)
 		status = one > status ? one : status;
 	}
 	scenario_variants_free(variants);
-	wperf_buf_release(&args.vars);
+	cli_vars_release(&args.vars);
 	return status;
 }

@@ -102,20 +102,6 @@ int cli_parse_var(const char *cmd, const struct cli_option *opt, const char *arg
 	return 0;
 }
 
-char *const *cli_var_defs(const char *cmd, struct wperf_buf *vars, int *status)
-{
-	const char *end = NULL;
-
-	*status = EXIT_OK;
-	if (!vars->len)
-		return NULL;
-	if (wperf_buf_append(vars, &end, sizeof(end)) < 0) {
-		*status = cli_error(cmd, "out of memory");
-		return NULL;
-	}
-	return (char *const *)vars->data;
-}
-
 /* getopt_long's short and long options for the table; -h, --help added. */
 static void getopt_tables(const struct cli_command *cmd, const struct flat_option *flat, size_t n,
 			  char *shorts, struct option *longs)

@@ -111,8 +111,4 @@ int cli_parse_u64(const char *cmd, const struct cli_option *opt, const char *arg
  */
 int cli_parse_var(const char *cmd, const struct cli_option *opt, const char *arg, void *field);
 
-/* The --var values of a field cli_parse_var filled, as scenario_vars.defs: a
- * NULL-terminated array, the buffer's own (NULL when there are none). */
-char *const *cli_var_defs(const char *cmd, struct wperf_buf *vars, int *status);
-
 #endif /* WPERF_CLI_OPTIONS_H */

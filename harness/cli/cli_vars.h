@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The scenario variables of run, ab and baseline, as check-perf has them:
+ * --var NAME=VALUE (a later one winning), then the variables: of the
+ * repository's .wperf-bench.yaml (harness/gate/repo_config.h), found from the
+ * current folder. BUILD_DIR among them is set apart: a relative one is the
+ * repository root's folder of that name (for ab, each tree's).
+ *
+ * Ownership: a struct cli_vars owns what it holds; cli_vars_release frees it.
+ */
+#ifndef WPERF_CLI_VARS_H
+#define WPERF_CLI_VARS_H
+
+#include "core/util/buf.h"
+#include "harness/gate/repo_config.h"
+
+struct cli_vars {
+	struct wperf_buf args;	   /* const char *: --var's arguments (cli_parse_var) */
+	struct repo_config config; /* the repository's, with args defined in it */
+	char **defs;		   /* for scenario_vars.defs: all but BUILD_DIR; NULL-ended */
+	char *build_dir;	   /* BUILD_DIR when one is defined, else NULL */
+};
+
+/*
+ * Reads the repository's config, defines v->args in it and sets v->defs and
+ * v->build_dir (tree_relative: a relative BUILD_DIR stays relative, each
+ * tree's). EXIT_OK, or the exit status after an error printed for cmd.
+ */
+int cli_vars_define(const char *cmd, struct cli_vars *v, int tree_relative);
+
+void cli_vars_release(struct cli_vars *v);
+
+#endif /* WPERF_CLI_VARS_H */

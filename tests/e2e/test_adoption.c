@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Another project adopts wperf-bench: a git repository made in a temporary
+ * folder holds a small key-value server of its own (tests/data/adoption: no
+ * file of this tree), its Makefile, two scenarios under perf/ and a
+ * .wperf-bench.yaml; the only wperf-bench is the one `make install DESTDIR=`
+ * put under a temporary root, run from inside the repository. Recorded by the
+ * kernel:
+ *
+ *   1. `baseline update` makes the baseline; `check-perf` passes the same code
+ *      against it;
+ *   2. a change makes every request wait for one audit thread: `check-perf
+ *      --base main` fails, its findings naming server/audit;
+ *   3. `--shard 1/2` and `--shard 2/2`, then `--merge`: the same scenarios and
+ *      verdicts as the one run of 2.
+ */
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/gate/check.h"
+#include "core/util/buf.h"
+#include "harness/base/output.h"
+#include "tests/lib/e2e.h"
+
+#define AUDIT_VERTEX "server/audit"
+
+static struct e2e_output out;
+static char bench[PATH_MAX]; /* the installed wperf-bench */
+static char repo[512];	     /* the project's repository */
+
+/* The project's configuration: its scenarios and baselines under perf/, its
+ * own tag, where its Makefile builds (each tree's build/) and the port its
+ * scenarios use. */
+static const char config_text[] = "scenarios: [perf]\n"
+				  "baselines: perf/baselines\n"
+				  "tag: pr\n"
+				  "variables:\n"
+				  "  BUILD_DIR: build\n"
+				  "  PORT: 18734\n";
+
+/* A scenario: the server as a service, the client as the load, CONNS
+ * connections; every process carries the test's marker (%1$s, %2$s). */
+static const char scenario_text[] =
+    "name: %3$s\n"
+    "description: the key-value server under %4$d connections (test %1$s)\n"
+    "tags: [pr]\n"
+    "build:\n"
+    "  - [make, -s, \"BUILD=${BUILD_DIR}\"]\n"
+    "services:\n"
+    "  server:\n"
+    "    command: [env, \"%2$s\", \"${BUILD_DIR}/server\", \"${PORT}\"]\n"
+    "    ready: {tcp: \"127.0.0.1:${PORT}\", timeout: 10s}\n"
+    "load:\n"
+    "  command: [env, \"%2$s\", \"${BUILD_DIR}/client\", \"${PORT}\", \"%4$d\", \"${DURATION}\"]\n"
+    "  duration: 2s\n"
+    "  throughput:\n"
+    "    regex: 'throughput: (\\d+\\.\\d) requests/s'\n"
+    "    unit: requests/s\n"
+    "runs: 5\n"
+    "analysis:\n"
+    "  target: server\n";
+
+static const char *in_repo(const char *rel)
+{
+	static char path[4][1024];
+	static unsigned next;
+	char *p = path[next++ % 4];
+
+	snprintf(p, sizeof(path[0]), "%s/%s", repo, rel);
+	return p;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	struct wperf_error err = {0};
+
+	if (output_write(path, text, strlen(text), &err) < 0)
+		fail_msg("%s", err.msg);
+}
+
+static void write_scenario(const char *name, int conns)
+{
+	char text[2048], rel[128];
+
+	snprintf(text, sizeof(text), scenario_text, e2e_marker_value(), e2e_marker(), name, conns);
+	snprintf(rel, sizeof(rel), "perf/%s.yaml", name);
+	write_file(in_repo(rel), text);
+}
+
+/* git in the repository, which must succeed. */
+#define GIT(...)                                                                                   \
+	do {                                                                                       \
+		e2e_run_in(&out, repo, "git", __VA_ARGS__, NULL);                                  \
+		if (out.status)                                                                    \
+			fail_msg("git %s: %d\n%s", #__VA_ARGS__, out.status, out.err);             \
+	} while (0)
+
+/* The installed wperf-bench with the arguments up to NULL, from the folder
+ * rel of the repository (check-perf finds the root itself). */
+#define BENCH(rel, ...) e2e_run_in(&out, in_repo(rel), bench, __VA_ARGS__, NULL)
+
+/* The check written to dir/summary.json. */
+static void read_check(const char *dir, struct wperf_check *c)
+{
+	struct wperf_buf text = {0};
+	struct wperf_error err = {0};
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	e2e_read_file(path, &text);
+	if (wperf_check_from_json(path, (const char *)text.data, text.len - 1, c, &err) < 0)
+		fail_msg("%s", err.msg);
+	wperf_buf_release(&text);
+}
+
+static void expect_status(int status)
+{
+	if (out.status != status)
+		fail_msg("exit %d, not %d\n--- stdout:\n%s\n--- stderr:\n%s", out.status, status,
+			 out.out, out.err);
+}
+
+/* Does a failing finding of s name the audit thread? */
+static int names_audit(const struct wperf_check_scenario *s)
+{
+	for (size_t i = 0; i < s->verdict.nfindings; i++) {
+		const struct wperf_finding *f = &s->verdict.findings[i];
+
+		if (f->level != WPERF_LEVEL_FAIL)
+			continue;
+		if ((f->vertex && !strcmp(f->vertex, AUDIT_VERTEX)) ||
+		    (f->from && !strcmp(f->from, AUDIT_VERTEX)) ||
+		    (f->to && !strcmp(f->to, AUDIT_VERTEX)))
+			return 1;
+	}
+	return 0;
+}
+
+/* 1: the baseline, made from a folder of the repository with its config's
+ * variables, into its config's baselines folder; the same code passes
+ * against it. */
+static void the_same_code_passes_its_baseline(void **state)
+{
+	const char *results = e2e_tmp_path("stored");
+	struct wperf_check c;
+
+	(void)state;
+	e2e_require_bpf();
+	BENCH("perf", "baseline", "update", "-q", "-r", e2e_tmp_path("baseline-runs"), "kv.yaml");
+	expect_status(0);
+	assert_int_equal(access(in_repo("perf/baselines/kv.yaml"), R_OK), 0);
+	GIT("add", "perf/baselines");
+	GIT("commit", "-q", "-m", "the baseline of kv");
+	BENCH("perf", "check-perf", "-q", "--runs", "5", "--max-runs", "5", "--results", results,
+	      "kv.yaml");
+	expect_status(0);
+	read_check(results, &c);
+	assert_int_equal(c.n, 1);
+	assert_false(c.scenarios[0].error);
+	assert_true(c.scenarios[0].verdict.kind == WPERF_VERDICT_PASS ||
+		    c.scenarios[0].verdict.kind == WPERF_VERDICT_IMPROVED);
+	assert_false(c.base_mode);
+	wperf_check_release(&c);
+}
+
+/* 2: every request waits for one audit thread: the gate fails, naming it. */
+static void a_planted_wait_fails_by_name(void **state)
+{
+	const char *results = e2e_tmp_path("planted");
+	struct wperf_check c;
+
+	(void)state;
+	e2e_require_bpf();
+	GIT("checkout", "-q", "-b", "audit");
+	e2e_shell("sed -i '1i #define AUDIT 1' '%s'", in_repo("server.c"));
+	GIT("commit", "-q", "-am", "server: every request is audited");
+	BENCH("perf", "check-perf", "-q", "--base", "main", "--runs", "5", "--max-runs", "5",
+	      "--results", results);
+	expect_status(1);
+	read_check(results, &c);
+	assert_int_equal(c.n, 2);
+	assert_true(c.base_mode);
+	for (size_t i = 0; i < c.n; i++) {
+		assert_false(c.scenarios[i].error);
+		assert_true(wperf_verdict_exit_code(c.scenarios[i].verdict.kind));
+		if (!names_audit(&c.scenarios[i]))
+			fail_msg("%s: no failing finding names " AUDIT_VERTEX, c.scenarios[i].name);
+	}
+	wperf_check_release(&c);
+}
+
+/* 3: the same check in two shards, merged: the same scenarios, each with a
+ * failing verdict naming the audit thread, and the same exit status. */
+static void two_shards_merged_are_one_check(void **state)
+{
+	struct wperf_check whole, merged;
+
+	(void)state;
+	e2e_require_bpf();
+	BENCH("perf", "check-perf", "-q", "--base", "main", "--runs", "5", "--max-runs", "5",
+	      "--shard", "1/2", "--results", e2e_tmp_path("shard-1"));
+	expect_status(1);
+	BENCH("perf", "check-perf", "-q", "--base", "main", "--runs", "5", "--max-runs", "5",
+	      "--shard", "2/2", "--results", e2e_tmp_path("shard-2"));
+	expect_status(1);
+	BENCH(".", "check-perf", "--merge", "--results", e2e_tmp_path("merged"),
+	      e2e_tmp_path("shard-1"), e2e_tmp_path("shard-2"));
+	expect_status(1);
+	read_check(e2e_tmp_path("planted"), &whole);
+	read_check(e2e_tmp_path("merged"), &merged);
+	assert_int_equal(merged.n, whole.n);
+	for (size_t i = 0; i < merged.n; i++) {
+		assert_string_equal(merged.scenarios[i].name, whole.scenarios[i].name);
+		assert_true(wperf_verdict_exit_code(merged.scenarios[i].verdict.kind));
+		assert_true(names_audit(&merged.scenarios[i]));
+	}
+	assert_string_equal(merged.head_commit, whole.head_commit);
+	assert_string_equal(merged.base_commit, whole.base_commit);
+	wperf_check_release(&whole);
+	wperf_check_release(&merged);
+}
+
+/* Last: what the checks started is gone. */
+static void nothing_is_left(void **state)
+{
+	(void)state;
+	e2e_require_bpf();
+	assert_int_equal(e2e_marked_processes(), 0);
+	assert_false(e2e_recorder_programs_linger());
+}
+
+/* The installed program, and the project on main, built. */
+static int setup(void **state)
+{
+	const char *build = getenv("WPERF_BUILD");
+	char source[PATH_MAX];
+
+	(void)state;
+	if (!getcwd(source, sizeof(source)))
+		return -1;
+	/* Not make test's jobserver, which it does not pass down to tests. */
+	e2e_shell("env -u MAKEFLAGS -u MAKELEVEL make -s BUILD=%s install DESTDIR=%s PREFIX=/usr "
+		  ">/dev/null",
+		  build ? build : "build", e2e_tmp_path("root"));
+	snprintf(bench, sizeof(bench), "%s/usr/bin/wperf-bench", e2e_tmp_path("root"));
+	snprintf(repo, sizeof(repo), "%s", e2e_tmp_path("project"));
+	e2e_shell("mkdir -p '%s/perf' && cp '%s'/tests/data/adoption/*.c "
+		  "'%s'/tests/data/adoption/Makefile '%s/'",
+		  repo, source, source, repo);
+	write_file(in_repo(".wperf-bench.yaml"), config_text);
+	write_file(in_repo(".gitignore"), "build/\n");
+	write_scenario("kv", 4);
+	write_scenario("kv-two", 2);
+	GIT("init", "-q", "-b", "main");
+	GIT("config", "user.email", "test@example.com");
+	GIT("config", "user.name", "wperf-bench tests");
+	GIT("add", "-A");
+	GIT("commit", "-q", "-m", "a key-value server and its performance scenarios");
+	e2e_shell("env -u MAKEFLAGS -u MAKELEVEL make -s -C '%s' >/dev/null", repo);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(the_same_code_passes_its_baseline),
+	    cmocka_unit_test(a_planted_wait_fails_by_name),
+	    cmocka_unit_test(two_shards_merged_are_one_check),
+	    cmocka_unit_test(nothing_is_left),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
