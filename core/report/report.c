@@ -9,16 +9,45 @@
 #include <stdlib.h>
 #include <string.h>
 
-int wperf_report_scheduler_frame(const char *frame)
+/* Does frame begin with one of the n prefixes? */
+static int begins_with(const char *frame, const char *const *prefixes, size_t n)
 {
-	static const char *const sched[] = {"bpf_prog_",	"bpf_trace_run", "__bpf_trace",
-					    "__traceiter",	"__schedule",	 "schedule",
-					    "preempt_schedule", "io_schedule"};
-
-	for (size_t i = 0; i < sizeof(sched) / sizeof(*sched); i++)
-		if (!strncmp(frame, sched[i], strlen(sched[i])))
+	for (size_t i = 0; i < n; i++)
+		if (!strncmp(frame, prefixes[i], strlen(prefixes[i])))
 			return 1;
 	return 0;
+}
+
+/* The recorder's own: its BPF program and the tracepoint's glue that ran it. */
+static int recorder_frame(const char *frame)
+{
+	static const char *const own[] = {"bpf_prog_", "bpf_trace_run", "__bpf_trace",
+					  "__traceiter"};
+
+	return begins_with(frame, own, sizeof(own) / sizeof(*own));
+}
+
+int wperf_report_scheduler_frame(const char *frame)
+{
+	static const char *const sched[] = {"__schedule", "schedule", "preempt_schedule",
+					    "io_schedule"};
+
+	return recorder_frame(frame) || begins_with(frame, sched, sizeof(sched) / sizeof(*sched));
+}
+
+void wperf_report_stack(struct wperf_symbolizer *sym, int32_t id, int user, uint32_t tgid,
+			char *buf, size_t size)
+{
+	char *p = buf;
+
+	wperf_symbolize_stack(sym, id, user, tgid, "\n", 0, buf, size);
+	/* Only a kernel stack has them, and only innermost: where the recorder took it. */
+	while (!user && *p && recorder_frame(p)) {
+		char *nl = strchr(p, '\n');
+
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+	memmove(buf, p, strlen(p) + 1);
 }
 
 const char *wperf_report_display(const struct wperf_report_opts *opts, const char *identity)

@@ -42,7 +42,8 @@ void text_stack(struct text *t, int32_t id, int user, uint32_t tgid, char *buf, 
 {
 	char all[STACK_TEXT];
 	const char *p = all;
-	wperf_symbolize_stack(t->sym, id, user, tgid, "\n", 0, all, sizeof(all));
+
+	wperf_report_stack(t->sym, id, user, tgid, all, sizeof(all));
 	while (!user && *p && wperf_report_scheduler_frame(p)) {
 		const char *nl = strchr(p, '\n');
 

@@ -100,9 +100,12 @@ static void build_events(struct trace_builder *b)
 /* The trace: app's threads, the rounds above, and the tables that name their stacks. */
 static void build_trace(struct trace_builder *b)
 {
-	static const uint64_t kblock[] = {0xffffffff81000110ull, 0xffffffff81000220ull,
+	/* each kernel stack begins, as the recorder takes it, in the recorder's own frames */
+	static const uint64_t kblock[] = {0xffffffff81000010ull, 0xffffffff81000020ull,
+					  0xffffffff81000110ull, 0xffffffff81000220ull,
 					  0xffffffff81000330ull};
-	static const uint64_t kwake[] = {0xffffffff81000440ull, 0xffffffff81000550ull};
+	static const uint64_t kwake[] = {0xffffffff81000030ull, 0xffffffff81000040ull,
+					 0xffffffff81000440ull, 0xffffffff81000550ull};
 	static const uint64_t ublock[] = {0x10010, 0x10110}, uwake[] = {0x10210, 0x10310};
 
 	tb_init(b, START, END);
@@ -112,10 +115,14 @@ static void build_trace(struct trace_builder *b)
 	tb_thread(b, B, APP, "B");
 	tb_thread(b, C, APP, "c\"x\\y");
 	build_events(b);
-	tb_stack(b, KS_BLOCK, 0, 3, kblock);
+	tb_stack(b, KS_BLOCK, 0, 5, kblock);
 	tb_stack(b, US_BLOCK, 1, 2, ublock);
-	tb_stack(b, KS_WAKE, 0, 2, kwake);
+	tb_stack(b, KS_WAKE, 0, 4, kwake);
 	tb_stack(b, US_WAKE, 1, 2, uwake);
+	tb_ksym(b, 0xffffffff81000010ull, "bpf_prog_66b0cb07c508f338_tp_btf_sched_switch+0x462");
+	tb_ksym(b, 0xffffffff81000020ull, "bpf_trace_run4+0xfc");
+	tb_ksym(b, 0xffffffff81000030ull, "bpf_prog_6cb83f28854f23ad_tp_btf_sched_waking+0x419");
+	tb_ksym(b, 0xffffffff81000040ull, "__traceiter_sched_waking+0x2b");
 	tb_ksym(b, 0xffffffff81000110ull, "__schedule+0x10");
 	tb_ksym(b, 0xffffffff81000220ull, "futex_wait+0x20");
 	tb_ksym(b, 0xffffffff81000330ull, "do_futex+0x30");
@@ -492,6 +499,61 @@ static void test_folded(void **state)
 	free(again);
 }
 
+/* ---- the recorder's own frames ---- */
+
+/* The first frame of stack key of the first call site of edge from -> to. */
+static const char *first_frame(json_object *report, int64_t from, int64_t to, const char *key)
+{
+	json_object *edges, *v;
+
+	assert_true(json_object_object_get_ex(report, "edges", &edges));
+	for (size_t i = 0; i < json_object_array_length(edges); i++) {
+		json_object *e = json_object_array_get_idx(edges, i), *sites, *stack;
+
+		json_object_object_get_ex(e, "from", &v);
+		if (json_object_get_int64(v) != from)
+			continue;
+		json_object_object_get_ex(e, "to", &v);
+		if (json_object_get_int64(v) != to)
+			continue;
+		assert_true(json_object_object_get_ex(e, "call_sites", &sites));
+		assert_true(json_object_array_length(sites) > 0);
+		assert_true(
+		    json_object_object_get_ex(json_object_array_get_idx(sites, 0), key, &stack));
+		return json_object_get_string(json_object_array_get_idx(stack, 0));
+	}
+	fail_msg("no edge %lld -> %lld", (long long)from, (long long)to);
+	return NULL;
+}
+
+/* Every writer begins a kernel stack at the kernel's first frame of its own. */
+static void test_recorder_frames(void **state)
+{
+	int (*const writers[])(const struct wperf_analysis *, struct wperf_symbolizer *,
+			       const struct wperf_report_opts *, struct wperf_buf *) = {
+	    wperf_report_text, wperf_report_json, wperf_report_folded, wperf_report_dot};
+	char *json = run(wperf_report_json, NULL), stack[256];
+	json_object *report = json_tokener_parse(json);
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(writers) / sizeof(*writers); i++) {
+		char *text = run(writers[i], NULL);
+
+		if (strstr(text, "bpf_") || strstr(text, "__traceiter"))
+			fail_msg("writer %zu shows the recorder's frames:\n%s", i, text);
+		free(text);
+	}
+	assert_non_null(report);
+	assert_string_equal(first_frame(report, g.va, g.vb, "waiter_kernel"), "__schedule+0x10");
+	assert_string_equal(first_frame(report, g.va, g.vb, "waker_kernel"), "try_to_wake_up+0x40");
+	wperf_report_stack(g.sym, KS_WAKE, 0, 0, stack, sizeof(stack));
+	assert_string_equal(stack, "try_to_wake_up+0x40\nfutex_wake+0x50");
+	wperf_report_stack(g.sym, US_WAKE, 1, APP, stack, sizeof(stack));
+	assert_string_equal(stack, "Queue::push [jit]\nproducer loop [jit]");
+	json_object_put(report);
+	free(json);
+}
+
 /* ---- Perfetto ---- */
 
 static const char *str(json_object *o, const char *key)
@@ -692,7 +754,8 @@ int main(void)
 	    cmocka_unit_test(test_the_knot),	    cmocka_unit_test(test_dot),
 	    cmocka_unit_test(test_dot_top_edges),   cmocka_unit_test(test_dot_shapes),
 	    cmocka_unit_test(test_dot_default_cap), cmocka_unit_test(test_folded),
-	    cmocka_unit_test(test_perfetto),	    cmocka_unit_test(test_perfetto_cap),
+	    cmocka_unit_test(test_recorder_frames), cmocka_unit_test(test_perfetto),
+	    cmocka_unit_test(test_perfetto_cap),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
