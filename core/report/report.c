@@ -18,13 +18,18 @@ static int begins_with(const char *frame, const char *const *prefixes, size_t n)
 	return 0;
 }
 
-/* The recorder's own: its BPF program and the tracepoint's glue that ran it. */
+/* The recorder's own: its BPF program, "bpf_prog_TAG_NAME" (TAG: 16 hex digits,
+ * not bpf_prog_free_deferred, a kernel function), and the tracepoint's glue
+ * that ran it. */
 static int recorder_frame(const char *frame)
 {
-	static const char *const own[] = {"bpf_prog_", "bpf_trace_run", "__bpf_trace",
-					  "__traceiter"};
+	static const char *const glue[] = {"bpf_trace_run", "__bpf_trace_", "__traceiter_"};
+	const char *tag = frame + strlen("bpf_prog_");
 
-	return begins_with(frame, own, sizeof(own) / sizeof(*own));
+	if (!strncmp(frame, "bpf_prog_", strlen("bpf_prog_")) &&
+	    strspn(tag, "0123456789abcdef") == 16 && tag[16] == '_')
+		return 1;
+	return begins_with(frame, glue, sizeof(glue) / sizeof(*glue));
 }
 
 int wperf_report_scheduler_frame(const char *frame)
