@@ -79,6 +79,8 @@ int wperf_report_checks_text(const struct wperf_checks *c, const char *target,
  * solid and bold at or above the threshold, dashed below, irq vertices left
  * out. opts->top_edges bounds the edges drawn (plus every edge inside a knot;
  * 0: all up to 60, else the 60 heaviest). opts->target picks the knots shown.
+ * A legend says what the marks mean; tooltips (the SVG's hover text) name an
+ * edge's ends and its opts->top_sites heaviest call sites (none when sym is NULL).
  */
 int wperf_report_dot(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
 		     const struct wperf_report_opts *opts, struct wperf_buf *out);

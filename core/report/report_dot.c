@@ -13,6 +13,12 @@
  * graph has more than 60), always with every edge inside a knot; a vertex left
  * without an edge is not drawn.
  *
+ * A legend (a cluster of its own) says what the arrows, colours, line styles
+ * and shapes mean. Every edge and vertex has a tooltip, which the SVG shows on
+ * hover: an edge's names its two ends ("A waits for B"), its weight and its
+ * heaviest call sites (where the waiter blocked, where the waker woke it);
+ * a vertex's its name, kind and knot.
+ *
  * The output depends only on the analysis: vertices and edges come in index
  * order, ties in weight are broken by edge index.
  */
@@ -25,6 +31,7 @@
 #include <string.h>
 
 #define DEFAULT_MAX_EDGES 60
+#define STACK_TEXT	  8192
 #define NO_KNOT		  UINT32_MAX
 
 #define KNOT_FILL    "#f4cccc" /* light red */
@@ -34,6 +41,7 @@
 
 struct dot {
 	const struct wperf_analysis *a;
+	struct wperf_symbolizer *sym; /* NULL: tooltips without call sites */
 	const struct wperf_report_opts *opts;
 	struct wperf_buf *out;
 	int err;
@@ -45,6 +53,7 @@ struct dot {
 	uint32_t nknots;      /* wanted final knots */
 	size_t ncandidates;   /* edges not touching an irq vertex */
 	size_t ndrawn;	      /* of them, drawn */
+	int line_used;	      /* the tooltip line of a call site names a stack already */
 };
 
 static void put(struct dot *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -250,7 +259,76 @@ static void put_vertex(struct dot *d, uint32_t v, const char *indent)
 		put(d, ", style=filled, fillcolor=\"%s\", color=\"%s\"", KNOT_FILL, KNOT_LINE);
 	else if (d->sink[v])
 		put(d, ", style=filled, fillcolor=\"%s\"", SINK_FILL);
-	put(d, "];\n");
+	put(d, ", tooltip=\"");
+	put_escaped(d, wperf_report_display(d->opts, x->identity));
+	put(d, ": %s", wperf_vertex_kind_name(x->kind));
+	if (x->nmembers > 1)
+		put(d, ", %u threads merged", x->nmembers);
+	if (d->knot_of[v] != NO_KNOT)
+		put(d, ", in knot %u", d->knot_of[v]);
+	else if (d->sink[v])
+		put(d, ", a sink: it waits for nobody");
+	put(d, "\"];\n");
+}
+
+/*
+ * " LABEL FRAMES" for one stack of a call site, when it has it: the innermost
+ * user frame, else the first two kernel frames past the scheduler's, which
+ * say most about where in a short line.
+ */
+static void put_where(struct dot *d, const char *label, int32_t id, int user, uint32_t tgid)
+{
+	char text[STACK_TEXT], *p = text;
+
+	if (id < 0)
+		return;
+	wperf_report_stack(d->sym, id, user, tgid, text, sizeof(text));
+	while (!user && *p && wperf_report_scheduler_frame(p)) {
+		char *nl = strchr(p, '\n');
+
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+	put(d, "%s %s ", d->line_used++ ? "," : "", label);
+	for (int f = 0; *p && f < (user ? 1 : 2); f++) {
+		size_t n = strcspn(p, "\n");
+		int last = p[n] == '\0';
+
+		p[n] = '\0';
+		put(d, "%s", f ? " <- " : "");
+		put_escaped(d, p);
+		p += n + !last;
+	}
+}
+
+/* The edge's tooltip: who waits for whom, how long, and its heaviest call sites. */
+static void put_edge_tooltip(struct dot *d, const struct wperf_edge *ed)
+{
+	const struct wperf_analysis *a = d->a;
+	unsigned top = d->opts && d->opts->top_sites ? d->opts->top_sites : 3;
+	size_t first, n;
+
+	put(d, ", tooltip=\"");
+	put_escaped(d, wperf_report_display(d->opts, a->merged.vertices[ed->from].identity));
+	put(d, " waits for ");
+	put_escaped(d, wperf_report_display(d->opts, a->merged.vertices[ed->to].identity));
+	put(d, ": ");
+	put_weight(d, ed->weight);
+	put(d, ", %.1f%% of the window", pct(a, ed->weight));
+	wperf_report_edge_sites(a, ed->from, ed->to, &first, &n);
+	for (size_t i = first; d->sym && i < first + n && i < first + top; i++) {
+		const struct wperf_callsite *s = &a->merged.sites.sites[i];
+
+		put(d,
+		    "\\n%.0f%%:", ed->weight ? 100.0 * (double)s->weight / (double)ed->weight : 0);
+		d->line_used = 0;
+		put_where(d, "blocked in", s->ustack >= 0 ? s->ustack : s->kstack, s->ustack >= 0,
+			  s->waiter_tgid);
+		put_where(d, "woken from", s->waker_ustack >= 0 ? s->waker_ustack : s->waker_kstack,
+			  s->waker_ustack >= 0, s->waker_tgid);
+		if (!d->line_used)
+			put(d, " no stacks (an interrupt woke it, or --stacks none)");
+	}
+	put(d, "\"");
 }
 
 static void put_edge(struct dot *d, const struct wperf_edge *ed)
@@ -261,11 +339,40 @@ static void put_edge(struct dot *d, const struct wperf_edge *ed)
 	put(d, "\tv%u -> v%u [label=\"", ed->from, ed->to);
 	put_weight(d, ed->weight);
 	put(d, "\\n%.1f%%\", style=\"%s\"", pct(d->a, ed->weight), heavy ? "solid,bold" : "dashed");
+	put_edge_tooltip(d, ed);
 	if (inside)
 		put(d, ", color=\"%s\", fontcolor=\"%s\"", KNOT_LINE, KNOT_LINE);
 	else if (!heavy)
 		put(d, ", color=\"%s\", fontcolor=\"%s\"", DASHED_COLOR, DASHED_COLOR);
 	put(d, "];\n");
+}
+
+/* What the drawing's marks mean, as a box of its own beside the graph. */
+static void put_legend(struct dot *d)
+{
+	static const char *const rows[] = {
+	    "A \xe2\x86\x92 B: A waits for B (time, share of the window)",
+	    "solid, bold: at or above the threshold; dashed, grey: below",
+	    "<font color=\"" KNOT_LINE "\">red</font>, in a cluster: a knot, what bounds the "
+	    "throughput",
+	    "blue: a sink, which waits for nobody",
+	    "box: thread; cylinder: disk; hexagon: NIC",
+	    "\xc3\x97N: N threads merged; *: a heavy self-loop",
+	    "hover an edge for where it waits, a vertex for what it is",
+	};
+
+	put(d,
+	    "\tlegend [shape=plaintext, fontsize=9, label=<<table border=\"1\" "
+	    "cellborder=\"0\" cellspacing=\"1\" color=\"%s\"><tr><td align=\"left\">"
+	    "<b>legend</b></td></tr>",
+	    DASHED_COLOR);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(*rows); i++)
+		put(d, "<tr><td align=\"left\"%s>%s</td></tr>",
+		    i == 2   ? " bgcolor=\"" KNOT_FILL "\""
+		    : i == 3 ? " bgcolor=\"" SINK_FILL "\""
+			     : "",
+		    rows[i]);
+	put(d, "</table>>, tooltip=\"legend\"];\n");
 }
 
 static void header(struct dot *d, const struct wperf_report_opts *o)
@@ -292,9 +399,8 @@ int wperf_report_dot(const struct wperf_analysis *a, struct wperf_symbolizer *sy
 {
 	const struct wperf_graph *g = &a->merged.graph;
 	uint32_t nv = a->merged.nvertices;
-	struct dot d = {.a = a, .opts = opts, .out = out};
+	struct dot d = {.a = a, .sym = sym, .opts = opts, .out = out};
 
-	(void)sym; /* the graph has no stacks */
 	d.knot_of = malloc((nv + 1) * sizeof(*d.knot_of));
 	d.sink = calloc(nv + 1, 1);
 	d.keep_vertex = calloc(nv + 1, 1);
@@ -307,6 +413,7 @@ int wperf_report_dot(const struct wperf_analysis *a, struct wperf_symbolizer *sy
 	mark_knots(&d, opts ? opts->target : NULL);
 	d.err = pick_edges(&d, opts ? opts->top_edges : 0);
 	header(&d, opts);
+	put_legend(&d);
 
 	/* the knots, each a cluster of its vertices */
 	for (uint32_t k = 1; k <= d.nknots; k++) {

@@ -275,6 +275,14 @@ static void test_dot(void **state)
 	assert_true(strstr(dot, node) > end);
 	/* the identity, escaped */
 	assert_non_null(strstr(dot, "label=\"app/c\\\"x\\\\y\\n"));
+	/* the legend says what an arrow is; a hover names an edge's ends and call site */
+	assert_non_null(strstr(dot, "\tlegend [shape=plaintext"));
+	assert_non_null(strstr(dot, "A \xe2\x86\x92 B: A waits for B"));
+	assert_non_null(
+	    strstr(edge_line(dot, g.va, g.vb),
+		   "tooltip=\"app/A waits for app/B: 0.400 s, 39.9% of the window\\n"
+		   "100%: blocked in Queue::pop;wait [jit], woken from Queue::push [jit]\""));
+	assert_non_null(strstr(dot, "tooltip=\"app/A: thread, in knot 1\""));
 	/* every edge: solid and bold at or above the threshold, dashed below */
 	for (size_t i = 0; i < g.a->merged.graph.nedges; i++) {
 		const struct wperf_edge *ed = &g.a->merged.graph.edges[i];
