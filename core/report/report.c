@@ -199,6 +199,25 @@ int wperf_report_knot_wanted(const struct wperf_analysis *a, const struct wperf_
 	return wanted;
 }
 
+uint32_t wperf_report_number_knots(const struct wperf_analysis *a, const char *target,
+				   uint32_t *knot_of)
+{
+	uint32_t n = 0;
+
+	memset(knot_of, 0, a->merged.nvertices * sizeof(*knot_of));
+	for (size_t i = 0; i < a->knots.nfinal; i++) {
+		const struct wperf_knot *k = &a->knots.knots[i];
+
+		if (k->kind != WPERF_KNOT || !wperf_report_knot_wanted(a, k, target))
+			continue;
+		n++;
+		for (size_t j = 0; j < k->nvertices; j++)
+			if (!knot_of[k->vertices[j]])
+				knot_of[k->vertices[j]] = n;
+	}
+	return n;
+}
+
 int wperf_report_in_knot(const struct wperf_analysis *a, uint32_t v)
 {
 	for (size_t i = 0; i < a->knots.nfinal; i++) {

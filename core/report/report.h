@@ -97,7 +97,9 @@ int wperf_report_folded(const struct wperf_analysis *a, struct wperf_symbolizer 
 
 /*
  * Chrome trace-event JSON of the timeline (Perfetto, chrome://tracing): a track
- * per thread and device, a slice per segment, a flow arrow per wakeup.
+ * per thread (" [knot N]" after the names of the members of the knots that
+ * opts->target waits for), a process of its own per disk and NIC, a slice per
+ * segment, a flow arrow per wakeup.
  */
 int wperf_report_perfetto(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
 			  const struct wperf_report_opts *opts, struct wperf_buf *out);
@@ -171,6 +173,12 @@ int wperf_report_waits_on(const struct wperf_analysis *a, const uint8_t *mine,
  */
 int wperf_report_timer_paced(const struct wperf_analysis *a, const uint8_t *mine,
 			     struct wperf_timer_paced **out, size_t *n);
+
+/* Numbers the final knots that target waits for (wperf_report_knot_wanted) 1,
+ * 2, ... as the text report does: knot_of (a slot per merged vertex) gets the
+ * number of each vertex's first such knot, 0 for none. Returns how many. */
+uint32_t wperf_report_number_knots(const struct wperf_analysis *a, const char *target,
+				   uint32_t *knot_of);
 
 /* Is vertex v inside one of the final knots? */
 int wperf_report_in_knot(const struct wperf_analysis *a, uint32_t v);

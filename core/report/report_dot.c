@@ -32,7 +32,6 @@
 
 #define DEFAULT_MAX_EDGES 60
 #define STACK_TEXT	  8192
-#define NO_KNOT		  UINT32_MAX
 
 #define KNOT_FILL    "#f4cccc" /* light red */
 #define KNOT_LINE    "#cc0000"
@@ -45,7 +44,7 @@ struct dot {
 	const struct wperf_report_opts *opts;
 	struct wperf_buf *out;
 	int err;
-	uint32_t *knot_of;    /* per vertex: number (1..) of its wanted final knot, or NO_KNOT */
+	uint32_t *knot_of;    /* per vertex: number (1..) of its wanted final knot, or 0 */
 	uint8_t *sink;	      /* per vertex: a final sink */
 	uint8_t *keep_edge;   /* per edge of the merged graph: drawn */
 	uint8_t *keep_vertex; /* per vertex: has a drawn edge */
@@ -151,23 +150,11 @@ static void mark_knots(struct dot *d, const char *target)
 {
 	const struct wperf_analysis *a = d->a;
 
-	for (uint32_t v = 0; v < a->merged.nvertices; v++)
-		d->knot_of[v] = NO_KNOT;
-	for (size_t i = 0; i < a->knots.nfinal; i++) {
-		const struct wperf_knot *k = &a->knots.knots[i];
-
-		if (k->kind == WPERF_SINK) {
-			for (size_t j = 0; j < k->nvertices; j++)
-				d->sink[k->vertices[j]] = 1;
-			continue;
-		}
-		if (k->kind != WPERF_KNOT || !wperf_report_knot_wanted(a, k, target))
-			continue;
-		d->nknots++;
-		for (size_t j = 0; j < k->nvertices; j++)
-			if (d->knot_of[k->vertices[j]] == NO_KNOT)
-				d->knot_of[k->vertices[j]] = d->nknots;
-	}
+	d->nknots = wperf_report_number_knots(a, target, d->knot_of);
+	for (size_t i = 0; i < a->knots.nfinal; i++)
+		if (a->knots.knots[i].kind == WPERF_SINK)
+			for (size_t j = 0; j < a->knots.knots[i].nvertices; j++)
+				d->sink[a->knots.knots[i].vertices[j]] = 1;
 }
 
 /* An edge to rank by weight, heaviest first, ties by index. */
@@ -205,7 +192,7 @@ static int pick_edges(struct dot *d, unsigned max_edges)
 		if (irq_vertex(a, ed->from) || irq_vertex(a, ed->to))
 			continue;
 		order[n++] = (struct ranked){ed->weight, i};
-		if (d->knot_of[ed->from] != NO_KNOT && d->knot_of[ed->from] == d->knot_of[ed->to])
+		if (d->knot_of[ed->from] && d->knot_of[ed->from] == d->knot_of[ed->to])
 			d->keep_edge[i] = 1;
 	}
 	d->ncandidates = n;
@@ -255,7 +242,7 @@ static void put_vertex(struct dot *d, uint32_t v, const char *indent)
 	else
 		put(d, "\\nbusy %.0f%%", x->cpu * 100);
 	put(d, "\", shape=%s", shape);
-	if (d->knot_of[v] != NO_KNOT)
+	if (d->knot_of[v])
 		put(d, ", style=filled, fillcolor=\"%s\", color=\"%s\"", KNOT_FILL, KNOT_LINE);
 	else if (d->sink[v])
 		put(d, ", style=filled, fillcolor=\"%s\"", SINK_FILL);
@@ -264,7 +251,7 @@ static void put_vertex(struct dot *d, uint32_t v, const char *indent)
 	put(d, ": %s", wperf_vertex_kind_name(x->kind));
 	if (x->nmembers > 1)
 		put(d, ", %u threads merged", x->nmembers);
-	if (d->knot_of[v] != NO_KNOT)
+	if (d->knot_of[v])
 		put(d, ", in knot %u", d->knot_of[v]);
 	else if (d->sink[v])
 		put(d, ", a sink: it waits for nobody");
@@ -334,7 +321,7 @@ static void put_edge_tooltip(struct dot *d, const struct wperf_edge *ed)
 static void put_edge(struct dot *d, const struct wperf_edge *ed)
 {
 	int heavy = ed->weight >= d->a->threshold_ns;
-	int inside = d->knot_of[ed->from] != NO_KNOT && d->knot_of[ed->from] == d->knot_of[ed->to];
+	int inside = d->knot_of[ed->from] && d->knot_of[ed->from] == d->knot_of[ed->to];
 
 	put(d, "\tv%u -> v%u [label=\"", ed->from, ed->to);
 	put_weight(d, ed->weight);
@@ -427,7 +414,7 @@ int wperf_report_dot(const struct wperf_analysis *a, struct wperf_symbolizer *sy
 	}
 	/* the other vertices that have an edge drawn */
 	for (uint32_t v = 0; v < nv; v++)
-		if (d.knot_of[v] == NO_KNOT && d.keep_vertex[v])
+		if (!d.knot_of[v] && d.keep_vertex[v])
 			put_vertex(&d, v, "\t");
 	for (size_t i = 0; i < g->nedges; i++)
 		if (d.keep_edge[i])

@@ -625,11 +625,14 @@ static void test_perfetto(void **state)
 
 			assert_true(json_object_object_get_ex(ev, "args", &args));
 			tname = str(args, "name");
-			if ((!strcmp(tname, "A") && num(ev, "tid") == A) ||
-			    (!strcmp(tname, "B") && num(ev, "tid") == B))
+			/* A and B are knot 1's members, and say so; C is not */
+			if ((!strcmp(tname, "A [knot 1]") && num(ev, "tid") == A) ||
+			    (!strcmp(tname, "B [knot 1]") && num(ev, "tid") == B))
 				names++;
-			if (!strcmp(tname, "A") || !strcmp(tname, "B"))
+			if (num(ev, "tid") == A || num(ev, "tid") == B)
 				assert_true(num(ev, "pid") == APP);
+			if (num(ev, "tid") == C)
+				assert_string_equal(tname, "c\"x\\y");
 		} else if (!strcmp(ph, "X")) {
 			slices++;
 			assert_true(num(ev, "dur") >= 0);
@@ -736,7 +739,7 @@ static void test_perfetto_cap(void **state)
 		notes += !strcmp(name, "wperf_note");
 		if (!strcmp(name, "thread_name")) {
 			assert_true(json_object_object_get_ex(ev, "args", &args));
-			assert_string_equal(str(args, "name"), "hot");
+			assert_string_equal(str(args, "name"), "hot [knot 1]");
 			hot++;
 		}
 		if (!strcmp(str(ev, "ph"), "X")) {
@@ -756,6 +759,75 @@ static void test_perfetto_cap(void **state)
 	free(segs);
 }
 
+/*
+ * Each disk and NIC is a process of its own, named after it, with a pid no
+ * thread has: never pid 0, where viewers would lump them together.
+ */
+static void test_perfetto_devices(void **state)
+{
+	struct wperf_segment segs[3] = {
+	    {.end = 4 * MS, .state = WPERF_SEG_RUNNING},
+	    {.end = 4 * MS, .state = WPERF_SEG_RUNNING},
+	    {.end = 4 * MS, .state = WPERF_SEG_RUNNING},
+	};
+	struct wperf_entity ents[3] = {
+	    {.kind = WPERF_ENTITY_THREAD,
+	     .tid = 301,
+	     .tgid = 300,
+	     .name = "main",
+	     .process = "srv",
+	     .segments = segs,
+	     .nsegments = 1},
+	    {.kind = WPERF_ENTITY_DISK, .name = "disk:8:0", .segments = segs + 1, .nsegments = 1},
+	    {.kind = WPERF_ENTITY_NIC, .name = "nic:eth0", .segments = segs + 2, .nsegments = 1},
+	};
+	struct wperf_vertex vs[3] = {{.identity = "srv"},
+				     {.identity = "disk:8:0", .kind = WPERF_ENTITY_DISK},
+				     {.identity = "nic:eth0", .kind = WPERF_ENTITY_NIC}};
+	uint32_t vertex_of[3] = {0, 1, 2};
+	struct wperf_timeline tl = {
+	    .end = 4 * MS, .entities = ents, .nentities = 3, .nsegments = 3};
+	struct wperf_analysis a = {.end = 4 * MS, .window = 4 * MS, .timeline = &tl};
+	double pid_of[3] = {0}; /* thread, disk, NIC: pid of the process named so */
+	struct wperf_buf b = {0};
+	json_object *root, *events;
+
+	(void)state;
+	a.merged.vertices = vs;
+	a.merged.nvertices = 3;
+	a.merged.vertex_of = vertex_of;
+	assert_int_equal(wperf_report_perfetto(&a, NULL, NULL, &b), 0);
+	assert_int_equal(wperf_buf_append(&b, "", 1), 0);
+	root = json_tokener_parse((const char *)b.data);
+	assert_non_null(root);
+	assert_true(json_object_object_get_ex(root, "traceEvents", &events));
+	for (size_t i = 0; i < json_object_array_length(events); i++) {
+		json_object *ev = json_object_array_get_idx(events, i), *args;
+		const char *name;
+
+		assert_true(num(ev, "pid") != 0);
+		if (strcmp(str(ev, "name"), "process_name"))
+			continue;
+		assert_true(json_object_object_get_ex(ev, "args", &args));
+		name = str(args, "name");
+		for (int k = 0; k < 3; k++)
+			if (!strcmp(name, k ? ents[k].name : "srv"))
+				pid_of[k] = num(ev, "pid");
+	}
+	assert_true(pid_of[0] == 300);
+	assert_true(pid_of[1] > 301 && pid_of[2] > 301 && pid_of[1] != pid_of[2]);
+	/* each device's slice is on its own process's track */
+	for (size_t i = 0; i < json_object_array_length(events); i++) {
+		json_object *ev = json_object_array_get_idx(events, i);
+
+		if (!strcmp(str(ev, "ph"), "X") && num(ev, "pid") != 300)
+			assert_true((num(ev, "pid") == pid_of[1] || num(ev, "pid") == pid_of[2]) &&
+				    num(ev, "tid") == num(ev, "pid"));
+	}
+	json_object_put(root);
+	wperf_buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -763,7 +835,7 @@ int main(void)
 	    cmocka_unit_test(test_dot_top_edges),   cmocka_unit_test(test_dot_shapes),
 	    cmocka_unit_test(test_dot_default_cap), cmocka_unit_test(test_folded),
 	    cmocka_unit_test(test_recorder_frames), cmocka_unit_test(test_perfetto),
-	    cmocka_unit_test(test_perfetto_cap),
+	    cmocka_unit_test(test_perfetto_cap),    cmocka_unit_test(test_perfetto_devices),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
