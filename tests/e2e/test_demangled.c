@@ -5,8 +5,8 @@
  * report and the folded stacks with their functions named as their sources
  * name them ("ns::Queue::push(int)", "demo::queue::pop"), not mangled
  * ("_ZN2ns5Queue4pushEi"), and with kernel stacks that begin past the
- * recorder's own frames. The Rust test is skipped when rustc is missing (the
- * C++ one needs g++, which the build's dependencies hold).
+ * recorder's own frames. A test is skipped when its compiler is missing
+ * (ci/install-deps.sh installs both: g++ and rustc).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -80,49 +80,70 @@ static void release(struct reports *r)
 	wperf_buf_release(&r->folded);
 }
 
+/* A program of tests/data/demangle/, how to build it, and what its reports
+ * must hold. */
+struct program {
+	const char *name, *compiler, *build; /* build: a format of the binary's path */
+	const char *json[2], *folded;	     /* in the JSON report, in the folded stacks */
+	const char *mangled;		     /* in neither: its symbols' mangled prefix */
+};
+
+/* Builds p (skipped when its compiler is missing), records it, checks its reports. */
+static void check_program(const struct program *p)
+{
+	const char *bin = e2e_tmp_path(p->name);
+	char cmd[64];
+	struct reports r = {0};
+
+	e2e_require_bpf();
+	snprintf(cmd, sizeof(cmd), "command -v %s >/dev/null", p->compiler);
+	if (system(cmd) != 0) {
+		print_message("skipped: no %s\n", p->compiler);
+		skip();
+	}
+	e2e_shell(p->build, bin);
+	record(p->name, bin, &r);
+	assert_has(&r.json, "JSON report", p->json[0]);
+	assert_has(&r.json, "JSON report", p->json[1]);
+	assert_has(&r.folded, "folded stacks", p->folded);
+	assert_clean(&r, p->mangled);
+	release(&r);
+}
+
 /* The consumer waits in ns::Queue::pop(), the producer wakes it from
  * ns::Queue::push(int): both in the call sites, as C++ writes them. */
 static void test_cplusplus(void **state)
 {
-	const char *bin = e2e_tmp_path("queue");
-	struct reports r = {0};
+	static const struct program cc = {
+	    .name = "queue",
+	    .compiler = "g++",
+	    .build = "g++ -std=c++17 -O0 -g -fno-omit-frame-pointer -pthread -o '%s' "
+		     "tests/data/demangle/queue.cc",
+	    .json = {"\"ns::Queue::pop() (queue.cc:", "\"ns::Queue::push(int) (queue.cc:"},
+	    .folded = ";ns::Queue::push(int)_(queue.cc:",
+	    .mangled = "_ZN2ns5Queue",
+	};
 
 	(void)state;
-	e2e_require_bpf();
-	e2e_shell("g++ -std=c++17 -O0 -g -fno-omit-frame-pointer -pthread -o '%s' "
-		  "tests/data/demangle/queue.cc",
-		  bin);
-	record("queue", bin, &r);
-	assert_has(&r.json, "JSON report", "\"ns::Queue::pop() (queue.cc:");
-	assert_has(&r.json, "JSON report", "\"ns::Queue::push(int) (queue.cc:");
-	assert_has(&r.folded, "folded stacks", ";ns::Queue::pop()_(queue.cc:");
-	assert_has(&r.folded, "folded stacks", ";ns::Queue::push(int)_(queue.cc:");
-	assert_clean(&r, "_ZN2ns5Queue");
-	release(&r);
+	check_program(&cc);
 }
 
 /* The same in Rust: its legacy names lose their hash, v0 ones their
- * disambiguators. */
+ * disambiguators. Skipped without rustc (Debian: apt-get install rustc). */
 static void test_rust(void **state)
 {
-	const char *bin = e2e_tmp_path("demo");
-	struct reports r = {0};
+	static const struct program rs = {
+	    .name = "demo",
+	    .compiler = "rustc",
+	    .build = "rustc -g -C opt-level=0 -C force-frame-pointers=yes -o '%s' "
+		     "tests/data/demangle/demo.rs",
+	    .json = {"\"demo::queue::pop (demo.rs:", "\"demo::queue::push (demo.rs:"},
+	    .folded = ";demo::queue::pop_(demo.rs:",
+	    .mangled = "4demo5queue",
+	};
 
 	(void)state;
-	e2e_require_bpf();
-	if (system("command -v rustc >/dev/null") != 0) {
-		print_message("skipped: no rustc (Debian: apt-get install rustc)\n");
-		skip();
-	}
-	e2e_shell("rustc -g -C opt-level=0 -C force-frame-pointers=yes -o '%s' "
-		  "tests/data/demangle/demo.rs",
-		  bin);
-	record("demo", bin, &r);
-	assert_has(&r.json, "JSON report", "\"demo::queue::pop (demo.rs:");
-	assert_has(&r.json, "JSON report", "\"demo::queue::push (demo.rs:");
-	assert_has(&r.folded, "folded stacks", ";demo::queue::pop_(demo.rs:");
-	assert_clean(&r, "4demo5queue");
-	release(&r);
+	check_program(&rs);
 }
 
 int main(void)

@@ -674,6 +674,21 @@ static void test_perfetto(void **state)
 	free(again);
 }
 
+/* The Perfetto writer's events for a hand-built analysis; *root (put it) owns
+ * them, *text (release it) is what the writer wrote. */
+static json_object *perfetto_events(const struct wperf_analysis *a, struct wperf_buf *text,
+				    json_object **root)
+{
+	json_object *events;
+
+	assert_int_equal(wperf_report_perfetto(a, NULL, NULL, text), 0);
+	assert_int_equal(wperf_buf_append(text, "", 1), 0);
+	*root = json_tokener_parse((const char *)text->data);
+	assert_non_null(*root);
+	assert_true(json_object_object_get_ex(*root, "traceEvents", &events));
+	return events;
+}
+
 /*
  * Past 2,000,000 segments only the entities in final knots get a track: a
  * hand-built timeline of a knotted thread with 3 segments and an outsider with
@@ -727,11 +742,7 @@ static void test_perfetto_cap(void **state)
 	a.merged.vertex_of = vertex_of;
 	a.knots = (struct wperf_knot_set){.knots = &k, .nknots = 1, .nfinal = 1};
 
-	assert_int_equal(wperf_report_perfetto(&a, NULL, NULL, &b), 0);
-	assert_int_equal(wperf_buf_append(&b, "", 1), 0);
-	root = json_tokener_parse((const char *)b.data);
-	assert_non_null(root);
-	assert_true(json_object_object_get_ex(root, "traceEvents", &events));
+	events = perfetto_events(&a, &b, &root);
 	for (size_t i = 0; i < json_object_array_length(events); i++) {
 		json_object *ev = json_object_array_get_idx(events, i), *args;
 		const char *name = str(ev, "name");
@@ -796,11 +807,7 @@ static void test_perfetto_devices(void **state)
 	a.merged.vertices = vs;
 	a.merged.nvertices = 3;
 	a.merged.vertex_of = vertex_of;
-	assert_int_equal(wperf_report_perfetto(&a, NULL, NULL, &b), 0);
-	assert_int_equal(wperf_buf_append(&b, "", 1), 0);
-	root = json_tokener_parse((const char *)b.data);
-	assert_non_null(root);
-	assert_true(json_object_object_get_ex(root, "traceEvents", &events));
+	events = perfetto_events(&a, &b, &root);
 	for (size_t i = 0; i < json_object_array_length(events); i++) {
 		json_object *ev = json_object_array_get_idx(events, i), *args;
 		const char *name;
