@@ -5,9 +5,12 @@
 #include "core/report/report.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define STACK_BRIEF_TEXT 8192 /* a stack's frames before they are cut short */
 
 /* Does frame begin with one of the n prefixes? */
 static int begins_with(const char *frame, const char *const *prefixes, size_t n)
@@ -53,6 +56,28 @@ void wperf_report_stack(struct wperf_symbolizer *sym, int32_t id, int user, uint
 		p = nl ? nl + 1 : p + strlen(p);
 	}
 	memmove(buf, p, strlen(p) + 1);
+}
+
+void wperf_report_stack_brief(struct wperf_symbolizer *sym, int32_t id, int user, uint32_t tgid,
+			      unsigned max_frames, const char *sep, char *buf, size_t size)
+{
+	char all[STACK_BRIEF_TEXT];
+	const char *p = all;
+	size_t len = 0;
+
+	wperf_report_stack(sym, id, user, tgid, all, sizeof(all));
+	while (!user && *p && wperf_report_scheduler_frame(p)) {
+		const char *nl = strchr(p, '\n');
+
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+	buf[0] = '\0';
+	for (unsigned f = 0; *p && len + 1 < size && (!max_frames || f < max_frames); f++) {
+		size_t n = strcspn(p, "\n");
+
+		len += (size_t)snprintf(buf + len, size - len, "%s%.*s", f ? sep : "", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
 }
 
 const char *wperf_report_display(const struct wperf_report_opts *opts, const char *identity)

@@ -120,6 +120,14 @@ const char *wperf_report_display(const struct wperf_report_opts *opts, const cha
 void wperf_report_stack(struct wperf_symbolizer *sym, int32_t id, int user, uint32_t tgid,
 			char *buf, size_t size);
 
+/*
+ * A stack as people read it in a line: wperf_report_stack, then without the
+ * scheduler's frames either (wperf_report_scheduler_frame), at most max_frames
+ * of them (0: all) joined by sep, into buf (size > 0; truncated to fit).
+ */
+void wperf_report_stack_brief(struct wperf_symbolizer *sym, int32_t id, int user, uint32_t tgid,
+			      unsigned max_frames, const char *sep, char *buf, size_t size);
+
 /* Is frame (a symbolized kernel frame, "__schedule+0x618") the recorder's or
  * the scheduler's own, where every wait ends, and so no news to a reader? */
 int wperf_report_scheduler_frame(const char *frame);

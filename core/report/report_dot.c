@@ -31,7 +31,6 @@
 #include <string.h>
 
 #define DEFAULT_MAX_EDGES 60
-#define STACK_TEXT	  8192
 
 #define KNOT_FILL    "#f4cccc" /* light red */
 #define KNOT_LINE    "#cc0000"
@@ -265,26 +264,14 @@ static void put_vertex(struct dot *d, uint32_t v, const char *indent)
  */
 static void put_where(struct dot *d, const char *label, int32_t id, int user, uint32_t tgid)
 {
-	char text[STACK_TEXT], *p = text;
+	char where[1024];
 
 	if (id < 0)
 		return;
-	wperf_report_stack(d->sym, id, user, tgid, text, sizeof(text));
-	while (!user && *p && wperf_report_scheduler_frame(p)) {
-		char *nl = strchr(p, '\n');
-
-		p = nl ? nl + 1 : p + strlen(p);
-	}
+	wperf_report_stack_brief(d->sym, id, user, tgid, user ? 1 : 2, " <- ", where,
+				 sizeof(where));
 	put(d, "%s %s ", d->line_used++ ? "," : "", label);
-	for (int f = 0; *p && f < (user ? 1 : 2); f++) {
-		size_t n = strcspn(p, "\n");
-		int last = p[n] == '\0';
-
-		p[n] = '\0';
-		put(d, "%s", f ? " <- " : "");
-		put_escaped(d, p);
-		p += n + !last;
-	}
+	put_escaped(d, where);
 }
 
 /* The edge's tooltip: who waits for whom, how long, and its heaviest call sites. */
