@@ -76,7 +76,8 @@ void wperf_symbolize_stack(struct wperf_symbolizer *s, int32_t id, int user, uin
  * Writes the demangled form of a C++ (Itanium ABI) or Rust (legacy or v0)
  * symbol name into buf (NUL-terminated, truncated to fit) and returns 1; 0,
  * buf untouched, when name is no such name. "_ZN2ns5Queue4pushEi" gives
- * "ns::Queue::push(int)".
+ * "ns::Queue::push(int)"; a symbol version stays after the name
+ * ("...~_State()@@GLIBCXX_3.4.22").
  */
 int wperf_demangle(const char *name, char *buf, size_t size);
 

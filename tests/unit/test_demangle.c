@@ -35,6 +35,9 @@ static void test_cplusplus(void **state)
 			    "ns::Queue::push(int) [clone .cold]");
 	assert_string_equal(plain("_ZNSt6thread11_State_implD0Ev"),
 			    "std::thread::_State_impl::~_State_impl()");
+	/* a versioned symbol of a shared library keeps its version */
+	assert_string_equal(plain("_ZNSt6thread6_StateD2Ev@@GLIBCXX_3.4.22"),
+			    "std::thread::_State::~_State()@@GLIBCXX_3.4.22");
 }
 
 static void test_rust(void **state)
