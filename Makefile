@@ -48,7 +48,8 @@ ifdef SANITIZE
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
 endif
-LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
+# -liberty: libiberty-dev's static demangler (it has no pkg-config file).
+LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lpthread -lm
 TEST_LDLIBS := $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 
 CORE_SRCS := $(wildcard core/*/*.c)

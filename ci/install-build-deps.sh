@@ -10,6 +10,7 @@ pkgs=(
 	libbpf-dev libelf-dev zlib1g-dev libzstd-dev libdw-dev   # recorder, trace, symbols
 	libyaml-dev libpcre2-dev libcurl4-openssl-dev libgit2-dev   # scenarios, pull requests, git
 	libjson-c-dev                                  # JSON reports
+	libiberty-dev                                  # C++ and Rust names demangled (linked statically)
 	libcmocka-dev                                  # the library's tests, run by the package build
 	debhelper dpkg-dev lintian                     # make deb
 	"$@"

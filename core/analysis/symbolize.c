@@ -230,20 +230,22 @@ static int format_module(Dwfl_Module *mod, uint64_t addr, const char *file, char
 	const char *name, *src = NULL;
 	Dwfl_Line *line;
 	int lineno = 0;
+	char plain[FRAME_MAX];
 
 	name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
 	if (!name || !*name)
 		return 0;
+	if (wperf_demangle(name, plain, sizeof(plain)))
+		name = plain;
 	line = dwfl_module_getsrc(mod, addr);
 	if (line)
 		src = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
 	else
 		src = src_by_units(mod, addr, &lineno);
+	/* A frame longer than out is truncated (a demangled template can be). */
 	if (src && lineno > 0)
-		snprintf(out, size, "%s (%s:%d)", name, base_name(src), lineno);
-	else
-		snprintf(out, size, "%s (%s)", name, file);
-	return 1;
+		return snprintf(out, size, "%s (%s:%d)", name, base_name(src), lineno) > 0;
+	return snprintf(out, size, "%s (%s)", name, file) > 0;
 }
 
 /* Formats one user frame, looked up at ip - ret, into out (FRAME_MAX bytes). */

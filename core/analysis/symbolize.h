@@ -17,6 +17,7 @@
  *
  * Formats of one frame:
  *   "funB (fig1.c:57)"                   symbol, and source basename:line
+ *   "ns::Queue::push(int) (q.cc:12)"     C++ and Rust symbols demangled
  *   "fsync (libc.so.6)"                  symbol, no line info: the file's basename
  *   "java.io.FileChannel.force [jit]"    from the process's perf map
  *   "[fig1+0x1234]"                      in a mapping, but no symbol for it
@@ -70,6 +71,15 @@ void wperf_symbolize_kernel(struct wperf_symbolizer *s, uint64_t ip, char *buf, 
  */
 void wperf_symbolize_stack(struct wperf_symbolizer *s, int32_t id, int user, uint32_t tgid,
 			   const char *sep, unsigned max_frames, char *buf, size_t size);
+
+/*
+ * Writes the demangled form of a C++ (Itanium ABI) or Rust (legacy or v0)
+ * symbol name into buf (NUL-terminated, truncated to fit) and returns 1; 0,
+ * buf untouched, when name is no such name. "_ZN2ns5Queue4pushEi" gives
+ * "ns::Queue::push(int)"; a symbol version stays after the name
+ * ("...~_State()@@GLIBCXX_3.4.22").
+ */
+int wperf_demangle(const char *name, char *buf, size_t size);
 
 /* Frees the symbolizer and closes its files (NULL-safe). */
 void wperf_symbolizer_free(struct wperf_symbolizer *s);

@@ -79,6 +79,8 @@ int wperf_report_checks_text(const struct wperf_checks *c, const char *target,
  * solid and bold at or above the threshold, dashed below, irq vertices left
  * out. opts->top_edges bounds the edges drawn (plus every edge inside a knot;
  * 0: all up to 60, else the 60 heaviest). opts->target picks the knots shown.
+ * A legend says what the marks mean; tooltips (the SVG's hover text) name an
+ * edge's ends and its opts->top_sites heaviest call sites (none when sym is NULL).
  */
 int wperf_report_dot(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
 		     const struct wperf_report_opts *opts, struct wperf_buf *out);
@@ -95,7 +97,9 @@ int wperf_report_folded(const struct wperf_analysis *a, struct wperf_symbolizer 
 
 /*
  * Chrome trace-event JSON of the timeline (Perfetto, chrome://tracing): a track
- * per thread and device, a slice per segment, a flow arrow per wakeup.
+ * per thread (" [knot N]" after the names of the members of the knots that
+ * opts->target waits for), a process of its own per disk and NIC, a slice per
+ * segment, a flow arrow per wakeup.
  */
 int wperf_report_perfetto(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
 			  const struct wperf_report_opts *opts, struct wperf_buf *out);
@@ -104,6 +108,25 @@ int wperf_report_perfetto(const struct wperf_analysis *a, struct wperf_symbolize
 
 /* What people see for a vertex: its alias from opts, or its identity. */
 const char *wperf_report_display(const struct wperf_report_opts *opts, const char *identity);
+
+/*
+ * The stack with this id as every writer shows it (size > 0): its frames
+ * innermost first, one a line ('\n' between them), as wperf_symbolize_stack
+ * formats them (C++ and Rust names demangled), without the recorder's own
+ * frames at the top of a kernel stack (its BPF program, "bpf_prog_..._sched_
+ * switch", and the tracepoint's glue, "bpf_trace_run4", "__bpf_trace_...",
+ * "__traceiter_..."): it begins at the kernel's first frame of its own.
+ */
+void wperf_report_stack(struct wperf_symbolizer *sym, int32_t id, int user, uint32_t tgid,
+			char *buf, size_t size);
+
+/*
+ * A stack as people read it in a line: wperf_report_stack, then without the
+ * scheduler's frames either (wperf_report_scheduler_frame), at most max_frames
+ * of them (0: all) joined by sep, into buf (size > 0; truncated to fit).
+ */
+void wperf_report_stack_brief(struct wperf_symbolizer *sym, int32_t id, int user, uint32_t tgid,
+			      unsigned max_frames, const char *sep, char *buf, size_t size);
 
 /* Is frame (a symbolized kernel frame, "__schedule+0x618") the recorder's or
  * the scheduler's own, where every wait ends, and so no news to a reader? */
@@ -158,6 +181,12 @@ int wperf_report_waits_on(const struct wperf_analysis *a, const uint8_t *mine,
  */
 int wperf_report_timer_paced(const struct wperf_analysis *a, const uint8_t *mine,
 			     struct wperf_timer_paced **out, size_t *n);
+
+/* Numbers the final knots that target waits for (wperf_report_knot_wanted) 1,
+ * 2, ... as the text report does: knot_of (a slot per merged vertex) gets the
+ * number of each vertex's first such knot, 0 for none. Returns how many. */
+uint32_t wperf_report_number_knots(const struct wperf_analysis *a, const char *target,
+				   uint32_t *knot_of);
 
 /* Is vertex v inside one of the final knots? */
 int wperf_report_in_knot(const struct wperf_analysis *a, uint32_t v);

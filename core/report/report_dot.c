@@ -13,6 +13,12 @@
  * graph has more than 60), always with every edge inside a knot; a vertex left
  * without an edge is not drawn.
  *
+ * A legend (a cluster of its own) says what the arrows, colours, line styles
+ * and shapes mean. Every edge and vertex has a tooltip, which the SVG shows on
+ * hover: an edge's names its two ends ("A waits for B"), its weight and its
+ * heaviest call sites (where the waiter blocked, where the waker woke it);
+ * a vertex's its name, kind and knot.
+ *
  * The output depends only on the analysis: vertices and edges come in index
  * order, ties in weight are broken by edge index.
  */
@@ -25,7 +31,6 @@
 #include <string.h>
 
 #define DEFAULT_MAX_EDGES 60
-#define NO_KNOT		  UINT32_MAX
 
 #define KNOT_FILL    "#f4cccc" /* light red */
 #define KNOT_LINE    "#cc0000"
@@ -34,10 +39,11 @@
 
 struct dot {
 	const struct wperf_analysis *a;
+	struct wperf_symbolizer *sym; /* NULL: tooltips without call sites */
 	const struct wperf_report_opts *opts;
 	struct wperf_buf *out;
 	int err;
-	uint32_t *knot_of;    /* per vertex: number (1..) of its wanted final knot, or NO_KNOT */
+	uint32_t *knot_of;    /* per vertex: number (1..) of its wanted final knot, or 0 */
 	uint8_t *sink;	      /* per vertex: a final sink */
 	uint8_t *keep_edge;   /* per edge of the merged graph: drawn */
 	uint8_t *keep_vertex; /* per vertex: has a drawn edge */
@@ -45,6 +51,7 @@ struct dot {
 	uint32_t nknots;      /* wanted final knots */
 	size_t ncandidates;   /* edges not touching an irq vertex */
 	size_t ndrawn;	      /* of them, drawn */
+	int line_used;	      /* the tooltip line of a call site names a stack already */
 };
 
 static void put(struct dot *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -142,23 +149,11 @@ static void mark_knots(struct dot *d, const char *target)
 {
 	const struct wperf_analysis *a = d->a;
 
-	for (uint32_t v = 0; v < a->merged.nvertices; v++)
-		d->knot_of[v] = NO_KNOT;
-	for (size_t i = 0; i < a->knots.nfinal; i++) {
-		const struct wperf_knot *k = &a->knots.knots[i];
-
-		if (k->kind == WPERF_SINK) {
-			for (size_t j = 0; j < k->nvertices; j++)
-				d->sink[k->vertices[j]] = 1;
-			continue;
-		}
-		if (k->kind != WPERF_KNOT || !wperf_report_knot_wanted(a, k, target))
-			continue;
-		d->nknots++;
-		for (size_t j = 0; j < k->nvertices; j++)
-			if (d->knot_of[k->vertices[j]] == NO_KNOT)
-				d->knot_of[k->vertices[j]] = d->nknots;
-	}
+	d->nknots = wperf_report_number_knots(a, target, d->knot_of);
+	for (size_t i = 0; i < a->knots.nfinal; i++)
+		if (a->knots.knots[i].kind == WPERF_SINK)
+			for (size_t j = 0; j < a->knots.knots[i].nvertices; j++)
+				d->sink[a->knots.knots[i].vertices[j]] = 1;
 }
 
 /* An edge to rank by weight, heaviest first, ties by index. */
@@ -196,7 +191,7 @@ static int pick_edges(struct dot *d, unsigned max_edges)
 		if (irq_vertex(a, ed->from) || irq_vertex(a, ed->to))
 			continue;
 		order[n++] = (struct ranked){ed->weight, i};
-		if (d->knot_of[ed->from] != NO_KNOT && d->knot_of[ed->from] == d->knot_of[ed->to])
+		if (d->knot_of[ed->from] && d->knot_of[ed->from] == d->knot_of[ed->to])
 			d->keep_edge[i] = 1;
 	}
 	d->ncandidates = n;
@@ -246,26 +241,112 @@ static void put_vertex(struct dot *d, uint32_t v, const char *indent)
 	else
 		put(d, "\\nbusy %.0f%%", x->cpu * 100);
 	put(d, "\", shape=%s", shape);
-	if (d->knot_of[v] != NO_KNOT)
+	if (d->knot_of[v])
 		put(d, ", style=filled, fillcolor=\"%s\", color=\"%s\"", KNOT_FILL, KNOT_LINE);
 	else if (d->sink[v])
 		put(d, ", style=filled, fillcolor=\"%s\"", SINK_FILL);
-	put(d, "];\n");
+	put(d, ", tooltip=\"");
+	put_escaped(d, wperf_report_display(d->opts, x->identity));
+	put(d, ": %s", wperf_vertex_kind_name(x->kind));
+	if (x->nmembers > 1)
+		put(d, ", %u threads merged", x->nmembers);
+	if (d->knot_of[v])
+		put(d, ", in knot %u", d->knot_of[v]);
+	else if (d->sink[v])
+		put(d, ", a sink: it waits for nobody");
+	put(d, "\"];\n");
+}
+
+/*
+ * " LABEL FRAMES" for one stack of a call site, when it has it: the innermost
+ * user frame, else the first two kernel frames past the scheduler's, which
+ * say most about where in a short line.
+ */
+static void put_where(struct dot *d, const char *label, int32_t id, int user, uint32_t tgid)
+{
+	char where[1024];
+
+	if (id < 0)
+		return;
+	wperf_report_stack_brief(d->sym, id, user, tgid, user ? 1 : 2, " <- ", where,
+				 sizeof(where));
+	put(d, "%s %s ", d->line_used++ ? "," : "", label);
+	put_escaped(d, where);
+}
+
+/* The edge's tooltip: who waits for whom, how long, and its heaviest call sites. */
+static void put_edge_tooltip(struct dot *d, const struct wperf_edge *ed)
+{
+	const struct wperf_analysis *a = d->a;
+	unsigned top = d->opts && d->opts->top_sites ? d->opts->top_sites : 3;
+	size_t first, n;
+
+	put(d, ", tooltip=\"");
+	put_escaped(d, wperf_report_display(d->opts, a->merged.vertices[ed->from].identity));
+	put(d, " waits for ");
+	put_escaped(d, wperf_report_display(d->opts, a->merged.vertices[ed->to].identity));
+	put(d, ": ");
+	put_weight(d, ed->weight);
+	put(d, ", %.1f%% of the window", pct(a, ed->weight));
+	wperf_report_edge_sites(a, ed->from, ed->to, &first, &n);
+	for (size_t i = first; d->sym && i < first + n && i < first + top; i++) {
+		const struct wperf_callsite *s = &a->merged.sites.sites[i];
+
+		put(d,
+		    "\\n%.0f%%:", ed->weight ? 100.0 * (double)s->weight / (double)ed->weight : 0);
+		d->line_used = 0;
+		put_where(d, "blocked in", s->ustack >= 0 ? s->ustack : s->kstack, s->ustack >= 0,
+			  s->waiter_tgid);
+		put_where(d, "woken from", s->waker_ustack >= 0 ? s->waker_ustack : s->waker_kstack,
+			  s->waker_ustack >= 0, s->waker_tgid);
+		if (!d->line_used)
+			put(d, " no stacks (an interrupt woke it, or --stacks none)");
+	}
+	put(d, "\"");
 }
 
 static void put_edge(struct dot *d, const struct wperf_edge *ed)
 {
 	int heavy = ed->weight >= d->a->threshold_ns;
-	int inside = d->knot_of[ed->from] != NO_KNOT && d->knot_of[ed->from] == d->knot_of[ed->to];
+	int inside = d->knot_of[ed->from] && d->knot_of[ed->from] == d->knot_of[ed->to];
 
 	put(d, "\tv%u -> v%u [label=\"", ed->from, ed->to);
 	put_weight(d, ed->weight);
 	put(d, "\\n%.1f%%\", style=\"%s\"", pct(d->a, ed->weight), heavy ? "solid,bold" : "dashed");
+	put_edge_tooltip(d, ed);
 	if (inside)
 		put(d, ", color=\"%s\", fontcolor=\"%s\"", KNOT_LINE, KNOT_LINE);
 	else if (!heavy)
 		put(d, ", color=\"%s\", fontcolor=\"%s\"", DASHED_COLOR, DASHED_COLOR);
 	put(d, "];\n");
+}
+
+/* What the drawing's marks mean, as a box of its own beside the graph. */
+static void put_legend(struct dot *d)
+{
+	static const char *const rows[] = {
+	    "A \xe2\x86\x92 B: A waits for B (time, share of the window)",
+	    "solid, bold: at or above the threshold; dashed, grey: below",
+	    "<font color=\"" KNOT_LINE "\">red</font>, in a cluster: a knot, what bounds the "
+	    "throughput",
+	    "blue: a sink, which waits for nobody",
+	    "box: thread; cylinder: disk; hexagon: NIC",
+	    "\xc3\x97N: N threads merged; *: a heavy self-loop",
+	    "hover an edge for where it waits, a vertex for what it is",
+	};
+
+	put(d,
+	    "\tlegend [shape=plaintext, fontsize=9, label=<<table border=\"1\" "
+	    "cellborder=\"0\" cellspacing=\"1\" color=\"%s\"><tr><td align=\"left\">"
+	    "<b>legend</b></td></tr>",
+	    DASHED_COLOR);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(*rows); i++)
+		put(d, "<tr><td align=\"left\"%s>%s</td></tr>",
+		    i == 2   ? " bgcolor=\"" KNOT_FILL "\""
+		    : i == 3 ? " bgcolor=\"" SINK_FILL "\""
+			     : "",
+		    rows[i]);
+	put(d, "</table>>, tooltip=\"legend\"];\n");
 }
 
 static void header(struct dot *d, const struct wperf_report_opts *o)
@@ -292,9 +373,8 @@ int wperf_report_dot(const struct wperf_analysis *a, struct wperf_symbolizer *sy
 {
 	const struct wperf_graph *g = &a->merged.graph;
 	uint32_t nv = a->merged.nvertices;
-	struct dot d = {.a = a, .opts = opts, .out = out};
+	struct dot d = {.a = a, .sym = sym, .opts = opts, .out = out};
 
-	(void)sym; /* the graph has no stacks */
 	d.knot_of = malloc((nv + 1) * sizeof(*d.knot_of));
 	d.sink = calloc(nv + 1, 1);
 	d.keep_vertex = calloc(nv + 1, 1);
@@ -307,6 +387,7 @@ int wperf_report_dot(const struct wperf_analysis *a, struct wperf_symbolizer *sy
 	mark_knots(&d, opts ? opts->target : NULL);
 	d.err = pick_edges(&d, opts ? opts->top_edges : 0);
 	header(&d, opts);
+	put_legend(&d);
 
 	/* the knots, each a cluster of its vertices */
 	for (uint32_t k = 1; k <= d.nknots; k++) {
@@ -320,7 +401,7 @@ int wperf_report_dot(const struct wperf_analysis *a, struct wperf_symbolizer *sy
 	}
 	/* the other vertices that have an edge drawn */
 	for (uint32_t v = 0; v < nv; v++)
-		if (d.knot_of[v] == NO_KNOT && d.keep_vertex[v])
+		if (!d.knot_of[v] && d.keep_vertex[v])
 			put_vertex(&d, v, "\t");
 	for (size_t i = 0; i < g->nedges; i++)
 		if (d.keep_edge[i])

@@ -85,7 +85,7 @@ static void stack(struct folded *f, int32_t id, int user, uint32_t tgid, int roo
 	if (id < 0)
 		return;
 	if (f->sym) {
-		wperf_symbolize_stack(f->sym, id, user, tgid, "\n", 0, text, sizeof(text));
+		wperf_report_stack(f->sym, id, user, tgid, text, sizeof(text));
 	} else {
 		snprintf(text, sizeof(text), "[%s stack %" PRId32 "]", user ? "user" : "kernel",
 			 id);

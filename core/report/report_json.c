@@ -28,7 +28,7 @@ static json_object *frames(struct wperf_symbolizer *sym, int32_t id, int user, u
 	if (id < 0)
 		return NULL;
 	arr = json_object_new_array();
-	wperf_symbolize_stack(sym, id, user, tgid, "\n", 0, text, sizeof(text));
+	wperf_report_stack(sym, id, user, tgid, text, sizeof(text));
 	for (char *f = strtok_r(text, "\n", &save); f; f = strtok_r(NULL, "\n", &save))
 		json_object_array_add(arr, json_object_new_string(f));
 	return arr;

@@ -5,9 +5,13 @@
  *
  *   {"traceEvents":[ ... ],"displayTimeUnit":"ms"}
  *
- * - a track per thread (pid = its tgid, tid = its tid) and per disk or NIC
- *   (pid 0, named "devices", and a made-up tid above every real one), named by
- *   "thread_name" metadata events; each process named by "process_name";
+ * - a track per thread (pid = its tgid, tid = its tid), named by "thread_name"
+ *   metadata events, each process named by "process_name"; a thread in a knot
+ *   that the target waits for has " [knot N]" after its name (N as the text
+ *   report numbers knots);
+ * - a process of its own per disk or NIC, named after it ("disk:8:0",
+ *   "nic:eth0"), with one track: pid = tid = a made-up number above every real
+ *   pid and tid;
  * - a complete event ("ph":"X") per segment, named "running", "runnable" or
  *   "waiting"; a waiting one has args {"waker": the identity of the waker's
  *   vertex}, and "spin": true when it was an annotated spin;
@@ -35,17 +39,18 @@
 
 #include <json-c/json.h>
 
-#define MAX_SEGMENTS	2000000
-#define DEVICE_PID	0
-#define DEVICE_TID_BASE 1000000 /* device tracks get tids from here, or above every real tid */
+#define MAX_SEGMENTS   2000000
+#define NOTE_PID       0
+#define DEVICE_ID_BASE 1000000 /* device pids from here, or above every real pid and tid */
 
 struct perfetto {
 	const struct wperf_analysis *a;
 	struct wperf_buf *out;
 	int err;
-	size_t nevents; /* written so far: a comma goes before every one but the first */
-	uint8_t *keep;	/* per entity: has a track */
-	uint32_t device_tid_base;
+	size_t nevents;	   /* written so far: a comma goes before every one but the first */
+	uint8_t *keep;	   /* per entity: has a track */
+	uint32_t *knot_of; /* per merged vertex: its knot's number, or 0 */
+	uint32_t device_base;
 	uint64_t next_flow;
 };
 
@@ -94,14 +99,14 @@ static uint32_t pid_of(const struct perfetto *p, uint32_t e)
 {
 	const struct wperf_entity *en = &p->a->timeline->entities[e];
 
-	return en->kind == WPERF_ENTITY_THREAD ? en->tgid : DEVICE_PID;
+	return en->kind == WPERF_ENTITY_THREAD ? en->tgid : p->device_base + e;
 }
 
 static uint32_t tid_of(const struct perfetto *p, uint32_t e)
 {
 	const struct wperf_entity *en = &p->a->timeline->entities[e];
 
-	return en->kind == WPERF_ENTITY_THREAD ? en->tid : p->device_tid_base + e;
+	return en->kind == WPERF_ENTITY_THREAD ? en->tid : p->device_base + e;
 }
 
 /* An event on entity e's track: {"ph":ph,"name":name,"pid":..,"tid":..}. */
@@ -142,7 +147,7 @@ static int choose_tracks(struct perfetto *p)
 	const struct wperf_analysis *a = p->a;
 	const struct wperf_timeline *tl = a->timeline;
 	size_t total = 0;
-	uint32_t max_tid = 0;
+	uint32_t max_id = 0;
 	int capped;
 
 	for (uint32_t e = 0; e < tl->nentities; e++) {
@@ -150,11 +155,15 @@ static int choose_tracks(struct perfetto *p)
 			continue;
 		p->keep[e] = 1;
 		total += tl->entities[e].nsegments;
-		if (tl->entities[e].kind == WPERF_ENTITY_THREAD && tl->entities[e].tid > max_tid)
-			max_tid = tl->entities[e].tid;
+		if (tl->entities[e].kind != WPERF_ENTITY_THREAD)
+			continue;
+		if (tl->entities[e].tid > max_id)
+			max_id = tl->entities[e].tid;
+		if (tl->entities[e].tgid > max_id)
+			max_id = tl->entities[e].tgid;
 	}
-	/* fake tids must not collide with a real one */
-	p->device_tid_base = max_tid < DEVICE_TID_BASE ? DEVICE_TID_BASE : max_tid + 1;
+	/* made-up ids must not collide with a real one */
+	p->device_base = max_id < DEVICE_ID_BASE ? DEVICE_ID_BASE : max_id + 1;
 	capped = total > MAX_SEGMENTS;
 	if (capped) {
 		uint8_t *in_knot = calloc(a->merged.nvertices + 1, 1);
@@ -187,13 +196,13 @@ static int by_tgid(const void *pa, const void *pb)
 	return (x->entity > y->entity) - (x->entity < y->entity);
 }
 
-/* process_name of every process with a track, by pid; "devices" for pid 0. */
+/* process_name of every process with a track, by pid: threads' processes,
+ * then each device's. */
 static void processes(struct perfetto *p)
 {
 	const struct wperf_timeline *tl = p->a->timeline;
 	struct proc *procs = malloc((tl->nentities + 1) * sizeof(*procs));
 	size_t n = 0;
-	int devices = 0;
 
 	if (!procs) {
 		p->err = -ENOMEM;
@@ -204,8 +213,6 @@ static void processes(struct perfetto *p)
 			continue;
 		if (tl->entities[e].kind == WPERF_ENTITY_THREAD)
 			procs[n++] = (struct proc){tl->entities[e].tgid, e};
-		else
-			devices = 1;
 	}
 	qsort(procs, n, sizeof(*procs), by_tgid);
 	for (size_t i = 0; i < n; i++) {
@@ -215,9 +222,24 @@ static void processes(struct perfetto *p)
 			metadata(p, "process_name", en->tgid, -1, "name",
 				 en->process[0] ? en->process : en->name);
 	}
-	if (devices)
-		metadata(p, "process_name", DEVICE_PID, -1, "name", "devices");
+	for (uint32_t e = 0; e < tl->nentities; e++)
+		if (p->keep[e] && tl->entities[e].kind != WPERF_ENTITY_THREAD)
+			metadata(p, "process_name", pid_of(p, e), -1, "name", tl->entities[e].name);
 	free(procs);
+}
+
+/* The thread_name of e's track: its name, and its knot's number if it has one. */
+static void track_name(struct perfetto *p, uint32_t e)
+{
+	const struct wperf_entity *en = &p->a->timeline->entities[e];
+	uint32_t knot = p->knot_of[p->a->merged.vertex_of[e]];
+	char name[sizeof(en->name) + 32];
+
+	if (knot)
+		snprintf(name, sizeof(name), "%s [knot %u]", en->name, knot);
+	else
+		snprintf(name, sizeof(name), "%s", en->name);
+	metadata(p, "thread_name", pid_of(p, e), tid_of(p, e), "name", name);
 }
 
 /* A wakeup arrow from the waker's track to the track of the waiter e, at the
@@ -275,10 +297,14 @@ int wperf_report_perfetto(const struct wperf_analysis *a, struct wperf_symbolize
 	struct perfetto p = {.a = a, .out = out};
 
 	(void)sym; /* no stacks on the timeline */
-	(void)opts;
 	p.keep = calloc(tl->nentities + 1, 1);
-	if (!p.keep)
+	p.knot_of = calloc(a->merged.nvertices + 1, sizeof(*p.knot_of));
+	if (!p.keep || !p.knot_of) {
+		free(p.keep);
+		free(p.knot_of);
 		return -ENOMEM;
+	}
+	wperf_report_number_knots(a, opts ? opts->target : NULL, p.knot_of);
 	p.err = wperf_buf_printf(out, "{\"traceEvents\":[");
 	if (choose_tracks(&p)) {
 		char note[256];
@@ -287,7 +313,7 @@ int wperf_report_perfetto(const struct wperf_analysis *a, struct wperf_symbolize
 			 "more than %d segments: only the threads and devices in final knots "
 			 "and sinks are shown",
 			 MAX_SEGMENTS);
-		metadata(&p, "wperf_note", DEVICE_PID, 0, "note", note);
+		metadata(&p, "wperf_note", NOTE_PID, 0, "note", note);
 	}
 	processes(&p);
 	for (uint32_t e = 0; e < tl->nentities && !p.err; e++) {
@@ -296,13 +322,13 @@ int wperf_report_perfetto(const struct wperf_analysis *a, struct wperf_symbolize
 
 		if (!p.keep[e])
 			continue;
-		metadata(&p, "thread_name", pid_of(&p, e), tid_of(&p, e), "name",
-			 tl->entities[e].name);
+		track_name(&p, e);
 		for (size_t i = 0; i < n && !p.err; i++)
 			segment(&p, e, wperf_segment_start(&tl->entities[e], i), &s[i]);
 	}
 	if (!p.err)
 		p.err = wperf_buf_printf(out, "\n],\"displayTimeUnit\":\"ms\"}\n");
 	free(p.keep);
+	free(p.knot_of);
 	return p.err ? -ENOMEM : 0;
 }

@@ -40,22 +40,7 @@ double text_pct(const struct text *t, uint64_t ns)
 /* A stack, innermost first, without the scheduler's own frames. */
 void text_stack(struct text *t, int32_t id, int user, uint32_t tgid, char *buf, size_t size)
 {
-	char all[STACK_TEXT];
-	const char *p = all;
-	wperf_symbolize_stack(t->sym, id, user, tgid, "\n", 0, all, sizeof(all));
-	while (!user && *p && wperf_report_scheduler_frame(p)) {
-		const char *nl = strchr(p, '\n');
-
-		p = nl ? nl + 1 : p + strlen(p);
-	}
-	buf[0] = '\0';
-	for (unsigned f = 0, len = 0; *p && f < t->o.frames; f++) {
-		size_t n = strcspn(p, "\n");
-
-		len += snprintf(buf + len, size > len ? size - len : 0, "%s%.*s", f ? " <- " : "",
-				(int)n, p);
-		p += n + (p[n] == '\n');
-	}
+	wperf_report_stack_brief(t->sym, id, user, tgid, t->o.frames, " <- ", buf, size);
 }
 
 /* One line of a call site: the share on the first, the rest indented under it. */

@@ -10,6 +10,7 @@
 #include "harness/gate/finding_sites.h"
 #include "harness/git/git_repo.h"
 #include "harness/base/output.h"
+#include "harness/run/plots.h"
 
 void gate_baseline_path(const char *path, const char *scenario, char *out, size_t size)
 {
@@ -137,6 +138,20 @@ void gate_options(const struct results *r, const struct wperf_baseline *b,
 	}
 }
 
+/* The run set's plots again, now with the baseline they are judged against
+ * (when the run drew plots): a courtesy too, so a failure only warns. */
+static void redraw_plots(const struct results *r, const struct wperf_baseline *b)
+{
+	struct wperf_error err = {0};
+	char dir[PATH_MAX];
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s/plots", r->dir);
+	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    plots_write_baseline(&r->runs, r->scenario, b, dir, &err) < 0)
+		fprintf(stderr, "wperf-bench: warning: plots: %s\n", err.msg);
+}
+
 int gate_judge(struct results *r, const struct wperf_baseline *b, const char *from,
 	       const struct gate_judging *j, struct wperf_verdict *v, struct wperf_error *err)
 {
@@ -159,6 +174,7 @@ int gate_judge(struct results *r, const struct wperf_baseline *b, const char *fr
 	if (finding_sites_fill(r->dir, v, &sites_err) < 0)
 		fprintf(stderr, "wperf-bench: warning: the call sites of the findings: %s\n",
 			sites_err.msg);
+	redraw_plots(r, b);
 	if (wperf_verdict_markdown(v, 0, &md) < 0 || wperf_verdict_junit(&one, 1, &junit) < 0)
 		e = wperf_error_set(err, -ENOMEM, "writing the verdict: out of memory");
 	if (!e)

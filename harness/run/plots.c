@@ -237,9 +237,39 @@ static int out_of_memory(struct wperf_error *err)
 	return wperf_error_set(err, -ENOMEM, "out of memory drawing the plots");
 }
 
-/* throughput.*: a point per run that measured one, and the median as a line. */
+/*
+ * The baseline's runs behind the points: a band from the lowest to the highest
+ * throughput they measured (a baseline has a handful of runs: their whole range
+ * is what "as before" looked like), and their median as a dashed line. Nothing
+ * without a baseline or when it measured no throughput.
+ */
+static int script_band(struct wperf_buf *gp, const struct wperf_baseline *b)
+{
+	double lo, hi;
+
+	if (!b || !b->nthroughput)
+		return 0;
+	lo = hi = b->throughput[0];
+	for (size_t i = 1; i < b->nthroughput; i++) {
+		lo = fmin(lo, b->throughput[i]);
+		hi = fmax(hi, b->throughput[i]);
+	}
+	return wperf_buf_printf(gp,
+				"'+' using 1:(%.9g):(%.9g) with filledcurves "
+				"fc rgb '#cfe2f3' fs solid 0.6 noborder "
+				"title 'baseline: %zu runs, %.6g..%.6g', \\\n"
+				"     %.9g with lines dt 2 lw 2 lc rgb '#3c78d8' "
+				"title 'baseline median (%.6g)', \\\n     ",
+				lo, hi, b->nthroughput, lo, hi,
+				wperf_median(b->throughput, b->nthroughput),
+				wperf_median(b->throughput, b->nthroughput));
+}
+
+/* throughput.*: a point per run that measured one, and the median as a line,
+ * over the baseline's band when there is one; the y axis from zero. */
 static int plot_throughput(const struct wperf_runset *rs, const char *title,
-			   const struct plots_axis *x, const char *dir, struct wperf_error *err)
+			   const struct plots_axis *x, const struct wperf_baseline *b,
+			   const char *dir, struct wperf_error *err)
 {
 	struct wperf_buf dat = {0}, gp = {0};
 	double *tp = malloc((rs->nruns ? rs->nruns : 1) * sizeof(*tp)), median;
@@ -283,10 +313,15 @@ static int plot_throughput(const struct wperf_runset *rs, const char *title,
 	if (!e)
 		e = append_text(&gp, unit, 1);
 	if (!e)
+		e = wperf_buf_printf(&gp, "' noenhanced\n"
+					  "set yrange [0:*]\n"
+					  "set offsets 0, 0, graph 0.05, 0\n"
+					  "plot ");
+	if (!e)
+		e = script_band(&gp, b);
+	if (!e)
 		e = wperf_buf_printf(&gp,
-				     "' noenhanced\n"
-				     "set offsets 0, 0, graph 0.05, graph 0.05\n"
-				     "plot 'throughput.dat' using 1:2 with points pt 7 ps 1.2 "
+				     "'throughput.dat' using 1:2 with points pt 7 ps 1.2 "
 				     "title 'runs', \\\n"
 				     "     %.9g with lines lw 2 title 'median (%.6g)'\n",
 				     median, median);
@@ -430,22 +465,35 @@ static int plot_edges(const struct wperf_runset *rs, const char *title, const st
 	return e;
 }
 
-int plots_write_axis(const struct wperf_runset *rs, const char *title, const struct plots_axis *x,
-		     const char *dir, struct wperf_error *err)
+/* The plots, with x's axis (NULL: runs) and b's band (NULL: none). */
+static int write_plots(const struct wperf_runset *rs, const char *title, const struct plots_axis *x,
+		       const struct wperf_baseline *b, const char *dir, struct wperf_error *err)
 {
 	int e = output_make_dirs(dir, err);
 
 	if (!title)
 		title = "";
 	if (!e)
-		e = plot_throughput(rs, title, x, dir, err);
+		e = plot_throughput(rs, title, x, b, dir, err);
 	if (!e)
 		e = plot_edges(rs, title, x, dir, err);
 	return e;
 }
 
+int plots_write_axis(const struct wperf_runset *rs, const char *title, const struct plots_axis *x,
+		     const char *dir, struct wperf_error *err)
+{
+	return write_plots(rs, title, x, NULL, dir, err);
+}
+
 int plots_write(const struct wperf_runset *rs, const char *title, const char *dir,
 		struct wperf_error *err)
 {
-	return plots_write_axis(rs, title, NULL, dir, err);
+	return write_plots(rs, title, NULL, NULL, dir, err);
+}
+
+int plots_write_baseline(const struct wperf_runset *rs, const char *title,
+			 const struct wperf_baseline *b, const char *dir, struct wperf_error *err)
+{
+	return write_plots(rs, title, NULL, b, dir, err);
 }

@@ -10,6 +10,7 @@
 #define WPERF_PLOTS_H
 
 #include "core/util/error.h"
+#include "core/gate/baseline.h"
 #include "core/gate/runset.h"
 
 /* How many edges the edges plot shows at most. */
@@ -18,8 +19,8 @@
 /*
  * Draws the plots of a run set with gnuplot into dir (created if missing):
  *   throughput.svg/.png  the throughput of each run (points) and their median (a line),
- *                        y axis labelled with rs->unit; skipped (no files) when no run
- *                        measured one (all NaN)
+ *                        y axis from zero, labelled with rs->unit; skipped (no files) when
+ *                        no run measured one (all NaN)
  *   edges.svg/.png       the share of the window of the top edges (at most PLOTS_TOP_EDGES,
  *                        by median share over the runs, a run without the edge counts 0) in
  *                        each run, one line per edge, titled "FROM -> TO"; skipped when the
@@ -45,5 +46,14 @@ struct plots_axis {
 /* plots_write with another x axis (NULL: runs 1..n, as plots_write). */
 int plots_write_axis(const struct wperf_runset *rs, const char *title, const struct plots_axis *x,
 		     const char *dir, struct wperf_error *err);
+
+/*
+ * plots_write, with the runs judged against baseline b: throughput.* shows
+ * b's runs behind the points, as a band from the lowest to the highest
+ * throughput they measured and their median as a dashed line (no band when b
+ * measured none).
+ */
+int plots_write_baseline(const struct wperf_runset *rs, const char *title,
+			 const struct wperf_baseline *b, const char *dir, struct wperf_error *err);
 
 #endif /* WPERF_PLOTS_H */

@@ -2,7 +2,7 @@
 /*
  * End-to-end tests of `wperf-bench report`: the paper's Figure 1 program is
  * recorded for real, and the report must name the knot of B and the disk,
- * without A, in every format.
+ * without A, in every format; the graph has its legend and hover titles.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -163,6 +163,7 @@ static void test_fig1_other_formats(void **state)
 {
 	char svg[600], png[600], folded[600], perfetto[600], cmd[1400];
 	struct e2e_output *o = calloc(1, sizeof(*o));
+	struct wperf_buf text = {0};
 	struct stat st;
 
 	(void)state;
@@ -172,6 +173,11 @@ static void test_fig1_other_formats(void **state)
 	snprintf(folded, sizeof(folded), "%s/stacks.folded", e2e_tmpdir());
 	snprintf(perfetto, sizeof(perfetto), "%s/timeline.json", e2e_tmpdir());
 	report("svg", svg, o);
+	/* a legend says what an arrow is; a hover over B's edges names both ends */
+	e2e_read_file(svg, &text);
+	assert_non_null(strstr((const char *)text.data, ">A \xe2\x86\x92 B: A waits for B"));
+	assert_non_null(strstr((const char *)text.data, "xlink:title=\"fig1/B waits for "));
+	wperf_buf_release(&text);
 	snprintf(cmd, sizeof(cmd), "rsvg-convert '%s' -o '%s'", svg, png);
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(stat(png, &st), 0);

@@ -67,6 +67,7 @@ static void gate_cycle_on_figure_1(void **state)
 	struct results r;
 	struct wperf_trace *t;
 	struct wperf_error err = {0};
+	struct wperf_buf gp = {0};
 	char path[600];
 
 	(void)state;
@@ -121,6 +122,12 @@ static void gate_cycle_on_figure_1(void **state)
 	e2e_bench(o, "compare", "--baseline", baseline, base, NULL);
 	assert_int_equal(o->status, 0);
 	assert_non_null(strstr(o->out, "pass"));
+	/* judged, the throughput plot shows the baseline's runs behind its own */
+	snprintf(path, sizeof(path), "%s/plots/throughput.gp", base);
+	e2e_read_file(path, &gp);
+	assert_non_null(strstr((const char *)gp.data, "with filledcurves"));
+	assert_non_null(strstr((const char *)gp.data, "title 'baseline: 5 runs, "));
+	wperf_buf_release(&gp);
 
 	/* a new blocking wait: the gate fails with a new bottleneck. 8 runs, so
 	 * that one run that misses D (a slow ASan build, a busy disk) still leaves

@@ -213,6 +213,46 @@ static void draws_both_plots(void **state)
 	wperf_runset_release(&rs);
 }
 
+/* Judged against a baseline, the throughput plot shows the baseline's runs as
+ * a band (lowest..highest) and their median; the y axis starts at zero. */
+static void baseline_band(void **state)
+{
+	static double base_tps[] = {1020, 980, 1000, 1015};
+	struct wperf_baseline b = {.throughput = base_tps, .nthroughput = 4, .runs = 4};
+	struct wperf_runset rs;
+	struct wperf_error err = {0};
+	const char *dir = TPATH("plots");
+	char *svg, *gp;
+
+	(void)state;
+	NEED_GNUPLOT();
+	make_set(&rs, tps, 0);
+	if (plots_write_baseline(&rs, TITLE, &b, dir, &err))
+		fail_msg("plots_write_baseline: %s", err.msg);
+	svg = tb_read_file(TPATH("plots/throughput.svg"), NULL);
+	assert_true(svg_has(svg, "baseline: 4 runs, 980..1020"));
+	assert_true(svg_has(svg, "baseline median (1007.5)"));
+	assert_true(svg_has(svg, "median (1000)"));
+	free(svg);
+	gp = tb_read_file(TPATH("plots/throughput.gp"), NULL);
+	assert_non_null(strstr(gp, "'+' using 1:(980):(1020) with filledcurves"));
+	assert_non_null(strstr(gp, "set yrange [0:*]\n"));
+	free(gp);
+	assert_png(TPATH("plots/throughput.png"));
+
+	/* Without a baseline (or one that measured nothing): no band, still from zero. */
+	b.nthroughput = 0;
+	if (plots_write_baseline(&rs, TITLE, &b, dir, &err))
+		fail_msg("plots_write_baseline: %s", err.msg);
+	svg = tb_read_file(TPATH("plots/throughput.svg"), NULL);
+	assert_false(svg_has(svg, "baseline"));
+	free(svg);
+	gp = tb_read_file(TPATH("plots/throughput.gp"), NULL);
+	assert_non_null(strstr(gp, "set yrange [0:*]\n"));
+	free(gp);
+	wperf_runset_release(&rs);
+}
+
 static void no_throughput_no_throughput_plot(void **state)
 {
 	struct wperf_runset rs;
@@ -352,6 +392,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(draws_both_plots, setup, teardown),
+	    cmocka_unit_test_setup_teardown(baseline_band, setup, teardown),
 	    cmocka_unit_test_setup_teardown(no_throughput_no_throughput_plot, setup, teardown),
 	    cmocka_unit_test_setup_teardown(no_edges_no_edges_plot, setup, teardown),
 	    cmocka_unit_test_setup_teardown(folder_that_cannot_be_made, setup, teardown),

@@ -100,9 +100,12 @@ static void build_events(struct trace_builder *b)
 /* The trace: app's threads, the rounds above, and the tables that name their stacks. */
 static void build_trace(struct trace_builder *b)
 {
-	static const uint64_t kblock[] = {0xffffffff81000110ull, 0xffffffff81000220ull,
+	/* each kernel stack begins, as the recorder takes it, in the recorder's own frames */
+	static const uint64_t kblock[] = {0xffffffff81000010ull, 0xffffffff81000020ull,
+					  0xffffffff81000110ull, 0xffffffff81000220ull,
 					  0xffffffff81000330ull};
-	static const uint64_t kwake[] = {0xffffffff81000440ull, 0xffffffff81000550ull};
+	static const uint64_t kwake[] = {0xffffffff81000030ull, 0xffffffff81000040ull,
+					 0xffffffff81000440ull, 0xffffffff81000550ull};
 	static const uint64_t ublock[] = {0x10010, 0x10110}, uwake[] = {0x10210, 0x10310};
 
 	tb_init(b, START, END);
@@ -112,10 +115,14 @@ static void build_trace(struct trace_builder *b)
 	tb_thread(b, B, APP, "B");
 	tb_thread(b, C, APP, "c\"x\\y");
 	build_events(b);
-	tb_stack(b, KS_BLOCK, 0, 3, kblock);
+	tb_stack(b, KS_BLOCK, 0, 5, kblock);
 	tb_stack(b, US_BLOCK, 1, 2, ublock);
-	tb_stack(b, KS_WAKE, 0, 2, kwake);
+	tb_stack(b, KS_WAKE, 0, 4, kwake);
 	tb_stack(b, US_WAKE, 1, 2, uwake);
+	tb_ksym(b, 0xffffffff81000010ull, "bpf_prog_66b0cb07c508f338_tp_btf_sched_switch+0x462");
+	tb_ksym(b, 0xffffffff81000020ull, "bpf_trace_run4+0xfc");
+	tb_ksym(b, 0xffffffff81000030ull, "bpf_prog_6cb83f28854f23ad_tp_btf_sched_waking+0x419");
+	tb_ksym(b, 0xffffffff81000040ull, "__traceiter_sched_waking+0x2b");
 	tb_ksym(b, 0xffffffff81000110ull, "__schedule+0x10");
 	tb_ksym(b, 0xffffffff81000220ull, "futex_wait+0x20");
 	tb_ksym(b, 0xffffffff81000330ull, "do_futex+0x30");
@@ -268,6 +275,14 @@ static void test_dot(void **state)
 	assert_true(strstr(dot, node) > end);
 	/* the identity, escaped */
 	assert_non_null(strstr(dot, "label=\"app/c\\\"x\\\\y\\n"));
+	/* the legend says what an arrow is; a hover names an edge's ends and call site */
+	assert_non_null(strstr(dot, "\tlegend [shape=plaintext"));
+	assert_non_null(strstr(dot, "A \xe2\x86\x92 B: A waits for B"));
+	assert_non_null(
+	    strstr(edge_line(dot, g.va, g.vb),
+		   "tooltip=\"app/A waits for app/B: 0.400 s, 39.9% of the window\\n"
+		   "100%: blocked in Queue::pop;wait [jit], woken from Queue::push [jit]\""));
+	assert_non_null(strstr(dot, "tooltip=\"app/A: thread, in knot 1\""));
 	/* every edge: solid and bold at or above the threshold, dashed below */
 	for (size_t i = 0; i < g.a->merged.graph.nedges; i++) {
 		const struct wperf_edge *ed = &g.a->merged.graph.edges[i];
@@ -492,6 +507,61 @@ static void test_folded(void **state)
 	free(again);
 }
 
+/* ---- the recorder's own frames ---- */
+
+/* The first frame of stack key of the first call site of edge from -> to. */
+static const char *first_frame(json_object *report, int64_t from, int64_t to, const char *key)
+{
+	json_object *edges, *v;
+
+	assert_true(json_object_object_get_ex(report, "edges", &edges));
+	for (size_t i = 0; i < json_object_array_length(edges); i++) {
+		json_object *e = json_object_array_get_idx(edges, i), *sites, *stack;
+
+		json_object_object_get_ex(e, "from", &v);
+		if (json_object_get_int64(v) != from)
+			continue;
+		json_object_object_get_ex(e, "to", &v);
+		if (json_object_get_int64(v) != to)
+			continue;
+		assert_true(json_object_object_get_ex(e, "call_sites", &sites));
+		assert_true(json_object_array_length(sites) > 0);
+		assert_true(
+		    json_object_object_get_ex(json_object_array_get_idx(sites, 0), key, &stack));
+		return json_object_get_string(json_object_array_get_idx(stack, 0));
+	}
+	fail_msg("no edge %lld -> %lld", (long long)from, (long long)to);
+	return NULL;
+}
+
+/* Every writer begins a kernel stack at the kernel's first frame of its own. */
+static void test_recorder_frames(void **state)
+{
+	int (*const writers[])(const struct wperf_analysis *, struct wperf_symbolizer *,
+			       const struct wperf_report_opts *, struct wperf_buf *) = {
+	    wperf_report_text, wperf_report_json, wperf_report_folded, wperf_report_dot};
+	char *json = run(wperf_report_json, NULL), stack[256];
+	json_object *report = json_tokener_parse(json);
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(writers) / sizeof(*writers); i++) {
+		char *text = run(writers[i], NULL);
+
+		if (strstr(text, "bpf_") || strstr(text, "__traceiter"))
+			fail_msg("writer %zu shows the recorder's frames:\n%s", i, text);
+		free(text);
+	}
+	assert_non_null(report);
+	assert_string_equal(first_frame(report, g.va, g.vb, "waiter_kernel"), "__schedule+0x10");
+	assert_string_equal(first_frame(report, g.va, g.vb, "waker_kernel"), "try_to_wake_up+0x40");
+	wperf_report_stack(g.sym, KS_WAKE, 0, 0, stack, sizeof(stack));
+	assert_string_equal(stack, "try_to_wake_up+0x40\nfutex_wake+0x50");
+	wperf_report_stack(g.sym, US_WAKE, 1, APP, stack, sizeof(stack));
+	assert_string_equal(stack, "Queue::push [jit]\nproducer loop [jit]");
+	json_object_put(report);
+	free(json);
+}
+
 /* ---- Perfetto ---- */
 
 static const char *str(json_object *o, const char *key)
@@ -555,11 +625,14 @@ static void test_perfetto(void **state)
 
 			assert_true(json_object_object_get_ex(ev, "args", &args));
 			tname = str(args, "name");
-			if ((!strcmp(tname, "A") && num(ev, "tid") == A) ||
-			    (!strcmp(tname, "B") && num(ev, "tid") == B))
+			/* A and B are knot 1's members, and say so; C is not */
+			if ((!strcmp(tname, "A [knot 1]") && num(ev, "tid") == A) ||
+			    (!strcmp(tname, "B [knot 1]") && num(ev, "tid") == B))
 				names++;
-			if (!strcmp(tname, "A") || !strcmp(tname, "B"))
+			if (num(ev, "tid") == A || num(ev, "tid") == B)
 				assert_true(num(ev, "pid") == APP);
+			if (num(ev, "tid") == C)
+				assert_string_equal(tname, "c\"x\\y");
 		} else if (!strcmp(ph, "X")) {
 			slices++;
 			assert_true(num(ev, "dur") >= 0);
@@ -599,6 +672,21 @@ static void test_perfetto(void **state)
 	json_object_put(root);
 	free(text);
 	free(again);
+}
+
+/* The Perfetto writer's events for a hand-built analysis; *root (put it) owns
+ * them, *text (release it) is what the writer wrote. */
+static json_object *perfetto_events(const struct wperf_analysis *a, struct wperf_buf *text,
+				    json_object **root)
+{
+	json_object *events;
+
+	assert_int_equal(wperf_report_perfetto(a, NULL, NULL, text), 0);
+	assert_int_equal(wperf_buf_append(text, "", 1), 0);
+	*root = json_tokener_parse((const char *)text->data);
+	assert_non_null(*root);
+	assert_true(json_object_object_get_ex(*root, "traceEvents", &events));
+	return events;
 }
 
 /*
@@ -654,11 +742,7 @@ static void test_perfetto_cap(void **state)
 	a.merged.vertex_of = vertex_of;
 	a.knots = (struct wperf_knot_set){.knots = &k, .nknots = 1, .nfinal = 1};
 
-	assert_int_equal(wperf_report_perfetto(&a, NULL, NULL, &b), 0);
-	assert_int_equal(wperf_buf_append(&b, "", 1), 0);
-	root = json_tokener_parse((const char *)b.data);
-	assert_non_null(root);
-	assert_true(json_object_object_get_ex(root, "traceEvents", &events));
+	events = perfetto_events(&a, &b, &root);
 	for (size_t i = 0; i < json_object_array_length(events); i++) {
 		json_object *ev = json_object_array_get_idx(events, i), *args;
 		const char *name = str(ev, "name");
@@ -666,7 +750,7 @@ static void test_perfetto_cap(void **state)
 		notes += !strcmp(name, "wperf_note");
 		if (!strcmp(name, "thread_name")) {
 			assert_true(json_object_object_get_ex(ev, "args", &args));
-			assert_string_equal(str(args, "name"), "hot");
+			assert_string_equal(str(args, "name"), "hot [knot 1]");
 			hot++;
 		}
 		if (!strcmp(str(ev, "ph"), "X")) {
@@ -686,13 +770,79 @@ static void test_perfetto_cap(void **state)
 	free(segs);
 }
 
+/*
+ * Each disk and NIC is a process of its own, named after it, with a pid no
+ * thread has: never pid 0, where viewers would lump them together.
+ */
+static void test_perfetto_devices(void **state)
+{
+	struct wperf_segment segs[3] = {
+	    {.end = 4 * MS, .state = WPERF_SEG_RUNNING},
+	    {.end = 4 * MS, .state = WPERF_SEG_RUNNING},
+	    {.end = 4 * MS, .state = WPERF_SEG_RUNNING},
+	};
+	struct wperf_entity ents[3] = {
+	    {.kind = WPERF_ENTITY_THREAD,
+	     .tid = 301,
+	     .tgid = 300,
+	     .name = "main",
+	     .process = "srv",
+	     .segments = segs,
+	     .nsegments = 1},
+	    {.kind = WPERF_ENTITY_DISK, .name = "disk:8:0", .segments = segs + 1, .nsegments = 1},
+	    {.kind = WPERF_ENTITY_NIC, .name = "nic:eth0", .segments = segs + 2, .nsegments = 1},
+	};
+	struct wperf_vertex vs[3] = {{.identity = "srv"},
+				     {.identity = "disk:8:0", .kind = WPERF_ENTITY_DISK},
+				     {.identity = "nic:eth0", .kind = WPERF_ENTITY_NIC}};
+	uint32_t vertex_of[3] = {0, 1, 2};
+	struct wperf_timeline tl = {
+	    .end = 4 * MS, .entities = ents, .nentities = 3, .nsegments = 3};
+	struct wperf_analysis a = {.end = 4 * MS, .window = 4 * MS, .timeline = &tl};
+	double pid_of[3] = {0}; /* thread, disk, NIC: pid of the process named so */
+	struct wperf_buf b = {0};
+	json_object *root, *events;
+
+	(void)state;
+	a.merged.vertices = vs;
+	a.merged.nvertices = 3;
+	a.merged.vertex_of = vertex_of;
+	events = perfetto_events(&a, &b, &root);
+	for (size_t i = 0; i < json_object_array_length(events); i++) {
+		json_object *ev = json_object_array_get_idx(events, i), *args;
+		const char *name;
+
+		assert_true(num(ev, "pid") != 0);
+		if (strcmp(str(ev, "name"), "process_name"))
+			continue;
+		assert_true(json_object_object_get_ex(ev, "args", &args));
+		name = str(args, "name");
+		for (int k = 0; k < 3; k++)
+			if (!strcmp(name, k ? ents[k].name : "srv"))
+				pid_of[k] = num(ev, "pid");
+	}
+	assert_true(pid_of[0] == 300);
+	assert_true(pid_of[1] > 301 && pid_of[2] > 301 && pid_of[1] != pid_of[2]);
+	/* each device's slice is on its own process's track */
+	for (size_t i = 0; i < json_object_array_length(events); i++) {
+		json_object *ev = json_object_array_get_idx(events, i);
+
+		if (!strcmp(str(ev, "ph"), "X") && num(ev, "pid") != 300)
+			assert_true((num(ev, "pid") == pid_of[1] || num(ev, "pid") == pid_of[2]) &&
+				    num(ev, "tid") == num(ev, "pid"));
+	}
+	json_object_put(root);
+	wperf_buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_the_knot),	    cmocka_unit_test(test_dot),
 	    cmocka_unit_test(test_dot_top_edges),   cmocka_unit_test(test_dot_shapes),
 	    cmocka_unit_test(test_dot_default_cap), cmocka_unit_test(test_folded),
-	    cmocka_unit_test(test_perfetto),	    cmocka_unit_test(test_perfetto_cap),
+	    cmocka_unit_test(test_recorder_frames), cmocka_unit_test(test_perfetto),
+	    cmocka_unit_test(test_perfetto_cap),    cmocka_unit_test(test_perfetto_devices),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
