@@ -6,6 +6,7 @@ set -euo pipefail
 extras=(
 	valgrind jq python3 git                         # tests (python3: the forge stand-in; git: test repositories)
 	g++ rustc                                       # tests: C++ and Rust programs whose names must come out demangled
+	zsh                                             # tests: the zsh completion loads
 	systemtap-sdt-dev                               # <sys/sdt.h> for wperf_annotate.h (the synthetic programs)
 	gnuplot-nox graphviz librsvg2-bin               # plots and graph pictures
 	libclang-rt-14-dev                              # sanitizer runtimes for make asan

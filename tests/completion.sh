@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/completion.sh: the bash completion and the man pages that `make
+# tests/completion.sh: the bash and zsh completion and the man pages that `make
 # completion` and `make man` write from the commands' tables (run by make
 # test). The completion is sourced and asked, as bash would ask it after a
 # TAB; every man page must render with no warning from groff.
@@ -47,6 +47,14 @@ complete_words wperf-bench report -o "$dir/"
 complete_words wperf-bench report --jobs ""
 [ "${#COMPREPLY[@]}" -eq 0 ] || fail "report --jobs N: '${COMPREPLY[*]}', not nothing"
 
+# the zsh completion parses, defines its function when zsh loads it, and keeps
+# the help's apostrophes (a quote inside its single quotes, escaped)
+zsh_file="$build/completion/_wperf-bench"
+zsh -n "$zsh_file" || fail "the zsh completion does not parse"
+zsh -f -c "autoload -U compinit && compinit -u -d '$dir/zcompdump' && source '$zsh_file' &&
+	whence -w _wperf-bench" | grep -q ': function$' || fail "zsh: no function _wperf-bench"
+grep -qF "machine'\\''s waiting events" "$zsh_file" || fail "zsh: the help's apostrophes are lost"
+
 # every command has its page, and groff has nothing to say about any
 pages=$(ls "$build"/man/*.1 | wc -l)
 commands=$("$build/wperf-bench" help --list | wc -l)
@@ -57,5 +65,5 @@ for page in "$build"/man/*.1; do
 done
 grep -q '^\.SH EXAMPLES' "$build/man/wperf-bench-diff.1" || fail "wperf-bench-diff(1) has no EXAMPLES"
 
-[ "$fails" -eq 0 ] && echo "completion.sh: bash completion and $pages man pages are right"
+[ "$fails" -eq 0 ] && echo "completion.sh: bash and zsh completion and $pages man pages are right"
 [ "$fails" -eq 0 ]

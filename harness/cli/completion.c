@@ -153,8 +153,8 @@ static void bash(FILE *out)
 
 /* ---- zsh ---- */
 
-/* Text for a zsh spec between single quotes: no quote or bracket, cut at the
- * end of the help's first clause. */
+/* Text for a zsh spec between single quotes (a quote closes, escapes and
+ * reopens them): no bracket, cut at the end of the help's first clause. */
 static void zsh_text(FILE *out, const char *s)
 {
 	const char *paren = strstr(s, " (");
@@ -168,7 +168,9 @@ static void zsh_text(FILE *out, const char *s)
 	while (len && s[len - 1] == ' ')
 		len--;
 	for (size_t i = 0; i < len; i++)
-		if (!strchr("'[]\\", s[i]))
+		if (s[i] == '\'')
+			fputs("'\\''", out);
+		else if (!strchr("[]\\", s[i]))
 			fputc(s[i], out);
 }
 

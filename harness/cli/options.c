@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/scenario/scenario.h"
 #include "core/util/buf.h"
 #include "harness/cli/cli.h"
 
@@ -85,18 +84,7 @@ int cli_parse_u64(const char *cmd, const struct cli_option *opt, const char *arg
 
 int cli_parse_var(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
 {
-	const char *eq = strchr(arg, '=');
-	char name[129];
-
 	(void)opt;
-	if (!eq || !scenario_var_name_ok(arg, (size_t)(eq - arg)))
-		return cli_error(cmd,
-				 "--var wants NAME=VALUE, NAME of letters, digits and _, "
-				 "found '%s'",
-				 arg);
-	snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
-	if (scenario_var_is_reserved(name))
-		return cli_error(cmd, "--var: ${%s} is the tool's own and cannot be defined", name);
 	if (wperf_buf_append(field, &arg, sizeof(arg)) < 0)
 		return cli_error(cmd, "out of memory");
 	return 0;

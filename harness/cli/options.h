@@ -106,8 +106,8 @@ int cli_parse_u64(const char *cmd, const struct cli_option *opt, const char *arg
 
 /*
  * A parser for CLI_OPTION_PARSE: --var NAME=VALUE, repeatable, into a struct
- * wperf_buf field of const char * (the arguments themselves, in order). The
- * name must be a variable's and not one of the tool's own (scenario.h).
+ * wperf_buf field of const char * (the arguments themselves, in order),
+ * checked where they are defined (harness/cli/cli_vars.h, repo_config.h).
  */
 int cli_parse_var(const char *cmd, const struct cli_option *opt, const char *arg, void *field);
 

@@ -166,14 +166,14 @@ static void baseline_from_another_commit(void **state)
 	assert_non_null(strstr(out.err, "no commit 'no-such-branch'"));
 	BENCH(repo, "compare", "--baseline-ref", "HEAD~2", worse);
 	assert_int_equal(out.status, 2);
-	assert_non_null(strstr(
-	    out.err, "synthetic-fig1.yaml:1:9: format: expected wperf-baseline/1 (the format this "
-		     "wperf-bench reads), found "));
+	assert_non_null(strstr(out.err,
+			       "synthetic-fig1.yaml:1:9: format: expected wperf-baseline/1 or "
+			       "wperf-baseline/2 (the formats this wperf-bench reads), found "));
 	BENCH(repo, "compare", worse);
 	assert_int_equal(out.status, 2);
-	assert_non_null(strstr(
-	    out.err, "synthetic-fig1.yaml:1:9: format: expected wperf-baseline/1 (the format this "
-		     "wperf-bench reads), found "));
+	assert_non_null(strstr(out.err,
+			       "synthetic-fig1.yaml:1:9: format: expected wperf-baseline/1 or "
+			       "wperf-baseline/2 (the formats this wperf-bench reads), found "));
 
 	/* A commit from before the scenario had a baseline: the work tree's is all
 	 * there is (a new scenario), and the verdict says which it used. */
