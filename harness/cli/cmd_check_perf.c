@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "harness/cli/cli.h"
+#include "harness/cli/cli_vars.h"
 #include "harness/gate/check_scenario.h"
 #include "harness/gate/check_shard.h"
 #include "harness/gate/check_write.h"
@@ -50,10 +51,8 @@ struct check_perf {
 	struct check_looks looks;
 	double alpha;
 	struct check_shard shard;
-	struct wperf_buf var_args;  /* the --var arguments, const char * each */
-	struct repo_config config;  /* the repository's, the --var values ahead */
-	char **defs;		    /* config.vars but BUILD_DIR, for scenario_vars.defs */
-	const char *build_dir;	    /* BUILD_DIR of config.vars, else build (each tree's) */
+	struct cli_vars vars;	    /* --var and the repository's config, which holds them */
+	const char *build_dir;	    /* vars' BUILD_DIR, else build (each tree's) */
 	struct selected *files;	    /* the selected scenarios, in name order */
 	size_t nfiles, nshare;	    /* how many; how many are the shard's */
 	struct wperf_buf files_buf; /* holds files */
@@ -65,7 +64,7 @@ static int select_one(struct check_perf *cp, const char *path)
 {
 	const struct scenario_vars vars = {.results_dir = "<results>",
 					   .build_dir = cp->build_dir,
-					   .defs = cp->defs,
+					   .defs = cp->vars.defs,
 					   .env = environ};
 	const char *slash = strrchr(path, '/'), *stem = slash ? slash + 1 : path;
 	struct wperf_error err = {0};
@@ -196,7 +195,7 @@ static int run_all(struct check_perf *cp, struct base_tree *tree, struct wperf_c
 						.looks = cp->looks,
 						.alpha = cp->alpha / (double)cp->nfiles,
 						.build_dir = cp->build_dir,
-						.defs = cp->defs,
+						.defs = cp->vars.defs,
 						.quiet = 1,
 						.new_ok = 1};
 
@@ -251,7 +250,7 @@ static const struct cli_option check_perf_options[] = {
     {0, "var", "NAME=VALUE",
      "defines the scenario variable ${NAME} (BUILD_DIR included: relative, each tree's "
      "folder); repeatable; wins over the config's variables and the environment",
-     CLI_PARSE(struct check_perf, var_args, cli_parse_var)},
+     CLI_PARSE(struct check_perf, vars.args, cli_parse_var)},
     {0, "shard", "I/N",
      "run only share I of N of the selected scenarios (those whose rank in name order is I-1 "
      "modulo N), for a CI matrix; RESULTS/" CHECK_SHARD_FILE " says which",
@@ -376,28 +375,6 @@ static char *from_here(const char *path)
 	return asprintf(&out, "%s/%s", cwd, path) < 0 ? NULL : out;
 }
 
-/* The --var values ahead of the config's, then the variables for the
- * scenarios: BUILD_DIR apart (check_scenario_opts.build_dir), the rest as defs. */
-static int define_variables(struct check_perf *cp)
-{
-	const char *const *args = (const char *const *)cp->var_args.data;
-	struct wperf_error err = {0};
-	size_t n = 0;
-
-	for (size_t i = 0; i < cp->var_args.len / sizeof(*args); i++)
-		if (repo_config_define(&cp->config, args[i], &err) < 0)
-			return cli_error(CMD, "%s", err.msg);
-	if (!(cp->defs = calloc(cp->config.nvars + 1, sizeof(*cp->defs))))
-		return cli_error(CMD, "out of memory");
-	for (size_t i = 0; i < cp->config.nvars; i++)
-		if (strncmp(cp->config.vars[i], "BUILD_DIR=", 10))
-			cp->defs[n++] = cp->config.vars[i];
-	cp->build_dir = repo_config_var(&cp->config, "BUILD_DIR");
-	if (!cp->build_dir || !cp->build_dir[0])
-		cp->build_dir = "build";
-	return EXIT_OK;
-}
-
 /*
  * Moves to the repository's root with its config read and the operands (into
  * *ops, n of them) and --results made absolute first; the defaults from the
@@ -405,7 +382,6 @@ static int define_variables(struct check_perf *cp)
  */
 static int enter_repository(struct check_perf *cp, char **operands, int n, struct wperf_buf *ops)
 {
-	struct wperf_error err = {0};
 	int status = EXIT_OK;
 
 	for (int i = 0; i < n && status == EXIT_OK; i++) {
@@ -417,21 +393,20 @@ static int enter_repository(struct check_perf *cp, char **operands, int n, struc
 	if (status == EXIT_OK && cp->results &&
 	    !(cp->results = cp->results_abs = from_here(cp->results)))
 		status = cli_error(CMD, "out of memory");
-	if (status == EXIT_OK && repo_config_load(&cp->config, &err) < 0)
-		status = cli_error(CMD, "%s", err.msg);
 	if (status == EXIT_OK)
-		status = define_variables(cp);
-	if (status == EXIT_OK && chdir(cp->config.root) < 0)
-		status = cli_error(CMD, "%s: %s", cp->config.root, strerror(errno));
+		status = cli_vars_define(CMD, &cp->vars, 1);
+	cp->build_dir = cp->vars.build_dir ? cp->vars.build_dir : "build";
+	if (status == EXIT_OK && chdir(cp->vars.config.root) < 0)
+		status = cli_error(CMD, "%s: %s", cp->vars.config.root, strerror(errno));
 	if (status != EXIT_OK)
 		return status;
-	cp->tag = cp->tag ? cp->tag : cp->config.tag ? cp->config.tag : CHECK_PERF_TAG;
-	cp->results = cp->results	   ? cp->results
-		      : cp->config.results ? cp->config.results
-					   : CHECK_PERF_DIR;
-	cp->baseline.dir = cp->config.baselines;
-	for (size_t i = 0; !n && i < cp->config.nscenarios; i++) {
-		char *copy = strdup(cp->config.scenarios[i]);
+	cp->tag = cp->tag ? cp->tag : cp->vars.config.tag ? cp->vars.config.tag : CHECK_PERF_TAG;
+	cp->results = cp->results		? cp->results
+		      : cp->vars.config.results ? cp->vars.config.results
+						: CHECK_PERF_DIR;
+	cp->baseline.dir = cp->vars.config.baselines;
+	for (size_t i = 0; !n && i < cp->vars.config.nscenarios; i++) {
+		char *copy = strdup(cp->vars.config.scenarios[i]);
 
 		if (!copy || wperf_buf_append(ops, &copy, sizeof(copy)) < 0)
 			return cli_error(CMD, "out of memory");
@@ -552,11 +527,9 @@ out:
 		free(cp.files[i].file);
 		free(cp.files[i].name);
 	}
-	free(cp.defs);
 	free(cp.results_abs);
-	repo_config_release(&cp.config);
+	cli_vars_release(&cp.vars);
 	wperf_buf_release(&ops);
 	wperf_buf_release(&cp.files_buf);
-	wperf_buf_release(&cp.var_args);
 	return status;
 }

@@ -260,11 +260,7 @@ static int setup(void **state)
 	write_file(in_repo(".gitignore"), "build/\n");
 	write_scenario("kv", 4);
 	write_scenario("kv-two", 2);
-	GIT("init", "-q", "-b", "main");
-	GIT("config", "user.email", "test@example.com");
-	GIT("config", "user.name", "wperf-bench tests");
-	GIT("add", "-A");
-	GIT("commit", "-q", "-m", "a key-value server and its performance scenarios");
+	e2e_git_init(repo, "a key-value server and its performance scenarios");
 	e2e_shell("env -u MAKEFLAGS -u MAKELEVEL make -s -C '%s' >/dev/null", repo);
 	return 0;
 }

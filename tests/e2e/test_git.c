@@ -69,10 +69,7 @@ static const char *new_repo(const char *name)
 	const char *repo = e2e_tmp_path(name);
 
 	assert_int_equal(mkdir(repo, 0755), 0);
-	GIT(repo, "init", "-q", "-b", "main");
-	GIT(repo, "config", "user.email", "test@example.com");
-	GIT(repo, "config", "user.name", "wperf-bench tests");
-	GIT(repo, "commit", "-q", "--allow-empty", "-m", "the start");
+	e2e_git_init(repo, "the start");
 	return repo;
 }
 

@@ -520,11 +520,7 @@ static int make_repo(void **state)
 	write_file(in_repo(".gitignore"), "build/\n");
 	snprintf(text, sizeof(text), scenario_text, e2e_marker());
 	write_file(in_repo("scenarios/" SCENARIO ".yaml"), text);
-	GIT("init", "-q", "-b", "main");
-	GIT("config", "user.email", "test@example.com");
-	GIT("config", "user.name", "wperf-bench tests");
-	GIT("add", "-A");
-	GIT("commit", "-q", "-m", "fig1, built and checked");
+	e2e_git_init(repo, "fig1, built and checked");
 	return 0;
 }
 

@@ -222,6 +222,18 @@ void e2e_shell(const char *fmt, ...)
 		fail_msg("failed: %s", cmd);
 }
 
+void e2e_git_init(const char *dir, const char *message)
+{
+	static struct e2e_output o;
+
+	e2e_shell("cd '%s' && git init -q -b main && git config user.email test@example.com && "
+		  "git config user.name 'wperf-bench tests' && git add -A",
+		  dir);
+	e2e_run_in(&o, dir, "git", "commit", "-q", "--allow-empty", "-m", message, NULL);
+	if (o.status)
+		fail_msg("%s: git commit: %d\n%s", dir, o.status, o.err);
+}
+
 /* argv: the build's wperf-bench and the arguments up to NULL. */
 static void bench_argv(char *argv[32], va_list ap)
 {

@@ -60,6 +60,10 @@ void e2e_run(char *const argv[], uid_t uid, struct e2e_output *o);
 void e2e_run_in(struct e2e_output *o, const char *dir, const char *cmd, ...)
     __attribute__((sentinel));
 
+/* Makes the folder dir a git repository on branch main whose first commit,
+ * with message, holds every file in it (none: an empty commit). */
+void e2e_git_init(const char *dir, const char *message);
+
 /* Runs the shell command made from the printf format fmt, which must succeed. */
 void e2e_shell(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
