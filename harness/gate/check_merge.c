@@ -37,6 +37,8 @@ static int read_shard(const char *dir, struct shard_file *f, struct wperf_error 
 	e = output_read_all(file, &text, err);
 	if (e == -ENOENT)
 		return 0;
+	if (!e && (e = wperf_buf_append(&text, "", 1))) /* the parser reads up to a NUL */
+		e = wperf_json_no_memory(err, top);
 	if (!e && !(f->doc = json_tokener_parse((const char *)text.data)))
 		e = wperf_json_fail(err, top, "expected a JSON object");
 	wperf_buf_release(&text);

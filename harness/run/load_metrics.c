@@ -17,10 +17,14 @@
 #include "harness/base/output.h"
 #include "harness/run/runner.h"
 
-/* The document of text: the whole of it, or its last line that parses. */
+/* The document of text (len bytes, no NUL needed): the whole of it, or its
+ * last line that parses. */
 static json_object *document(const char *text, size_t len)
 {
-	json_object *o = json_tokener_parse(text);
+	char *whole = strndup(text, len);
+	json_object *o = whole ? json_tokener_parse(whole) : NULL;
+
+	free(whole);
 
 	for (size_t end = len; !o && end > 0;) {
 		size_t start = end - 1;

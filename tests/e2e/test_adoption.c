@@ -261,7 +261,8 @@ static int setup(void **state)
 	write_scenario("kv", 4);
 	write_scenario("kv-two", 2);
 	e2e_git_init(repo, "a key-value server and its performance scenarios");
-	e2e_shell("env -u MAKEFLAGS -u MAKELEVEL make -s -C '%s' >/dev/null", repo);
+	/* BUILD given: make asan's BUILD=build/asan is in the environment too */
+	e2e_shell("env -u MAKEFLAGS -u MAKELEVEL make -s -C '%s' BUILD=build >/dev/null", repo);
 	return 0;
 }
 
