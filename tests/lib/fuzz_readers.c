@@ -31,6 +31,7 @@
 #include "harness/forge/forge_http.h"
 #include "harness/forge/forge_comments.h"
 #include "harness/forge/github_comments.h"
+#include "harness/gate/repo_config.h"
 #include "harness/record/proc_info.h"
 #include "harness/run/results.h"
 #include "core/scenario/scenario.h"
@@ -437,6 +438,32 @@ static const char *results_where(void)
 	return summary_file;
 }
 
+/* ---- a repository's .wperf-bench.yaml ---- */
+
+#define REPO_CONFIG_NAME ".wperf-bench.yaml"
+
+static int read_repo_config(const uint8_t *data, size_t size, struct wperf_error *err)
+{
+	struct repo_config c = {0};
+	int ret = repo_config_parse(REPO_CONFIG_NAME, (const char *)data, size, &c, err);
+
+	for (size_t i = 0; ret == 0 && i < c.nscenarios; i++)
+		sink += strlen(c.scenarios[i]);
+	for (size_t i = 0; ret == 0 && i < c.nvars; i++) /* NAME=value, the name a name */
+		FUZZ_CHECK(strchr(c.vars[i], '=') &&
+			   scenario_var_name_ok(c.vars[i], strcspn(c.vars[i], "=")));
+	if (ret == 0)
+		sink += (c.baselines ? strlen(c.baselines) : 0) + (c.tag ? strlen(c.tag) : 0) +
+			(c.results ? strlen(c.results) : 0);
+	repo_config_release(&c);
+	return ret;
+}
+
+static const char *repo_config_where(void)
+{
+	return REPO_CONFIG_NAME;
+}
+
 /* ---- /proc and perf maps: lines that do not parse are skipped ---- */
 
 /* Does the line have the permissions of an executable mapping: 4 characters, the
@@ -635,16 +662,17 @@ static int read_forge_headers(const uint8_t *data, size_t size, struct wperf_err
 /* ---- the table ---- */
 
 static const struct fuzz_reader readers[] = {
-    {"trace", read_trace, trace_where},		 /* trace_reader*.c */
-    {"analysis", read_analysis, trace_where},	 /* analysis.c, on a trace that opens */
-    {"scenario", read_scenario, scenario_where}, /* core/scenario/scenario*.c */
-    {"baseline", read_baseline, baseline_where}, /* baseline_read.c */
-    {"run_json", read_run_json, json_where},	 /* run_json.c */
-    {"check", read_check, check_where},		 /* check_read.c */
-    {"results", read_results, results_where},	 /* harness/run/results_json.c */
-    {"proc_maps", read_proc_maps, NULL},	 /* harness/record/proc_info.c */
-    {"proc_stat", read_proc_stat, NULL},	 /* harness/record/proc_info.c */
-    {"perfmap", read_perfmap, NULL},		 /* symbolize_perfmap.c */
+    {"trace", read_trace, trace_where},			  /* trace_reader*.c */
+    {"analysis", read_analysis, trace_where},		  /* analysis.c, on a trace that opens */
+    {"scenario", read_scenario, scenario_where},	  /* core/scenario/scenario*.c */
+    {"baseline", read_baseline, baseline_where},	  /* baseline_read.c */
+    {"run_json", read_run_json, json_where},		  /* run_json.c */
+    {"check", read_check, check_where},			  /* check_read.c */
+    {"results", read_results, results_where},		  /* harness/run/results_json.c */
+    {"repo_config", read_repo_config, repo_config_where}, /* harness/gate/repo_config.c */
+    {"proc_maps", read_proc_maps, NULL},		  /* harness/record/proc_info.c */
+    {"proc_stat", read_proc_stat, NULL},		  /* harness/record/proc_info.c */
+    {"perfmap", read_perfmap, NULL},			  /* symbolize_perfmap.c */
     {"github_answer", read_github_answer,
      NULL}, /* harness/forge/forge_comments.c, github_comments.c */
     {"forge_headers", read_forge_headers, NULL}, /* harness/forge/forge_http.c */
