@@ -28,7 +28,6 @@
 
 #include "core/gate/check.h"
 #include "core/util/buf.h"
-#include "harness/base/output.h"
 #include "tests/lib/e2e.h"
 
 #define AUDIT_VERTEX "server/audit"
@@ -69,31 +68,13 @@ static const char scenario_text[] =
     "analysis:\n"
     "  target: server\n";
 
-static const char *in_repo(const char *rel)
-{
-	static char path[4][1024];
-	static unsigned next;
-	char *p = path[next++ % 4];
-
-	snprintf(p, sizeof(path[0]), "%s/%s", repo, rel);
-	return p;
-}
-
-static void write_file(const char *path, const char *text)
-{
-	struct wperf_error err = {0};
-
-	if (output_write(path, text, strlen(text), &err) < 0)
-		fail_msg("%s", err.msg);
-}
-
 static void write_scenario(const char *name, int conns)
 {
 	char text[2048], rel[128];
 
 	snprintf(text, sizeof(text), scenario_text, e2e_marker_value(), e2e_marker(), name, conns);
 	snprintf(rel, sizeof(rel), "perf/%s.yaml", name);
-	write_file(in_repo(rel), text);
+	e2e_write_file(e2e_join(repo, rel), text);
 }
 
 /* git in the repository, which must succeed. */
@@ -106,7 +87,7 @@ static void write_scenario(const char *name, int conns)
 
 /* The installed wperf-bench with the arguments up to NULL, from the folder
  * rel of the repository (check-perf finds the root itself). */
-#define BENCH(rel, ...) e2e_run_in(&out, in_repo(rel), bench, __VA_ARGS__, NULL)
+#define BENCH(rel, ...) e2e_run_in(&out, e2e_join(repo, rel), bench, __VA_ARGS__, NULL)
 
 /* The check written to dir/summary.json. */
 static void read_check(const char *dir, struct wperf_check *c)
@@ -157,7 +138,7 @@ static void the_same_code_passes_its_baseline(void **state)
 	e2e_require_bpf();
 	BENCH("perf", "baseline", "update", "-q", "-r", e2e_tmp_path("baseline-runs"), "kv.yaml");
 	expect_status(0);
-	assert_int_equal(access(in_repo("perf/baselines/kv.yaml"), R_OK), 0);
+	assert_int_equal(access(e2e_join(repo, "perf/baselines/kv.yaml"), R_OK), 0);
 	GIT("add", "perf/baselines");
 	GIT("commit", "-q", "-m", "the baseline of kv");
 	BENCH("perf", "check-perf", "-q", "--runs", "5", "--max-runs", "5", "--results", results,
@@ -181,7 +162,7 @@ static void a_planted_wait_fails_by_name(void **state)
 	(void)state;
 	e2e_require_bpf();
 	GIT("checkout", "-q", "-b", "audit");
-	e2e_shell("sed -i '1i #define AUDIT 1' '%s'", in_repo("server.c"));
+	e2e_shell("sed -i '1i #define AUDIT 1' '%s'", e2e_join(repo, "server.c"));
 	GIT("commit", "-q", "-am", "server: every request is audited");
 	BENCH("perf", "check-perf", "-q", "--base", "main", "--runs", "5", "--max-runs", "5",
 	      "--results", results);
@@ -234,8 +215,7 @@ static void nothing_is_left(void **state)
 {
 	(void)state;
 	e2e_require_bpf();
-	assert_int_equal(e2e_marked_processes(), 0);
-	assert_false(e2e_recorder_programs_linger());
+	e2e_assert_nothing_left();
 }
 
 /* The installed program, and the project on main, built. */
@@ -256,8 +236,8 @@ static int setup(void **state)
 	e2e_shell("mkdir -p '%s/perf' && cp '%s'/tests/data/adoption/*.c "
 		  "'%s'/tests/data/adoption/Makefile '%s/'",
 		  repo, source, source, repo);
-	write_file(in_repo(".wperf-bench.yaml"), config_text);
-	write_file(in_repo(".gitignore"), "build/\n");
+	e2e_write_file(e2e_join(repo, ".wperf-bench.yaml"), config_text);
+	e2e_write_file(e2e_join(repo, ".gitignore"), "build/\n");
 	write_scenario("kv", 4);
 	write_scenario("kv-two", 2);
 	e2e_git_init(repo, "a key-value server and its performance scenarios");

@@ -121,8 +121,7 @@ static void assert_failed_cleanly(const char *dir, const struct e2e_output *o, c
 	if (o->status != 2 || !strstr(o->err, in_err))
 		fail_msg("status %d, expected 2 with \"%s\":\n%s", o->status, in_err, o->err);
 	e2e_assert_incomplete(dir, why); /* summary.json read back whole */
-	assert_int_equal(e2e_marked_processes(), 0);
-	assert_false(e2e_recorder_programs_linger());
+	e2e_assert_nothing_left();
 	assert_int_equal(nftw(dir, partial, 16, FTW_PHYS), 0);
 	assert_false(registered(dir));
 }
@@ -554,8 +553,7 @@ static void killed(void **state)
 		fail_msg("the next run does not say \"%s\":\n%s", want, out.err);
 	e2e_assert_incomplete(dir, "was killed (SIGKILL?) during the run; cleaned up by a later "
 				   "run at ");
-	assert_int_equal(e2e_marked_processes(), 0);
-	assert_false(e2e_recorder_programs_linger());
+	e2e_assert_nothing_left();
 	assert_false(registered(dir));
 	assert_false(registered(next));
 	if (c->recorder_too) /* half a trace is no trace */

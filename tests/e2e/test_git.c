@@ -55,14 +55,6 @@ static const char *built(const char *rel)
 /* wperf-bench in dir. */
 #define BENCH(dir, ...) run_in(dir, built("wperf-bench"), __VA_ARGS__, NULL)
 
-static void write_file(const char *path, const char *text)
-{
-	struct wperf_error err = {0};
-
-	if (output_write(path, text, strlen(text), &err) < 0)
-		fail_msg("%s", err.msg);
-}
-
 /* A repository at name with one empty commit on main. */
 static const char *new_repo(const char *name)
 {
@@ -131,7 +123,7 @@ static void baseline_from_another_commit(void **state)
 
 	/* The work tree's file is garbage now: the committed ones are still read. */
 	snprintf(path, sizeof(path), "%s/baselines/synthetic-fig1.yaml", repo);
-	write_file(path, "format: nope\n");
+	e2e_write_file(path, "format: nope\n");
 	BENCH(repo, "compare", "--baseline-ref", "HEAD~1", worse);
 	if (out.status != 1 || !strstr(out.out, "new-bottleneck"))
 		fail_msg("compare --baseline-ref HEAD~1: %d\n%s%s", out.status, out.out, out.err);
@@ -305,13 +297,13 @@ static void ab_finds_the_added_wait(void **state)
 	snprintf(fig1, sizeof(fig1), "%s", built("synthetic/fig1"));
 	snprintf(path, sizeof(path), "%s/fig1-ab.yaml", repo);
 	snprintf(text, sizeof(text), AB_SCENARIO, fig1, "");
-	write_file(path, text);
+	e2e_write_file(path, text);
 	GIT(repo, "add", "fig1-ab.yaml");
 	GIT(repo, "commit", "-q", "-m", "fig1");
 	head_oid(repo, "HEAD", base);
 	/* the head: B also waits for D's 8 ms of work per request */
 	snprintf(text, sizeof(text), AB_SCENARIO, fig1, " --extra-wait-ms 8");
-	write_file(path, text);
+	e2e_write_file(path, text);
 	GIT(repo, "commit", "-q", "-am", "fig1: wait for D");
 	head_oid(repo, "HEAD", head);
 	GIT(repo, "remote", "add", "origin", "https://someone:s3cret@example.com/o/r.git");

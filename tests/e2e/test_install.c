@@ -25,17 +25,6 @@
 
 static char root[512];
 
-/* root/rel, in one of 4 buffers used in turn. */
-static const char *installed(const char *rel)
-{
-	static char paths[4][1024];
-	static unsigned next;
-	char *p = paths[next++ % 4];
-
-	snprintf(p, sizeof(paths[0]), "%s/%s", root, rel);
-	return p;
-}
-
 static int install_once(void **state)
 {
 	const char *build = getenv("WPERF_BUILD");
@@ -61,7 +50,7 @@ static void assert_installed_all(const char *pattern, const char *folder, int ke
 		char rel[512];
 
 		snprintf(rel, sizeof(rel), "%s/%s", folder, name);
-		e2e_shell("cmp -s %s %s", g.gl_pathv[i], installed(rel));
+		e2e_shell("cmp -s %s %s", g.gl_pathv[i], e2e_join(root, rel));
 	}
 	globfree(&g);
 }
@@ -72,7 +61,7 @@ static void test_program(void **state)
 	struct stat st;
 
 	(void)state;
-	assert_int_equal(stat(installed("usr/bin/wperf-bench"), &st), 0);
+	assert_int_equal(stat(e2e_join(root, "usr/bin/wperf-bench"), &st), 0);
 	assert_true(st.st_mode & S_IXOTH);
 	e2e_run_in(&o, root, "usr/bin/wperf-bench", "--version", NULL);
 	assert_int_equal(o.status, 0);
@@ -85,13 +74,15 @@ static void test_headers_and_library(void **state)
 	struct wperf_error err = {0};
 
 	(void)state;
-	e2e_shell("cmp -s include/wperf_annotate.h %s", installed("usr/include/wperf_annotate.h"));
+	e2e_shell("cmp -s include/wperf_annotate.h %s",
+		  e2e_join(root, "usr/include/wperf_annotate.h"));
 	assert_installed_all("core/analysis/analysis.h", "usr/include/wperf", 1);
 	assert_installed_all("bpf/wperf_event.h", "usr/include/wperf", 1);
 	assert_int_equal(
-	    access(installed("usr/include/wperf/core/analysis/knots_internal.h"), F_OK), -1);
-	assert_int_equal(access(installed("usr/lib/libwperf.a"), R_OK), 0);
-	assert_int_equal(output_read_all(installed("usr/lib/pkgconfig/wperf.pc"), &pc, &err), 0);
+	    access(e2e_join(root, "usr/include/wperf/core/analysis/knots_internal.h"), F_OK), -1);
+	assert_int_equal(access(e2e_join(root, "usr/lib/libwperf.a"), R_OK), 0);
+	assert_int_equal(output_read_all(e2e_join(root, "usr/lib/pkgconfig/wperf.pc"), &pc, &err),
+			 0);
 	assert_int_equal(wperf_buf_append(&pc, "", 1), 0);
 	assert_non_null(strstr((char *)pc.data, "\nlibdir=/usr/lib\n"));
 	assert_non_null(strstr((char *)pc.data, "\nVersion: " WPERF_VERSION "\n"));
@@ -110,12 +101,14 @@ static void test_documents_and_examples(void **state)
 static void test_man_pages(void **state)
 {
 	(void)state;
-	assert_true(access(installed("usr/share/man/man1/wperf-bench.1"), R_OK) == 0);
-	assert_true(access(installed("usr/share/man/man1/wperf-bench-run.1"), R_OK) == 0);
-	assert_true(access(installed("usr/share/man/man1/wperf-bench-check-perf.1"), R_OK) == 0);
-	assert_true(access(installed("usr/share/bash-completion/completions/wperf-bench"), R_OK) ==
+	assert_true(access(e2e_join(root, "usr/share/man/man1/wperf-bench.1"), R_OK) == 0);
+	assert_true(access(e2e_join(root, "usr/share/man/man1/wperf-bench-run.1"), R_OK) == 0);
+	assert_true(access(e2e_join(root, "usr/share/man/man1/wperf-bench-check-perf.1"), R_OK) ==
 		    0);
-	assert_true(access(installed("usr/share/zsh/vendor-completions/_wperf-bench"), R_OK) == 0);
+	assert_true(
+	    access(e2e_join(root, "usr/share/bash-completion/completions/wperf-bench"), R_OK) == 0);
+	assert_true(access(e2e_join(root, "usr/share/zsh/vendor-completions/_wperf-bench"), R_OK) ==
+		    0);
 }
 
 static void test_build_dir_undefined(void **state)
@@ -126,11 +119,12 @@ static void test_build_dir_undefined(void **state)
 	e2e_run_in(&o, root, "usr/bin/wperf-bench", "run",
 		   "usr/share/wperf-bench/scenarios/synthetic-fig1.yaml", NULL);
 	assert_int_equal(o.status, 2);
-	assert_non_null(strstr(o.err, "usr/share/wperf-bench/scenarios/synthetic-fig1.yaml:9:16: "
-				      "build[0][2]: undefined variable ${BUILD_DIR} (the folder "
-				      "of the scenario's built programs: give --build-dir DIR, or "));
+	assert_non_null(strstr(o.err,
+			       "usr/share/wperf-bench/scenarios/synthetic-fig1.yaml:9:16: "
+			       "build[0][2]: undefined variable ${BUILD_DIR} (the folder "
+			       "of the scenario's built programs: give --build-dir DIR, or "));
 	/* It failed before making the results folder. */
-	assert_int_equal(access(installed("results"), F_OK), -1);
+	assert_int_equal(access(e2e_join(root, "results"), F_OK), -1);
 }
 
 int main(void)

@@ -26,7 +26,6 @@
 #include <cmocka.h>
 
 #include "core/gate/check.h"
-#include "harness/base/output.h"
 #include "tests/lib/e2e.h"
 #include "tests/lib/forge.h"
 
@@ -89,25 +88,6 @@ static const char broken_text[] = "name: " BROKEN "\n"
 				  "  throughput:\n"
 				  "    regex: 'throughput: ([0-9.]+) requests/s'\n"
 				  "runs: 5\n";
-
-static void write_file(const char *path, const char *text)
-{
-	struct wperf_error err = {0};
-
-	if (output_write(path, text, strlen(text), &err) < 0)
-		fail_msg("%s", err.msg);
-}
-
-/* repo/rel */
-static const char *in_repo(const char *rel)
-{
-	static char path[4][PATH_MAX];
-	static unsigned next;
-	char *p = path[next++ % 4];
-
-	snprintf(p, sizeof(path[0]), "%s/%s", repo, rel);
-	return p;
-}
 
 /* git in the repository, which must succeed. */
 #define GIT(...)                                                                                   \
@@ -274,7 +254,7 @@ static void a_new_bottleneck_fails_the_gate(void **state)
 	GIT("checkout", "-q", "-b", "pr");
 	e2e_shell("sed -i 's/^\\tapp.write_bytes = 4096;$/&\\n\\t" PLANT "/' '%s' && "
 		  "grep -q '" PLANT "' '%s'",
-		  in_repo("synthetic/fig1.c"), in_repo("synthetic/fig1.c"));
+		  e2e_join(repo, "synthetic/fig1.c"), e2e_join(repo, "synthetic/fig1.c"));
 	GIT("commit", "-q", "-am", "fig1: B waits for D on every request");
 
 	/* At 5 pairs D joining the knot cannot pass its tests' correction yet
@@ -414,7 +394,7 @@ static void a_new_scenario_is_compared_with_nothing(void **state)
 	e2e_require_bpf();
 	snprintf(text, sizeof(text), scenario_text, e2e_marker());
 	memcpy(strstr(text, SCENARIO), "fig1-nu", strlen("fig1-nu"));
-	write_file(in_repo("scenarios/fig1-nu.yaml"), text);
+	e2e_write_file(e2e_join(repo, "scenarios/fig1-nu.yaml"), text);
 	GIT("add", "scenarios");
 	GIT("commit", "-q", "-m", "a second scenario");
 	check_perf("5", 0, &c);
@@ -446,7 +426,7 @@ static void a_scenario_that_cannot_run(void **state)
 	(void)state;
 	e2e_require_bpf();
 	GIT("checkout", "-q", "main");
-	write_file(in_repo("scenarios/" BROKEN ".yaml"), broken_text);
+	e2e_write_file(e2e_join(repo, "scenarios/" BROKEN ".yaml"), broken_text);
 	GIT("add", "scenarios");
 	GIT("commit", "-q", "-m", "a scenario whose load is missing");
 	GIT("checkout", "-q", "pr");
@@ -488,8 +468,7 @@ static void nothing_is_left(void **state)
 {
 	(void)state;
 	e2e_require_bpf();
-	assert_int_equal(e2e_marked_processes(), 0);
-	assert_false(e2e_recorder_programs_linger());
+	e2e_assert_nothing_left();
 }
 
 /* ---- the repository ---- */
@@ -509,17 +488,17 @@ static int make_repo(void **state)
 	snprintf(artifact, sizeof(artifact), "%s/" ARTIFACT_DIR, comment_job);
 	snprintf(api_env, sizeof(api_env), "GITHUB_API_URL=%s", forge_url);
 	snprintf(event_env, sizeof(event_env), "GITHUB_EVENT_PATH=%s", e2e_tmp_path("event.json"));
-	write_file(
+	e2e_write_file(
 	    strchr(event_env, '=') + 1,
 	    "{\"action\": \"synchronize\", \"number\": 7, \"pull_request\": {\"number\": 7}}\n");
 	e2e_shell("mkdir -p '%s/synthetic' '%s/include' '%s/scenarios' '%s' && "
 		  "cp '%s'/synthetic/fig1.c '%s'/synthetic/*.h '%s/synthetic/' && "
 		  "cp '%s'/include/*.h '%s/include/'",
 		  repo, repo, repo, comment_job, source, source, repo, source, repo);
-	write_file(in_repo("Makefile"), makefile_text);
-	write_file(in_repo(".gitignore"), "build/\n");
+	e2e_write_file(e2e_join(repo, "Makefile"), makefile_text);
+	e2e_write_file(e2e_join(repo, ".gitignore"), "build/\n");
 	snprintf(text, sizeof(text), scenario_text, e2e_marker());
-	write_file(in_repo("scenarios/" SCENARIO ".yaml"), text);
+	e2e_write_file(e2e_join(repo, "scenarios/" SCENARIO ".yaml"), text);
 	e2e_git_init(repo, "fig1, built and checked");
 	return 0;
 }

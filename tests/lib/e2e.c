@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -72,14 +73,27 @@ const char *e2e_tmpdir(void)
 	return tmpdir;
 }
 
-const char *e2e_tmp_path(const char *name)
+const char *e2e_join(const char *dir, const char *name)
 {
-	static char path[8][512];
+	static char path[8][PATH_MAX];
 	static unsigned next;
 	char *p = path[next++ % 8];
 
-	snprintf(p, sizeof(path[0]), "%s/%s", e2e_tmpdir(), name);
+	snprintf(p, sizeof(path[0]), "%s/%s", dir, name);
 	return p;
+}
+
+const char *e2e_tmp_path(const char *name)
+{
+	return e2e_join(e2e_tmpdir(), name);
+}
+
+void e2e_write_file(const char *path, const char *text)
+{
+	struct wperf_error err = {0};
+
+	if (output_write(path, text, strlen(text), &err) < 0)
+		fail_msg("%s", err.msg);
 }
 
 static char marker[64];
@@ -387,4 +401,10 @@ int e2e_recorder_programs_linger(void)
 		nanosleep(&tick, NULL);
 	}
 	return 1;
+}
+
+void e2e_assert_nothing_left(void)
+{
+	assert_int_equal(e2e_marked_processes(), 0);
+	assert_false(e2e_recorder_programs_linger());
 }

@@ -25,8 +25,14 @@ const char *e2e_path(const char *rel);
 /* A fresh temporary directory for this test program (removed at exit). */
 const char *e2e_tmpdir(void);
 
-/* e2e_tmpdir()/name, in one of 8 buffers used in turn. */
+/* dir/name, in one of 8 buffers used in turn. */
+const char *e2e_join(const char *dir, const char *name);
+
+/* e2e_join(e2e_tmpdir(), name). */
 const char *e2e_tmp_path(const char *name);
+
+/* Writes text to the file path (replacing it whole), which must succeed. */
+void e2e_write_file(const char *path, const char *text);
 
 /*
  * Every process a test's scenario starts carries the marker in its
@@ -103,5 +109,9 @@ int e2e_recorder_programs_loaded(void);
 /* The same, after giving the kernel a few seconds to free programs that were
  * just released (an RCU grace period): 1 when they are still there. */
 int e2e_recorder_programs_linger(void);
+
+/* Asserts that what a test started is gone: no process carries the marker and
+ * no recorder program lingers. */
+void e2e_assert_nothing_left(void);
 
 #endif /* WPERF_TESTS_E2E_H */

@@ -21,70 +21,69 @@
 #include "core/gate/runset.h"
 #include "harness/run/runner.h"
 
-static double parse(const char *regex, const char *text, int *ret, char *msg)
+/* A throughput regex, a load's output, and what the parse must give: the
+ * figure, or the error and a part of its message. */
+struct parse_case {
+	const char *regex, *text;
+	double value;
+	int ret;
+	const char *msg;
+};
+
+static void check_parse(const struct parse_case *c)
 {
 	struct wperf_error err = {0};
 	double v = NAN;
+	int ret = runner_parse_throughput(c->regex, c->text, strlen(c->text), "load.log", &v, &err);
 
-	*ret = runner_parse_throughput(regex, text, strlen(text), "load.log", &v, &err);
-	strcpy(msg, err.msg);
-	return v;
+	if (ret != c->ret)
+		fail_msg("/%s/ on \"%s\": %d, not %d (%s)", c->regex, c->text, ret, c->ret,
+			 err.msg);
+	if (!ret && v != c->value)
+		fail_msg("/%s/ on \"%s\": %g, not %g", c->regex, c->text, v, c->value);
+	if (c->msg && !strstr(err.msg, c->msg))
+		fail_msg("/%s/ on \"%s\": \"%s\" does not say \"%s\"", c->regex, c->text, err.msg,
+			 c->msg);
 }
 
 static void throughput_is_the_last_match(void **state)
 {
-	char msg[WPERF_ERROR_MSG_LEN];
-	int ret;
-	double v;
+	static const struct parse_case cases[] = {
+	    {"throughput: ([0-9.]+)",
+	     "starting\nthroughput: 10\nwarming\nthroughput: 12.5 req/s\nbye\n", 12.5, 0, NULL},
+	    /* the last line without a newline counts too */
+	    {"ops=([0-9]+)", "ops=1\nops=77", 77, 0, NULL},
+	    /* several groups: the first one is the figure */
+	    {"([0-9]+) ops in ([0-9]+) s", "500 ops in 5 s\n", 500, 0, NULL},
+	    /* PCRE2: \d, a non-capturing group, a lazy repetition */
+	    {"p99: (\\d+(?:\\.\\d+)?) ms", "p50: 3 ms\np99: 17.25 ms\n", 17.25, 0, NULL},
+	    {"^.*?(\\d+)", "took 12 of 345\n", 12, 0, NULL},
+	    /* a line whose first group took no part is no match */
+	    {"(\\d+) ok|failed", "7 ok\nfailed\n", 7, 0, NULL},
+	};
 
 	(void)state;
-	v = parse("throughput: ([0-9.]+)",
-		  "starting\nthroughput: 10\nwarming\nthroughput: 12.5 req/s\nbye\n", &ret, msg);
-	assert_int_equal(ret, 0);
-	assert_true(v == 12.5);
-	/* the last line without a newline counts too */
-	v = parse("ops=([0-9]+)", "ops=1\nops=77", &ret, msg);
-	assert_int_equal(ret, 0);
-	assert_true(v == 77);
-	/* several groups: the first one is the figure */
-	v = parse("([0-9]+) ops in ([0-9]+) s", "500 ops in 5 s\n", &ret, msg);
-	assert_int_equal(ret, 0);
-	assert_true(v == 500);
-	/* PCRE2: \d, a non-capturing group, a lazy repetition */
-	v = parse("p99: (\\d+(?:\\.\\d+)?) ms", "p50: 3 ms\np99: 17.25 ms\n", &ret, msg);
-	assert_int_equal(ret, 0);
-	assert_true(v == 17.25);
-	v = parse("^.*?(\\d+)", "took 12 of 345\n", &ret, msg);
-	assert_int_equal(ret, 0);
-	assert_true(v == 12);
-	/* a line whose first group took no part is no match */
-	v = parse("(\\d+) ok|failed", "7 ok\nfailed\n", &ret, msg);
-	assert_int_equal(ret, 0);
-	assert_true(v == 7);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		check_parse(&cases[i]);
 }
 
 static void throughput_errors_say_why(void **state)
 {
-	char msg[WPERF_ERROR_MSG_LEN];
-	int ret;
+	static const struct parse_case cases[] = {
+	    {"throughput: ([0-9.]+)", "nothing here\n", 0, -ENOENT,
+	     "no line of load.log matches the throughput regex"},
+	    {"rate: (.*)", "rate: fast\n", 0, -EINVAL, "caught \"fast\", which is not a number"},
+	    {"rate: ([0-9.]*)", "rate: \n", 0, -EINVAL, NULL},
+	    {"x: ([0-9e]+)", "x: 1e999\n", 0, -EINVAL, NULL}, /* infinite */
+	    {"x: ([0-9.]+)", "", 0, -ENOENT, NULL},
+	    /* catastrophic backtracking ends at the match limit */
+	    {"^(a+)+$", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\n", 0, -E2BIG,
+	     "too costly to match (backtracking)"},
+	};
 
 	(void)state;
-	parse("throughput: ([0-9.]+)", "nothing here\n", &ret, msg);
-	assert_int_equal(ret, -ENOENT);
-	assert_non_null(strstr(msg, "no line of load.log matches the throughput regex"));
-	parse("rate: (.*)", "rate: fast\n", &ret, msg);
-	assert_int_equal(ret, -EINVAL);
-	assert_non_null(strstr(msg, "caught \"fast\", which is not a number"));
-	parse("rate: ([0-9.]*)", "rate: \n", &ret, msg);
-	assert_int_equal(ret, -EINVAL);
-	parse("x: ([0-9e]+)", "x: 1e999\n", &ret, msg); /* infinite */
-	assert_int_equal(ret, -EINVAL);
-	parse("x: ([0-9.]+)", "", &ret, msg);
-	assert_int_equal(ret, -ENOENT);
-	/* catastrophic backtracking ends at the match limit */
-	parse("^(a+)+$", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\n", &ret, msg);
-	assert_int_equal(ret, -E2BIG);
-	assert_non_null(strstr(msg, "too costly to match (backtracking)"));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		check_parse(&cases[i]);
 }
 
 static void target_pids_of_a_group_a_name_and_a_pid_file(void **state)
