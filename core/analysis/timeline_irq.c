@@ -7,17 +7,21 @@
  * the disk (or NIC) whose I/O completes in it, the NET softirqs to the NIC of
  * the CPU's latest packet. Otherwise the wakeup names a source, resolved once
  * every event is read: a hard irq number that completed I/O somewhere is that
- * device; the BLOCK and NET softirqs fall back on the busiest disk or NIC;
+ * device, else the device whose interrupts the recorder listed it in (META
+ * disk.*.irqs, net.*.irqs); the BLOCK and NET softirqs fall back on the
+ * busiest disk or NIC;
  * anything else is an interrupt entity ("timer", "softirq:RCU", "irq:N"):
  * never a bottleneck, never waiting.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/analysis/timeline_internal.h"
 #include "core/trace/event_kinds.h"
+#include "core/trace/meta.h"
 
 static struct tl_source *src(const struct tl_builder *b, uint32_t s)
 {
@@ -161,6 +165,54 @@ static uint32_t most_active(const struct tl_builder *b, uint8_t kind)
 	return best;
 }
 
+/* Is irq among the comma-separated numbers of list? */
+static int irq_listed(const char *list, int32_t irq)
+{
+	const char *p = list;
+
+	while (*p) {
+		char *end;
+		long v = strtol(p, &end, 10);
+
+		if (end == p || (*end && *end != ','))
+			return 0; /* not a list of numbers */
+		if (v == irq)
+			return 1;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* The device whose interrupts, as the recorder read them from sysfs, include
+ * irq (the busiest of several), or TL_NONE. */
+static uint32_t listed_device(const struct tl_builder *b, int32_t irq)
+{
+	size_t n = TL_COUNT(b->devices, struct tl_device);
+	uint32_t best = TL_NONE;
+	uint64_t best_v = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct tl_device *d = &TL_AT(b->devices, struct tl_device, i);
+		char key[64], id[32];
+		const char *list;
+
+		if (d->kind == WPERF_ENTITY_DISK) {
+			snprintf(id, sizeof(id), "%" PRIu32 ":%" PRIu32, d->key >> 20,
+				 d->key & 0xfffff);
+			snprintf(key, sizeof(key), WPERF_META_DISK_IRQS("s"), id);
+		} else {
+			snprintf(key, sizeof(key), WPERF_META_NET_IRQS(PRIu32), d->key);
+		}
+		list = wperf_trace_meta(b->t, key);
+		if (list && irq_listed(list, irq) &&
+		    (best == TL_NONE || d->ios + d->bytes > best_v)) {
+			best = (uint32_t)i;
+			best_v = d->ios + d->bytes;
+		}
+	}
+	return best;
+}
+
 /* The device an unresolved source stands for, or TL_NONE; else its name. */
 static uint32_t resolve(const struct tl_builder *b, const struct tl_source *s, uint32_t idx,
 			char *name, size_t size)
@@ -180,7 +232,7 @@ static uint32_t resolve(const struct tl_builder *b, const struct tl_source *s, u
 		if (k >= 0)
 			return TL_AT(b->votes, struct tl_vote, k).device;
 		snprintf(name, size, "irq:%" PRId32, s->irq);
-		return TL_NONE;
+		return listed_device(b, s->irq);
 	}
 	if (s->irq == WPERF_SOFTIRQ_BLOCK)
 		d = most_active(b, WPERF_ENTITY_DISK);

@@ -59,4 +59,16 @@
 #define WPERF_META_NET_NAME(conversion)	     "net.%" conversion ".name"
 #define WPERF_META_NET_SPEED_BPS(conversion) "net.%" conversion ".speed_bps"
 
+/*
+ * The hard interrupts of a disk (disk.MAJOR:MINOR.irqs) and of a network
+ * interface (net.IFINDEX.irqs), as printf formats given the conversion that
+ * prints "MAJOR:MINOR" or the index: "35,36", the MSI vectors (else the legacy
+ * line) of the bus device it sits on, read from sysfs. A thread woken in one of
+ * them was woken by the device, even when no I/O completes in that interrupt
+ * (a driver that restarts its queue from it, while completions are sent to
+ * the issuing CPU).
+ */
+#define WPERF_META_DISK_IRQS(conversion) "disk.%" conversion ".irqs"
+#define WPERF_META_NET_IRQS(conversion)	 "net.%" conversion ".irqs"
+
 #endif /* WPERF_TRACE_META_H */

@@ -33,6 +33,7 @@
 #include "harness/record/bpf_recorder.h"
 #include "harness/record/mmap_watch.h"
 #include "harness/record/proc_counters.h"
+#include "harness/record/device_irqs.h"
 #include "harness/record/proc_info.h"
 #include "harness/record/record_tables.h"
 #include "harness/record/trace_sink.h"
@@ -138,6 +139,32 @@ static void join_words(char *const *words, char *out, size_t size)
 		len += snprintf(out + len, size - len, "%s%s", len ? " " : "", *words);
 }
 
+/* Room for write_meta's fixed entries. */
+#define META_FIXED_MAX 32
+
+/* Writes META: the n fixed entries keys/values, then one or two for each
+ * network interface, then the interrupts of each disk and interface. */
+static int write_meta_entries(struct recording *rec, const char *const *keys,
+			      const char *const *values, size_t n, struct wperf_error *err)
+{
+	struct net_meta nets[64];
+	struct device_irqs irqs[64];
+	size_t nnet = proc_net_meta(nets, 64), nirqs = device_irqs_meta(irqs, 64);
+	const char *all_keys[META_FIXED_MAX + 128], *all_values[META_FIXED_MAX + 128];
+
+	memcpy(all_keys, keys, n * sizeof(*keys));
+	memcpy(all_values, values, n * sizeof(*values));
+	for (size_t i = 0; i < nnet; i++, n++) {
+		all_keys[n] = nets[i].key;
+		all_values[n] = nets[i].value;
+	}
+	for (size_t i = 0; i < nirqs; i++, n++) {
+		all_keys[n] = irqs[i].key;
+		all_values[n] = irqs[i].value;
+	}
+	return wperf_trace_writer_meta(rec->writer, all_keys, all_values, n, err);
+}
+
 static int write_meta(struct recording *rec, char **argv, struct wperf_error *err)
 {
 	const struct record_opts *o = rec->opts;
@@ -203,19 +230,9 @@ static int write_meta(struct recording *rec, char **argv, struct wperf_error *er
 				o->harness_pids,
 				o->target};
 
-	/* The fixed entries, then one or two for each network interface. */
-	struct net_meta nets[64];
-	size_t nfixed = sizeof(keys) / sizeof(*keys), nnet = proc_net_meta(nets, 64), n = nfixed;
-	const char *all_keys[sizeof(keys) / sizeof(*keys) + 64];
-	const char *all_values[sizeof(keys) / sizeof(*keys) + 64];
+	_Static_assert(sizeof(keys) / sizeof(*keys) <= META_FIXED_MAX, "META_FIXED_MAX");
 
-	memcpy(all_keys, keys, sizeof(keys));
-	memcpy(all_values, values, sizeof(values));
-	for (size_t i = 0; i < nnet; i++, n++) {
-		all_keys[n] = nets[i].key;
-		all_values[n] = nets[i].value;
-	}
-	return wperf_trace_writer_meta(rec->writer, all_keys, all_values, n, err);
+	return write_meta_entries(rec, keys, values, sizeof(keys) / sizeof(*keys), err);
 }
 
 /* An error writing the trace (the disk is full, say): the writer knows its

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -19,6 +20,7 @@
 #include <cmocka.h>
 
 #include "core/analysis/timeline.h"
+#include "core/trace/trace.h"
 #include "tests/lib/e2e.h"
 
 /*
@@ -163,10 +165,101 @@ static void test_sync_busy_time_is_io_ticks(void **state)
 		    3 * (long long)r.window_ms);
 }
 
+/* The last PCI address ("0000:00:02.0") in the sysfs path of the device that
+ * the disk dev sits on, into pci; 0 when it sits on no PCI device. */
+static int disk_pci_address(uint32_t dev, char *pci, size_t size)
+{
+	char link[128], path[PATH_MAX];
+	int found = 0;
+
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u/device", dev >> 20, dev & 0xfffff);
+	if (!realpath(link, path))
+		return 0;
+	for (char *c = strtok(path, "/"); c; c = strtok(NULL, "/")) {
+		unsigned dom, bus, slot, fn;
+		char end;
+
+		if (sscanf(c, "%4x:%2x:%2x.%1x%c", &dom, &bus, &slot, &fn, &end) == 4) {
+			snprintf(pci, size, "%s", c);
+			found = 1;
+		}
+	}
+	return found;
+}
+
+/* The row of /proc/interrupts (its text in interrupts) for irq, or NULL; its
+ * length in *len. */
+static const char *irq_row(const char *interrupts, long irq, size_t *len)
+{
+	for (const char *line = interrupts; *line; line += *len + (line[*len] == '\n')) {
+		long n;
+		char colon;
+
+		*len = strcspn(line, "\n");
+		if (sscanf(line, " %ld%c", &n, &colon) == 2 && colon == ':' && n == irq)
+			return line;
+	}
+	return NULL;
+}
+
+/*
+ * The trace names the disk's interrupts (META disk.MAJOR:MINOR.irqs), so that
+ * a thread its interrupt wakes waits for the disk even when no request
+ * completes in that interrupt. The oracle: /proc/interrupts, whose row of each
+ * listed number names the disk's PCI device.
+ */
+static void test_disk_interrupts_in_the_trace(void **state)
+{
+	char stat_file[256], key[64], pci[64], trace[512];
+	struct e2e_output *o = calloc(1, sizeof(*o));
+	struct wperf_buf interrupts = {0};
+	struct wperf_trace *t = NULL;
+	struct wperf_error err = {0};
+	const char *irqs;
+	uint32_t dev;
+	int n = 0;
+
+	(void)state;
+	e2e_require_bpf();
+	dev = disk_of(e2e_tmpdir(), stat_file, sizeof(stat_file));
+	if (!disk_pci_address(dev, pci, sizeof(pci)))
+		fail_msg("the disk %u:%u sits on no PCI device: the test needs one", dev >> 20,
+			 dev & 0xfffff);
+	snprintf(trace, sizeof(trace), "%s/irqs.trace", e2e_tmpdir());
+	e2e_bench(o, "record", "-q", "--stacks", "none", "-o", trace, "--", "true", NULL);
+	assert_int_equal(o->status, 0);
+	assert_int_equal(wperf_trace_open(trace, &t, &err), 0);
+	snprintf(key, sizeof(key), "disk.%u:%u.irqs", dev >> 20, dev & 0xfffff);
+	irqs = wperf_trace_meta(t, key);
+	if (!irqs)
+		fail_msg("no %s in the trace", key);
+	e2e_read_file("/proc/interrupts", &interrupts);
+	for (const char *p = irqs; *p; n++) {
+		char *end;
+		long irq = strtol(p, &end, 10);
+		const char *row;
+		size_t len;
+
+		assert_true(end != p);
+		row = irq_row((const char *)interrupts.data, irq, &len);
+		if (!row)
+			fail_msg("%s lists irq %ld, which /proc/interrupts has not", key, irq);
+		if (!memmem(row, len, pci, strlen(pci)))
+			fail_msg("%s lists irq %ld, whose row does not name %s: %.*s", key, irq,
+				 pci, (int)len, row);
+		p = *end ? end + 1 : end;
+	}
+	assert_true(n > 0);
+	wperf_buf_release(&interrupts);
+	wperf_trace_free(t);
+	free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_sync_busy_time_is_io_ticks),
+	    cmocka_unit_test(test_disk_interrupts_in_the_trace),
 	};
 
 	return cmocka_run_group_tests_name("disk busy time (end to end)", tests, NULL, NULL);
