@@ -342,10 +342,7 @@ static const struct cli_option post_options[] = {
     {0},
 };
 
-const struct cli_command cli_post_command = {
-    .name = CMD,
-    .summary = "post the verdicts as a pull-request comment and a job summary",
-    .run = cmd_post,
+const struct cli_help cli_post_help = {
     .synopsis = "[OPTIONS] FOLDER...",
     .description = "Puts the verdicts on a GitHub pull request or a GitLab merge request as\n"
 		   "ONE comment (a note on GitLab), found again by its hidden marker\n"
@@ -371,7 +368,7 @@ const struct cli_command cli_post_command = {
 
 static int parse_options(int argc, char **argv, struct post_opts *o)
 {
-	int status = cli_parse(&cli_post_command, argc, argv, o);
+	int status = cli_parse(CMD, &cli_post_help, argc, argv, o);
 
 	if (status >= 0)
 		return status;

@@ -40,13 +40,14 @@ static enum completion_kind kind_of(const char *word)
 
 /* The operands' kind: the synopsis's last word ("TRACE", "[SCENARIO|DIR...]",
  * "[ARGS...]]" after "-- COMMAND"). */
-static enum completion_kind operand_kind(const struct cli_command *cmd)
+static enum completion_kind operand_kind(const struct cli_help *help)
 {
-	if (cmd->stop_at_operand)
+	if (help->stop_at_operand)
 		return COMPLETE_COMMAND;
-	if (cmd->max_operands == 0)
+	if (help->max_operands == 0)
 		return COMPLETE_NOTHING;
-	return kind_of(strrchr(cmd->synopsis, ' ') ? strrchr(cmd->synopsis, ' ') : cmd->synopsis);
+	return kind_of(strrchr(help->synopsis, ' ') ? strrchr(help->synopsis, ' ')
+						    : help->synopsis);
 }
 
 /* Every option of table, its groups unfolded, to fn. */
@@ -120,23 +121,23 @@ static const char bash_head[] =
 static void bash_command(FILE *out, const struct cli_command *cmd)
 {
 	fprintf(out, "\t%s)\n\t\tcase $prev in\n", cmd->name);
-	each_option(cmd->options, out, bash_argument);
+	each_option(cmd->help->options, out, bash_argument);
 	fprintf(out, "\t\tesac\n\t\toptions=\"--help -h");
-	each_option(cmd->options, out, bash_word);
-	fprintf(out, "\"\n\t\toperands=\"%s\" ;;\n", bash_actions[operand_kind(cmd)]);
+	each_option(cmd->help->options, out, bash_word);
+	fprintf(out, "\"\n\t\toperands=\"%s\" ;;\n", bash_actions[operand_kind(cmd->help)]);
 }
 
 static void bash(FILE *out)
 {
 	fputs(bash_head, out);
-	for (size_t i = 0; cli_commands[i]; i++)
-		fprintf(out, "%s ", cli_commands[i]->name);
+	for (size_t i = 0; cli_commands[i].name; i++)
+		fprintf(out, "%s ", cli_commands[i].name);
 	fputs("help --help --version\" -- \"$cur\"))\n\t\treturn\n\tfi\n\tcase $cmd in\n", out);
-	for (size_t i = 0; cli_commands[i]; i++)
-		bash_command(out, cli_commands[i]);
+	for (size_t i = 0; cli_commands[i].name; i++)
+		bash_command(out, &cli_commands[i]);
 	fputs("\thelp) COMPREPLY=($(compgen -W \"", out);
-	for (size_t i = 0; cli_commands[i]; i++)
-		fprintf(out, "%s ", cli_commands[i]->name);
+	for (size_t i = 0; cli_commands[i].name; i++)
+		fprintf(out, "%s ", cli_commands[i].name);
 	fputs("--man --completion\" -- \"$cur\")); return ;;\n"
 	      "\t*) return ;;\n"
 	      "\tesac\n"
@@ -215,9 +216,9 @@ static void zsh(FILE *out)
 	      "\tlocal -a commands\n"
 	      "\tcommands=(\n",
 	      out);
-	for (size_t i = 0; cli_commands[i]; i++) {
-		fprintf(out, "\t\t'%s:", cli_commands[i]->name);
-		zsh_text(out, cli_commands[i]->summary);
+	for (size_t i = 0; cli_commands[i].name; i++) {
+		fprintf(out, "\t\t'%s:", cli_commands[i].name);
+		zsh_text(out, cli_commands[i].summary);
 		fputs("'\n", out);
 	}
 	fputs("\t)\n"
@@ -230,12 +231,12 @@ static void zsh(FILE *out)
 	      "\t(( CURRENT-- ))\n"
 	      "\tcase $cmd in\n",
 	      out);
-	for (size_t i = 0; cli_commands[i]; i++) {
-		const struct cli_command *cmd = cli_commands[i];
-		enum completion_kind k = operand_kind(cmd);
+	for (size_t i = 0; cli_commands[i].name; i++) {
+		const struct cli_command *cmd = &cli_commands[i];
+		enum completion_kind k = operand_kind(cmd->help);
 
 		fprintf(out, "\t%s)\n\t\t_arguments -s '(- *)'{-h,--help}'[the usage]'", cmd->name);
-		each_option(cmd->options, out, zsh_option);
+		each_option(cmd->help->options, out, zsh_option);
 		if (k != COMPLETE_NOTHING)
 			fprintf(out, " \\\n\t\t'*:%s:%s'", cmd->name, zsh_actions[k]);
 		fputs(" ;;\n", out);
