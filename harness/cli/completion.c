@@ -38,6 +38,19 @@ static enum completion_kind kind_of(const char *word)
 	return COMPLETE_NOTHING;
 }
 
+/* What each shell's script does to complete a word of each kind (bash's ":"
+ * nothing). */
+static const struct {
+	const char *bash, *zsh;
+} actions[] = {
+    [COMPLETE_NOTHING] = {":", " "},
+    [COMPLETE_FILE] = {"_wperf_bench_files", "_files"},
+    [COMPLETE_TRACE] = {"_wperf_bench_files '*.trace'", "_files -g \"*.trace\""},
+    [COMPLETE_SCENARIO] = {"_wperf_bench_files '*.y*ml'", "_files -g \"*.y*ml\""},
+    [COMPLETE_DIR] = {"_wperf_bench_dirs", "_files -/"},
+    [COMPLETE_COMMAND] = {"_wperf_bench_commands", "_command_names -e"},
+};
+
 /* The operands' kind: the synopsis's last word ("TRACE", "[SCENARIO|DIR...]",
  * "[ARGS...]]" after "-- COMMAND"). */
 static enum completion_kind operand_kind(const struct cli_help *help)
@@ -70,14 +83,6 @@ static void bash_word(FILE *out, const struct cli_option *o)
 	fprintf(out, " --%s", o->long_name);
 }
 
-/* What the script does to complete a word of each kind (":" nothing). */
-static const char *const bash_actions[] = {[COMPLETE_NOTHING] = ":",
-					   [COMPLETE_FILE] = "_wperf_bench_files",
-					   [COMPLETE_TRACE] = "_wperf_bench_files '*.trace'",
-					   [COMPLETE_SCENARIO] = "_wperf_bench_files '*.y*ml'",
-					   [COMPLETE_DIR] = "_wperf_bench_dirs",
-					   [COMPLETE_COMMAND] = "_wperf_bench_commands"};
-
 /* The case of an option argument's completion: "--output|-o) ACTION". */
 static void bash_argument(FILE *out, const struct cli_option *o)
 {
@@ -86,7 +91,7 @@ static void bash_argument(FILE *out, const struct cli_option *o)
 	fprintf(out, "\t\t--%s", o->long_name);
 	if (o->short_name)
 		fprintf(out, "|-%c", o->short_name);
-	fprintf(out, ") %s; return ;;\n", bash_actions[kind_of(o->arg)]);
+	fprintf(out, ") %s; return ;;\n", actions[kind_of(o->arg)].bash);
 }
 
 static const char bash_head[] =
@@ -124,7 +129,7 @@ static void bash_command(FILE *out, const struct cli_command *cmd)
 	each_option(cmd->help->options, out, bash_argument);
 	fprintf(out, "\t\tesac\n\t\toptions=\"--help -h");
 	each_option(cmd->help->options, out, bash_word);
-	fprintf(out, "\"\n\t\toperands=\"%s\" ;;\n", bash_actions[operand_kind(cmd->help)]);
+	fprintf(out, "\"\n\t\toperands=\"%s\" ;;\n", actions[operand_kind(cmd->help)].bash);
 }
 
 static void bash(FILE *out)
@@ -175,13 +180,6 @@ static void zsh_text(FILE *out, const char *s)
 			fputc(s[i], out);
 }
 
-static const char *const zsh_actions[] = {[COMPLETE_NOTHING] = " ",
-					  [COMPLETE_FILE] = "_files",
-					  [COMPLETE_TRACE] = "_files -g \"*.trace\"",
-					  [COMPLETE_SCENARIO] = "_files -g \"*.y*ml\"",
-					  [COMPLETE_DIR] = "_files -/",
-					  [COMPLETE_COMMAND] = "_command_names -e"};
-
 static void zsh_spec(FILE *out, const struct cli_option *o, const char *name)
 {
 	fprintf(out, " \\\n\t\t'%s[", name);
@@ -190,7 +188,7 @@ static void zsh_spec(FILE *out, const struct cli_option *o, const char *name)
 	if (o->arg) {
 		fputs(":", out);
 		zsh_text(out, o->arg);
-		fprintf(out, ":%s", zsh_actions[kind_of(o->arg)]);
+		fprintf(out, ":%s", actions[kind_of(o->arg)].zsh);
 	}
 	fputs("'", out);
 }
@@ -238,7 +236,7 @@ static void zsh(FILE *out)
 		fprintf(out, "\t%s)\n\t\t_arguments -s '(- *)'{-h,--help}'[the usage]'", cmd->name);
 		each_option(cmd->help->options, out, zsh_option);
 		if (k != COMPLETE_NOTHING)
-			fprintf(out, " \\\n\t\t'*:%s:%s'", cmd->name, zsh_actions[k]);
+			fprintf(out, " \\\n\t\t'*:%s:%s'", cmd->name, actions[k].zsh);
 		fputs(" ;;\n", out);
 	}
 	fputs("\tesac\n}\n\n_wperf-bench \"$@\"\n", out);
