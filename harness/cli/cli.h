@@ -33,15 +33,23 @@ int cmd_post(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
-/* Each command's table (cmd_NAME.c). record's are also the options a child
- * recorder's command line (recording_argv) must read back as they were. */
-extern const struct cli_command cli_record_command, cli_info_command, cli_dump_command,
-    cli_report_command, cli_diff_command, cli_check_command, cli_run_command, cli_compare_command,
-    cli_baseline_command, cli_ab_command, cli_check_perf_command, cli_history_command,
-    cli_post_command, cli_help_command;
+/* Each command's options and help (cmd_NAME.c). record's are also the options
+ * a child recorder's command line (recording_argv) must read back as they were. */
+extern const struct cli_help cli_record_help, cli_info_help, cli_dump_help, cli_report_help,
+    cli_diff_help, cli_check_help, cli_run_help, cli_compare_help, cli_baseline_help, cli_ab_help,
+    cli_check_perf_help, cli_history_help, cli_post_help;
 
-/* Every command, in the order the command list shows them; NULL ends it. */
-extern const struct cli_command *const cli_commands[];
+/* A sub-command as the command list has it: `wperf-bench NAME` calls run with
+ * argv[0] NAME; the rest of what it says of itself is in its help. */
+struct cli_command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const struct cli_help *help;
+	const char *summary; /* one line: the command list's, the man page's NAME */
+};
+
+/* Every command, in the order the command list shows them; {0} ends it. */
+extern const struct cli_command cli_commands[];
 
 /* The command named name, or NULL. */
 const struct cli_command *cli_find_command(const char *name);

@@ -57,10 +57,7 @@ static const struct cli_option ab_options[] = {
     {0},
 };
 
-const struct cli_command cli_ab_command = {
-    .name = CMD,
-    .summary = "the base commit against the work tree, run in turns: the verdict",
-    .run = cmd_ab,
+const struct cli_help cli_ab_help = {
     .synopsis = "[OPTIONS] SCENARIO",
     .description = "Runs SCENARIO on the base commit and on the work tree (uncommitted changes\n"
 		   "included) in turns on this machine, base first in odd pairs and head first\n"
@@ -105,7 +102,7 @@ int cmd_ab(int argc, char **argv)
 	struct wperf_error err = {0};
 	struct wperf_buf md = {0};
 	char dir[PATH_MAX];
-	int status = cli_parse(&cli_ab_command, argc, argv, &args);
+	int status = cli_parse(CMD, &cli_ab_help, argc, argv, &args);
 
 	if (status >= 0)
 		return status;

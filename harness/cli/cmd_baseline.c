@@ -39,10 +39,7 @@ static const struct cli_option baseline_options[] = {
     {0},
 };
 
-const struct cli_command cli_baseline_command = {
-    .name = CMD,
-    .summary = "baseline update: make a scenario's baseline",
-    .run = cmd_baseline,
+const struct cli_help cli_baseline_help = {
     .synopsis = "update [OPTIONS] RESULTS|SCENARIO",
     .description = "Writes the baseline of a scenario (knots, edge weights and throughput of\n"
 		   "every run, the environment) from RESULTS, a complete results folder of\n"
@@ -88,7 +85,7 @@ int cmd_baseline(int argc, char **argv)
 	int status;
 
 	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		cli_usage(&cli_baseline_command, stdout);
+		cli_usage(CMD, &cli_baseline_help, stdout);
 		return EXIT_OK;
 	}
 	if (argc < 2 || strcmp(argv[1], "update")) { /* its one sub-command */
@@ -102,7 +99,7 @@ int cmd_baseline(int argc, char **argv)
 		}
 		return cli_usage_error(CMD, "%s", msg);
 	}
-	status = cli_parse(&cli_baseline_command, argc - 1, argv + 1, &args);
+	status = cli_parse(CMD, &cli_baseline_help, argc - 1, argv + 1, &args);
 	if (status >= 0)
 		return status;
 	operand = argv[1 + optind];

@@ -25,10 +25,7 @@ static const struct cli_option check_options[] = {
     {0},
 };
 
-const struct cli_command cli_check_command = {
-    .name = CMD,
-    .summary = "check scenario files without running them",
-    .run = cmd_check,
+const struct cli_help cli_check_help = {
     .synopsis = "[--tag TAG] SCENARIO...",
     .description = "Reads each SCENARIO (docs/scenarios.md) and checks its keys, types, values,\n"
 		   "regexes and variables, without running anything. ${RESULTS_DIR} stands for\n"
@@ -71,7 +68,7 @@ int cmd_check(int argc, char **argv)
 	/* Placeholders: check runs nothing, so no results folder exists yet. */
 	const struct scenario_vars vars = {
 	    .results_dir = "<results>", .build_dir = "build", .env = environ};
-	int status = cli_parse(&cli_check_command, argc, argv, &args);
+	int status = cli_parse(CMD, &cli_check_help, argc, argv, &args);
 
 	if (status >= 0)
 		return status;

@@ -293,10 +293,7 @@ static const struct cli_option check_perf_options[] = {
     {0},
 };
 
-const struct cli_command cli_check_perf_command = {
-    .name = CMD,
-    .summary = "the gate over every scenario of a tag, for CI",
-    .run = cmd_check_perf,
+const struct cli_help cli_check_perf_help = {
     .synopsis = "[OPTIONS] [SCENARIO|DIR...]  |  --merge [OPTIONS] RESULTS...",
     .description =
 	"The performance gate for CI: runs every scenario tagged TAG among the\n"
@@ -345,7 +342,7 @@ const struct cli_command cli_check_perf_command = {
 
 static int parse(int argc, char **argv, struct check_perf *cp)
 {
-	int status = cli_parse(&cli_check_perf_command, argc, argv, cp);
+	int status = cli_parse(CMD, &cli_check_perf_help, argc, argv, cp);
 
 	if (status >= 0)
 		return status;

@@ -28,10 +28,7 @@ static const struct cli_option compare_options[] = {
     {0},
 };
 
-const struct cli_command cli_compare_command = {
-    .name = CMD,
-    .summary = "judge results against their baseline: the verdict",
-    .run = cmd_compare,
+const struct cli_help cli_compare_help = {
     .synopsis = "[OPTIONS] RESULTS...",
     .description = "Judges each results folder of 'wperf-bench run' against the baseline of its\n"
 		   "scenario: pass, improved, new-bottleneck, regression or inconclusive (too\n"
@@ -71,7 +68,7 @@ int cmd_compare(int argc, char **argv)
 	struct wperf_buf md = {0}, xml = {0};
 	struct wperf_error err = {0};
 	size_t n = 0;
-	int status = cli_parse(&cli_compare_command, argc, argv, &args);
+	int status = cli_parse(CMD, &cli_compare_help, argc, argv, &args);
 
 	if (status >= 0)
 		return status;

@@ -40,10 +40,7 @@ static const struct cli_option diff_options[] = {
     {0},
 };
 
-const struct cli_command cli_diff_command = {
-    .name = CMD,
-    .summary = "two traces side by side: their knots, sinks and edges",
-    .run = cmd_diff,
+const struct cli_help cli_diff_help = {
     .synopsis = "[OPTIONS] A.TRACE B.TRACE",
     .description =
 	"Analyzes both traces with the same options, as 'report' does, and shows what\n"
@@ -90,7 +87,7 @@ int cmd_diff(int argc, char **argv)
 	int status;
 
 	cli_analysis_init(&args.analysis);
-	status = cli_parse(&cli_diff_command, argc, argv, &args);
+	status = cli_parse(CMD, &cli_diff_help, argc, argv, &args);
 	if (status >= 0)
 		return status;
 	wperf_run_init(&runs[0]);

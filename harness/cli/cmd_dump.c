@@ -204,10 +204,7 @@ static const struct cli_option dump_options[] = {
     {0},
 };
 
-const struct cli_command cli_dump_command = {
-    .name = CMD,
-    .summary = "print a trace's events as text, one a line",
-    .run = cmd_dump,
+const struct cli_help cli_dump_help = {
     .synopsis = "[--kind KIND[,KIND...] | --counters] TRACE",
     .description = "Prints the events of TRACE, one a line: time (s, from the window's start),\n"
 		   "CPU, kind, thread (tid/tgid and name), then the kind's fields.\n",
@@ -219,7 +216,7 @@ const struct cli_command cli_dump_command = {
 int cmd_dump(int argc, char **argv)
 {
 	struct dump_args args = {0};
-	int e, status = cli_parse(&cli_dump_command, argc, argv, &args);
+	int e, status = cli_parse(CMD, &cli_dump_help, argc, argv, &args);
 	struct wperf_trace *t = NULL;
 	struct wperf_thread_table tt = {0};
 	struct wperf_event_iter *it = NULL;

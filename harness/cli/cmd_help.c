@@ -25,10 +25,7 @@ static const struct cli_option help_options[] = {
     {0},
 };
 
-const struct cli_command cli_help_command = {
-    .name = CMD,
-    .summary = "a command's usage, man page or shell completion",
-    .run = cmd_help,
+static const struct cli_help help_help = {
     .synopsis = "[--man | --completion SHELL | --list] [COMMAND]",
     .description = "Prints the usage of COMMAND (as 'wperf-bench COMMAND --help'), or the\n"
 		   "list of commands; with --man, its man page in roff instead.\n",
@@ -41,7 +38,7 @@ int cmd_help(int argc, char **argv)
 {
 	struct help_args args = {0};
 	const struct cli_command *cmd = NULL;
-	int status = cli_parse(&cli_help_command, argc, argv, &args);
+	int status = cli_parse(CMD, &help_help, argc, argv, &args);
 
 	if (status >= 0)
 		return status;
@@ -52,15 +49,15 @@ int cmd_help(int argc, char **argv)
 			return cli_usage_error(CMD, "--completion is bash or zsh, not '%s'",
 					       args.completion);
 	} else if (args.list) {
-		for (size_t i = 0; cli_commands[i]; i++)
-			printf("%s\n", cli_commands[i]->name);
+		for (size_t i = 0; cli_commands[i].name; i++)
+			printf("%s\n", cli_commands[i].name);
 	} else if (args.man) {
 		if (cmd)
 			cli_man_page(cmd, stdout);
 		else
 			cli_man_program(stdout);
 	} else if (cmd) {
-		cli_usage(cmd, stdout);
+		cli_usage(cmd->name, cmd->help, stdout);
 	} else {
 		cli_program_usage(stdout);
 	}

@@ -116,10 +116,7 @@ static const struct cli_option history_options[] = {
     {0},
 };
 
-const struct cli_command cli_history_command = {
-    .name = CMD,
-    .summary = "a baseline across the commits that changed it, plotted",
-    .run = cmd_history,
+const struct cli_help cli_history_help = {
     .synopsis = "[OPTIONS] SCENARIO",
     .description = "Shows the baseline of SCENARIO (a name, or a scenario file: its name is\n"
 		   "the file's, without .yaml) at every commit that changed it, oldest first,\n"
@@ -238,7 +235,7 @@ int cmd_history(int argc, char **argv)
 	struct wperf_error err = {0};
 	char name[256], out_dir[PATH_MAX];
 	const char *scenario;
-	int status = cli_parse(&cli_history_command, argc, argv, &h);
+	int status = cli_parse(CMD, &cli_history_help, argc, argv, &h);
 
 	if (status >= 0)
 		return status;

@@ -27,10 +27,7 @@ static const struct cli_option info_options[] = {
     {0},
 };
 
-const struct cli_command cli_info_command = {
-    .name = CMD,
-    .summary = "describe a trace: header, window, counts, drops, threads",
-    .run = cmd_info,
+const struct cli_help cli_info_help = {
     .synopsis = "[--threads] TRACE",
     .description = "Describes TRACE: format version, recording metadata, window, events by\n"
 		   "kind, lost events and stacks, table sizes, the kernel's counters and the\n"
@@ -208,7 +205,7 @@ int cmd_info(int argc, char **argv)
 {
 	struct info_args args = {0};
 	struct wperf_trace *t;
-	int status = cli_parse(&cli_info_command, argc, argv, &args);
+	int status = cli_parse(CMD, &cli_info_help, argc, argv, &args);
 
 	if (status >= 0)
 		return status;

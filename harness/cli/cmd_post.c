@@ -26,11 +26,11 @@
 #define POST_RETRY_MS_ENV "WPERF_POST_RETRY_MS"
 #define POST_TOKEN_ENV	  "GITHUB_TOKEN"
 
-enum post_forge { POST_GITHUB, POST_GITLAB };
+enum post_forge_id { POST_GITHUB, POST_GITLAB };
 
 struct post_opts {
 	const char *repo, *api, *token_env, *key_suffix, *artifacts, *forge_name;
-	enum post_forge forge;
+	enum post_forge_id forge;
 	unsigned pr;
 	int dry_run;
 	struct forge_http_opts http;
@@ -150,63 +150,103 @@ static const char *env_value(const char *name)
 	return v && v[0] ? v : NULL;
 }
 
-/* The pull request from the options, else from the CI's environment (t->pr
- * 0: none). An exit status. */
-static int find_github_target(struct post_opts *o, struct post_target *t)
+/* The merge request's IID from $CI_MERGE_REQUEST_IID, when it is set; an
+ * exit status. */
+static int job_mr(unsigned long *mr)
 {
-	struct github_target g = {.repo = o->repo ? o->repo : env_value("GITHUB_REPOSITORY"),
-				  .pr = o->pr};
+	const char *iid = env_value("CI_MERGE_REQUEST_IID");
+	unsigned n;
 
-	if (find_api(o, "GITHUB_API_URL", GITHUB_API_URL, t) != EXIT_OK)
+	if (!iid)
+		return EXIT_OK;
+	if (cli_parse_count(CMD, "$CI_MERGE_REQUEST_IID", iid, 1, INT32_MAX, &n))
 		return EXIT_ERROR;
-	if (g.repo && !repo_is_valid(g.repo))
-		return cli_error(CMD, "%s wants OWNER/NAME, not '%s'",
-				 o->repo ? "--repo" : "$GITHUB_REPOSITORY", g.repo);
-	if (!g.pr && event_pr(&g.pr) != EXIT_OK)
-		return EXIT_ERROR;
-	if (g.pr && !g.repo)
-		return cli_error(CMD, "--pr wants --repo OWNER/NAME (or $GITHUB_REPOSITORY)");
-	g.api = t->api;
-	t->pr = g.pr;
-	if (g.pr)
-		github_thread(&g, &t->thread);
-	t->token_from = o->token_env ? o->token_env : POST_TOKEN_ENV;
-	t->token = env_value(t->token_from);
+	*mr = n;
 	return EXIT_OK;
 }
 
-/* The merge request from the options, else from GitLab's job variables; the
- * token from $GITLAB_TOKEN (PRIVATE-TOKEN), else $CI_JOB_TOKEN (JOB-TOKEN).
- * An exit status. */
-static int find_gitlab_target(struct post_opts *o, struct post_target *t)
-{
-	const char *iid = env_value("CI_MERGE_REQUEST_IID");
-	struct gitlab_target g = {.project = o->repo ? o->repo : env_value("CI_PROJECT_ID"),
-				  .mr = o->pr};
-	unsigned mr;
+/* What post does differently on each forge: where its CI says what the
+ * options do not, what it calls things, and its requests. */
+struct post_forge {
+	const char *api_env, *api_url; /* the API: $API_ENV, else API_URL */
+	const char *repo_env;	       /* the repository in a CI job */
+	int (*repo_is_valid)(const char *repo);
+	const char *repo_wanted, *repo_operand;	  /* in errors: what a repository is */
+	int (*job_number)(unsigned long *number); /* the request in a CI job; an exit status */
+	const char *token_env, *token_header;	  /* NULL header: "Authorization: Bearer" */
+	/* tried when token_env is unset and there is no --token-env; NULL: none */
+	const char *job_token_env, *job_token_header;
+	const char *const *headers;
+	void (*thread)(const struct forge_target *t, struct forge_thread *out);
+	const char *skipped, *no_request; /* without a token; without a request */
+};
 
-	if (find_api(o, "CI_API_V4_URL", GITLAB_API_URL, t) != EXIT_OK)
+static const struct post_forge post_forges[] = {
+    [POST_GITHUB] =
+	{
+	    .api_env = "GITHUB_API_URL",
+	    .api_url = GITHUB_API_URL,
+	    .repo_env = "GITHUB_REPOSITORY",
+	    .repo_is_valid = repo_is_valid,
+	    .repo_wanted = "OWNER/NAME",
+	    .repo_operand = "OWNER/NAME",
+	    .job_number = event_pr,
+	    .token_env = POST_TOKEN_ENV,
+	    .headers = github_headers,
+	    .thread = github_thread,
+	    .skipped = "the pull-request comment is skipped",
+	    .no_request = "no pull request (no --pr, and $GITHUB_EVENT_PATH names none): no "
+			  "comment\n",
+	},
+    [POST_GITLAB] =
+	{
+	    .api_env = "CI_API_V4_URL",
+	    .api_url = GITLAB_API_URL,
+	    .repo_env = "CI_PROJECT_ID",
+	    .repo_is_valid = gitlab_project_is_valid,
+	    .repo_wanted = "a project's id or path (group/name)",
+	    .repo_operand = "PROJECT",
+	    .job_number = job_mr,
+	    .token_env = "GITLAB_TOKEN",
+	    .token_header = GITLAB_PRIVATE_TOKEN,
+	    .job_token_env = "CI_JOB_TOKEN",
+	    .job_token_header = GITLAB_JOB_TOKEN,
+	    .headers = gitlab_headers,
+	    .thread = gitlab_thread,
+	    .skipped = "the merge-request note is skipped",
+	    .no_request = "no merge request (no --pr, and no $CI_MERGE_REQUEST_IID): no note\n",
+	},
+};
+
+/* The pull or merge request from the options, else from the CI's
+ * environment (t->pr 0: none), and the token. An exit status. */
+static int find_target(struct post_opts *o, struct post_target *t)
+{
+	const struct post_forge *f = &post_forges[o->forge];
+	struct forge_target g = {.repo = o->repo ? o->repo : env_value(f->repo_env),
+				 .number = o->pr};
+
+	if (find_api(o, f->api_env, f->api_url, t) != EXIT_OK)
 		return EXIT_ERROR;
-	if (g.project && !gitlab_project_is_valid(g.project))
-		return cli_error(CMD, "%s wants a project's id or path (group/name), not '%s'",
-				 o->repo ? "--repo" : "$CI_PROJECT_ID", g.project);
-	if (!g.mr && iid) {
-		if (cli_parse_count(CMD, "$CI_MERGE_REQUEST_IID", iid, 1, INT32_MAX, &mr))
-			return EXIT_ERROR;
-		g.mr = mr;
-	}
-	if (g.mr && !g.project)
-		return cli_error(CMD, "--pr wants --repo PROJECT (or $CI_PROJECT_ID)");
+	if (g.repo && !f->repo_is_valid(g.repo))
+		return cli_error(CMD, "%s%s wants %s, not '%s'", o->repo ? "" : "$",
+				 o->repo ? "--repo" : f->repo_env, f->repo_wanted, g.repo);
+	if (!g.number && f->job_number(&g.number) != EXIT_OK)
+		return EXIT_ERROR;
+	if (g.number && !g.repo)
+		return cli_error(CMD, "--pr wants --repo %s (or $%s)", f->repo_operand,
+				 f->repo_env);
 	g.api = t->api;
-	t->pr = g.mr;
-	if (g.mr)
-		gitlab_thread(&g, &t->thread);
-	t->token_from = o->token_env ? o->token_env : "GITLAB_TOKEN";
+	t->pr = g.number;
+	if (g.number)
+		f->thread(&g, &t->thread);
+	t->token_from = o->token_env ? o->token_env : f->token_env;
 	t->token = env_value(t->token_from);
-	o->http.token_header = GITLAB_PRIVATE_TOKEN;
-	if (!t->token && !o->token_env && (t->token = env_value("CI_JOB_TOKEN"))) {
-		t->token_from = "CI_JOB_TOKEN";
-		o->http.token_header = GITLAB_JOB_TOKEN;
+	o->http.token_header = f->token_header;
+	if (!t->token && !o->token_env && f->job_token_env &&
+	    (t->token = env_value(f->job_token_env))) {
+		t->token_from = f->job_token_env;
+		o->http.token_header = f->job_token_header;
 	}
 	return EXIT_OK;
 }
@@ -248,6 +288,8 @@ static void post_comment(const struct post_opts *o, const struct post_target *t,
 			 const struct post_comment *c)
 {
 	static const char *const verbs[] = {"created", "updated", "unchanged"};
+	const struct post_forge *f = &post_forges[o->forge];
+	const char *job_token = o->token_env ? NULL : f->job_token_env;
 	struct forge_http *h = NULL;
 	struct wperf_error err = {0};
 	struct forge_comment posted = {0};
@@ -255,15 +297,13 @@ static void post_comment(const struct post_opts *o, const struct post_target *t,
 	enum forge_posted what;
 
 	if (!t->token)
-		cli_warn(CMD, "no token in $%s%s: %s", t->token_from,
-			 o->forge == POST_GITLAB && !o->token_env ? " nor $CI_JOB_TOKEN" : "",
+		cli_warn(CMD, "no token in $%s%s%s: %s", t->token_from, job_token ? " nor $" : "",
+			 job_token ? job_token : "",
 			 o->dry_run ? "without --dry-run the comment would be skipped"
-			 : o->forge == POST_GITLAB ? "the merge-request note is skipped"
-						   : "the pull-request comment is skipped");
+				    : f->skipped);
 	if (!t->token && !o->dry_run)
 		return;
-	if (forge_http_open(&o->http, o->forge == POST_GITLAB ? gitlab_headers : github_headers,
-			    t->token, &h, &err) < 0) {
+	if (forge_http_open(&o->http, f->headers, t->token, &h, &err) < 0) {
 		cli_warn(CMD, "the comment is not posted: %s", err.msg);
 		return;
 	}
@@ -342,10 +382,7 @@ static const struct cli_option post_options[] = {
     {0},
 };
 
-const struct cli_command cli_post_command = {
-    .name = CMD,
-    .summary = "post the verdicts as a pull-request comment and a job summary",
-    .run = cmd_post,
+const struct cli_help cli_post_help = {
     .synopsis = "[OPTIONS] FOLDER...",
     .description = "Puts the verdicts on a GitHub pull request or a GitLab merge request as\n"
 		   "ONE comment (a note on GitLab), found again by its hidden marker\n"
@@ -371,7 +408,7 @@ const struct cli_command cli_post_command = {
 
 static int parse_options(int argc, char **argv, struct post_opts *o)
 {
-	int status = cli_parse(&cli_post_command, argc, argv, o);
+	int status = cli_parse(CMD, &cli_post_help, argc, argv, o);
 
 	if (status >= 0)
 		return status;
@@ -427,8 +464,7 @@ int cmd_post(int argc, char **argv)
 	if (status == EXIT_OK && curl_global_init(CURL_GLOBAL_DEFAULT))
 		status = cli_error(CMD, "cannot initialize libcurl");
 	else if (status == EXIT_OK)
-		status = o.forge == POST_GITLAB ? find_gitlab_target(&o, &t)
-						: find_github_target(&o, &t);
+		status = find_target(&o, &t);
 	if (status != EXIT_OK)
 		goto out;
 	/* A folder that cannot be read is an error, and the others are posted all
@@ -453,11 +489,8 @@ int cmd_post(int argc, char **argv)
 		write_summary(&c, o.dry_run);
 	if (read && t.pr)
 		post_comment(&o, &t, &c);
-	else if (read && o.forge == POST_GITHUB)
-		printf("no pull request (no --pr, and $GITHUB_EVENT_PATH names none): no "
-		       "comment\n");
 	else if (read)
-		printf("no merge request (no --pr, and no $CI_MERGE_REQUEST_IID): no note\n");
+		fputs(post_forges[o.forge].no_request, stdout);
 out:
 	post_comment_release(&c);
 	curl_global_cleanup();

@@ -147,10 +147,7 @@ static const struct cli_option record_options[] = {
     {0},
 };
 
-const struct cli_command cli_record_command = {
-    .name = CMD,
-    .summary = "record the machine's waiting events into a trace",
-    .run = cmd_record,
+const struct cli_help cli_record_help = {
     .synopsis = "[OPTIONS] [-- COMMAND [ARGS...]]",
     .description = "Records every scheduling, wakeup, interrupt, disk and network event of the\n"
 		   "machine into a trace file. With a COMMAND, recording starts before it and\n"
@@ -199,7 +196,7 @@ int cmd_record(int argc, char **argv)
 	int status;
 
 	recording_opts_init(&o);
-	status = cli_parse(&cli_record_command, argc, argv, &o);
+	status = cli_parse(CMD, &cli_record_help, argc, argv, &o);
 	if (status >= 0)
 		return status;
 	if (optind < argc)

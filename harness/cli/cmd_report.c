@@ -86,10 +86,7 @@ static const struct cli_option report_options[] = {
     {0},
 };
 
-const struct cli_command cli_report_command = {
-    .name = CMD,
-    .summary = "analyze a trace: the knots that bound the throughput",
-    .run = cmd_report,
+const struct cli_help cli_report_help = {
     .synopsis = "[OPTIONS] TRACE",
     .description = "Builds the wait-for graph of TRACE with cascaded re-distribution, finds the\n"
 		   "knots that bound the throughput (refining large ones), and reports them with\n"
@@ -153,7 +150,7 @@ int cmd_report(int argc, char **argv)
 	int status;
 
 	cli_analysis_init(&args.analysis);
-	status = cli_parse(&cli_report_command, argc, argv, &args);
+	status = cli_parse(CMD, &cli_report_help, argc, argv, &args);
 	if (status >= 0)
 		return status;
 	if (cli_open_trace(CMD, argv[optind], &t))

@@ -49,10 +49,7 @@ static const struct cli_option run_options[] = {
     {0},
 };
 
-const struct cli_command cli_run_command = {
-    .name = CMD,
-    .summary = "run a scenario: services, load, recording, analysis, gate",
-    .run = cmd_run,
+const struct cli_help cli_run_help = {
     .synopsis = "[OPTIONS] SCENARIO",
     .description = "Runs SCENARIO: its setup once, then as many times as the scenario's runs:\n"
 		   "its prepare, its services (each in a process group of its own, waited for\n"
@@ -164,7 +161,7 @@ int cmd_run(int argc, char **argv)
 	struct wperf_error err = {0};
 	char **variants = NULL, dir[PATH_MAX];
 	size_t n = 0;
-	int status = cli_parse(&cli_run_command, argc, argv, &args);
+	int status = cli_parse(CMD, &cli_run_help, argc, argv, &args);
 
 	if (status >= 0)
 		return status;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The sub-commands, in the order the command list shows them: main
- * dispatches by this table, and the man pages and shell completion
+ * The sub-commands, in the order the command list shows them: each one's
+ * name, entry point, help (its own file's) and summary, stated here once.
+ * main dispatches by this table, and the man pages and shell completion
  * (help --man, help --completion) are written from it.
  */
 #include <stdio.h>
@@ -9,29 +10,42 @@
 
 #include "harness/cli/cli.h"
 
-const struct cli_command *const cli_commands[] = {
-    &cli_record_command,     &cli_info_command,
-    &cli_dump_command,	     &cli_report_command,
-    &cli_diff_command,	     &cli_check_command,
-    &cli_run_command,	     &cli_compare_command,
-    &cli_baseline_command,   &cli_ab_command,
-    &cli_check_perf_command, &cli_history_command,
-    &cli_post_command,	     NULL,
+const struct cli_command cli_commands[] = {
+    {"record", cmd_record, &cli_record_help, "record the machine's waiting events into a trace"},
+    {"info", cmd_info, &cli_info_help, "describe a trace: header, window, counts, drops, threads"},
+    {"dump", cmd_dump, &cli_dump_help, "print a trace's events as text, one a line"},
+    {"report", cmd_report, &cli_report_help,
+     "analyze a trace: the knots that bound the throughput"},
+    {"diff", cmd_diff, &cli_diff_help, "two traces side by side: their knots, sinks and edges"},
+    {"check", cmd_check, &cli_check_help, "check scenario files without running them"},
+    {"run", cmd_run, &cli_run_help, "run a scenario: services, load, recording, analysis, gate"},
+    {"compare", cmd_compare, &cli_compare_help,
+     "judge results against their baseline: the verdict"},
+    {"baseline", cmd_baseline, &cli_baseline_help, "baseline update: make a scenario's baseline"},
+    {"ab", cmd_ab, &cli_ab_help,
+     "the base commit against the work tree, run in turns: the verdict"},
+    {"check-perf", cmd_check_perf, &cli_check_perf_help,
+     "the gate over every scenario of a tag, for CI"},
+    {"history", cmd_history, &cli_history_help,
+     "a baseline across the commits that changed it, plotted"},
+    {"post", cmd_post, &cli_post_help,
+     "post the verdicts as a pull-request comment and a job summary"},
+    {0},
 };
 
 const struct cli_command *cli_find_command(const char *name)
 {
-	for (size_t i = 0; cli_commands[i]; i++)
-		if (!strcmp(name, cli_commands[i]->name))
-			return cli_commands[i];
+	for (size_t i = 0; cli_commands[i].name; i++)
+		if (!strcmp(name, cli_commands[i].name))
+			return &cli_commands[i];
 	return NULL;
 }
 
 void cli_program_usage(FILE *out)
 {
 	fprintf(out, "usage: wperf-bench COMMAND [OPTIONS]\n\ncommands:\n");
-	for (size_t i = 0; cli_commands[i]; i++)
-		fprintf(out, "  %-10s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
+	for (size_t i = 0; cli_commands[i].name; i++)
+		fprintf(out, "  %-10s %s\n", cli_commands[i].name, cli_commands[i].summary);
 	fprintf(out, "\n'wperf-bench COMMAND --help' describes a command.\n"
 		     "Exit status: 0 success, 1 the gate failed, 2 error.\n");
 }
@@ -42,8 +56,8 @@ int cli_unknown_command(const char *cmd, const char *name)
 	char msg[256];
 	size_t n = 0;
 
-	for (; cli_commands[n]; n++)
-		names[n] = cli_commands[n]->name;
+	for (; cli_commands[n].name; n++)
+		names[n] = cli_commands[n].name;
 	snprintf(msg, sizeof(msg), "'%s' is not a command", name);
 	cli_did_you_mean(name, names, n, "", msg, sizeof(msg));
 	return cli_usage_error(cmd, "%s", msg);

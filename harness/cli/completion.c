@@ -38,15 +38,29 @@ static enum completion_kind kind_of(const char *word)
 	return COMPLETE_NOTHING;
 }
 
+/* What each shell's script does to complete a word of each kind (bash's ":"
+ * nothing). */
+static const struct {
+	const char *bash, *zsh;
+} actions[] = {
+    [COMPLETE_NOTHING] = {":", " "},
+    [COMPLETE_FILE] = {"_wperf_bench_files", "_files"},
+    [COMPLETE_TRACE] = {"_wperf_bench_files '*.trace'", "_files -g \"*.trace\""},
+    [COMPLETE_SCENARIO] = {"_wperf_bench_files '*.y*ml'", "_files -g \"*.y*ml\""},
+    [COMPLETE_DIR] = {"_wperf_bench_dirs", "_files -/"},
+    [COMPLETE_COMMAND] = {"_wperf_bench_commands", "_command_names -e"},
+};
+
 /* The operands' kind: the synopsis's last word ("TRACE", "[SCENARIO|DIR...]",
  * "[ARGS...]]" after "-- COMMAND"). */
-static enum completion_kind operand_kind(const struct cli_command *cmd)
+static enum completion_kind operand_kind(const struct cli_help *help)
 {
-	if (cmd->stop_at_operand)
+	if (help->stop_at_operand)
 		return COMPLETE_COMMAND;
-	if (cmd->max_operands == 0)
+	if (help->max_operands == 0)
 		return COMPLETE_NOTHING;
-	return kind_of(strrchr(cmd->synopsis, ' ') ? strrchr(cmd->synopsis, ' ') : cmd->synopsis);
+	return kind_of(strrchr(help->synopsis, ' ') ? strrchr(help->synopsis, ' ')
+						    : help->synopsis);
 }
 
 /* Every option of table, its groups unfolded, to fn. */
@@ -69,14 +83,6 @@ static void bash_word(FILE *out, const struct cli_option *o)
 	fprintf(out, " --%s", o->long_name);
 }
 
-/* What the script does to complete a word of each kind (":" nothing). */
-static const char *const bash_actions[] = {[COMPLETE_NOTHING] = ":",
-					   [COMPLETE_FILE] = "_wperf_bench_files",
-					   [COMPLETE_TRACE] = "_wperf_bench_files '*.trace'",
-					   [COMPLETE_SCENARIO] = "_wperf_bench_files '*.y*ml'",
-					   [COMPLETE_DIR] = "_wperf_bench_dirs",
-					   [COMPLETE_COMMAND] = "_wperf_bench_commands"};
-
 /* The case of an option argument's completion: "--output|-o) ACTION". */
 static void bash_argument(FILE *out, const struct cli_option *o)
 {
@@ -85,7 +91,7 @@ static void bash_argument(FILE *out, const struct cli_option *o)
 	fprintf(out, "\t\t--%s", o->long_name);
 	if (o->short_name)
 		fprintf(out, "|-%c", o->short_name);
-	fprintf(out, ") %s; return ;;\n", bash_actions[kind_of(o->arg)]);
+	fprintf(out, ") %s; return ;;\n", actions[kind_of(o->arg)].bash);
 }
 
 static const char bash_head[] =
@@ -120,23 +126,23 @@ static const char bash_head[] =
 static void bash_command(FILE *out, const struct cli_command *cmd)
 {
 	fprintf(out, "\t%s)\n\t\tcase $prev in\n", cmd->name);
-	each_option(cmd->options, out, bash_argument);
+	each_option(cmd->help->options, out, bash_argument);
 	fprintf(out, "\t\tesac\n\t\toptions=\"--help -h");
-	each_option(cmd->options, out, bash_word);
-	fprintf(out, "\"\n\t\toperands=\"%s\" ;;\n", bash_actions[operand_kind(cmd)]);
+	each_option(cmd->help->options, out, bash_word);
+	fprintf(out, "\"\n\t\toperands=\"%s\" ;;\n", actions[operand_kind(cmd->help)].bash);
 }
 
 static void bash(FILE *out)
 {
 	fputs(bash_head, out);
-	for (size_t i = 0; cli_commands[i]; i++)
-		fprintf(out, "%s ", cli_commands[i]->name);
+	for (size_t i = 0; cli_commands[i].name; i++)
+		fprintf(out, "%s ", cli_commands[i].name);
 	fputs("help --help --version\" -- \"$cur\"))\n\t\treturn\n\tfi\n\tcase $cmd in\n", out);
-	for (size_t i = 0; cli_commands[i]; i++)
-		bash_command(out, cli_commands[i]);
+	for (size_t i = 0; cli_commands[i].name; i++)
+		bash_command(out, &cli_commands[i]);
 	fputs("\thelp) COMPREPLY=($(compgen -W \"", out);
-	for (size_t i = 0; cli_commands[i]; i++)
-		fprintf(out, "%s ", cli_commands[i]->name);
+	for (size_t i = 0; cli_commands[i].name; i++)
+		fprintf(out, "%s ", cli_commands[i].name);
 	fputs("--man --completion\" -- \"$cur\")); return ;;\n"
 	      "\t*) return ;;\n"
 	      "\tesac\n"
@@ -174,13 +180,6 @@ static void zsh_text(FILE *out, const char *s)
 			fputc(s[i], out);
 }
 
-static const char *const zsh_actions[] = {[COMPLETE_NOTHING] = " ",
-					  [COMPLETE_FILE] = "_files",
-					  [COMPLETE_TRACE] = "_files -g \"*.trace\"",
-					  [COMPLETE_SCENARIO] = "_files -g \"*.y*ml\"",
-					  [COMPLETE_DIR] = "_files -/",
-					  [COMPLETE_COMMAND] = "_command_names -e"};
-
 static void zsh_spec(FILE *out, const struct cli_option *o, const char *name)
 {
 	fprintf(out, " \\\n\t\t'%s[", name);
@@ -189,7 +188,7 @@ static void zsh_spec(FILE *out, const struct cli_option *o, const char *name)
 	if (o->arg) {
 		fputs(":", out);
 		zsh_text(out, o->arg);
-		fprintf(out, ":%s", zsh_actions[kind_of(o->arg)]);
+		fprintf(out, ":%s", actions[kind_of(o->arg)].zsh);
 	}
 	fputs("'", out);
 }
@@ -215,9 +214,9 @@ static void zsh(FILE *out)
 	      "\tlocal -a commands\n"
 	      "\tcommands=(\n",
 	      out);
-	for (size_t i = 0; cli_commands[i]; i++) {
-		fprintf(out, "\t\t'%s:", cli_commands[i]->name);
-		zsh_text(out, cli_commands[i]->summary);
+	for (size_t i = 0; cli_commands[i].name; i++) {
+		fprintf(out, "\t\t'%s:", cli_commands[i].name);
+		zsh_text(out, cli_commands[i].summary);
 		fputs("'\n", out);
 	}
 	fputs("\t)\n"
@@ -230,14 +229,14 @@ static void zsh(FILE *out)
 	      "\t(( CURRENT-- ))\n"
 	      "\tcase $cmd in\n",
 	      out);
-	for (size_t i = 0; cli_commands[i]; i++) {
-		const struct cli_command *cmd = cli_commands[i];
-		enum completion_kind k = operand_kind(cmd);
+	for (size_t i = 0; cli_commands[i].name; i++) {
+		const struct cli_command *cmd = &cli_commands[i];
+		enum completion_kind k = operand_kind(cmd->help);
 
 		fprintf(out, "\t%s)\n\t\t_arguments -s '(- *)'{-h,--help}'[the usage]'", cmd->name);
-		each_option(cmd->options, out, zsh_option);
+		each_option(cmd->help->options, out, zsh_option);
 		if (k != COMPLETE_NOTHING)
-			fprintf(out, " \\\n\t\t'*:%s:%s'", cmd->name, zsh_actions[k]);
+			fprintf(out, " \\\n\t\t'*:%s:%s'", cmd->name, actions[k].zsh);
 		fputs(" ;;\n", out);
 	}
 	fputs("\tesac\n}\n\n_wperf-bench \"$@\"\n", out);

@@ -10,6 +10,8 @@
 
 #include "harness/cli/options.h"
 
+struct cli_command;
+
 /* wperf-bench-NAME(1) of cmd, in roff. */
 void cli_man_page(const struct cli_command *cmd, FILE *out);
 

@@ -113,11 +113,11 @@ static void see_also(FILE *out, const struct cli_command *except)
 		fputs(".BR wperf\\-bench (1)", out);
 		first = 0;
 	}
-	for (size_t i = 0; cli_commands[i]; i++) {
-		if (cli_commands[i] == except)
+	for (size_t i = 0; cli_commands[i].name; i++) {
+		if (&cli_commands[i] == except)
 			continue;
 		fprintf(out, "%s.BR wperf\\-bench\\-%s (1)", first ? "" : ",\n",
-			cli_commands[i]->name);
+			cli_commands[i].name);
 		first = 0;
 	}
 	fputc('\n', out);
@@ -136,23 +136,23 @@ void cli_man_page(const struct cli_command *cmd, FILE *out)
 	fprintf(out, ".SH NAME\nwperf\\-bench\\-%s \\- ", cmd->name);
 	roff_line(out, cmd->summary, strlen(cmd->summary));
 	fprintf(out, ".SH SYNOPSIS\n.B wperf\\-bench %s\n", cmd->name);
-	roff_line(out, cmd->synopsis, strlen(cmd->synopsis));
+	roff_line(out, cmd->help->synopsis, strlen(cmd->help->synopsis));
 	fputs(".SH DESCRIPTION\n", out);
-	roff_text(out, cmd->description);
+	roff_text(out, cmd->help->description);
 	fputs(".SH OPTIONS\n", out);
-	option_items(out, cmd->options);
+	option_items(out, cmd->help->options);
 	option_item(out, &help);
-	if (cmd->notes) {
+	if (cmd->help->notes) {
 		fputs(".SH NOTES\n", out);
-		roff_text(out, cmd->notes);
+		roff_text(out, cmd->help->notes);
 	}
-	if (cmd->examples) {
+	if (cmd->help->examples) {
 		fputs(".SH EXAMPLES\n", out);
-		roff_text(out, cmd->examples);
+		roff_text(out, cmd->help->examples);
 	}
-	if (cmd->exit_status) {
+	if (cmd->help->exit_status) {
 		fputs(".SH EXIT STATUS\n", out);
-		roff_text(out, cmd->exit_status);
+		roff_text(out, cmd->help->exit_status);
 	}
 	see_also(out, cmd);
 }
@@ -174,9 +174,9 @@ void cli_man_program(FILE *out)
 		 "'wperf-bench COMMAND --help' or 'wperf-bench help COMMAND' describes a command;\n"
 		 "each has its page, wperf-bench-COMMAND(1).\n");
 	fputs(".SH COMMANDS\n", out);
-	for (size_t i = 0; cli_commands[i]; i++) {
-		fprintf(out, ".TP\n.B %s\n", cli_commands[i]->name);
-		roff_line(out, cli_commands[i]->summary, strlen(cli_commands[i]->summary));
+	for (size_t i = 0; cli_commands[i].name; i++) {
+		fprintf(out, ".TP\n.B %s\n", cli_commands[i].name);
+		roff_line(out, cli_commands[i].summary, strlen(cli_commands[i].summary));
 	}
 	fputs(".SH EXIT STATUS\n0 success, 1 the gate failed, 2 error (a usage error among "
 	      "them: one line saying what was wrong, then where to read more).\n",

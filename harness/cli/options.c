@@ -91,12 +91,12 @@ int cli_parse_var(const char *cmd, const struct cli_option *opt, const char *arg
 }
 
 /* getopt_long's short and long options for the table; -h, --help added. */
-static void getopt_tables(const struct cli_command *cmd, const struct flat_option *flat, size_t n,
+static void getopt_tables(const struct cli_help *help, const struct flat_option *flat, size_t n,
 			  char *shorts, struct option *longs)
 {
 	size_t len = 0;
 
-	if (cmd->stop_at_operand)
+	if (help->stop_at_operand)
 		shorts[len++] = '+';
 	shorts[len++] = ':'; /* a missing argument is ':', an unknown option '?' */
 	for (size_t i = 0; i < n; i++) {
@@ -129,8 +129,7 @@ static const struct flat_option *find(const struct flat_option *flat, size_t n, 
 
 /* An option the table does not have, "--NAME" or "--NAME=VALUE": one that
  * several start with, or the closest by name. */
-static int unknown_long(const struct cli_command *cmd, const struct flat_option *flat, size_t n,
-			const char *arg)
+static int unknown_long(const char *cmd, const struct flat_option *flat, size_t n, const char *arg)
 {
 	const char *names[MAX_OPTIONS + 1];
 	char word[64], msg[256];
@@ -147,73 +146,73 @@ static int unknown_long(const struct cli_command *cmd, const struct flat_option 
 	}
 	names[n] = "help";
 	if (starting > 1 && *word)
-		return cli_usage_error(cmd->name, "%s", msg);
+		return cli_usage_error(cmd, "%s", msg);
 	snprintf(msg, sizeof(msg), "unknown option '--%s'", word);
 	cli_did_you_mean(word, names, n + 1, "--", msg, sizeof(msg));
-	return cli_usage_error(cmd->name, "%s", msg);
+	return cli_usage_error(cmd, "%s", msg);
 }
 
 /* What getopt_long refused (c is ':' or '?'), as one error line and a hint. */
-static int refused(const struct cli_command *cmd, const struct flat_option *flat, size_t n, int c,
+static int refused(const char *cmd, const struct flat_option *flat, size_t n, int c,
 		   const char *arg)
 {
 	const struct flat_option *f = optopt ? find(flat, n, optopt) : NULL;
 
 	if (c == ':' && f)
-		return cli_usage_error(cmd->name, "--%s wants %s", f->opt->long_name, f->opt->arg);
+		return cli_usage_error(cmd, "--%s wants %s", f->opt->long_name, f->opt->arg);
 	if (f || optopt == 'h')
-		return cli_usage_error(cmd->name, "--%s takes no argument",
+		return cli_usage_error(cmd, "--%s takes no argument",
 				       f ? f->opt->long_name : "help");
 	if (optopt)
-		return cli_usage_error(cmd->name, "unknown option '-%c'", optopt);
+		return cli_usage_error(cmd, "unknown option '-%c'", optopt);
 	return unknown_long(cmd, flat, n, arg);
 }
 
-/* The operands, counted against what cmd wants; -1 when right. */
-static int count_operands(const struct cli_command *cmd, int argc, char **argv)
+/* The operands, counted against what help wants; -1 when right. */
+static int count_operands(const char *cmd, const struct cli_help *help, int argc, char **argv)
 {
 	int operands = argc - optind;
-	const char *wanted = strrchr(cmd->synopsis, ' ');
+	const char *wanted = strrchr(help->synopsis, ' ');
 	size_t len;
 
-	wanted = wanted ? wanted + 1 : cmd->synopsis;
+	wanted = wanted ? wanted + 1 : help->synopsis;
 	len = strlen(wanted);
 	if (len > 3 && !strcmp(wanted + len - 3, "..."))
 		len -= 3; /* "SCENARIO...": one at least */
-	if (operands < cmd->min_operands)
-		return cli_usage_error(cmd->name, "missing operand %.*s", (int)len, wanted);
-	if (cmd->max_operands != CLI_ANY_OPERANDS && operands > cmd->max_operands)
-		return cli_usage_error(cmd->name, "unexpected operand '%s'",
-				       argv[optind + cmd->max_operands]);
+	if (operands < help->min_operands)
+		return cli_usage_error(cmd, "missing operand %.*s", (int)len, wanted);
+	if (help->max_operands != CLI_ANY_OPERANDS && operands > help->max_operands)
+		return cli_usage_error(cmd, "unexpected operand '%s'",
+				       argv[optind + help->max_operands]);
 	return -1;
 }
 
-int cli_parse(const struct cli_command *cmd, int argc, char **argv, void *opts)
+int cli_parse(const char *cmd, const struct cli_help *help, int argc, char **argv, void *opts)
 {
 	struct flat_option flat[MAX_OPTIONS];
 	struct option longs[MAX_OPTIONS + 2];
 	char shorts[3 * MAX_OPTIONS + 4];
-	size_t n = flatten(cmd->options, 0, flat, 0);
+	size_t n = flatten(help->options, 0, flat, 0);
 	int c;
 
-	getopt_tables(cmd, flat, n, shorts, longs);
+	getopt_tables(help, flat, n, shorts, longs);
 	optind = 0; /* getopt_long starts over: a table of its own each call */
 	opterr = 0; /* what it refuses is said here, with the command's prefix */
 	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
 		const struct flat_option *f = find(flat, n, c);
 
 		if (c == 'h') {
-			cli_usage(cmd, stdout);
+			cli_usage(cmd, help, stdout);
 			return EXIT_OK;
 		}
 		if (c == ':' || c == '?' || !f)
 			return refused(cmd, flat, n, c, argv[optind - 1]);
-		if (store(cmd->name, f->opt, optarg, (char *)opts + f->offset)) {
-			cli_hint(cmd->name);
+		if (store(cmd, f->opt, optarg, (char *)opts + f->offset)) {
+			cli_hint(cmd);
 			return EXIT_ERROR;
 		}
 	}
-	return count_operands(cmd, argc, argv);
+	return count_operands(cmd, help, argc, argv);
 }
 
 /* Writes text from column col on, wrapped at HELP_WIDTH, continued at HELP_COLUMN. */
@@ -269,17 +268,17 @@ static void options_help(FILE *out, const struct cli_option *table)
 	}
 }
 
-void cli_usage(const struct cli_command *cmd, FILE *out)
+void cli_usage(const char *cmd, const struct cli_help *help, FILE *out)
 {
-	static const struct cli_option help = {
+	static const struct cli_option help_option = {
 	    .short_name = 'h', .long_name = "help", .help = "this text", .kind = CLI_OPTION_FLAG};
 
-	fprintf(out, "usage: wperf-bench %s %s\n\n%s\noptions:\n", cmd->name, cmd->synopsis,
-		cmd->description);
-	options_help(out, cmd->options);
-	option_help(out, &help);
-	if (cmd->notes)
-		fprintf(out, "\n%s", cmd->notes);
-	if (cmd->exit_status)
-		fprintf(out, "\nExit status: %s", cmd->exit_status);
+	fprintf(out, "usage: wperf-bench %s %s\n\n%s\noptions:\n", cmd, help->synopsis,
+		help->description);
+	options_help(out, help->options);
+	option_help(out, &help_option);
+	if (help->notes)
+		fprintf(out, "\n%s", help->notes);
+	if (help->exit_status)
+		fprintf(out, "\nExit status: %s", help->exit_status);
 }

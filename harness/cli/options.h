@@ -3,7 +3,7 @@
  * A command's options as data: one table says each option's names, argument,
  * help and where its value goes. From it cli_parse reads argv (getopt_long
  * underneath) and cli_usage writes --help; a man page or shell completion
- * writer walks the same table (struct cli_command).
+ * writer walks the same table (struct cli_help).
  */
 #ifndef WPERF_CLI_OPTIONS_H
 #define WPERF_CLI_OPTIONS_H
@@ -67,16 +67,15 @@ struct cli_option {
 #define CLI_STR(x)  CLI_STR_(x)
 
 /*
- * A sub-command: what --help, the man page (man.c) and shell completion
- * (completion.c) say of it, and how its operands are counted.
+ * How a command is called and what it says of itself besides its name and
+ * its one-line summary (the command list's, harness/cli/commands.c): its
+ * --help, man page (man.c) and shell completion (completion.c) are written
+ * from it, and its operands are counted by it.
  */
-struct cli_command {
-	const char *name;		   /* "record": "wperf-bench record" */
-	const char *summary;		   /* one line: the command list's, the man page's NAME */
-	int (*run)(int argc, char **argv); /* argv[0] the name */
-	const char *synopsis;		   /* after the name on the usage line; its last word
-					      names the operands ("TRACE", "SCENARIO...") */
-	const char *description;	   /* paragraphs, as laid out here */
+struct cli_help {
+	const char *synopsis;	 /* after the name on the usage line; its last word
+				    names the operands ("TRACE", "SCENARIO...") */
+	const char *description; /* paragraphs, as laid out here */
 	const struct cli_option *options;
 	const char *notes;		/* paragraphs after the options; NULL: none */
 	const char *examples;		/* the man page's EXAMPLES, lines as laid out; NULL: none */
@@ -87,7 +86,7 @@ struct cli_command {
 
 /*
  * Reads the options of argv (argv[0] the command's name) into opts, the
- * command's options struct, by cmd's table; -h and --help are every
+ * options struct of the command named cmd, by its help's table; -h and --help are every
  * command's. Returns -1 when the command goes on, its operands from
  * argv[optind]; else the exit status to return now: EXIT_OK after --help
  * (usage on stdout), EXIT_ERROR after an unknown option (with the closest
@@ -95,10 +94,10 @@ struct cli_command {
  * one error line saying what was wrong and a hint, on stderr
  * (cli_usage_error). Each call starts over at argv[1].
  */
-int cli_parse(const struct cli_command *cmd, int argc, char **argv, void *opts);
+int cli_parse(const char *cmd, const struct cli_help *help, int argc, char **argv, void *opts);
 
-/* The command's --help, generated from its table. */
-void cli_usage(const struct cli_command *cmd, FILE *out);
+/* The --help of the command named cmd, generated from its help. */
+void cli_usage(const char *cmd, const struct cli_help *help, FILE *out);
 
 /* A parser for CLI_OPTION_PARSE: a number from opt->min to opt->max into a
  * uint64_t field. */

@@ -26,7 +26,17 @@
 #include "core/util/error.h"
 #include "harness/forge/forge_http.h"
 
-/* Where the comments of one pull or merge request live. */
+/* A pull or merge request: the API's base URL (no trailing '/'), the
+ * repository (GitHub: OWNER/NAME; GitLab: the project's id, or its path
+ * "group/name") and the request's number (GitLab: the merge request's IID). */
+struct forge_target {
+	const char *api;
+	const char *repo;
+	unsigned long number;
+};
+
+/* Where the comments of one pull or merge request live: each forge's
+ * FORGE_thread (github_comments.h, gitlab_notes.h) says it of a target. */
 struct forge_thread {
 	const char *forge; /* "GitHub", "GitLab": for messages */
 	const char *api;   /* the API's base URL, no trailing '/': next pages stay under it */

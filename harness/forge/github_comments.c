@@ -19,7 +19,7 @@ const char *const github_headers[] = {
     NULL,
 };
 
-void github_thread(const struct github_target *t, struct forge_thread *out)
+void github_thread(const struct forge_target *t, struct forge_thread *out)
 {
 	*out = (struct forge_thread){.forge = "GitHub",
 				     .api = t->api,
@@ -27,13 +27,13 @@ void github_thread(const struct github_target *t, struct forge_thread *out)
 				     .forbidden_hint = "; a pull request from a fork gets a "
 						       "read-only token: post from a workflow_run "
 						       "workflow instead (docs/ci.md)"};
-	snprintf(out->name, sizeof(out->name), "%s#%lu", t->repo, t->pr);
+	snprintf(out->name, sizeof(out->name), "%s#%lu", t->repo, t->number);
 	snprintf(out->missing, sizeof(out->missing), "repository %s or pull request #%lu", t->repo,
-		 t->pr);
+		 t->number);
 	snprintf(out->list_url, sizeof(out->list_url),
-		 "%s/repos/%s/issues/%lu/comments?per_page=100", t->api, t->repo, t->pr);
+		 "%s/repos/%s/issues/%lu/comments?per_page=100", t->api, t->repo, t->number);
 	snprintf(out->create_url, sizeof(out->create_url), "%s/repos/%s/issues/%lu/comments",
-		 t->api, t->repo, t->pr);
+		 t->api, t->repo, t->number);
 	snprintf(out->item_url, sizeof(out->item_url), "%s/repos/%s/issues/comments", t->api,
 		 t->repo);
 }

@@ -22,15 +22,8 @@
 /* The request headers GitHub asks for, NULL-terminated, for forge_http_open. */
 extern const char *const github_headers[];
 
-/* A pull request: the API's base URL (no trailing '/'), OWNER/NAME, its number. */
-struct github_target {
-	const char *api;
-	const char *repo;
-	unsigned long pr;
-};
-
 /* The comments of t's pull request, into *out (which refers to t->api). */
-void github_thread(const struct github_target *t, struct forge_thread *out);
+void github_thread(const struct forge_target *t, struct forge_thread *out);
 
 /* The pull request of an event file ($GITHUB_EVENT_PATH): pull_request.number,
  * else issue.number, else 0 (a push has none). 0 or -EINVAL. */

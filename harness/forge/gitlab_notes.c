@@ -23,13 +23,13 @@ int gitlab_project_is_valid(const char *project)
 	       project[len - 1] != '/' && !strstr(project, "//") && !strstr(project, "..");
 }
 
-void gitlab_thread(const struct gitlab_target *t, struct forge_thread *out)
+void gitlab_thread(const struct forge_target *t, struct forge_thread *out)
 {
 	char id[600], base[FORGE_HTTP_URL_MAX - 32];
 	size_t n = 0;
 
 	/* A path's '/' is %2F: the project is one segment of the URL. */
-	for (const char *p = t->project; *p && n + 4 < sizeof(id); p++)
+	for (const char *p = t->repo; *p && n + 4 < sizeof(id); p++)
 		n += (size_t)snprintf(id + n, sizeof(id) - n, *p == '/' ? "%%2F" : "%c", *p);
 	id[n] = '\0';
 	*out = (struct forge_thread){.forge = "GitLab",
@@ -38,11 +38,12 @@ void gitlab_thread(const struct gitlab_target *t, struct forge_thread *out)
 				     .forbidden_hint = "; $CI_JOB_TOKEN may not write notes: put a "
 						       "project access token with the api scope "
 						       "in $GITLAB_TOKEN (docs/ci.md)"};
-	snprintf(out->name, sizeof(out->name), "merge request !%lu of project %s", t->mr,
-		 t->project);
-	snprintf(out->missing, sizeof(out->missing), "project %s or merge request !%lu", t->project,
-		 t->mr);
-	snprintf(base, sizeof(base), "%s/projects/%s/merge_requests/%lu/notes", t->api, id, t->mr);
+	snprintf(out->name, sizeof(out->name), "merge request !%lu of project %s", t->number,
+		 t->repo);
+	snprintf(out->missing, sizeof(out->missing), "project %s or merge request !%lu", t->repo,
+		 t->number);
+	snprintf(base, sizeof(base), "%s/projects/%s/merge_requests/%lu/notes", t->api, id,
+		 t->number);
 	snprintf(out->list_url, sizeof(out->list_url), "%s?sort=asc&per_page=100", base);
 	snprintf(out->create_url, sizeof(out->create_url), "%s", base);
 	snprintf(out->item_url, sizeof(out->item_url), "%s", base);

@@ -23,19 +23,12 @@
 /* The request headers, NULL-terminated, for forge_http_open. */
 extern const char *const gitlab_headers[];
 
-/* A merge request: the API's base URL (no trailing '/'), the project (its
- * id, or its path "group/name"), the merge request's IID. */
-struct gitlab_target {
-	const char *api;
-	const char *project;
-	unsigned long mr;
-};
-
 /* Is project a project's id (digits) or path (group/sub/name of letters,
  * digits, '.', '_', '-', no "..")? */
 int gitlab_project_is_valid(const char *project);
 
-/* The notes of t's merge request, into *out (which refers to t->api). */
-void gitlab_thread(const struct gitlab_target *t, struct forge_thread *out);
+/* The notes of t's merge request (t->repo the project), into *out (which
+ * refers to t->api). */
+void gitlab_thread(const struct forge_target *t, struct forge_thread *out);
 
 #endif /* WPERF_GITLAB_NOTES_H */

@@ -11,7 +11,6 @@
 
 #include "core/gate/stats.h"
 #include "core/gate/verdict.h"
-#include "harness/base/output.h"
 #include "harness/run/results.h"
 
 #define MARKER_PREFIX "<!-- wperf-bench"
@@ -148,13 +147,9 @@ int post_comment_add(struct post_comment *c, const char *dir, char *note, size_t
 	int e;
 
 	note[0] = '\0';
-	snprintf(file, sizeof(file), "%s/summary.json", dir);
-	e = output_read_all(file, &text, err);
-	if (e == -ENOENT)
-		e = wperf_error_set(err, e,
-				    "%s: no such file (is %s a folder of 'wperf-bench check-perf', "
-				    "'run --gate' or 'compare'?)",
-				    file, dir);
+	e = results_read_summary_text(
+	    dir, "a folder of 'wperf-bench check-perf', 'run --gate' or 'compare'", file,
+	    sizeof(file), &text, err);
 	if (e)
 		return e;
 	summary_format(&text, format, sizeof(format));

@@ -78,6 +78,18 @@ static int append_text(struct wperf_buf *b, const char *s, int for_gp)
 	return e;
 }
 
+/* "FROM -> TO" of edge, each name as append_text writes it. */
+static int append_edge(struct wperf_buf *b, const struct top_edge *edge, int for_gp)
+{
+	int e = append_text(b, edge->from, for_gp);
+
+	if (!e)
+		e = wperf_buf_printf(b, " -> ");
+	if (!e)
+		e = append_text(b, edge->to, for_gp);
+	return e;
+}
+
 /* The x axis's tics: x's labels, or whole runs (at most about 20 labelled). */
 static int script_xtics(struct wperf_buf *gp, const struct plots_axis *x, size_t nruns)
 {
@@ -415,11 +427,7 @@ static int plot_edges(const struct wperf_runset *rs, const char *title, const st
 	for (size_t c = 0; c < n && !e; c++) {
 		e = wperf_buf_printf(&dat, "# column %zu: ", c + 2);
 		if (!e)
-			e = append_text(&dat, top[c].from, 0);
-		if (!e)
-			e = wperf_buf_printf(&dat, " -> ");
-		if (!e)
-			e = append_text(&dat, top[c].to, 0);
+			e = append_edge(&dat, &top[c], 0);
 		if (!e)
 			e = wperf_buf_printf(&dat, "\n");
 	}
@@ -446,11 +454,7 @@ static int plot_edges(const struct wperf_runset *rs, const char *title, const st
 				     "%s'edges.dat' using 1:%zu with linespoints lw 2 pt 7 title '",
 				     c ? ", \\\n     " : "", c + 2);
 		if (!e)
-			e = append_text(&gp, top[c].from, 1);
-		if (!e)
-			e = wperf_buf_printf(&gp, " -> ");
-		if (!e)
-			e = append_text(&gp, top[c].to, 1);
+			e = append_edge(&gp, &top[c], 1);
 		if (!e)
 			e = wperf_buf_printf(&gp, "' noenhanced");
 	}

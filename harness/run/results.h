@@ -93,6 +93,12 @@ int results_summary_json(const struct results *r, struct wperf_buf *out);
  * path and what was expected: "DIR/summary.json: gate.min_runs: expected ...". */
 int results_read(const char *dir, struct results *out, struct wperf_error *err);
 
+/* Reads the text of dir/summary.json (its path into file, of size) into
+ * text; a missing one is "FILE: no such file (is DIR WHAT?)", what saying
+ * which command's folder was wanted. 0 or a negative errno with err. */
+int results_read_summary_text(const char *dir, const char *what, char *file, size_t size,
+			      struct wperf_buf *text, struct wperf_error *err);
+
 void results_release(struct results *r);
 
 #endif /* WPERF_RESULTS_H */

@@ -486,6 +486,18 @@ static int parse(const char *file, const struct wperf_buf *text, json_object **o
 	return *o ? 0 : -EINVAL;
 }
 
+int results_read_summary_text(const char *dir, const char *what, char *file, size_t size,
+			      struct wperf_buf *text, struct wperf_error *err)
+{
+	int e;
+
+	snprintf(file, size, "%s/summary.json", dir);
+	e = output_read_all(file, text, err);
+	if (e == -ENOENT)
+		e = wperf_error_set(err, e, "%s: no such file (is %s %s?)", file, dir, what);
+	return e;
+}
+
 int results_read(const char *dir, struct results *out, struct wperf_error *err)
 {
 	char file[PATH_MAX], top[WPERF_JSON_PATH_LEN];
@@ -495,13 +507,8 @@ int results_read(const char *dir, struct results *out, struct wperf_error *err)
 
 	memset(out, 0, sizeof(*out));
 	snprintf(out->dir, sizeof(out->dir), "%s", dir);
-	snprintf(file, sizeof(file), "%s/summary.json", dir);
-	e = output_read_all(file, &text, err);
-	if (e == -ENOENT)
-		e = wperf_error_set(err, e,
-				    "%s: no such file (is %s a results folder of "
-				    "'wperf-bench run'?)",
-				    file, dir);
+	e = results_read_summary_text(dir, "a results folder of 'wperf-bench run'", file,
+				      sizeof(file), &text, err);
 	e = e ? e : parse(file, &text, &o, err);
 	wperf_json_file_path(top, file);
 	e = e ? e : read_summary(out, o, top, err);

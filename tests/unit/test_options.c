@@ -53,8 +53,7 @@ static const struct cli_option sample_options[] = {
     {0},
 };
 
-static const struct cli_command sample_command = {
-    .name = "sample",
+static const struct cli_help sample_help = {
     .synopsis = "[OPTIONS] THING",
     .description = "Does a sample thing.\n",
     .options = sample_options,
@@ -70,7 +69,7 @@ static int parse(struct sample *s, char **argv)
 	while (argv[argc])
 		argc++;
 	memset(s, 0, sizeof(*s));
-	return cli_parse(&sample_command, argc, argv, s);
+	return cli_parse("sample", &sample_help, argc, argv, s);
 }
 
 static void values_go_where_the_table_says(void **state)
@@ -113,21 +112,21 @@ static void bad_values_and_operands_are_usage_errors(void **state)
 	assert_int_equal(parse(&s, help), EXIT_OK);
 }
 
-static char *usage_text(const struct cli_command *cmd)
+static char *usage_text(const struct cli_help *help)
 {
 	char *text = NULL;
 	size_t size = 0;
 	FILE *f = open_memstream(&text, &size);
 
 	assert_non_null(f);
-	cli_usage(cmd, f);
+	cli_usage("sample", help, f);
 	fclose(f);
 	return text;
 }
 
 static void help_is_written_from_the_table(void **state)
 {
-	char *text = usage_text(&sample_command);
+	char *text = usage_text(&sample_help);
 	const char *line;
 
 	(void)state;
@@ -177,7 +176,8 @@ static void a_child_recorder_reads_back_its_options(void **state)
 	while (child.argv[argc])
 		argc++;
 	recording_opts_init(&back);
-	assert_int_equal(cli_parse(&cli_record_command, argc - 1, child.argv + 1, &back), -1);
+	assert_int_equal(cli_parse("record", &cli_record_help, argc - 1, child.argv + 1, &back),
+			 -1);
 	assert_int_equal(optind, argc - 1); /* no operand: no COMMAND */
 	assert_string_equal(back.output, o.output);
 	assert_true(back.duration == o.duration);
