@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util/cmp.h"
+
 /* What a segment counts as: GAPP's active threads are on a CPU or runnable. */
 enum activity { INACTIVE = 0, RUNNABLE, ON_CPU };
 
@@ -237,13 +239,6 @@ static size_t start_walkers(struct sweep *s)
 	return n;
 }
 
-static int by_time(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The most application threads alive at once (GAPP counts them as they are
  * created and exit), into out->threads; 0 or -ENOMEM. */
 static int count_threads(const struct sweep *s)
@@ -263,8 +258,8 @@ static int count_threads(const struct sweep *s)
 			born[n] = tl->entities[e].born;
 			died[n++] = tl->entities[e].died;
 		}
-	qsort(born, n, sizeof(*born), by_time);
-	qsort(died, n, sizeof(*died), by_time);
+	qsort(born, n, sizeof(*born), wperf_cmp_u64_items);
+	qsort(died, n, sizeof(*died), wperf_cmp_u64_items);
 	/* A thread that dies where another is born was not alive with it. A death
 	 * at or before born[i] is of a thread born before it: alive never falls
 	 * under 0. */

@@ -35,17 +35,18 @@
 #include "core/util/buf.h"
 #include "core/analysis/knots.h"
 #include "core/analysis/knots_internal.h"
+#include "core/util/cmp.h"
 
 /* Knots before sinks, heavier first, then by smallest vertex (sets are disjoint). */
 static int cmp_entry(const void *a, const void *b)
 {
 	const struct knot_entry *x = a, *y = b;
+	const uint64_t kx[] = {wperf_key_desc(x->max_weight), x->k.vertices[0]};
+	const uint64_t ky[] = {wperf_key_desc(y->max_weight), y->k.vertices[0]};
 
 	if (x->k.kind != y->k.kind)
 		return x->k.kind == WPERF_SINK ? 1 : -1;
-	if (x->max_weight != y->max_weight)
-		return x->max_weight > y->max_weight ? -1 : 1;
-	return (x->k.vertices[0] > y->k.vertices[0]) - (x->k.vertices[0] < y->k.vertices[0]);
+	return wperf_cmp_keys(kx, ky, 2);
 }
 
 void knot_pending_free(struct knot_pending *p)

@@ -10,16 +10,14 @@
 #include <string.h>
 
 #include "core/analysis/knots_internal.h"
+#include "core/util/cmp.h"
 
 static int cmp_edge_weight(const void *a, const void *b)
 {
 	const struct wperf_edge *x = a, *y = b;
+	const uint64_t kx[] = {x->weight, x->from, x->to}, ky[] = {y->weight, y->from, y->to};
 
-	if (x->weight != y->weight)
-		return x->weight < y->weight ? -1 : 1;
-	if (x->from != y->from)
-		return x->from < y->from ? -1 : 1;
-	return (x->to > y->to) - (x->to < y->to);
+	return wperf_cmp_keys(kx, ky, 3);
 }
 
 /*

@@ -25,31 +25,33 @@
 #include <string.h>
 
 #include "core/analysis/merge_internal.h"
+#include "core/util/cmp.h"
 
 static int by_site(const void *a, const void *b)
 {
 	const struct merge_use *x = a, *y = b;
+	const uint64_t kx[] = {x->entity,
+			       x->role,
+			       wperf_key_signed(x->ustack),
+			       x->waker,
+			       wperf_key_signed(x->other),
+			       x->other_tgid};
+	const uint64_t ky[] = {y->entity,
+			       y->role,
+			       wperf_key_signed(y->ustack),
+			       y->waker,
+			       wperf_key_signed(y->other),
+			       y->other_tgid};
 
-	if (x->entity != y->entity)
-		return x->entity < y->entity ? -1 : 1;
-	if (x->role != y->role)
-		return x->role < y->role ? -1 : 1;
-	if (x->ustack != y->ustack)
-		return x->ustack < y->ustack ? -1 : 1;
-	if (x->waker != y->waker)
-		return x->waker < y->waker ? -1 : 1;
-	if (x->other != y->other)
-		return x->other < y->other ? -1 : 1;
-	return (x->other_tgid > y->other_tgid) - (x->other_tgid < y->other_tgid);
+	return wperf_cmp_keys(kx, ky, 6);
 }
 
 static int by_entity_key(const void *a, const void *b)
 {
 	const struct merge_use *x = a, *y = b;
+	const uint64_t kx[] = {x->entity, x->key}, ky[] = {y->entity, y->key};
 
-	if (x->entity != y->entity)
-		return x->entity < y->entity ? -1 : 1;
-	return (x->key > y->key) - (x->key < y->key);
+	return wperf_cmp_keys(kx, ky, 2);
 }
 
 size_t merge_sort_sum(void *base, size_t n, size_t size, size_t weight_at,

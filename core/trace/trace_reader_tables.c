@@ -18,6 +18,7 @@
 #include "core/trace/trace.h"
 #include "core/trace/trace_reader_internal.h"
 #include "core/util/varint.h"
+#include "core/util/cmp.h"
 
 void *wperf_trace__push(struct wperf_buf *b, size_t size)
 {
@@ -298,10 +299,10 @@ int wperf_trace__load_table(struct wperf_trace *t, const struct section *s, ZSTD
 static int cmp_stack(const void *a, const void *b)
 {
 	const struct wperf_stack *x = a, *y = b;
+	const uint64_t kx[] = {x->user, wperf_key_signed(x->id)};
+	const uint64_t ky[] = {y->user, wperf_key_signed(y->id)};
 
-	if (x->user != y->user)
-		return x->user < y->user ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+	return wperf_cmp_keys(kx, ky, 2);
 }
 
 /* The arenas are final now: turn the offsets in the tables into pointers. */
