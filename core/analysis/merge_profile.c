@@ -27,22 +27,23 @@
 #include "core/analysis/merge_internal.h"
 #include "core/util/cmp.h"
 
+/* The keys sites sort by: a use's thread, role, stacks and the waker's process. */
+static void site_keys(const struct merge_use *u, uint64_t k[6])
+{
+	k[0] = u->entity;
+	k[1] = u->role;
+	k[2] = wperf_key_signed(u->ustack);
+	k[3] = u->waker;
+	k[4] = wperf_key_signed(u->other);
+	k[5] = u->other_tgid;
+}
+
 static int by_site(const void *a, const void *b)
 {
-	const struct merge_use *x = a, *y = b;
-	const uint64_t kx[] = {x->entity,
-			       x->role,
-			       wperf_key_signed(x->ustack),
-			       x->waker,
-			       wperf_key_signed(x->other),
-			       x->other_tgid};
-	const uint64_t ky[] = {y->entity,
-			       y->role,
-			       wperf_key_signed(y->ustack),
-			       y->waker,
-			       wperf_key_signed(y->other),
-			       y->other_tgid};
+	uint64_t kx[6], ky[6];
 
+	site_keys(a, kx);
+	site_keys(b, ky);
 	return wperf_cmp_keys(kx, ky, 6);
 }
 
