@@ -288,20 +288,21 @@ int wperf_cmetric_compute(const struct wperf_timeline *tl, const uint8_t *app,
 	memset(out, 0, sizeof(*out));
 	while (s.m < tl->nentities)
 		s.m *= 2;
-	s.w = malloc(s.m * sizeof(*s.w));
-	s.key = malloc(s.m * sizeof(*s.key));
-	s.loser = malloc(s.m * sizeof(*s.loser));
+	/* One block, widest first: the walkers, the keys, the losers. */
+	s.w = malloc(s.m * (sizeof(*s.w) + sizeof(*s.key) + sizeof(*s.loser)));
 	out->per_entity = calloc(tl->nentities + 1, sizeof(*out->per_entity));
-	if (!s.w || !s.key || !s.loser || !out->per_entity || count_threads(&s) < 0)
+	if (!s.w || !out->per_entity || count_threads(&s) < 0) {
 		e = -ENOMEM;
+	} else {
+		s.key = (uint64_t *)(s.w + s.m);
+		s.loser = (uint32_t *)(s.key + s.m);
+	}
 	out->min_parallelism = min_parallelism > 0 ? min_parallelism
 			       : out->threads > 2  ? out->threads / 2.0
 						   : 1.0;
 	if (!e)
 		e = sweep(&s, start_walkers(&s));
-	free(s.w);
-	free(s.key);
-	free(s.loser);
+	free(s.w); /* and key, loser */
 	if (e) {
 		wperf_cmetric_release(out);
 		return wperf_error_set(err, e, "computing the CMetric: out of memory");
