@@ -425,6 +425,17 @@ static void put_fields(struct wperf_trace_writer *w, uint32_t n, const uint64_t 
 		put_uvarint(w, f[i]);
 }
 
+/* A disk's or an interface's row: two ids (major, minor; ifindex, type), a
+ * name and the kernel's numbers (the reader's get_named_rows). */
+static void put_named_row(struct wperf_trace_writer *w, uint32_t a, uint32_t b, const char *name,
+			  uint32_t nfields, const uint64_t *fields)
+{
+	put_uvarint(w, a);
+	put_uvarint(w, b);
+	put_str(w, name);
+	put_fields(w, nfields, fields);
+}
+
 static void put_irq_rows(struct wperf_trace_writer *w, const struct wperf_irq_counters *r, size_t n)
 {
 	put_uvarint(w, n);
@@ -470,17 +481,15 @@ int wperf_trace_writer_counters(struct wperf_trace_writer *w, const struct wperf
 	put_u64(w, c->ts);
 	put_uvarint(w, c->ndisks);
 	for (size_t i = 0; i < c->ndisks; i++) {
-		put_uvarint(w, c->disks[i].major);
-		put_uvarint(w, c->disks[i].minor);
-		put_str(w, c->disks[i].name);
-		put_fields(w, c->disks[i].nfields, c->disks[i].fields);
+		const struct wperf_disk_counters *d = &c->disks[i];
+
+		put_named_row(w, d->major, d->minor, d->name, d->nfields, d->fields);
 	}
 	put_uvarint(w, c->nnics);
 	for (size_t i = 0; i < c->nnics; i++) {
-		put_uvarint(w, c->nics[i].ifindex);
-		put_uvarint(w, c->nics[i].type);
-		put_str(w, c->nics[i].name);
-		put_fields(w, c->nics[i].nfields, c->nics[i].fields);
+		const struct wperf_nic_counters *n = &c->nics[i];
+
+		put_named_row(w, n->ifindex, n->type, n->name, n->nfields, n->fields);
 	}
 	put_uvarint(w, c->ncpus);
 	for (size_t i = 0; i < c->ncpus; i++) {
