@@ -16,13 +16,15 @@
 static int vertex_tables(struct wperf_analysis *a)
 {
 	const struct wperf_merged *m = &a->merged;
+	size_t n = (size_t)m->nvertices + 1;
 
-	a->is_io = calloc(m->nvertices + 1, 1);
-	a->ignored = calloc(m->nvertices + 1, 1);
-	a->cpu = calloc(m->nvertices + 1, sizeof(*a->cpu));
-	a->vertex_cmetric = calloc(m->nvertices + 1, sizeof(*a->vertex_cmetric));
-	if (!a->is_io || !a->ignored || !a->cpu || !a->vertex_cmetric)
+	/* One zeroed block, widest first: vertex_cmetric, cpu, is_io, ignored. */
+	a->vertex_cmetric = calloc(n, sizeof(uint64_t) + sizeof(double) + 2);
+	if (!a->vertex_cmetric)
 		return -ENOMEM;
+	a->cpu = (double *)(a->vertex_cmetric + n);
+	a->is_io = (uint8_t *)(a->cpu + n);
+	a->ignored = a->is_io + n;
 	for (uint32_t v = 0; v < m->nvertices; v++) {
 		uint8_t kind = m->vertices[v].kind;
 
@@ -311,10 +313,7 @@ void wperf_analysis_free(struct wperf_analysis *a)
 	wperf_graph_release(&a->knot_graph);
 	wperf_knot_set_release(&a->knots);
 	wperf_cmetric_release(&a->cmetric);
-	free(a->vertex_cmetric);
+	free(a->vertex_cmetric); /* and cpu, is_io, ignored */
 	free(a->target);
-	free(a->is_io);
-	free(a->ignored);
-	free(a->cpu);
 	free(a);
 }

@@ -20,7 +20,7 @@
 #include "core/analysis/merge.h"
 #include "core/analysis/timeline.h"
 
-#define WPERF_DEFAULT_THRESHOLD 0.2  /* of the window, as in the paper */
+#define WPERF_DEFAULT_THRESHOLD 0.2 /* of the window, as in the paper */
 
 struct wperf_analysis_opts {
 	double threshold; /* refinement stops at this share of the window; 0: 0.2 */
@@ -53,13 +53,14 @@ struct wperf_analysis {
 	struct wperf_graph knot_graph;	 /* merged.graph less the edges under min_edge_ns */
 	uint64_t min_edge_ns;		 /* the level the knot search used */
 	double min_edge;		 /* the same, as a share of the window */
-	struct wperf_knot_set knots;  /* found in knot_graph */
-	char *target;		      /* opts->target; NULL: every thread */
-	struct wperf_cmetric cmetric; /* per timeline entity, over the target's threads */
-	uint64_t *vertex_cmetric;     /* per vertex: its members' CMetric, ns */
-	uint8_t *is_io;		      /* per vertex: a disk or NIC */
-	uint8_t *ignored;	      /* per vertex: timers and other interrupts, not analyzed */
-	double *cpu;		      /* per vertex: CPUs used or wanted (running + runnable) */
+	struct wperf_knot_set knots;	 /* found in knot_graph */
+	char *target;			 /* opts->target; NULL: every thread */
+	struct wperf_cmetric cmetric;	 /* per timeline entity, over the target's threads */
+	/* per vertex, one block that vertex_cmetric owns: */
+	uint64_t *vertex_cmetric; /* its members' CMetric, ns */
+	uint8_t *is_io;		  /* a disk or NIC */
+	uint8_t *ignored;	  /* timers and other interrupts, not analyzed */
+	double *cpu;		  /* CPUs used or wanted (running + runnable) */
 	unsigned jobs;
 	struct wperf_checks checks; /* the model against the kernel's counters */
 };

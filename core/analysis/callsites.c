@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util/cmp.h"
+
 static int same_key(const struct wperf_callsite *a, const struct wperf_callsite *b)
 {
 	return a->from == b->from && a->to == b->to && a->kstack == b->kstack &&
@@ -98,15 +100,12 @@ int wperf_callsites_merge(struct wperf_callsites *cs, const struct wperf_callsit
 static int by_edge_then_weight(const void *a, const void *b)
 {
 	const struct wperf_callsite *x = a, *y = b;
+	const uint64_t kx[] = {x->from, x->to, wperf_key_desc(x->weight)};
+	const uint64_t ky[] = {y->from, y->to, wperf_key_desc(y->weight)};
+	int c = wperf_cmp_keys(kx, ky, 3);
 
-	if (x->from != y->from)
-		return x->from < y->from ? -1 : 1;
-	if (x->to != y->to)
-		return x->to < y->to ? -1 : 1;
-	if (x->weight != y->weight)
-		return x->weight > y->weight ? -1 : 1;
 	/* Equal weights: by stacks, so that the order never depends on the adds'. */
-	return memcmp(&x->kstack, &y->kstack, 4 * sizeof(int32_t) + 2 * sizeof(uint32_t));
+	return c ? c : memcmp(&x->kstack, &y->kstack, 4 * sizeof(int32_t) + 2 * sizeof(uint32_t));
 }
 
 void wperf_callsites_finish(struct wperf_callsites *cs)

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util/cmp.h"
+
 #define DEFAULT_DEPTH  64
 #define SLICE_SEGMENTS 4096 /* segments in a slice of time (work()): some 200 KiB */
 
@@ -255,10 +257,9 @@ static void *work(void *arg)
 static int by_device(const void *a, const void *b)
 {
 	const struct wperf_io_share *x = a, *y = b;
+	const uint64_t kx[] = {x->device, x->thread}, ky[] = {y->device, y->thread};
 
-	if (x->device != y->device)
-		return x->device < y->device ? -1 : 1;
-	return (x->thread > y->thread) - (x->thread < y->thread);
+	return wperf_cmp_keys(kx, ky, 2);
 }
 
 static int prepare(struct cascade *c, const struct wperf_timeline *tl,

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util/cmp.h"
+
 /* What a segment counts as: GAPP's active threads are on a CPU or runnable. */
 enum activity { INACTIVE = 0, RUNNABLE, ON_CPU };
 
@@ -237,13 +239,6 @@ static size_t start_walkers(struct sweep *s)
 	return n;
 }
 
-static int by_time(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The most application threads alive at once (GAPP counts them as they are
  * created and exit), into out->threads; 0 or -ENOMEM. */
 static int count_threads(const struct sweep *s)
@@ -263,8 +258,8 @@ static int count_threads(const struct sweep *s)
 			born[n] = tl->entities[e].born;
 			died[n++] = tl->entities[e].died;
 		}
-	qsort(born, n, sizeof(*born), by_time);
-	qsort(died, n, sizeof(*died), by_time);
+	qsort(born, n, sizeof(*born), wperf_cmp_u64_items);
+	qsort(died, n, sizeof(*died), wperf_cmp_u64_items);
 	/* A thread that dies where another is born was not alive with it. A death
 	 * at or before born[i] is of a thread born before it: alive never falls
 	 * under 0. */
@@ -293,20 +288,21 @@ int wperf_cmetric_compute(const struct wperf_timeline *tl, const uint8_t *app,
 	memset(out, 0, sizeof(*out));
 	while (s.m < tl->nentities)
 		s.m *= 2;
-	s.w = malloc(s.m * sizeof(*s.w));
-	s.key = malloc(s.m * sizeof(*s.key));
-	s.loser = malloc(s.m * sizeof(*s.loser));
+	/* One block, widest first: the walkers, the keys, the losers. */
+	s.w = malloc(s.m * (sizeof(*s.w) + sizeof(*s.key) + sizeof(*s.loser)));
 	out->per_entity = calloc(tl->nentities + 1, sizeof(*out->per_entity));
-	if (!s.w || !s.key || !s.loser || !out->per_entity || count_threads(&s) < 0)
+	if (!s.w || !out->per_entity || count_threads(&s) < 0) {
 		e = -ENOMEM;
+	} else {
+		s.key = (uint64_t *)(s.w + s.m);
+		s.loser = (uint32_t *)(s.key + s.m);
+	}
 	out->min_parallelism = min_parallelism > 0 ? min_parallelism
 			       : out->threads > 2  ? out->threads / 2.0
 						   : 1.0;
 	if (!e)
 		e = sweep(&s, start_walkers(&s));
-	free(s.w);
-	free(s.key);
-	free(s.loser);
+	free(s.w); /* and key, loser */
 	if (e) {
 		wperf_cmetric_release(out);
 		return wperf_error_set(err, e, "computing the CMetric: out of memory");

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "core/analysis/graph.h"
+#include "core/util/cmp.h"
 
 #define SLOT_EMPTY    UINT64_MAX
 #define TABLE_MIN_CAP 64
@@ -155,7 +156,7 @@ static int cmp_edge(const void *a, const void *b)
 	const struct wperf_edge *x = a, *y = b;
 	uint64_t kx = edge_key(x->from, x->to), ky = edge_key(y->from, y->to);
 
-	return (kx > ky) - (kx < ky);
+	return wperf_cmp_u64(kx, ky);
 }
 
 void wperf_graph_finish(struct wperf_graph *g)

@@ -16,13 +16,7 @@
 
 #include "core/util/buf.h"
 #include "core/analysis/knot_level.h"
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
+#include "core/util/cmp.h"
 
 /* The distinct weights of g's edges in (0, max], ascending, then max. */
 static int level_cuts(const struct wperf_graph *g, uint64_t max, struct wperf_buf *cuts)
@@ -37,7 +31,7 @@ static int level_cuts(const struct wperf_graph *g, uint64_t max, struct wperf_bu
 	if (wperf_buf_append(cuts, &max, sizeof(max)))
 		return -ENOMEM;
 	w = (uint64_t *)cuts->data;
-	qsort(w, cuts->len / sizeof(*w), sizeof(*w), cmp_u64);
+	qsort(w, cuts->len / sizeof(*w), sizeof(*w), wperf_cmp_u64_items);
 	for (size_t i = 0; i < cuts->len / sizeof(*w); i++)
 		if (!n || w[n - 1] != w[i])
 			w[n++] = w[i];

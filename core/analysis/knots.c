@@ -35,17 +35,18 @@
 #include "core/util/buf.h"
 #include "core/analysis/knots.h"
 #include "core/analysis/knots_internal.h"
+#include "core/util/cmp.h"
 
 /* Knots before sinks, heavier first, then by smallest vertex (sets are disjoint). */
 static int cmp_entry(const void *a, const void *b)
 {
 	const struct knot_entry *x = a, *y = b;
+	const uint64_t kx[] = {wperf_key_desc(x->max_weight), x->k.vertices[0]};
+	const uint64_t ky[] = {wperf_key_desc(y->max_weight), y->k.vertices[0]};
 
 	if (x->k.kind != y->k.kind)
 		return x->k.kind == WPERF_SINK ? 1 : -1;
-	if (x->max_weight != y->max_weight)
-		return x->max_weight > y->max_weight ? -1 : 1;
-	return (x->k.vertices[0] > y->k.vertices[0]) - (x->k.vertices[0] < y->k.vertices[0]);
+	return wperf_cmp_keys(kx, ky, 2);
 }
 
 void knot_pending_free(struct knot_pending *p)
@@ -305,24 +306,21 @@ static void state_free(struct knot_state *s)
 	for (size_t i = 0; i < s->work.len / sizeof(struct knot_pending); i++)
 		knot_pending_free(&((struct knot_pending *)s->work.data)[i]);
 	wperf_buf_release(&s->work);
-	free(s->loc);
-	free(s->comp);
-	free(s->order);
-	free(s->cursor);
-	free(s->closed);
+	free(s->cursor); /* the block of the per-vertex arrays (state_alloc) */
 }
 
 static int state_alloc(struct knot_state *s)
 {
 	size_t n = s->g->nvertices ? s->g->nvertices : 1;
 
-	s->loc = malloc(n * sizeof(uint32_t));
-	s->comp = malloc(n * sizeof(uint32_t));
-	s->order = malloc(n * sizeof(uint32_t));
-	s->cursor = malloc(n * sizeof(size_t));
-	s->closed = malloc(n);
-	if (!s->loc || !s->comp || !s->order || !s->cursor || !s->closed)
+	/* One block, the widest array first: cursor, then loc, comp, order, closed. */
+	s->cursor = malloc(n * (sizeof(size_t) + 3 * sizeof(uint32_t) + 1));
+	if (!s->cursor)
 		return -ENOMEM;
+	s->loc = (uint32_t *)(s->cursor + n);
+	s->comp = s->loc + n;
+	s->order = s->comp + n;
+	s->closed = (uint8_t *)(s->order + n);
 	return 0;
 }
 

@@ -38,7 +38,7 @@ struct knot_state {
 	struct wperf_buf background; /* struct knot_entry */
 	struct wperf_buf inter;	     /* struct wperf_knot: the knots refinement split */
 	struct wperf_buf work;	     /* struct knot_pending, a stack */
-	/* scratch, nvertices entries each */
+	/* scratch, nvertices entries each, in one block that cursor owns (state_alloc) */
 	uint32_t *loc; /* global vertex -> its index in the knot being refined */
 	uint32_t *comp, *order;
 	size_t *cursor;

@@ -27,7 +27,8 @@ struct csr {
 	uint32_t cutoff;
 };
 
-/* Tarjan's scratch: n entries each, allocated once for the largest graph. */
+/* Tarjan's scratch: n entries each, allocated once for the largest graph, in
+ * one block that pos owns. */
 struct tarjan_ws {
 	uint32_t *index, *low, *stack, *call;
 	size_t *pos; /* the next out-edge entry of a vertex on the call stack */
@@ -37,23 +38,20 @@ static int ws_alloc(struct tarjan_ws *ws, uint32_t n)
 {
 	size_t k = n ? n : 1;
 
-	ws->index = malloc(k * sizeof(uint32_t));
-	ws->low = malloc(k * sizeof(uint32_t));
-	ws->stack = malloc(k * sizeof(uint32_t));
-	ws->call = malloc(k * sizeof(uint32_t));
-	ws->pos = malloc(k * sizeof(size_t));
-	if (!ws->index || !ws->low || !ws->stack || !ws->call || !ws->pos)
+	/* One block, the widest array first: pos, then index, low, stack, call. */
+	ws->pos = malloc(k * (sizeof(size_t) + 4 * sizeof(uint32_t)));
+	if (!ws->pos)
 		return -ENOMEM;
+	ws->index = (uint32_t *)(ws->pos + k);
+	ws->low = ws->index + k;
+	ws->stack = ws->low + k;
+	ws->call = ws->stack + k;
 	return 0;
 }
 
 static void ws_free(struct tarjan_ws *ws)
 {
-	free(ws->index);
-	free(ws->low);
-	free(ws->stack);
-	free(ws->call);
-	free(ws->pos);
+	free(ws->pos); /* the block */
 	memset(ws, 0, sizeof(*ws));
 }
 

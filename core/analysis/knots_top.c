@@ -10,22 +10,21 @@
 #include <string.h>
 
 #include "core/analysis/knots_internal.h"
+#include "core/util/cmp.h"
 
 static int cmp_edge_weight(const void *a, const void *b)
 {
 	const struct wperf_edge *x = a, *y = b;
+	const uint64_t kx[] = {x->weight, x->from, x->to}, ky[] = {y->weight, y->from, y->to};
 
-	if (x->weight != y->weight)
-		return x->weight < y->weight ? -1 : 1;
-	if (x->from != y->from)
-		return x->from < y->from ? -1 : 1;
-	return (x->to > y->to) - (x->to < y->to);
+	return wperf_cmp_keys(kx, ky, 3);
 }
 
 /*
  * Stage 1 scratch: the components (comp in struct knot_state), their vertices
  * cverts[cfirst[c] ..] and inner edges inner[efirst[c] ..], and who waits for
- * each vertex: rfrom[rfirst[v] ..].
+ * each vertex: rfrom[rfirst[v] ..]. The arrays sized by the counts of
+ * components and vertices are one block, which ci owns.
  */
 struct top {
 	uint32_t nc;
@@ -38,14 +37,9 @@ struct top {
 
 static void top_free(struct top *t)
 {
-	free(t->ci);
+	free(t->ci); /* and cfirst, efirst, rfirst, cverts, queue */
 	free(t->dead);
-	free(t->cfirst);
-	free(t->efirst);
-	free(t->rfirst);
-	free(t->cverts);
 	free(t->rfrom);
-	free(t->queue);
 	free(t->inner);
 }
 
@@ -55,16 +49,18 @@ static int top_tables(struct knot_state *s, struct top *t)
 	const struct wperf_graph *g = s->g;
 	const struct wperf_knot_opts *o = s->opts;
 	uint32_t n = g->nvertices, nc = t->nc, *comp = s->comp;
-	size_t m = g->nedges;
+	size_t m = g->nedges, ncomp = nc ? nc : 1, nvert = n ? n : 1;
 
-	t->ci = calloc(nc ? nc : 1, sizeof(*t->ci));
-	t->cfirst = calloc((size_t)nc + 1, sizeof(size_t));
-	t->efirst = calloc((size_t)nc + 1, sizeof(size_t));
-	t->rfirst = calloc((size_t)n + 1, sizeof(size_t));
-	t->cverts = malloc((n ? n : 1) * sizeof(uint32_t));
-	t->queue = malloc((nc ? nc : 1) * sizeof(uint32_t));
-	if (!t->ci || !t->cfirst || !t->efirst || !t->rfirst || !t->cverts || !t->queue)
+	/* One zeroed block, widest first: ci, the size_t arrays, the uint32_t ones. */
+	t->ci = calloc(1, ncomp * sizeof(*t->ci) + (2 * (size_t)nc + n + 3) * sizeof(size_t) +
+			      (nvert + ncomp) * sizeof(uint32_t));
+	if (!t->ci)
 		return -ENOMEM;
+	t->cfirst = (size_t *)(t->ci + ncomp); /* nc + 1 */
+	t->efirst = t->cfirst + nc + 1;	       /* nc + 1 */
+	t->rfirst = t->efirst + nc + 1;	       /* n + 1 */
+	t->cverts = (uint32_t *)(t->rfirst + n + 1);
+	t->queue = t->cverts + nvert;
 	for (uint32_t v = 0; v < n; v++) {
 		struct knot_component *c = &t->ci[comp[v]];
 

@@ -9,6 +9,7 @@
 
 #include "core/util/buf.h"
 #include "core/analysis/merge_internal.h"
+#include "core/util/cmp.h"
 
 #define TASKS_SUFFIX "+tasks"
 
@@ -77,7 +78,7 @@ static int by_identity(const void *a, const void *b)
 	const struct merge_member *x = a, *y = b;
 	int c = strcmp(x->identity, y->identity);
 
-	return c ? c : (x->entity > y->entity) - (x->entity < y->entity);
+	return c ? c : wperf_cmp_u64(x->entity, y->entity);
 }
 
 /*

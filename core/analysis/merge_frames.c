@@ -13,6 +13,7 @@
 
 #include "core/analysis/merge_internal.h"
 #include "core/analysis/symbolize.h"
+#include "core/util/cmp.h"
 
 static uint64_t hash_str(const char *s)
 {
@@ -26,19 +27,17 @@ static uint64_t hash_str(const char *s)
 static int by_tgid_start(const void *a, const void *b)
 {
 	const struct merge_file *x = a, *y = b;
+	const uint64_t kx[] = {x->m->tgid, x->m->start}, ky[] = {y->m->tgid, y->m->start};
 
-	if (x->m->tgid != y->m->tgid)
-		return x->m->tgid < y->m->tgid ? -1 : 1;
-	return (x->m->start > y->m->start) - (x->m->start < y->m->start);
+	return wperf_cmp_keys(kx, ky, 2);
 }
 
 static int by_jit_start(const void *a, const void *b)
 {
 	const struct merge_jit *x = a, *y = b;
+	const uint64_t kx[] = {x->tgid, x->start}, ky[] = {y->tgid, y->start};
 
-	if (x->tgid != y->tgid)
-		return x->tgid < y->tgid ? -1 : 1;
-	return (x->start > y->start) - (x->start < y->start);
+	return wperf_cmp_keys(kx, ky, 2);
 }
 
 /* The JIT code of every process with a perf map, in p->jit. */

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "core/analysis/merge_internal.h"
+#include "core/util/cmp.h"
 
 /* A stack seen among the threads: its frames, and its weight over all of them. */
 struct seen {
@@ -44,7 +45,7 @@ static int by_key(const void *a, const void *b)
 {
 	const struct seen *x = a, *y = b;
 
-	return (x->key > y->key) - (x->key < y->key);
+	return wperf_cmp_u64(x->key, y->key);
 }
 
 /* Whether stack b is a longer stack of which a is the innermost part. */
@@ -110,10 +111,9 @@ static int find_targets(struct seen_set *set)
 static int by_member_stack(const void *a, const void *b)
 {
 	const struct merge_weight *x = a, *y = b;
+	const uint64_t kx[] = {x->member, x->stack}, ky[] = {y->member, y->stack};
 
-	if (x->member != y->member)
-		return x->member < y->member ? -1 : 1;
-	return (x->stack > y->stack) - (x->stack < y->stack);
+	return wperf_cmp_keys(kx, ky, 2);
 }
 
 /* Member i's weight w on stack index d (or on the stacks d counts as). */

@@ -25,31 +25,34 @@
 #include <string.h>
 
 #include "core/analysis/merge_internal.h"
+#include "core/util/cmp.h"
+
+/* The keys sites sort by: a use's thread, role, stacks and the waker's process. */
+static void site_keys(const struct merge_use *u, uint64_t k[6])
+{
+	k[0] = u->entity;
+	k[1] = u->role;
+	k[2] = wperf_key_signed(u->ustack);
+	k[3] = u->waker;
+	k[4] = wperf_key_signed(u->other);
+	k[5] = u->other_tgid;
+}
 
 static int by_site(const void *a, const void *b)
 {
-	const struct merge_use *x = a, *y = b;
+	uint64_t kx[6], ky[6];
 
-	if (x->entity != y->entity)
-		return x->entity < y->entity ? -1 : 1;
-	if (x->role != y->role)
-		return x->role < y->role ? -1 : 1;
-	if (x->ustack != y->ustack)
-		return x->ustack < y->ustack ? -1 : 1;
-	if (x->waker != y->waker)
-		return x->waker < y->waker ? -1 : 1;
-	if (x->other != y->other)
-		return x->other < y->other ? -1 : 1;
-	return (x->other_tgid > y->other_tgid) - (x->other_tgid < y->other_tgid);
+	site_keys(a, kx);
+	site_keys(b, ky);
+	return wperf_cmp_keys(kx, ky, 6);
 }
 
 static int by_entity_key(const void *a, const void *b)
 {
 	const struct merge_use *x = a, *y = b;
+	const uint64_t kx[] = {x->entity, x->key}, ky[] = {y->entity, y->key};
 
-	if (x->entity != y->entity)
-		return x->entity < y->entity ? -1 : 1;
-	return (x->key > y->key) - (x->key < y->key);
+	return wperf_cmp_keys(kx, ky, 2);
 }
 
 size_t merge_sort_sum(void *base, size_t n, size_t size, size_t weight_at,

@@ -7,6 +7,7 @@
 
 #include "core/util/buf.h"
 #include "core/util/idmap.h"
+#include "core/util/cmp.h"
 
 #define ENDED 3 /* a task's state when it is not alive: not born yet, or ended */
 
@@ -20,14 +21,10 @@ struct task {
 static int by_creator(const void *a, const void *b)
 {
 	const struct task *x = a, *y = b;
+	const uint64_t kx[] = {x->creator, x->born, x->tid, x->entity};
+	const uint64_t ky[] = {y->creator, y->born, y->tid, y->entity};
 
-	if (x->creator != y->creator)
-		return x->creator < y->creator ? -1 : 1;
-	if (x->born != y->born)
-		return x->born < y->born ? -1 : 1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	return (x->entity > y->entity) - (x->entity < y->entity);
+	return wperf_cmp_keys(kx, ky, 4);
 }
 
 /* At t, task (of its group) enters its segment k; k == its nsegments: it ends. */
@@ -39,12 +36,9 @@ struct change {
 static int by_time(const void *a, const void *b)
 {
 	const struct change *x = a, *y = b;
+	const uint64_t kx[] = {x->t, x->task, x->k}, ky[] = {y->t, y->task, y->k};
 
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	if (x->task != y->task)
-		return x->task < y->task ? -1 : 1;
-	return (x->k > y->k) - (x->k < y->k);
+	return wperf_cmp_keys(kx, ky, 3);
 }
 
 static int is_short_lived(const struct wperf_timeline *tl, const struct wperf_entity *e,

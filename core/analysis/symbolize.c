@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "core/analysis/symbolize_internal.h"
+#include "core/util/cmp.h"
 
 #define FRAME_MAX 512 /* the longest formatted frame; longer ones are truncated */
 
@@ -60,12 +61,10 @@ static void append(char *buf, size_t size, size_t *pos, const char *str)
 static int cmp_map(const void *a, const void *b)
 {
 	const struct sym_map *x = a, *y = b;
+	const uint64_t kx[] = {x->m->tgid, x->m->start, x->order};
+	const uint64_t ky[] = {y->m->tgid, y->m->start, y->order};
 
-	if (x->m->tgid != y->m->tgid)
-		return x->m->tgid < y->m->tgid ? -1 : 1;
-	if (x->m->start != y->m->start)
-		return x->m->start < y->m->start ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
+	return wperf_cmp_keys(kx, ky, 3);
 }
 
 static int cmp_ksym(const void *a, const void *b)

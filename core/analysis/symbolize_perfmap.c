@@ -9,14 +9,14 @@
 #include <string.h>
 
 #include "core/analysis/symbolize_internal.h"
+#include "core/util/cmp.h"
 
 static int cmp_jit(const void *a, const void *b)
 {
 	const struct wperf_jit_sym *x = a, *y = b;
+	const uint64_t kx[] = {x->start, x->order}, ky[] = {y->start, y->order};
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
+	return wperf_cmp_keys(kx, ky, 2);
 }
 
 /* Parses a hex number (optional 0x) at *pp, before end; 0 on success. */

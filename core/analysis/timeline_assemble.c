@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "core/analysis/timeline_internal.h"
+#include "core/util/cmp.h"
 
 /*
  * Groups n records of size bytes by the uint32_t thread index at offset off
@@ -56,12 +57,9 @@ static int group(const void *in, size_t n, size_t size, size_t off, size_t nthre
 static int by_lock(const void *pa, const void *pb)
 {
 	const struct tl_release *a = pa, *b = pb;
+	const uint64_t ka[] = {a->lock, a->ts, a->seq}, kb[] = {b->lock, b->ts, b->seq};
 
-	if (a->lock != b->lock)
-		return a->lock < b->lock ? -1 : 1;
-	if (a->ts != b->ts)
-		return a->ts < b->ts ? -1 : 1;
-	return (a->seq > b->seq) - (a->seq < b->seq);
+	return wperf_cmp_keys(ka, kb, 3);
 }
 
 /* Sorts the releases by lock and time, and links each to the latest earlier

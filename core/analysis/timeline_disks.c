@@ -29,6 +29,7 @@
 #include <stdlib.h>
 
 #include "core/analysis/timeline_internal.h"
+#include "core/util/cmp.h"
 
 /* ---- block requests: open addressing on (device, key) ---- */
 
@@ -277,7 +278,7 @@ static int by_start(const void *a, const void *b)
 	uint64_t x = ((const struct tl_req_interval *)a)->start.ns;
 	uint64_t y = ((const struct tl_req_interval *)b)->start.ns;
 
-	return (x > y) - (x < y);
+	return wperf_cmp_u64(x, y);
 }
 
 /*

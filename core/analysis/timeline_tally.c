@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/analysis/timeline_internal.h"
+#include "core/util/cmp.h"
 
 static uint64_t clip(const struct tl_builder *b, uint64_t t)
 {
@@ -135,10 +136,10 @@ void tl_tally_finish(struct tl_builder *b)
 static int by_breaks(const void *pa, const void *pb)
 {
 	const struct wperf_break_tally *a = pa, *b = pb;
+	const uint64_t ka[] = {wperf_key_desc(a->breaks), a->tid};
+	const uint64_t kb[] = {wperf_key_desc(b->breaks), b->tid};
 
-	if (a->breaks != b->breaks)
-		return a->breaks > b->breaks ? -1 : 1;
-	return (a->tid > b->tid) - (a->tid < b->tid);
+	return wperf_cmp_keys(ka, kb, 2);
 }
 
 /* A copy of buf's n elements of size bytes (n + 1: never NULL), or NULL. */

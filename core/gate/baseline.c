@@ -11,6 +11,7 @@
 
 #include "core/gate/baseline.h"
 #include "core/gate/baseline_internal.h"
+#include "core/util/cmp.h"
 
 int wperf_baseline_grow(struct wperf_buf *buf, void *arr, size_t *n, const void *elem, size_t size)
 {
@@ -135,10 +136,9 @@ int wperf_baseline_merge_accepted(struct wperf_baseline *fresh, const struct wpe
 static int cmp_knot(const void *pa, const void *pb)
 {
 	const struct wperf_baseline_knot *a = pa, *b = pb;
+	int c = wperf_cmp_u64(b->seen, a->seen); /* seen most first */
 
-	if (a->seen != b->seen)
-		return a->seen > b->seen ? -1 : 1;
-	return wperf_idset_cmp(&a->vertices, &b->vertices);
+	return c ? c : wperf_idset_cmp(&a->vertices, &b->vertices);
 }
 
 /* Every distinct knot of the runs, with the number of runs that have it. */

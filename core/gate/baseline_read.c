@@ -13,6 +13,7 @@
 #include "core/gate/baseline.h"
 #include "core/gate/baseline_internal.h"
 #include "core/util/doc_yaml.h"
+#include "core/util/cmp.h"
 
 /* A baseline nests 4 levels deep (accepted, an entry, its edge, from); deeper
  * is a mistake. It has no anchors and aliases. */
@@ -143,7 +144,7 @@ static int cmp_placed_knot(const void *pa, const void *pb)
 	const struct wperf_baseline_knot *ka = a->item, *kb = b->item;
 	int c = wperf_idset_cmp(&ka->vertices, &kb->vertices);
 
-	return c ? c : (a->index > b->index) - (a->index < b->index);
+	return c ? c : wperf_cmp_u64(a->index, b->index);
 }
 
 static int cmp_placed_edge(const void *pa, const void *pb)
@@ -151,7 +152,7 @@ static int cmp_placed_edge(const void *pa, const void *pb)
 	const struct placed *a = pa, *b = pb;
 	int c = wperf_baseline_cmp_edge(a->item, b->item);
 
-	return c ? c : (a->index > b->index) - (a->index < b->index);
+	return c ? c : wperf_cmp_u64(a->index, b->index);
 }
 
 /* The n items of array (size bytes each) sorted by cmp, each with its index in

@@ -165,6 +165,32 @@ static struct json_object *r_array(struct reader *r, size_t i, size_t *n)
 	return r->v[i];
 }
 
+/* Reads an item of an array, at path, into item; 0 or an error. */
+typedef int read_item_fn(struct json_object *o, const char *path, void *item,
+			 struct wperf_error *err);
+
+/* The array at key i, each item read by read_item into a calloc'ed array of
+ * size-byte items, which it returns (NULL when empty, or out of memory). *count
+ * counts the items begun, a failed one too, so that releasing them frees what
+ * it read. */
+static void *r_items(struct reader *r, size_t i, size_t size, read_item_fn *read_item,
+		     size_t *count)
+{
+	char path[WPERF_JSON_PATH_LEN];
+	size_t n;
+	struct json_object *a = r_array(r, i, &n);
+	char *items = n ? calloc(n, size) : NULL;
+
+	if (n && !items)
+		r->ret = wperf_json_no_memory(r->err, r->sub);
+	for (size_t k = 0; k < n && !r->ret; k++) {
+		wperf_json_index_path(path, r->sub, k);
+		r->ret = read_item(json_object_array_get_idx(a, k), path, items + k * size, r->err);
+		(*count)++;
+	}
+	return items;
+}
+
 /* An object (null when nullable: NULL) at key i. */
 static struct json_object *r_object(struct reader *r, size_t i, int nullable)
 {
@@ -208,10 +234,10 @@ static void r_range(struct reader *r, size_t i, double *lo, double *hi)
 	}
 }
 
-static int read_site(struct json_object *o, const char *path, struct wperf_site *s,
-		     struct wperf_error *err)
+static int read_site(struct json_object *o, const char *path, void *item, struct wperf_error *err)
 {
 	static const char *const keys[] = {"waiter", "waker", "share"};
+	struct wperf_site *s = item;
 	struct json_object *v[NAMES(keys)];
 	struct reader r;
 
@@ -247,7 +273,7 @@ static int read_knot(struct reader *r, size_t i, struct wperf_idset *knot)
 	return r->ret;
 }
 
-static int read_finding(struct json_object *o, const char *path, struct wperf_finding *f,
+static int read_finding(struct json_object *o, const char *path, void *item,
 			struct wperf_error *err)
 {
 	static const char *const keys[] = {
@@ -257,11 +283,10 @@ static int read_finding(struct json_object *o, const char *path, struct wperf_fi
 	    "seen",   "runs",	    "before_seen", "before_runs",  "p",
 	    "q",      "detectable", "runs_needed", "note",	   "sites",
 	    "metric", "unit"}; /* metric and unit came later: optional */
-	struct json_object *v[NAMES(keys)], *a;
-	char sub[WPERF_JSON_PATH_LEN];
+	struct wperf_finding *f = item;
+	struct json_object *v[NAMES(keys)];
 	struct reader r;
 	int kind = 0, level = 0;
-	size_t n;
 
 	r_start(&r, o, path, keys, NAMES(keys), NAMES(keys) - 2, v, err);
 	r_name(&r, 0, check_finding_kinds, CHECK_FINDING_KINDS, &kind);
@@ -290,14 +315,7 @@ static int read_finding(struct json_object *o, const char *path, struct wperf_fi
 	r_number(&r, 21, 1, &f->detectable);
 	r_size(&r, 22, &f->runs_needed);
 	r_dup(&r, 23, 1, 0, &f->note);
-	a = r_array(&r, 24, &n);
-	if (a && n && !(f->sites = calloc(n, sizeof(*f->sites))))
-		r.ret = wperf_json_no_memory(err, r.sub);
-	for (size_t i = 0; i < n && !r.ret; i++) {
-		wperf_json_index_path(sub, r.sub, i);
-		r.ret =
-		    read_site(json_object_array_get_idx(a, i), sub, &f->sites[f->nsites++], err);
-	}
+	f->sites = r_items(&r, 24, sizeof(*f->sites), read_site, &f->nsites);
 	r_dup(&r, 25, 1, 1, &f->metric);
 	r_dup(&r, 26, 1, 0, &f->unit);
 	if (!r.ret && (f->kind == WPERF_FINDING_METRIC) != (f->metric != NULL))
@@ -326,10 +344,10 @@ static int read_throughput(struct json_object *o, const char *path, struct wperf
 }
 
 /* A metric's medians: name, unit, before, after. */
-static int read_metric(struct json_object *o, const char *path, struct wperf_verdict_metric *m,
-		       struct wperf_error *err)
+static int read_metric(struct json_object *o, const char *path, void *item, struct wperf_error *err)
 {
 	static const char *const keys[] = {"name", "unit", "before", "after"};
+	struct wperf_verdict_metric *m = item;
 	struct json_object *x[NAMES(keys)];
 	struct reader r;
 
@@ -345,7 +363,14 @@ static int read_metric(struct json_object *o, const char *path, struct wperf_ver
 	return r.ret;
 }
 
-static int read_scenario(struct json_object *o, const char *path, struct wperf_check_scenario *s,
+/* A warning: a string. */
+static int read_warning(struct json_object *o, const char *path, void *item,
+			struct wperf_error *err)
+{
+	return get_dup(o, path, 0, 0, item, err);
+}
+
+static int read_scenario(struct json_object *o, const char *path, void *item,
 			 struct wperf_error *err)
 {
 	static const char *const keys[] = {
@@ -356,12 +381,11 @@ static int read_scenario(struct json_object *o, const char *path, struct wperf_c
 	/* unconfirmed_runs and metrics came later: optional */
 	static const char *const verdicts[] = {"pass",	     "improved",     "new-bottleneck",
 					       "regression", "inconclusive", ERROR_NAME};
+	struct wperf_check_scenario *s = item;
 	struct wperf_verdict *v = &s->verdict;
-	struct json_object *x[NAMES(keys)], *a;
-	char sub[WPERF_JSON_PATH_LEN];
+	struct json_object *x[NAMES(keys)];
 	struct reader r;
 	int kind = 0;
-	size_t n;
 
 	r_start(&r, o, path, keys, NAMES(keys), NAMES(keys) - 2, x, err);
 	r_dup(&r, 0, 0, 1, &s->name);
@@ -395,31 +419,10 @@ static int read_scenario(struct json_object *o, const char *path, struct wperf_c
 		r_size(&r, 18, &v->unconfirmed_runs);
 	if (r_object(&r, 15, 0))
 		r.ret = read_throughput(x[15], r.sub, v, err);
-	a = x[19] ? r_array(&r, 19, &n) : NULL;
-	if (a && n && !(v->metrics = calloc(n, sizeof(*v->metrics))))
-		r.ret = wperf_json_no_memory(err, r.sub);
-	for (size_t i = 0; a && i < n && !r.ret; i++) {
-		wperf_json_index_path(sub, r.sub, i);
-		r.ret = read_metric(json_object_array_get_idx(a, i), sub,
-				    &v->metrics[v->nmetrics++], err);
-	}
-	a = r_array(&r, 16, &n);
-	if (a && n && !(v->findings = calloc(n, sizeof(*v->findings))))
-		r.ret = wperf_json_no_memory(err, r.sub);
-	for (size_t i = 0; i < n && !r.ret; i++) {
-		wperf_json_index_path(sub, r.sub, i);
-		r.ret = read_finding(json_object_array_get_idx(a, i), sub,
-				     &v->findings[v->nfindings++], err);
-	}
-	a = r_array(&r, 17, &n);
-	if (a && n && !(v->warnings = calloc(n, sizeof(*v->warnings))))
-		r.ret = wperf_json_no_memory(err, r.sub);
-	for (size_t i = 0; i < n && !r.ret; i++) {
-		wperf_json_index_path(sub, r.sub, i);
-		r.ret = get_dup(json_object_array_get_idx(a, i), sub, 0, 0,
-				&v->warnings[v->nwarnings], err);
-		v->nwarnings += !r.ret;
-	}
+	if (x[19])
+		v->metrics = r_items(&r, 19, sizeof(*v->metrics), read_metric, &v->nmetrics);
+	v->findings = r_items(&r, 16, sizeof(*v->findings), read_finding, &v->nfindings);
+	v->warnings = r_items(&r, 17, sizeof(*v->warnings), read_warning, &v->nwarnings);
 	if (!r.ret && !s->error && !(v->scenario = strdup(s->name)))
 		r.ret = wperf_json_no_memory(err, path);
 	return r.ret;
@@ -479,11 +482,9 @@ static int read_check(struct json_object *o, struct wperf_check *c, struct wperf
 					   "head",   "alpha",	"seconds", "scenarios"};
 	static const char *const modes[] = {"baselines", "base"};
 	static const char *const formats[] = {WPERF_CHECK_FORMAT};
-	struct json_object *v[NAMES(keys)], *a;
-	char sub[WPERF_JSON_PATH_LEN];
+	struct json_object *v[NAMES(keys)];
 	struct reader r;
 	int format, said = 0, error;
-	size_t n;
 
 	r_start(&r, o, "", keys, NAMES(keys), NAMES(keys), v, err);
 	r_name(&r, 0, formats, 1, &format);
@@ -491,14 +492,7 @@ static int read_check(struct json_object *o, struct wperf_check *c, struct wperf
 	read_commits(&r, c, err);
 	r_number(&r, 5, 0, &c->alpha);
 	r_number(&r, 6, 0, &c->seconds);
-	a = r_array(&r, 7, &n);
-	if (a && n && !(c->scenarios = calloc(n, sizeof(*c->scenarios))))
-		r.ret = wperf_json_no_memory(err, r.sub);
-	for (size_t i = 0; i < n && !r.ret; i++) {
-		wperf_json_index_path(sub, r.sub, i);
-		r.ret =
-		    read_scenario(json_object_array_get_idx(a, i), sub, &c->scenarios[c->n++], err);
-	}
+	c->scenarios = r_items(&r, 7, sizeof(*c->scenarios), read_scenario, &c->n);
 	/* Last: the verdict must be the scenarios' worst. */
 	if (!r.ret) {
 		static const char *const verdicts[] = {

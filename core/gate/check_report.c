@@ -13,6 +13,7 @@
 
 #include "core/gate/check_report_internal.h"
 #include "core/gate/verdict_text.h"
+#include "core/util/cmp.h"
 
 #define SHORT_COMMIT	7
 #define CHECK_MD_MIN	2000
@@ -278,12 +279,10 @@ struct rank {
 static int cmp_rank(const void *pa, const void *pb)
 {
 	const struct rank *a = pa, *b = pb;
+	const uint64_t ka[] = {wperf_key_signed(a->kind), wperf_key_desc(a->fails), a->index};
+	const uint64_t kb[] = {wperf_key_signed(b->kind), wperf_key_desc(b->fails), b->index};
 
-	if (a->kind != b->kind)
-		return a->kind - b->kind;
-	if (a->fails != b->fails)
-		return a->fails > b->fails ? -1 : 1;
-	return (a->index > b->index) - (a->index < b->index);
+	return wperf_cmp_keys(ka, kb, 3);
 }
 
 static size_t count_fails(const struct wperf_verdict *v)

@@ -22,9 +22,22 @@ static int differ(char *why, size_t size, const char *fmt, ...)
 	return 0;
 }
 
-/* The fields are fixed-size arrays: at most their size is read, so that a
- * full one without its NUL stays inside. */
-#define FIELD(e, f) (int)sizeof((e)->f), (e)->f
+/* Whether text fields now and then agree: a CPU model or a kernel, what the
+ * messages call it (noun where they quote the baseline's). They are fixed-size
+ * arrays of n bytes: at most n are read, so that a full one without its NUL
+ * stays inside. 1, or 0 and why. */
+static int same_text(const char *now, const char *then, size_t n, const char *what,
+		     const char *noun, char *why, size_t size)
+{
+	if (!then[0])
+		return differ(why, size, "the baseline does not name its %s", what);
+	if (!now[0])
+		return differ(why, size, "this machine's %s is unknown", what);
+	if (strncmp(now, then, n))
+		return differ(why, size, "the baseline's %s is %.*s, this one %.*s", noun, (int)n,
+			      then, (int)n, now);
+	return 1;
+}
 
 static int known(double calibration)
 {
@@ -36,13 +49,9 @@ int wperf_env_same_machine(const struct wperf_env *now, const struct wperf_env *
 {
 	double ratio;
 
-	if (!then->cpu_model[0])
-		return differ(why, size, "the baseline does not name its CPU model");
-	if (!now->cpu_model[0])
-		return differ(why, size, "this machine's CPU model is unknown");
-	if (strncmp(now->cpu_model, then->cpu_model, sizeof(now->cpu_model)))
-		return differ(why, size, "the baseline's CPU is %.*s, this one %.*s",
-			      FIELD(then, cpu_model), FIELD(now, cpu_model));
+	if (!same_text(now->cpu_model, then->cpu_model, sizeof(now->cpu_model), "CPU model", "CPU",
+		       why, size))
+		return 0;
 	if (!then->cpus)
 		return differ(why, size, "the baseline does not say how many CPUs it had");
 	if (!now->cpus)
@@ -50,13 +59,9 @@ int wperf_env_same_machine(const struct wperf_env *now, const struct wperf_env *
 	if (now->cpus != then->cpus)
 		return differ(why, size, "the baseline had %u CPUs, this machine has %u",
 			      then->cpus, now->cpus);
-	if (!then->kernel[0])
-		return differ(why, size, "the baseline does not name its kernel");
-	if (!now->kernel[0])
-		return differ(why, size, "this machine's kernel is unknown");
-	if (strncmp(now->kernel, then->kernel, sizeof(now->kernel)))
-		return differ(why, size, "the baseline's kernel is %.*s, this one %.*s",
-			      FIELD(then, kernel), FIELD(now, kernel));
+	if (!same_text(now->kernel, then->kernel, sizeof(now->kernel), "kernel", "kernel", why,
+		       size))
+		return 0;
 	if (!known(then->calibration))
 		return differ(why, size,
 			      "the baseline has no calibration (made before fingerprints)");

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/gate/runset.h"
+#include "core/util/cmp.h"
 
 /* ---- identities ---- */
 
@@ -109,7 +110,7 @@ int wperf_idset_cmp(const struct wperf_idset *a, const struct wperf_idset *b)
 		if (c)
 			return c;
 	}
-	return (a->n > b->n) - (a->n < b->n);
+	return wperf_cmp_u64(a->n, b->n);
 }
 
 void wperf_idset_release(struct wperf_idset *s)

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util/cmp.h"
+
 static const struct wperf_doc_range not_negative = {0, INFINITY, 0, 0};
 
 /* ---- writing ---- */
@@ -186,7 +188,7 @@ static int cmp_placed_id(const void *pa, const void *pb)
 	const struct placed_id *a = pa, *b = pb;
 	int c = strcmp(a->id, b->id);
 
-	return c ? c : (a->index > b->index) - (a->index < b->index);
+	return c ? c : wperf_cmp_u64(a->index, b->index);
 }
 
 /* The identities of array o (path its name; what: "knot", "sinks", ...), each

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/gate/verdict_internal.h"
+#include "core/util/cmp.h"
 
 static void defaults(const struct wperf_gate_opts *g, struct wperf_gate_opts *o)
 {
@@ -240,14 +241,14 @@ static int cmp_finding(const void *pa, const void *pb)
 	const struct wperf_finding *a = pa, *b = pb;
 	double ca = isnan(a->change) ? 0 : fabs(a->change);
 	double cb = isnan(b->change) ? 0 : fabs(b->change);
-	int c;
+	const uint64_t ka[] = {wperf_key_desc(a->level), wperf_key_desc(a->inconclusive != 0),
+			       kind_rank(a->kind)};
+	const uint64_t kb[] = {wperf_key_desc(b->level), wperf_key_desc(b->inconclusive != 0),
+			       kind_rank(b->kind)};
+	int c = wperf_cmp_keys(ka, kb, 3);
 
-	if (a->level != b->level)
-		return a->level > b->level ? -1 : 1;
-	if (a->inconclusive != b->inconclusive)
-		return a->inconclusive ? -1 : 1;
-	if (kind_rank(a->kind) != kind_rank(b->kind))
-		return kind_rank(a->kind) - kind_rank(b->kind);
+	if (c)
+		return c;
 	if (ca != cb)
 		return ca > cb ? -1 : 1;
 	if (a->kind == WPERF_FINDING_EDGE) {

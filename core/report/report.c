@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util/cmp.h"
+
 #define STACK_BRIEF_TEXT 8192 /* a stack's frames before they are cut short */
 
 /* Does frame begin with one of the n prefixes? */
@@ -260,10 +262,10 @@ int wperf_report_in_knot(const struct wperf_analysis *a, uint32_t v)
 static int most_held_first(const void *pa, const void *pb)
 {
 	const struct wperf_timer_paced *a = pa, *b = pb;
+	const uint64_t ka[] = {wperf_key_desc(a->held_ns), a->vertex};
+	const uint64_t kb[] = {wperf_key_desc(b->held_ns), b->vertex};
 
-	if (a->held_ns != b->held_ns)
-		return a->held_ns < b->held_ns ? 1 : -1;
-	return (a->vertex > b->vertex) - (a->vertex < b->vertex);
+	return wperf_cmp_keys(ka, kb, 2);
 }
 
 int wperf_report_waits_on(const struct wperf_analysis *a, const uint8_t *mine,

@@ -30,6 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util/cmp.h"
+
 #define DEFAULT_MAX_EDGES 60
 
 #define KNOT_FILL    "#f4cccc" /* light red */
@@ -165,10 +167,10 @@ struct ranked {
 static int by_weight(const void *pa, const void *pb)
 {
 	const struct ranked *x = pa, *y = pb;
+	const uint64_t kx[] = {wperf_key_desc(x->weight), x->index};
+	const uint64_t ky[] = {wperf_key_desc(y->weight), y->index};
 
-	if (x->weight != y->weight)
-		return x->weight > y->weight ? -1 : 1;
-	return (x->index > y->index) - (x->index < y->index);
+	return wperf_cmp_keys(kx, ky, 2);
 }
 
 /*

@@ -39,6 +39,8 @@
 
 #include <json-c/json.h>
 
+#include "core/util/cmp.h"
+
 #define MAX_SEGMENTS   2000000
 #define NOTE_PID       0
 #define DEVICE_ID_BASE 1000000 /* device pids from here, or above every real pid and tid */
@@ -190,10 +192,9 @@ struct proc {
 static int by_tgid(const void *pa, const void *pb)
 {
 	const struct proc *x = pa, *y = pb;
+	const uint64_t kx[] = {x->tgid, x->entity}, ky[] = {y->tgid, y->entity};
 
-	if (x->tgid != y->tgid)
-		return x->tgid < y->tgid ? -1 : 1;
-	return (x->entity > y->entity) - (x->entity < y->entity);
+	return wperf_cmp_keys(kx, ky, 2);
 }
 
 /* process_name of every process with a track, by pid: threads' processes,

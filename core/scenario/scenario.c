@@ -45,13 +45,7 @@ static int load(struct loader *L, const yaml_node_t *map)
 
 	if (SC_KEYS(L, map, keys, 1) < 0)
 		return -1;
-	AT_KEY(L, "command",
-	       sc_command(L, wperf_yaml_lookup(&L->y, map, "command"), &l->command) < 0);
-	l->env = L->empty;
-	if ((v = wperf_yaml_lookup(&L->y, map, "env")))
-		AT_KEY(L, "env",
-		       wperf_yaml_mapping(&L->y, v) < 0 || sc_env(L, v, &l->env, &l->nenv) < 0);
-	if (sc_get_string(L, map, "cwd", SC_NONEMPTY, &l->cwd) < 0)
+	if (sc_process(L, map, &l->command, &l->env, &l->nenv, &l->cwd) < 0)
 		return -1;
 	l->stop_timeout = 10;
 	if (sc_get_duration(L, map, "duration", &sc_seconds_pos, &l->duration) < 0 ||

@@ -119,9 +119,11 @@ int sc_commands(struct loader *L, const yaml_node_t *root, const char *key,
 int sc_services(struct loader *L, const yaml_node_t *root);
 /* The files under root's include:, read in order (scenario_include.c). */
 int sc_includes(struct loader *L, const yaml_node_t *root);
-/* A mapping of variable names to strings (services.NAME.env, load.env), as
- * "NAME=VALUE" strings ending with NULL. */
-int sc_env(struct loader *L, const yaml_node_t *map, char ***env, size_t *count);
+/* The keys of map that a service and the load share: command, env (a mapping of
+ * variable names to strings, as "NAME=VALUE" strings ending with NULL; L->empty
+ * when absent) and cwd. 0 or -1. */
+int sc_process(struct loader *L, const yaml_node_t *map, struct scenario_command *command,
+	       char ***env, size_t *nenv, char **cwd);
 /* load.metrics (scenario_metrics.c), n its list. */
 int sc_metrics(struct loader *L, const yaml_node_t *n, struct scenario_load *l);
 

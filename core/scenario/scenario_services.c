@@ -72,7 +72,8 @@ int sc_commands(struct loader *L, const yaml_node_t *root, const char *key,
 
 /* ---- services ---- */
 
-int sc_env(struct loader *L, const yaml_node_t *map, char ***env, size_t *count)
+/* A mapping of variable names to strings, as "NAME=VALUE" strings ending with NULL. */
+static int sc_env(struct loader *L, const yaml_node_t *map, char ***env, size_t *count)
 {
 	const yaml_node_pair_t *p = map->data.mapping.pairs.start;
 	size_t k = map->data.mapping.pairs.top - p;
@@ -102,6 +103,18 @@ int sc_env(struct loader *L, const yaml_node_t *map, char ***env, size_t *count)
 	(*env)[k] = NULL;
 	*count = k;
 	return 0;
+}
+
+int sc_process(struct loader *L, const yaml_node_t *map, struct scenario_command *command,
+	       char ***env, size_t *nenv, char **cwd)
+{
+	const yaml_node_t *v;
+
+	AT_KEY(L, "command", sc_command(L, wperf_yaml_lookup(&L->y, map, "command"), command) < 0);
+	*env = L->empty;
+	if ((v = wperf_yaml_lookup(&L->y, map, "env")))
+		AT_KEY(L, "env", wperf_yaml_mapping(&L->y, v) < 0 || sc_env(L, v, env, nenv) < 0);
+	return sc_get_string(L, map, "cwd", SC_NONEMPTY, cwd) < 0 ? -1 : 0;
 }
 
 /* "HOST:PORT", "[IPV6]:PORT". */
@@ -268,13 +281,7 @@ static int service(struct loader *L, const yaml_node_t *key, const yaml_node_t *
 				       "\"load\" names the load; call the service otherwise");
 	if (!(svc->name = sc_strndup(L, key, name, strlen(name))) || SC_KEYS(L, map, keys, 1) < 0)
 		return -1;
-	AT_KEY(L, "command",
-	       sc_command(L, wperf_yaml_lookup(&L->y, map, "command"), &svc->command) < 0);
-	svc->env = L->empty;
-	if ((v = wperf_yaml_lookup(&L->y, map, "env")))
-		AT_KEY(L, "env",
-		       wperf_yaml_mapping(&L->y, v) < 0 || sc_env(L, v, &svc->env, &svc->nenv) < 0);
-	if (sc_get_string(L, map, "cwd", SC_NONEMPTY, &svc->cwd) < 0)
+	if (sc_process(L, map, &svc->command, &svc->env, &svc->nenv, &svc->cwd) < 0)
 		return -1;
 	if ((v = wperf_yaml_lookup(&L->y, map, "ready")))
 		AT_KEY(L, "ready", ready(L, v, &svc->ready) < 0);

@@ -42,10 +42,8 @@ static const char *get_str(struct decoder *d, char *buf, size_t size)
 /* A row, uvarint n then n uvarints, into d->row; its length, or -ENOMEM. */
 static int64_t get_row(struct decoder *d)
 {
-	uint64_t n = wperf_cur_count(d->c, 1);
+	uint64_t n = wperf_cur_count32(d->c, 1);
 
-	if (n > UINT32_MAX)
-		wperf_cursor_fail(d->c, WPERF_DEC_RANGE);
 	wperf_buf_clear(&d->row);
 	if (d->c->err)
 		return 0;

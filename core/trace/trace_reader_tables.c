@@ -18,6 +18,7 @@
 #include "core/trace/trace.h"
 #include "core/trace/trace_reader_internal.h"
 #include "core/util/varint.h"
+#include "core/util/cmp.h"
 
 void *wperf_trace__push(struct wperf_buf *b, size_t size)
 {
@@ -79,111 +80,102 @@ static int load_meta(struct wperf_trace *t, const struct section *s, const uint8
 	return 0;
 }
 
-static int load_threads(struct wperf_trace *t, struct wperf_cursor *c)
-{
-	/* The smallest thread is 4 bytes: three one-byte ids and an empty name. */
-	uint64_t n = wperf_cur_count(c, 4);
+/* Reads one row of a table into row, in its array; 0 or -ENOMEM. */
+typedef int read_row_fn(struct wperf_trace *t, struct wperf_cursor *c, void *row);
 
-	if (wperf_buf_reserve(&t->threads, n * sizeof(struct wperf_thread)))
+/* A table of rows (size bytes each in rows, min bytes each at least in the
+ * section): their count, then each row as read_row reads it. 0 or -ENOMEM. */
+static int load_rows(struct wperf_trace *t, struct wperf_cursor *c, struct wperf_buf *rows,
+		     size_t min, size_t size, read_row_fn *read_row)
+{
+	uint64_t n = wperf_cur_count(c, min);
+
+	if (wperf_buf_reserve(rows, n * size))
 		return -ENOMEM;
 	for (uint64_t i = 0; i < n && !c->err; i++) {
-		struct wperf_thread *th =
-		    wperf_trace__push(&t->threads, sizeof(*th)); /* reserved: no NULL */
-		uint64_t len;
-		const uint8_t *comm;
+		int ret = read_row(t, c, wperf_trace__push(rows, size)); /* reserved: no NULL */
 
-		th->tid = wperf_cur_u32(c);
-		th->tgid = wperf_cur_u32(c);
-		th->ppid = wperf_cur_u32(c);
-		len = wperf_cur_uvarint(c);
-		comm = wperf_cur_bytes(c, len);
-		if (comm)
-			memcpy(th->comm, comm, len < WPERF_COMM_LEN ? len : WPERF_COMM_LEN - 1);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
 
-static int load_stacks(struct wperf_trace *t, struct wperf_cursor *c)
+static int read_thread(struct wperf_trace *t, struct wperf_cursor *c, void *row)
 {
-	uint64_t n = wperf_cur_count(c, 3); /* id, user, nr: a byte each at least */
+	struct wperf_thread *th = row;
+	uint64_t len;
+	const uint8_t *comm;
 
-	if (wperf_buf_reserve(&t->stacks, n * sizeof(struct wperf_stack)))
-		return -ENOMEM;
-	for (uint64_t i = 0; i < n && !c->err; i++) {
-		struct wperf_stack *st = wperf_trace__push(&t->stacks, sizeof(*st)); /* reserved */
-		uint64_t nr, ip = 0;
-		uint64_t *ips;
-
-		st->id = wperf_cur_s32(c);
-		st->user = wperf_cur_u8(c) != 0;
-		nr = wperf_cur_count(c, 1);
-		if (nr > UINT32_MAX)
-			wperf_cursor_fail(c, WPERF_DEC_RANGE);
-		if (c->err)
-			break;
-		st->nr = (uint32_t)nr;
-		st->ips = AS_PTR(t->ips.len / sizeof(uint64_t));
-		if (nr == 0)
-			continue;
-		if (wperf_buf_reserve(&t->ips, nr * sizeof(uint64_t)))
-			return -ENOMEM;
-		ips = (uint64_t *)(void *)(t->ips.data + t->ips.len);
-		for (uint64_t j = 0; j < nr; j++) {
-			ip += (uint64_t)wperf_cur_svarint(c);
-			ips[j] = ip;
-		}
-		t->ips.len += nr * sizeof(uint64_t);
-	}
+	(void)t;
+	th->tid = wperf_cur_u32(c);
+	th->tgid = wperf_cur_u32(c);
+	th->ppid = wperf_cur_u32(c);
+	len = wperf_cur_uvarint(c);
+	comm = wperf_cur_bytes(c, len);
+	if (comm)
+		memcpy(th->comm, comm, len < WPERF_COMM_LEN ? len : WPERF_COMM_LEN - 1);
 	return 0;
 }
 
-static int load_mappings(struct wperf_trace *t, struct wperf_cursor *c)
+static int read_stack(struct wperf_trace *t, struct wperf_cursor *c, void *row)
 {
-	/* tgid, start, end, pgoff, build id length, path length: 6 bytes at least */
-	uint64_t n = wperf_cur_count(c, 6);
+	struct wperf_stack *st = row;
+	uint64_t ip = 0;
+	uint64_t *ips;
 
-	if (wperf_buf_reserve(&t->mappings, n * sizeof(struct wperf_mapping)))
+	st->id = wperf_cur_s32(c);
+	st->user = wperf_cur_u8(c) != 0;
+	st->nr = wperf_cur_count32(c, 1);
+	if (c->err)
+		return 0;
+	st->ips = AS_PTR(t->ips.len / sizeof(uint64_t));
+	if (st->nr == 0)
+		return 0;
+	if (wperf_buf_reserve(&t->ips, st->nr * sizeof(uint64_t)))
 		return -ENOMEM;
-	for (uint64_t i = 0; i < n && !c->err; i++) {
-		struct wperf_mapping *m =
-		    wperf_trace__push(&t->mappings, sizeof(*m)); /* reserved */
-		const uint8_t *bid;
-		size_t path;
-
-		m->tgid = wperf_cur_u32(c);
-		m->start = wperf_cur_uvarint(c);
-		m->end = wperf_cur_uvarint(c);
-		m->pgoff = wperf_cur_uvarint(c);
-		m->build_id_len = wperf_cur_u8(c);
-		if (m->build_id_len > sizeof(m->build_id))
-			wperf_cursor_fail(c, WPERF_DEC_RANGE);
-		bid = wperf_cur_bytes(c, m->build_id_len);
-		if (bid)
-			memcpy(m->build_id, bid, m->build_id_len);
-		path = arena_lstr(t, c, NULL);
-		if (path == SIZE_MAX)
-			return -ENOMEM;
-		m->path = AS_PTR(path);
+	ips = (uint64_t *)(void *)(t->ips.data + t->ips.len);
+	for (uint64_t j = 0; j < st->nr; j++) {
+		ip += (uint64_t)wperf_cur_svarint(c);
+		ips[j] = ip;
 	}
+	t->ips.len += st->nr * sizeof(uint64_t);
 	return 0;
 }
 
-static int load_ksyms(struct wperf_trace *t, struct wperf_cursor *c)
+static int read_mapping(struct wperf_trace *t, struct wperf_cursor *c, void *row)
 {
-	uint64_t n = wperf_cur_count(c, 9); /* u64 addr, name length */
+	struct wperf_mapping *m = row;
+	const uint8_t *bid;
+	size_t path;
 
-	if (wperf_buf_reserve(&t->ksyms, n * sizeof(struct wperf_ksym)))
+	m->tgid = wperf_cur_u32(c);
+	m->start = wperf_cur_uvarint(c);
+	m->end = wperf_cur_uvarint(c);
+	m->pgoff = wperf_cur_uvarint(c);
+	m->build_id_len = wperf_cur_u8(c);
+	if (m->build_id_len > sizeof(m->build_id))
+		wperf_cursor_fail(c, WPERF_DEC_RANGE);
+	bid = wperf_cur_bytes(c, m->build_id_len);
+	if (bid)
+		memcpy(m->build_id, bid, m->build_id_len);
+	path = arena_lstr(t, c, NULL);
+	if (path == SIZE_MAX)
 		return -ENOMEM;
-	for (uint64_t i = 0; i < n && !c->err; i++) {
-		struct wperf_ksym *k = wperf_trace__push(&t->ksyms, sizeof(*k)); /* reserved */
-		size_t name;
+	m->path = AS_PTR(path);
+	return 0;
+}
 
-		k->addr = wperf_cur_le64(c);
-		name = arena_lstr(t, c, NULL);
-		if (name == SIZE_MAX)
-			return -ENOMEM;
-		k->name = AS_PTR(name);
-	}
+static int read_ksym(struct wperf_trace *t, struct wperf_cursor *c, void *row)
+{
+	struct wperf_ksym *k = row;
+	size_t name;
+
+	k->addr = wperf_cur_le64(c);
+	name = arena_lstr(t, c, NULL);
+	if (name == SIZE_MAX)
+		return -ENOMEM;
+	k->name = AS_PTR(name);
 	return 0;
 }
 
@@ -207,7 +199,7 @@ static int load_stats(struct wperf_trace *t, const struct section *s, struct wpe
 		      struct wperf_error *err)
 {
 	struct wperf_trace_stats *st = &t->stats;
-	uint64_t ncpu, nkinds;
+	uint64_t nkinds;
 
 	if (t->have_stats)
 		return wperf_trace__fail_at(err, -EBADMSG, t->path, "corrupt", s->off,
@@ -215,15 +207,12 @@ static int load_stats(struct wperf_trace *t, const struct section *s, struct wpe
 	t->have_stats = 1;
 	st->start_ts = wperf_cur_le64(c);
 	st->end_ts = wperf_cur_le64(c);
-	ncpu = wperf_cur_count(c, 1);
-	if (ncpu > UINT32_MAX)
-		wperf_cursor_fail(c, WPERF_DEC_RANGE);
+	st->ncpu = wperf_cur_count32(c, 1);
 	if (c->err)
 		return 0;
-	st->ncpu = (uint32_t)ncpu;
-	if (wperf_buf_reserve(&t->lost, ncpu * sizeof(uint64_t)))
+	if (wperf_buf_reserve(&t->lost, st->ncpu * sizeof(uint64_t)))
 		return -ENOMEM;
-	for (uint64_t i = 0; i < ncpu; i++) {
+	for (uint64_t i = 0; i < st->ncpu; i++) {
 		uint64_t v = wperf_cur_uvarint(c);
 
 		wperf_buf_append(&t->lost, &v, sizeof(v));
@@ -260,17 +249,17 @@ int wperf_trace__load_table(struct wperf_trace *t, const struct section *s, ZSTD
 		if (ret && ret != -ENOMEM)
 			return ret;
 		break;
-	case WPERF_SECTION_THREADS:
-		ret = load_threads(t, &c);
+	case WPERF_SECTION_THREADS: /* 4 bytes a row at least: three one-byte ids, an empty name */
+		ret = load_rows(t, &c, &t->threads, 4, sizeof(struct wperf_thread), read_thread);
 		break;
-	case WPERF_SECTION_STACKS:
-		ret = load_stacks(t, &c);
+	case WPERF_SECTION_STACKS: /* id, user, nr: a byte each at least */
+		ret = load_rows(t, &c, &t->stacks, 3, sizeof(struct wperf_stack), read_stack);
 		break;
-	case WPERF_SECTION_MAPPINGS:
-		ret = load_mappings(t, &c);
+	case WPERF_SECTION_MAPPINGS: /* tgid, start, end, pgoff, build id and path lengths */
+		ret = load_rows(t, &c, &t->mappings, 6, sizeof(struct wperf_mapping), read_mapping);
 		break;
-	case WPERF_SECTION_KSYMS:
-		ret = load_ksyms(t, &c);
+	case WPERF_SECTION_KSYMS: /* u64 addr, name length */
+		ret = load_rows(t, &c, &t->ksyms, 9, sizeof(struct wperf_ksym), read_ksym);
 		break;
 	case WPERF_SECTION_PERFMAP:
 		ret = load_perfmap(t, &c);
@@ -298,10 +287,10 @@ int wperf_trace__load_table(struct wperf_trace *t, const struct section *s, ZSTD
 static int cmp_stack(const void *a, const void *b)
 {
 	const struct wperf_stack *x = a, *y = b;
+	const uint64_t kx[] = {x->user, wperf_key_signed(x->id)};
+	const uint64_t ky[] = {y->user, wperf_key_signed(y->id)};
 
-	if (x->user != y->user)
-		return x->user < y->user ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+	return wperf_cmp_keys(kx, ky, 2);
 }
 
 /* The arenas are final now: turn the offsets in the tables into pointers. */

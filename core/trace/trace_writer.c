@@ -250,13 +250,13 @@ int wperf_trace_writer_event(struct wperf_trace_writer *w, const struct wperf_ev
 /*
  * Table payloads are built with these appenders. The first failed append is kept
  * in table_err and the rest do nothing, so a table is written without checking
- * every field; table_end reports it.
+ * every field; table_end reports it, and checks the writer is usable before it
+ * writes (building the payload in memory touches no file).
  */
-static int table_begin(struct wperf_trace_writer *w, struct wperf_error *err)
+static void table_begin(struct wperf_trace_writer *w)
 {
 	wperf_buf_clear(&w->table);
 	w->table_err = 0;
-	return check_usable(w, err);
 }
 
 static void put_uvarint(struct wperf_trace_writer *w, uint64_t v)
@@ -290,8 +290,19 @@ static void put_lstr(struct wperf_trace_writer *w, const char *s, size_t len)
 	put_bytes(w, s, len);
 }
 
+/* A table of rows: their count first, as trace.h has every such table. */
+static void rows_begin(struct wperf_trace_writer *w, size_t n)
+{
+	table_begin(w);
+	put_uvarint(w, n);
+}
+
 static int table_end(struct wperf_trace_writer *w, uint32_t kind, struct wperf_error *err)
 {
+	int ret = check_usable(w, err);
+
+	if (ret)
+		return ret;
 	if (w->table_err)
 		return no_memory(err, "for a table section");
 	return write_section(w, kind, w->table.data, w->table.len, 1, err);
@@ -300,10 +311,7 @@ static int table_end(struct wperf_trace_writer *w, uint32_t kind, struct wperf_e
 int wperf_trace_writer_meta(struct wperf_trace_writer *w, const char *const *keys,
 			    const char *const *values, size_t n, struct wperf_error *err)
 {
-	int ret = table_begin(w, err);
-
-	if (ret)
-		return ret;
+	table_begin(w);
 	/* key\0value\0 pairs, as trace.h has it: no count, the pairs fill the payload. */
 	for (size_t i = 0; i < n; i++) {
 		if (!keys[i] || !values[i])
@@ -318,11 +326,7 @@ int wperf_trace_writer_meta(struct wperf_trace_writer *w, const char *const *key
 int wperf_trace_writer_threads(struct wperf_trace_writer *w, const struct wperf_thread *t, size_t n,
 			       struct wperf_error *err)
 {
-	int ret = table_begin(w, err);
-
-	if (ret)
-		return ret;
-	put_uvarint(w, n);
+	rows_begin(w, n);
 	for (size_t i = 0; i < n; i++) {
 		put_uvarint(w, t[i].tid);
 		put_uvarint(w, t[i].tgid);
@@ -335,11 +339,7 @@ int wperf_trace_writer_threads(struct wperf_trace_writer *w, const struct wperf_
 int wperf_trace_writer_stacks(struct wperf_trace_writer *w, const struct wperf_stack *s, size_t n,
 			      struct wperf_error *err)
 {
-	int ret = table_begin(w, err);
-
-	if (ret)
-		return ret;
-	put_uvarint(w, n);
+	rows_begin(w, n);
 	for (size_t i = 0; i < n; i++) {
 		uint8_t user = s[i].user != 0;
 		uint64_t prev = 0;
@@ -366,11 +366,7 @@ int wperf_trace_writer_stacks(struct wperf_trace_writer *w, const struct wperf_s
 int wperf_trace_writer_mappings(struct wperf_trace_writer *w, const struct wperf_mapping *m,
 				size_t n, struct wperf_error *err)
 {
-	int ret = table_begin(w, err);
-
-	if (ret)
-		return ret;
-	put_uvarint(w, n);
+	rows_begin(w, n);
 	for (size_t i = 0; i < n; i++) {
 		const char *path = m[i].path ? m[i].path : "";
 
@@ -392,11 +388,7 @@ int wperf_trace_writer_mappings(struct wperf_trace_writer *w, const struct wperf
 int wperf_trace_writer_ksyms(struct wperf_trace_writer *w, const struct wperf_ksym *k, size_t n,
 			     struct wperf_error *err)
 {
-	int ret = table_begin(w, err);
-
-	if (ret)
-		return ret;
-	put_uvarint(w, n);
+	rows_begin(w, n);
 	for (size_t i = 0; i < n; i++) {
 		const char *name = k[i].name ? k[i].name : "";
 
@@ -410,10 +402,7 @@ int wperf_trace_writer_ksyms(struct wperf_trace_writer *w, const struct wperf_ks
 int wperf_trace_writer_perfmap(struct wperf_trace_writer *w, const struct wperf_perfmap *p,
 			       struct wperf_error *err)
 {
-	int ret = table_begin(w, err);
-
-	if (ret)
-		return ret;
+	table_begin(w);
 	if (p->len && !p->text)
 		return wperf_error_set(err, -EINVAL, "trace writer: perf map of %u has no text",
 				       p->tgid);
@@ -434,6 +423,17 @@ static void put_fields(struct wperf_trace_writer *w, uint32_t n, const uint64_t 
 	put_uvarint(w, n);
 	for (uint32_t i = 0; i < n; i++)
 		put_uvarint(w, f[i]);
+}
+
+/* A disk's or an interface's row: two ids (major, minor; ifindex, type), a
+ * name and the kernel's numbers (the reader's get_named_rows). */
+static void put_named_row(struct wperf_trace_writer *w, uint32_t a, uint32_t b, const char *name,
+			  uint32_t nfields, const uint64_t *fields)
+{
+	put_uvarint(w, a);
+	put_uvarint(w, b);
+	put_str(w, name);
+	put_fields(w, nfields, fields);
 }
 
 static void put_irq_rows(struct wperf_trace_writer *w, const struct wperf_irq_counters *r, size_t n)
@@ -469,10 +469,7 @@ static int counters_complete(const struct wperf_counters *c)
 int wperf_trace_writer_counters(struct wperf_trace_writer *w, const struct wperf_counters *c,
 				struct wperf_error *err)
 {
-	int ret = table_begin(w, err);
-
-	if (ret)
-		return ret;
+	table_begin(w);
 	if (!counters_complete(c))
 		return wperf_error_set(err, -EINVAL,
 				       "trace writer: counters with a count but no array");
@@ -484,17 +481,15 @@ int wperf_trace_writer_counters(struct wperf_trace_writer *w, const struct wperf
 	put_u64(w, c->ts);
 	put_uvarint(w, c->ndisks);
 	for (size_t i = 0; i < c->ndisks; i++) {
-		put_uvarint(w, c->disks[i].major);
-		put_uvarint(w, c->disks[i].minor);
-		put_str(w, c->disks[i].name);
-		put_fields(w, c->disks[i].nfields, c->disks[i].fields);
+		const struct wperf_disk_counters *d = &c->disks[i];
+
+		put_named_row(w, d->major, d->minor, d->name, d->nfields, d->fields);
 	}
 	put_uvarint(w, c->nnics);
 	for (size_t i = 0; i < c->nnics; i++) {
-		put_uvarint(w, c->nics[i].ifindex);
-		put_uvarint(w, c->nics[i].type);
-		put_str(w, c->nics[i].name);
-		put_fields(w, c->nics[i].nfields, c->nics[i].fields);
+		const struct wperf_nic_counters *n = &c->nics[i];
+
+		put_named_row(w, n->ifindex, n->type, n->name, n->nfields, n->fields);
 	}
 	put_uvarint(w, c->ncpus);
 	for (size_t i = 0; i < c->ncpus; i++) {
@@ -522,10 +517,7 @@ static int write_stats(struct wperf_trace_writer *w, const struct wperf_trace_st
 		       struct wperf_error *err)
 {
 	static const struct wperf_trace_stats none;
-	int ret = table_begin(w, err);
-
-	if (ret)
-		return ret;
+	table_begin(w);
 	if (!st)
 		st = &none;
 	put_u64(w, st->start_ts);

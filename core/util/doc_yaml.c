@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util/cmp.h"
+
 static int fail_at(struct wperf_yaml *y, size_t line, size_t col, const char *fmt, va_list ap)
 {
 	char msg[WPERF_ERROR_MSG_LEN];
@@ -252,7 +254,7 @@ static int by_key(const void *a, const void *b)
 	const struct key_ref *x = a, *y = b;
 	int c = strcmp(x->key, y->key);
 
-	return c ? c : (x->index > y->index) - (x->index < y->index);
+	return c ? c : wperf_cmp_u64(x->index, y->index);
 }
 
 /* Each key a string, and one of keys (when not NULL). */

@@ -264,4 +264,17 @@ static inline uint64_t wperf_cur_count(struct wperf_cursor *c, size_t min_size)
 	return n;
 }
 
+/* A count as wperf_cur_count that must also fit in a uint32_t (frames, CPUs, a
+ * row's fields): a larger one fails the cursor with WPERF_DEC_RANGE. 0 on failure. */
+static inline uint32_t wperf_cur_count32(struct wperf_cursor *c, size_t min_size)
+{
+	uint64_t n = wperf_cur_count(c, min_size);
+
+	if (n > UINT32_MAX) {
+		wperf_cursor_fail(c, WPERF_DEC_RANGE);
+		return 0;
+	}
+	return (uint32_t)n;
+}
+
 #endif /* WPERF_VARINT_H */

@@ -217,6 +217,25 @@ static void test_uvarint_overlong(void **state)
 	assert_int_equal(wperf_uvarint_get(&p, many + sizeof(many), &v), WPERF_DEC_OVERLONG);
 }
 
+static void test_cur_count32(void **state)
+{
+	struct wperf_buf b = {0};
+	struct wperf_cursor c;
+
+	(void)state;
+	wperf_buf_append_uvarint(&b, 3);
+	wperf_buf_append_uvarint(&b, 300);
+	wperf_buf_append(&b, "abc", 3);
+	wperf_cursor_init(&c, b.data, b.len);
+	/* 3 items of 1 byte fit in the 5 bytes left */
+	assert_int_equal(wperf_cur_count32(&c, 1), 3);
+	assert_int_equal(c.err, 0);
+	/* 300 items cannot fit in the 3 bytes left: corrupt, and no count */
+	assert_int_equal(wperf_cur_count32(&c, 1), 0);
+	assert_int_equal(c.err, WPERF_DEC_TRUNCATED);
+	wperf_buf_release(&b);
+}
+
 static void test_cursor(void **state)
 {
 	struct wperf_buf b = {0};
@@ -303,6 +322,7 @@ int main(void)
 	    cmocka_unit_test(test_uvarint_truncated),
 	    cmocka_unit_test(test_uvarint_overlong),
 	    cmocka_unit_test(test_cursor),
+	    cmocka_unit_test(test_cur_count32),
 	    cmocka_unit_test(test_error_set),
 	};
 
