@@ -146,8 +146,12 @@ uint32_t tl_interrupt_waker(struct tl_builder *b, const struct wperf_event *ev)
 	return source(b, WPERF_CTX_SOFTIRQ, irq);
 }
 
-/* The device with the most I/O of a kind (requests for disks, bytes for NICs). */
-static uint32_t most_active(const struct tl_builder *b, uint8_t kind)
+/* A test of a device, given the builder and an argument. */
+typedef int device_test(const struct tl_builder *b, const struct tl_device *d, const void *arg);
+
+/* The device with the most I/O (requests for disks, bytes for NICs) of those
+ * that pass test, or TL_NONE. */
+static uint32_t busiest(const struct tl_builder *b, device_test *test, const void *arg)
 {
 	size_t n = TL_COUNT(b->devices, struct tl_device);
 	uint32_t best = TL_NONE;
@@ -155,14 +159,21 @@ static uint32_t most_active(const struct tl_builder *b, uint8_t kind)
 
 	for (size_t i = 0; i < n; i++) {
 		const struct tl_device *d = &TL_AT(b->devices, struct tl_device, i);
-		uint64_t v = kind == WPERF_ENTITY_DISK ? d->ios : d->bytes;
+		uint64_t v = d->kind == WPERF_ENTITY_DISK ? d->ios : d->bytes;
 
-		if (d->kind == kind && (best == TL_NONE || v > best_v)) {
+		if (test(b, d, arg) && (best == TL_NONE || v > best_v)) {
 			best = (uint32_t)i;
 			best_v = v;
 		}
 	}
 	return best;
+}
+
+/* Is d of the kind (uint8_t) at arg? */
+static int of_kind(const struct tl_builder *b, const struct tl_device *d, const void *kind)
+{
+	(void)b;
+	return d->kind == *(const uint8_t *)kind;
 }
 
 /* Is irq among the comma-separated numbers of list? */
@@ -183,34 +194,20 @@ static int irq_listed(const char *list, int32_t irq)
 	return 0;
 }
 
-/* The device whose interrupts, as the recorder read them from sysfs, include
- * irq (the busiest of several), or TL_NONE. */
-static uint32_t listed_device(const struct tl_builder *b, int32_t irq)
+/* Is the irq (int32_t) at arg one of d's, as the recorder read them from sysfs? */
+static int has_irq(const struct tl_builder *b, const struct tl_device *d, const void *irq)
 {
-	size_t n = TL_COUNT(b->devices, struct tl_device);
-	uint32_t best = TL_NONE;
-	uint64_t best_v = 0;
+	char key[64], id[32];
+	const char *list;
 
-	for (size_t i = 0; i < n; i++) {
-		const struct tl_device *d = &TL_AT(b->devices, struct tl_device, i);
-		char key[64], id[32];
-		const char *list;
-
-		if (d->kind == WPERF_ENTITY_DISK) {
-			snprintf(id, sizeof(id), "%" PRIu32 ":%" PRIu32, d->key >> 20,
-				 d->key & 0xfffff);
-			snprintf(key, sizeof(key), WPERF_META_DISK_IRQS("s"), id);
-		} else {
-			snprintf(key, sizeof(key), WPERF_META_NET_IRQS(PRIu32), d->key);
-		}
-		list = wperf_trace_meta(b->t, key);
-		if (list && irq_listed(list, irq) &&
-		    (best == TL_NONE || d->ios + d->bytes > best_v)) {
-			best = (uint32_t)i;
-			best_v = d->ios + d->bytes;
-		}
+	if (d->kind == WPERF_ENTITY_DISK) {
+		snprintf(id, sizeof(id), "%" PRIu32 ":%" PRIu32, d->key >> 20, d->key & 0xfffff);
+		snprintf(key, sizeof(key), WPERF_META_DISK_IRQS("s"), id);
+	} else {
+		snprintf(key, sizeof(key), WPERF_META_NET_IRQS(PRIu32), d->key);
 	}
-	return best;
+	list = wperf_trace_meta(b->t, key);
+	return list && irq_listed(list, *(const int32_t *)irq);
 }
 
 /* The device an unresolved source stands for, or TL_NONE; else its name. */
@@ -232,12 +229,12 @@ static uint32_t resolve(const struct tl_builder *b, const struct tl_source *s, u
 		if (k >= 0)
 			return TL_AT(b->votes, struct tl_vote, k).device;
 		snprintf(name, size, "irq:%" PRId32, s->irq);
-		return listed_device(b, s->irq);
+		return busiest(b, has_irq, &s->irq);
 	}
 	if (s->irq == WPERF_SOFTIRQ_BLOCK)
-		d = most_active(b, WPERF_ENTITY_DISK);
+		d = busiest(b, of_kind, &(const uint8_t){WPERF_ENTITY_DISK});
 	else if (s->irq == WPERF_SOFTIRQ_NET_RX || s->irq == WPERF_SOFTIRQ_NET_TX)
-		d = most_active(b, WPERF_ENTITY_NIC);
+		d = busiest(b, of_kind, &(const uint8_t){WPERF_ENTITY_NIC});
 	if (wperf_softirq_name(s->irq))
 		snprintf(name, size, "softirq:%s", wperf_softirq_name(s->irq));
 	else
