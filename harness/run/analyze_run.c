@@ -75,6 +75,16 @@ int analyze_run(const struct scenario *s, const char *trace, const char *target,
 	e = wperf_trace_open(trace, &t, err);
 	if (!e)
 		e = wperf_analyze(t, &ao, &a, err);
+	/* A mistyped process name would judge nothing, as if it never waited.
+	 * (The load's or a service's pids may have no thread in the window: a
+	 * load that is done before it opens.) */
+	if (!e && s->analysis.target.kind == SCENARIO_TARGET_PROCESS &&
+	    (e = wperf_analysis_check_target(a, err)) < 0) {
+		char msg[WPERF_ERROR_MSG_LEN];
+
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		e = wperf_error_set(err, e, "analysis.%s", msg);
+	}
 	if (!e)
 		e = wperf_symbolizer_new(t, &sym, err);
 	if (!e)

@@ -141,14 +141,15 @@ static void the_same_code_passes_its_baseline(void **state)
 	assert_int_equal(access(e2e_join(repo, "perf/baselines/kv.yaml"), R_OK), 0);
 	GIT("add", "perf/baselines");
 	GIT("commit", "-q", "-m", "the baseline of kv");
-	BENCH("perf", "check-perf", "-q", "--runs", "5", "--max-runs", "5", "--results", results,
-	      "kv.yaml");
+	/* the gate's own looks (up to 11 runs): identical code can suggest a
+	 * change in one of its tests by chance, and more runs settle it */
+	BENCH("perf", "check-perf", "-q", "--runs", "5", "--results", results, "kv.yaml");
 	expect_status(0);
 	read_check(results, &c);
 	assert_int_equal(c.n, 1);
 	assert_false(c.scenarios[0].error);
-	assert_true(c.scenarios[0].verdict.kind == WPERF_VERDICT_PASS ||
-		    c.scenarios[0].verdict.kind == WPERF_VERDICT_IMPROVED);
+	if (c.scenarios[0].verdict.kind != WPERF_VERDICT_IMPROVED)
+		e2e_verdict_is(&c.scenarios[0], WPERF_VERDICT_PASS, results);
 	assert_false(c.base_mode);
 	wperf_check_release(&c);
 }

@@ -137,23 +137,6 @@ static void check_perf(const char *runs, int status, struct wperf_check *c)
 	assert_false(c->head_dirty);
 }
 
-/* s's verdict is kind; else a failure that says why it is not. */
-static void verdict_is(const struct wperf_check_scenario *s, enum wperf_verdict_kind kind)
-{
-	struct wperf_buf md = {0};
-
-	if (s->verdict.kind == kind)
-		return;
-	/* the verdict's findings, as the pull request would read them */
-	if (wperf_verdict_markdown(&s->verdict, 0, &md) == 0 && md.len)
-		fprintf(stderr, "%.*s\n", (int)md.len, (const char *)md.data);
-	wperf_buf_release(&md);
-	if (getenv("WPERF_KEEP_CHECK")) /* a developer's copy of the evidence */
-		e2e_shell("cp -r '%s' '%s'", check, getenv("WPERF_KEEP_CHECK"));
-	fail_msg("%s: %s, not %s (%s)", s->name, wperf_verdict_name(s->verdict.kind),
-		 wperf_verdict_name(kind), s->reason ? s->reason : "no reason given");
-}
-
 /* The scenario named name of c. */
 static const struct wperf_check_scenario *scenario(const struct wperf_check *c, const char *name)
 {
@@ -264,7 +247,7 @@ static void a_new_bottleneck_fails_the_gate(void **state)
 	assert_int_equal(c.n, 1);
 	s = scenario(&c, SCENARIO);
 	assert_false(s->error);
-	verdict_is(s, WPERF_VERDICT_NEW_BOTTLENECK);
+	e2e_verdict_is(s, WPERF_VERDICT_NEW_BOTTLENECK, check);
 	assert_non_null(strstr(out.err, "could tell a throughput change of"));
 	for (size_t i = 0; i < s->verdict.nfindings; i++) {
 		const struct wperf_finding *f = &s->verdict.findings[i];
@@ -364,7 +347,7 @@ static void the_fix_passes_in_the_same_comment(void **state)
 	s = scenario(&c, SCENARIO);
 	assert_false(s->error);
 	if (s->verdict.kind != WPERF_VERDICT_IMPROVED)
-		verdict_is(s, WPERF_VERDICT_PASS);
+		e2e_verdict_is(s, WPERF_VERDICT_PASS, check);
 	snprintf(row, sizeof(row), "| `" SCENARIO "` | %s |", wperf_verdict_name(s->verdict.kind));
 	wperf_check_release(&c);
 	upload_and_download();
@@ -401,7 +384,7 @@ static void a_new_scenario_is_compared_with_nothing(void **state)
 	assert_int_equal(c.n, 2);
 	s = scenario(&c, "fig1-nu");
 	assert_false(s->error);
-	verdict_is(s, WPERF_VERDICT_PASS);
+	e2e_verdict_is(s, WPERF_VERDICT_PASS, check);
 	assert_int_equal(s->pairs, 5);
 	assert_false(s->verdict.paired);
 	assert_non_null(s->reason);

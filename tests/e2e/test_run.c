@@ -277,6 +277,19 @@ static void throughput_missing(void **state)
 		"matches the throughput regex", "no line of");
 }
 
+/* A target no process of the trace has: the run stops with the closest names,
+ * not a report of nothing. */
+static void target_of_no_process(void **state)
+{
+	(void)state;
+	e2e_require_bpf();
+	failure("no-target.yaml",
+		"name: no-target\n" SERVICES "load: {command: \"env %2$s sh -c 'sleep 1'\"}\n"
+		"analysis: {target: no-such-program}\n",
+		"analysis.target 'no-such-program' is no process of the trace; the closest names: ",
+		"is no process of the trace");
+}
+
 /* ---- record.on_stop ---- */
 
 /*
@@ -444,6 +457,7 @@ int main(void)
 	    cmocka_unit_test(service_dies_during_the_run),
 	    cmocka_unit_test(load_fails),
 	    cmocka_unit_test(throughput_missing),
+	    cmocka_unit_test(target_of_no_process),
 	    cmocka_unit_test(on_stop_runs_between_window_and_tables),
 	    cmocka_unit_test(gate_cycle_on_figure_1),
 	};

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "core/util/buf.h"
+#include "core/gate/check.h"
 #include "core/trace/trace.h"
 
 /*
@@ -109,6 +110,14 @@ int e2e_recorder_programs_loaded(void);
 /* The same, after giving the kernel a few seconds to free programs that were
  * just released (an RCU grace period): 1 when they are still there. */
 int e2e_recorder_programs_linger(void);
+
+/*
+ * Asserts that the check-perf verdict of s is kind; else prints the verdict's
+ * findings as the pull request would read them, copies the check's folder
+ * check_dir to $WPERF_KEEP_CHECK when that is set, and fails saying why.
+ */
+void e2e_verdict_is(const struct wperf_check_scenario *s, enum wperf_verdict_kind kind,
+		    const char *check_dir);
 
 /* Asserts that what a test started is gone: no process carries the marker and
  * no recorder program lingers. */
