@@ -59,8 +59,12 @@ LIBWPERF := $(BUILD)/libwperf.a
 VMLINUX_H := $(BUILD)/bpf/vmlinux.h
 RECORDER_SKEL := $(BUILD)/bpf/recorder.skel.h
 
+# Each command's page (harness/cli/pages/NAME.txt: its summary, synopsis,
+# operands and prose) becomes its struct cli_help in one generated file.
+CLI_PAGES := $(wildcard harness/cli/pages/*.txt)
+CLI_PAGES_C := $(BUILD)/gen/cli_pages.c
 HARNESS_SRCS := $(wildcard harness/*/*.c)
-HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(BUILD)/%.o)
+HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(BUILD)/%.o) $(CLI_PAGES_C:.c=.o)
 # Everything of the program but main, for the harness's unit tests.
 LIBHARNESS := $(BUILD)/libharness.a
 WPERF_BENCH := $(BUILD)/wperf-bench
@@ -106,7 +110,8 @@ FUZZ_CFLAGS := -g -O1 $(BASE_CFLAGS) -fno-omit-frame-pointer \
 # object that needs the BPF skeleton (an archive, so a target pulls in only
 # what it calls).
 FUZZ_HARNESS_SRCS := $(filter-out harness/cli/main.c harness/record/bpf_recorder.c,$(HARNESS_SRCS))
-FUZZ_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRCS) $(FUZZ_HARNESS_SRCS) tests/lib/fuzz_readers.c)
+FUZZ_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRCS) $(FUZZ_HARNESS_SRCS) $(CLI_PAGES_C) \
+	tests/lib/fuzz_readers.c)
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= $(FUZZ_SRCS:fuzz/%.c=%)
 
@@ -169,6 +174,13 @@ $(BUILD)/harness/%.o: harness/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
+$(CLI_PAGES_C): harness/cli/pages/pages.awk $(CLI_PAGES)
+	@mkdir -p $(@D)
+	awk -f harness/cli/pages/pages.awk $(CLI_PAGES) > $@
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+
 # The one object that includes the BPF skeleton: only it needs clang and bpftool.
 $(BUILD)/harness/record/bpf_recorder.o: $(RECORDER_SKEL)
 
@@ -217,6 +229,7 @@ test-e2e: all $(E2E_BINS)
 test: all man completion $(UNIT_BINS) $(E2E_BINS) check-bpf-arm64
 	@bash tests/layers.sh
 	@bash tests/sizes.sh
+	@bash tests/pages.sh
 	@WPERF_BUILD=$(BUILD) bash tests/completion.sh
 	@WPERF_BUILD=$(BUILD) bash tests/run.sh $(UNIT_BINS) $(E2E_BINS)
 

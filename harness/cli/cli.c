@@ -82,7 +82,7 @@ int cli_parse_baseline_ref(const char *cmd, const struct cli_option *opt, const 
 	return 0;
 }
 
-const struct cli_option cli_baseline_options[] = {
+const struct cli_option cli_baseline_src_options[] = {
     {'b', "baseline", "FILE", "the baseline (default: baselines/NAME.yaml)",
      CLI_STRING(struct gate_baseline_src, path)},
     {0, "baseline-ref", "REF",

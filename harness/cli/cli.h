@@ -33,19 +33,26 @@ int cmd_post(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
-/* Each command's options and help (cmd_NAME.c). record's are also the options
- * a child recorder's command line (recording_argv) must read back as they were. */
+/*
+ * Each command's help, generated from its page (harness/cli/pages/NAME.txt,
+ * by pages/pages.awk), and its options (cmd_NAME.c), which the help names.
+ * record's are also the options a child recorder's command line
+ * (recording_argv) must read back as they were.
+ */
 extern const struct cli_help cli_record_help, cli_info_help, cli_dump_help, cli_report_help,
     cli_diff_help, cli_check_help, cli_run_help, cli_compare_help, cli_baseline_help, cli_ab_help,
-    cli_check_perf_help, cli_history_help, cli_post_help;
+    cli_check_perf_help, cli_history_help, cli_post_help, cli_help_help;
+extern const struct cli_option cli_record_options[], cli_info_options[], cli_dump_options[],
+    cli_report_options[], cli_diff_options[], cli_check_options[], cli_run_options[],
+    cli_compare_options[], cli_baseline_options[], cli_ab_options[], cli_check_perf_options[],
+    cli_history_options[], cli_post_options[], cli_help_options[];
 
 /* A sub-command as the command list has it: `wperf-bench NAME` calls run with
- * argv[0] NAME; the rest of what it says of itself is in its help. */
+ * argv[0] NAME; what it says of itself is in its help. */
 struct cli_command {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const struct cli_help *help;
-	const char *summary; /* one line: the command list's, the man page's NAME */
 };
 
 /* Every command, in the order the command list shows them; {0} ends it. */
@@ -94,7 +101,7 @@ int cli_parse_count(const char *cmd, const char *opt, const char *arg, unsigned 
  * gate_baseline_src. REF "merge-base" (or empty) is the merge base of HEAD
  * with the target branch.
  */
-extern const struct cli_option cli_baseline_options[];
+extern const struct cli_option cli_baseline_src_options[];
 
 /* --baseline-ref's parser (CLI_OPTION_PARSE of a whole struct
  * gate_baseline_src): REF, or the merge base. */

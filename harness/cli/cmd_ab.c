@@ -26,7 +26,7 @@ struct ab_args {
 	struct cli_vars vars; /* --var and the repository's, for o.defs */
 };
 
-static const struct cli_option ab_options[] = {
+const struct cli_option cli_ab_options[] = {
     {0, "base", "REF", "the base commit (default: the merge base of HEAD with the target branch)",
      CLI_STRING(struct ab_args, base_ref)},
     {0, "target", "BRANCH",
@@ -55,26 +55,6 @@ static const struct cli_option ab_options[] = {
     {'q', "quiet", NULL, "only warnings, errors and the verdict",
      CLI_FLAG(struct ab_args, o.quiet)},
     {0},
-};
-
-const struct cli_help cli_ab_help = {
-    .synopsis = "[OPTIONS] SCENARIO",
-    .description = "Runs SCENARIO on the base commit and on the work tree (uncommitted changes\n"
-		   "included) in turns on this machine, base first in odd pairs and head first\n"
-		   "in even ones, and judges the head's runs against the base's with paired\n"
-		   "tests: the comparison that machine drift cannot fool. The base commit is\n"
-		   "written into a temporary folder from git's objects; the scenario's build\n"
-		   "commands build each tree first, and each side runs from its tree's root,\n"
-		   "${BUILD_DIR} its build/. The accepted: entries of the head's\n"
-		   "baselines/NAME.yaml still apply.\n"
-		   "\n"
-		   "While the verdict is inconclusive it adds pairs, 3 at a time, up to\n"
-		   "--max-runs; each test is held to 0.05 divided by the number of looks.\n",
-    .options = ab_options,
-    .exit_status = "0 the verdict is pass, improved or inconclusive; 1 it is\n"
-		   "new-bottleneck or regression; 2 error or interrupted.\n",
-    .min_operands = 1,
-    .max_operands = 1,
 };
 
 /* RESULTS, or results/ab-STEM-YYYYmmdd-HHMMSS after the scenario's file. */

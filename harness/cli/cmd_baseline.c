@@ -21,7 +21,7 @@ struct baseline_args {
 	struct cli_vars vars; /* --var and the repository's */
 };
 
-static const struct cli_option baseline_options[] = {
+const struct cli_option cli_baseline_options[] = {
     {'b', "baseline", "FILE",
      "where to write (default: NAME.yaml in the baselines folder the repository's "
      ".wperf-bench.yaml names, else baselines/NAME.yaml)",
@@ -37,19 +37,6 @@ static const struct cli_option baseline_options[] = {
     {'q', "quiet", NULL, "SCENARIO: only warnings and errors while it runs",
      CLI_FLAG(struct baseline_args, o.quiet)},
     {0},
-};
-
-const struct cli_help cli_baseline_help = {
-    .synopsis = "update [OPTIONS] RESULTS|SCENARIO",
-    .description = "Writes the baseline of a scenario (knots, edge weights and throughput of\n"
-		   "every run, the environment) from RESULTS, a complete results folder of\n"
-		   "'wperf-bench run', or from a run set of SCENARIO made now. The accepted:\n"
-		   "entries of the baseline it replaces are kept. The file is replaced\n"
-		   "atomically: never seen half-written.\n",
-    .options = baseline_options,
-    .exit_status = "0 written, 2 error (incomplete results, a run that failed).\n",
-    .min_operands = 1,
-    .max_operands = 1,
 };
 
 /* The baseline of r written to baseline, or by default into the repository's

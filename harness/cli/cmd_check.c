@@ -17,25 +17,12 @@ struct check_args {
 	const char *tag;
 };
 
-static const struct cli_option check_options[] = {
+const struct cli_option cli_check_options[] = {
     {'t', "tag", "TAG",
      "print only the paths of the good scenarios tagged TAG, one a line (for scripts: make "
      "check-perf uses 'ci')",
      CLI_STRING(struct check_args, tag)},
     {0},
-};
-
-const struct cli_help cli_check_help = {
-    .synopsis = "[--tag TAG] SCENARIO...",
-    .description = "Reads each SCENARIO (docs/scenarios.md) and checks its keys, types, values,\n"
-		   "regexes and variables, without running anything. ${RESULTS_DIR} stands for\n"
-		   "\"<results>\" and ${BUILD_DIR} for \"build\".\n",
-    .options = check_options,
-    .notes = "A scenario with fewer runs than its gate's min_runs is good, with a\n"
-	     "warning: 'run --gate' can never fail on it.\n",
-    .exit_status = "0 all are good, 2 one is not.\n",
-    .min_operands = 1,
-    .max_operands = CLI_ANY_OPERANDS,
 };
 
 /* "ok (NAME: N services, M runs, tags a, b)" */

@@ -244,7 +244,7 @@ static int parse_shard(const char *cmd, const struct cli_option *opt, const char
 	return check_shard_parse(arg, field, &err) ? cli_error(cmd, "%s", err.msg) : 0;
 }
 
-static const struct cli_option check_perf_options[] = {
+const struct cli_option cli_check_perf_options[] = {
     {'t', "tag", "TAG", "the scenarios' tag (default: the config's tag, else " CHECK_PERF_TAG ")",
      CLI_STRING(struct check_perf, tag)},
     {0, "var", "NAME=VALUE",
@@ -291,53 +291,6 @@ static const struct cli_option check_perf_options[] = {
     {'q', "quiet", NULL, "only the scenarios' verdicts, warnings and errors",
      CLI_FLAG(struct check_perf, quiet)},
     {0},
-};
-
-const struct cli_help cli_check_perf_help = {
-    .synopsis = "[OPTIONS] [SCENARIO|DIR...]  |  --merge [OPTIONS] RESULTS...",
-    .description =
-	"The performance gate for CI: runs every scenario tagged TAG among the\n"
-	"SCENARIO files and the *.yaml files of each DIR (default: scenarios/), and\n"
-	"judges each one.\n"
-	"\n"
-	"It works from any folder of a git repository: it runs from the work tree's\n"
-	"root (outside git, from here), where .wperf-bench.yaml, when there is one,\n"
-	"names the scenario files and folders, the baselines' folder, the default\n"
-	"tag and results folder, and scenario variables (docs/ci.md). ${BUILD_DIR}\n"
-	"is the root's build/ unless a variable says otherwise.\n"
-	"\n"
-	"With --base REF, each scenario runs on commit REF and on the work tree in\n"
-	"turns on this machine, and the head is judged against the base's runs with\n"
-	"paired tests: what a pull request should be judged by. Without, each is\n"
-	"judged against its stored baseline (baselines/NAME.yaml); the baseline's\n"
-	"throughput and edge shares count only when it was made on a machine with\n"
-	"the same fingerprint (CPU, CPU count, kernel, calibration loop), otherwise\n"
-	"only which vertices form the bottleneck is compared.\n"
-	"\n"
-	"A scenario's runs are looked at after N runs per side, then every 3 more,\n"
-	"up to M, and it stops as soon as its verdict is not inconclusive. The\n"
-	"chance that identical code fails the check is at most --alpha: each\n"
-	"scenario and each look gets an equal part of it, and the tests of a\n"
-	"scenario (every edge, the throughput, every vertex of the bottleneck) are\n"
-	"adjusted together (Benjamini-Hochberg).\n"
-	"\n"
-	"It leaves in RESULTS:\n"
-	"  NAME/          each scenario's results (base/, head/ and base.yaml with --base)\n"
-	"  summary.json   every verdict and finding (format " WPERF_CHECK_FORMAT ")\n"
-	"  summary.md     the same for people: what 'post' puts on the pull request\n"
-	"  junit.xml      for the CI's test report\n"
-	"  shard.json     with --shard: which share of which selection it ran\n"
-	"\n"
-	"A CI matrix runs --shard 1/N ... N/N on N machines, then one job runs\n"
-	"--merge over their RESULTS folders: one verdict, one summary.md for 'post',\n"
-	"one junit.xml; it refuses a set with a shard missing or given twice.\n",
-    .options = check_perf_options,
-    .examples = "  wperf-bench check-perf --base origin/main\n"
-		"  wperf-bench check-perf --tag nightly --results build/nightly scenarios/\n",
-    .exit_status = "0 every scenario passed, improved or was inconclusive; 1 one\n"
-		   "has a new bottleneck or a regression (or, with --strict, is inconclusive);\n"
-		   "2 a scenario could not run or be judged, bad usage, or interrupted.\n",
-    .max_operands = CLI_ANY_OPERANDS,
 };
 
 static int parse(int argc, char **argv, struct check_perf *cp)

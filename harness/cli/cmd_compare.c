@@ -19,29 +19,13 @@ struct compare_args {
 	const char *markdown, *junit;
 };
 
-static const struct cli_option compare_options[] = {
-    {CLI_GROUP(struct compare_args, baseline, cli_baseline_options)},
+const struct cli_option cli_compare_options[] = {
+    {CLI_GROUP(struct compare_args, baseline, cli_baseline_src_options)},
     {0, "markdown", "FILE", "also write the Markdown of every verdict there",
      CLI_STRING(struct compare_args, markdown)},
     {0, "junit", "FILE", "write one JUnit XML report of every verdict there",
      CLI_STRING(struct compare_args, junit)},
     {0},
-};
-
-const struct cli_help cli_compare_help = {
-    .synopsis = "[OPTIONS] RESULTS...",
-    .description = "Judges each results folder of 'wperf-bench run' against the baseline of its\n"
-		   "scenario: pass, improved, new-bottleneck, regression or inconclusive (too\n"
-		   "few runs to tell a change from noise). Prints the verdicts as Markdown and\n"
-		   "writes verdict.md and junit.xml into each folder.\n",
-    .options = compare_options,
-    .notes = "--baseline goes with one RESULTS only.\n",
-    .examples = "  wperf-bench compare --junit junit.xml results/fig1\n",
-    .exit_status = "0 every verdict is pass, improved or inconclusive; 1 one is\n"
-		   "new-bottleneck or regression; 2 error (a folder that is not complete\n"
-		   "results, a missing or bad baseline).\n",
-    .min_operands = 1,
-    .max_operands = CLI_ANY_OPERANDS,
 };
 
 /* The verdict on one results folder; an exit status. */

@@ -30,7 +30,7 @@ static int parse_format(const char *cmd, const struct cli_option *opt, const cha
 	return 0;
 }
 
-static const struct cli_option diff_options[] = {
+const struct cli_option cli_diff_options[] = {
     {'f', "format", "FORMAT",
      "text (default) or json (" WPERF_DIFF_SCHEMA ", docs/report-schema.md)",
      CLI_PARSE(struct diff_args, json, parse_format)},
@@ -38,25 +38,6 @@ static const struct cli_option diff_options[] = {
      CLI_STRING(struct diff_args, output)},
     {CLI_GROUP(struct diff_args, analysis, cli_analysis_options)},
     {0},
-};
-
-const struct cli_help cli_diff_help = {
-    .synopsis = "[OPTIONS] A.TRACE B.TRACE",
-    .description =
-	"Analyzes both traces with the same options, as 'report' does, and shows what\n"
-	"changed from A to B: each knot and sink with the recording it is found in (A\n"
-	"only, B only, both), and each edge of the wait-for graph with its share of each\n"
-	"recording's window and the change, largest change first. Vertices are matched\n"
-	"by identity (PROCESS/THREAD with numbers folded, disk:MAJ:MIN), never by tid.\n"
-	"Edges under 1% of a window count as absent there; with a target, only the\n"
-	"edges it waits on, directly or not, are shown (as the gate keeps a run).\n",
-    .options = diff_options,
-    .examples = "  wperf-bench diff base/run-1.trace head/run-1.trace\n"
-		"  wperf-bench diff --target fig1 -f json -o diff.json A.trace B.trace\n",
-    .exit_status = "0 compared (whatever changed), 2 error (an unreadable trace, a\n"
-		   "--target with no thread in one of them).\n",
-    .min_operands = 2,
-    .max_operands = 2,
 };
 
 /* The run of the trace at path, as the gate would keep it; an exit status. */

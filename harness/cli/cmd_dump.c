@@ -192,7 +192,7 @@ static int parse_kinds(const char *cmd, const struct cli_option *opt, const char
 	return 0;
 }
 
-static const struct cli_option dump_options[] = {
+const struct cli_option cli_dump_options[] = {
     {0, "kind", "KIND[,KIND...]",
      "only these kinds (switch, wakeup, wakeup_new, fork, exec, exit, rename, hardirq_entry, "
      "..., spin_before, false_wakeup)",
@@ -202,15 +202,6 @@ static const struct cli_option dump_options[] = {
      "kernel's numbers in its order",
      CLI_FLAG(struct dump_args, counters)},
     {0},
-};
-
-const struct cli_help cli_dump_help = {
-    .synopsis = "[--kind KIND[,KIND...] | --counters] TRACE",
-    .description = "Prints the events of TRACE, one a line: time (s, from the window's start),\n"
-		   "CPU, kind, thread (tid/tgid and name), then the kind's fields.\n",
-    .options = dump_options,
-    .min_operands = 1,
-    .max_operands = 1,
 };
 
 int cmd_dump(int argc, char **argv)

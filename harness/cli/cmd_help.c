@@ -16,7 +16,7 @@ struct help_args {
 	const char *completion;
 };
 
-static const struct cli_option help_options[] = {
+const struct cli_option cli_help_options[] = {
     {0, "man", NULL, "the man page of COMMAND (without: wperf-bench(1)), in roff",
      CLI_FLAG(struct help_args, man)},
     {0, "completion", "SHELL", "the completion script for bash or zsh",
@@ -25,20 +25,11 @@ static const struct cli_option help_options[] = {
     {0},
 };
 
-static const struct cli_help help_help = {
-    .synopsis = "[--man | --completion SHELL | --list] [COMMAND]",
-    .description = "Prints the usage of COMMAND (as 'wperf-bench COMMAND --help'), or the\n"
-		   "list of commands; with --man, its man page in roff instead.\n",
-    .options = help_options,
-    .exit_status = "0 printed, 2 error (no such COMMAND or SHELL).\n",
-    .max_operands = 1,
-};
-
 int cmd_help(int argc, char **argv)
 {
 	struct help_args args = {0};
 	const struct cli_command *cmd = NULL;
-	int status = cli_parse(CMD, &help_help, argc, argv, &args);
+	int status = cli_parse(CMD, &cli_help_help, argc, argv, &args);
 
 	if (status >= 0)
 		return status;

@@ -106,7 +106,7 @@ struct history {
 	char unit[32];
 };
 
-static const struct cli_option history_options[] = {
+const struct cli_option cli_history_options[] = {
     {'b', "baseline", "FILE",
      "the baseline's path in the repository (default: baselines/NAME.yaml)",
      CLI_STRING(struct history, baseline)},
@@ -114,22 +114,6 @@ static const struct cli_option history_options[] = {
     {'o', "output", "DIR", "where the table and the plots go (default: history/NAME)",
      CLI_STRING(struct history, out_dir)},
     {0},
-};
-
-const struct cli_help cli_history_help = {
-    .synopsis = "[OPTIONS] SCENARIO",
-    .description = "Shows the baseline of SCENARIO (a name, or a scenario file: its name is\n"
-		   "the file's, without .yaml) at every commit that changed it, oldest first,\n"
-		   "on HEAD's first-parent line: the knots most of its runs had, the heaviest\n"
-		   "edges and the median throughput. Prints a Markdown table (also written as\n"
-		   "DIR/history.md) and plots the throughput and the edges across the commits\n"
-		   "into DIR (throughput.svg/.png, edges.svg/.png, with their gnuplot scripts).\n"
-		   "Read from git's objects: the work tree is not touched.\n",
-    .options = history_options,
-    .exit_status = "0 done, 2 error (not in a repository, no commit changed the\n"
-		   "baseline, gnuplot failed).\n",
-    .min_operands = 1,
-    .max_operands = 1,
 };
 
 /* Reads the baseline at each commit into a point and a table row; a commit

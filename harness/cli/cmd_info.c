@@ -21,22 +21,10 @@ struct info_args {
 	int all_threads;
 };
 
-static const struct cli_option info_options[] = {
+const struct cli_option cli_info_options[] = {
     {0, "threads", NULL, "every thread, not only the " CLI_STR(TOP_THREADS) " with the most events",
      CLI_FLAG(struct info_args, all_threads)},
     {0},
-};
-
-const struct cli_help cli_info_help = {
-    .synopsis = "[--threads] TRACE",
-    .description = "Describes TRACE: format version, recording metadata, window, events by\n"
-		   "kind, lost events and stacks, table sizes, the kernel's counters and the\n"
-		   "checks of the model against them (as the report has them), and the\n"
-		   "threads with the most events (--threads: all of them).\n",
-    .options = info_options,
-    .examples = "  wperf-bench info --threads fig1.trace\n",
-    .min_operands = 1,
-    .max_operands = 1,
 };
 
 struct thread_count {

@@ -23,7 +23,6 @@
 
 #define POST_TIMEOUT_MAX  3600
 #define POST_RETRY_MS_MAX 60000
-#define POST_RETRY_MS_ENV "WPERF_POST_RETRY_MS"
 #define POST_TOKEN_ENV	  "GITHUB_TOKEN"
 
 enum post_forge_id { POST_GITHUB, POST_GITLAB };
@@ -327,23 +326,14 @@ static void post_comment(const struct post_opts *o, const struct post_target *t,
 
 /* ---- the command ---- */
 
-/* The options into *o; -1 to go on, else an exit status. */
 /* The numbers are the forge client's (harness/forge/forge_http.h). */
 /* clang-format off */
 #define TIMEOUT_HELP                                                                               \
 	"seconds per HTTP request (default: " CLI_STR(FORGE_HTTP_TIMEOUT_S) "; connecting: "       \
 	CLI_STR(FORGE_HTTP_CONNECT_TIMEOUT_S) " at the most)"
-#define RETRIES_NOTE                                                                               \
-	"A request is tried again up to " CLI_STR(FORGE_HTTP_RETRIES) " times on 429, 5xx, "       \
-	"a connection error or a\n"                                                                \
-	"timeout, after 1, 2, 4 s ($" POST_RETRY_MS_ENV " sets the first wait, in ms),\n"         \
-	"or after what Retry-After or X-RateLimit-Reset ask when it is at most\n"                  \
-	CLI_STR(FORGE_HTTP_RETRY_CAP_MS) " ms. A creation that failed so (5xx, timeout) is "       \
-	"looked for before\n"                                                                      \
-	"it is tried again: there is never a second comment.\n"
 /* clang-format on */
 
-static const struct cli_option post_options[] = {
+const struct cli_option cli_post_options[] = {
     {0, "forge", "NAME",
      "github or gitlab (default: gitlab in a GitLab job, $GITLAB_CI set, else github)",
      CLI_STRING(struct post_opts, forge_name)},
@@ -382,30 +372,7 @@ static const struct cli_option post_options[] = {
     {0},
 };
 
-const struct cli_help cli_post_help = {
-    .synopsis = "[OPTIONS] FOLDER...",
-    .description = "Puts the verdicts on a GitHub pull request or a GitLab merge request as\n"
-		   "ONE comment (a note on GitLab), found again by its hidden marker\n"
-		   "<!-- wperf-bench --> and updated in place, created when there is none.\n"
-		   "On GitHub, also appends the same Markdown to $GITHUB_STEP_SUMMARY when it\n"
-		   "is set (the job summary), with a pull request or without.\n"
-		   "\n"
-		   "A FOLDER is the output of 'check-perf' (its summary.json, wperf-check/1:\n"
-		   "every scenario with its findings and call sites), or a results folder\n"
-		   "judged by 'compare' or 'run --gate' (its verdict; the findings are in its\n"
-		   "verdict.md). All the folders given make one comment; a scenario given\n"
-		   "twice is taken from the later folder (NAME.confirm after NAME), with a note.\n",
-    .options = post_options,
-    .notes = RETRIES_NOTE,
-    .exit_status = "the verdicts': 0 every scenario is pass, improved or\n"
-		   "inconclusive; 1 one is new-bottleneck or regression; 2 one could not run,\n"
-		   "bad usage, or a FOLDER that is neither (the others are posted all the\n"
-		   "same). A comment that could not be posted, or no token, is a warning,\n"
-		   "never a change of the exit status.\n",
-    .min_operands = 1,
-    .max_operands = CLI_ANY_OPERANDS,
-};
-
+/* The options into *o; -1 to go on, else an exit status. */
 static int parse_options(int argc, char **argv, struct post_opts *o)
 {
 	int status = cli_parse(CMD, &cli_post_help, argc, argv, o);
@@ -427,7 +394,7 @@ static int parse_options(int argc, char **argv, struct post_opts *o)
 static int environment_defaults(struct post_opts *o, char *url, size_t size)
 {
 	const char *server = env_value("GITHUB_SERVER_URL"), *repo = env_value("GITHUB_REPOSITORY");
-	const char *run = env_value("GITHUB_RUN_ID"), *retry = env_value(POST_RETRY_MS_ENV);
+	const char *run = env_value("GITHUB_RUN_ID"), *retry = env_value(FORGE_HTTP_RETRY_MS_ENV);
 	const char *job = env_value("CI_JOB_URL");
 
 	o->forge = o->forge_name ? (strcmp(o->forge_name, "gitlab") ? POST_GITHUB : POST_GITLAB)
@@ -442,7 +409,7 @@ static int environment_defaults(struct post_opts *o, char *url, size_t size)
 	}
 	o->http.retries = FORGE_HTTP_RETRIES;
 	o->http.retrying = retrying;
-	if (retry && cli_parse_count(CMD, "$" POST_RETRY_MS_ENV, retry, 1, POST_RETRY_MS_MAX,
+	if (retry && cli_parse_count(CMD, "$" FORGE_HTTP_RETRY_MS_ENV, retry, 1, POST_RETRY_MS_MAX,
 				     &o->http.retry_base_ms))
 		return EXIT_ERROR;
 	return EXIT_OK;

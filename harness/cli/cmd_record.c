@@ -102,7 +102,7 @@ static int parse_harness_pids(const char *cmd, const struct cli_option *opt, con
 	return 0;
 }
 
-static const struct cli_option record_options[] = {
+const struct cli_option cli_record_options[] = {
     {RECORDING_SHORT_OUTPUT, RECORDING_OPT_OUTPUT, "FILE", "trace file (default: wperf.trace)",
      CLI_STRING(struct record_opts, output)},
     {RECORDING_SHORT_DURATION, RECORDING_OPT_DURATION, "SECONDS",
@@ -145,21 +145,6 @@ static const struct cli_option record_options[] = {
     {RECORDING_SHORT_QUIET, RECORDING_OPT_QUIET, NULL, "no progress or summary",
      CLI_FLAG(struct record_opts, quiet)},
     {0},
-};
-
-const struct cli_help cli_record_help = {
-    .synopsis = "[OPTIONS] [-- COMMAND [ARGS...]]",
-    .description = "Records every scheduling, wakeup, interrupt, disk and network event of the\n"
-		   "machine into a trace file. With a COMMAND, recording starts before it and\n"
-		   "stops when it exits (or when the duration ends: then it is terminated).\n"
-		   "SIGINT or SIGTERM stop the recording cleanly, with a complete file.\n",
-    .options = record_options,
-    .notes = "Needs root (or CAP_BPF and CAP_PERFMON) and a kernel with BTF.\n",
-    .examples = "  wperf-bench record -o fig1.trace -- build/synthetic/fig1 --duration 5\n"
-		"  wperf-bench record -o machine.trace --duration 10 --target memcached\n",
-    .exit_status = "0 recorded, 2 error.\n",
-    .stop_at_operand = 1, /* the COMMAND's own options are its own */
-    .max_operands = CLI_ANY_OPERANDS,
 };
 
 /* What the recording came to, on stderr (unless --quiet). */

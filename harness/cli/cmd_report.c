@@ -67,7 +67,7 @@ static int parse_alias(const char *cmd, const struct cli_option *opt, const char
 	return 0;
 }
 
-static const struct cli_option report_options[] = {
+const struct cli_option cli_report_options[] = {
     {'f', "format", "FORMAT",
      "text (default), json (docs/report-schema.md), dot or svg (the graph: knots highlighted, "
      "edges above the threshold solid), folded (stacks per edge and per thread, for FlameGraph "
@@ -84,22 +84,6 @@ static const struct cli_option report_options[] = {
     {0, "alias", "ID=NAME", "show the vertex of identity ID as NAME (repeatable)",
      CLI_PARSE_ALL(parse_alias)},
     {0},
-};
-
-const struct cli_help cli_report_help = {
-    .synopsis = "[OPTIONS] TRACE",
-    .description = "Builds the wait-for graph of TRACE with cascaded re-distribution, finds the\n"
-		   "knots that bound the throughput (refining large ones), and reports them with\n"
-		   "the call sites behind their edges, then sinks, background knots and the\n"
-		   "CMetric ranking.\n",
-    .options = report_options,
-    .examples = "  wperf-bench report fig1.trace\n"
-		"  wperf-bench report --target memcached -f json -o report.json run-1.trace\n"
-		"  wperf-bench report -f svg -o graph.svg --top-edges 20 run-1.trace\n",
-    .exit_status = "0 reported, 2 error (an unreadable or corrupt trace, a --target with\n"
-		   "no thread in the trace).\n",
-    .min_operands = 1,
-    .max_operands = 1,
 };
 
 /* The report of t as args ask, written out; the exit status. */

@@ -24,7 +24,7 @@ struct run_args {
 	struct cli_vars vars; /* --var and the repository's, for o.defs */
 };
 
-static const struct cli_option run_options[] = {
+const struct cli_option cli_run_options[] = {
     {'n', "runs", "N", "run N times instead of the scenario's runs",
      CLI_COUNT(struct run_args, o.runs, 1, 1000)},
     {'r', "results", "DIR",
@@ -34,7 +34,7 @@ static const struct cli_option run_options[] = {
      "judge the runs against the baseline and print the verdict (also written as verdict.md "
      "and junit.xml)",
      CLI_FLAG(struct run_args, gate)},
-    {CLI_GROUP(struct run_args, baseline, cli_baseline_options), .heading = "with --gate:"},
+    {CLI_GROUP(struct run_args, baseline, cli_baseline_src_options), .heading = "with --gate:"},
     {0, "build-dir", "DIR",
      "${BUILD_DIR} of the scenario (default: the folder of this wperf-bench, when make built "
      "it in a source tree)",
@@ -47,34 +47,6 @@ static const struct cli_option run_options[] = {
     {'q', "quiet", NULL, "only warnings, errors and the verdict",
      CLI_FLAG(struct run_args, o.quiet)},
     {0},
-};
-
-const struct cli_help cli_run_help = {
-    .synopsis = "[OPTIONS] SCENARIO",
-    .description = "Runs SCENARIO: its setup once, then as many times as the scenario's runs:\n"
-		   "its prepare, its services (each in a process group of its own, waited for\n"
-		   "until ready), the load while the machine is recorded, then stops everything\n"
-		   "and runs the teardown.\n"
-		   "Each run is analyzed at once; a synthetic scenario's expected answer is\n"
-		   "checked in every run. Whatever happens (a service that dies, Ctrl-C,\n"
-		   "SIGTERM) every process started is stopped and the results folder says\n"
-		   "why it is incomplete; after a SIGKILL, the next run cleans up.\n"
-		   "\n"
-		   "The results folder holds summary.json and summary.md, the median run's\n"
-		   "graph.svg, plots/ (throughput and edge weights per run), the log, and\n"
-		   "runs/N/ with each run's trace, reports and process logs.\n"
-		   "\n"
-		   "A SCENARIO with a matrix runs each of its variants in turn (with --results\n"
-		   "DIR, into DIR/NAME=VALUE,...); SCENARIO@NAME=VALUE,... runs those with\n"
-		   "these values (docs/scenarios.md).\n",
-    .options = run_options,
-    .examples = "  wperf-bench run scenarios/synthetic-fig1.yaml\n"
-		"  wperf-bench run --gate --results results/fig1 scenarios/synthetic-fig1.yaml\n",
-    .exit_status = "0 every run done (and the gate passed, or found an improvement\n"
-		   "or could not decide), 1 the gate failed or a run missed the expected answer,\n"
-		   "2 error or interrupted.\n",
-    .min_operands = 1,
-    .max_operands = 1,
 };
 
 /* The gate's verdict on r, printed; the exit status it gives. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The sub-commands, in the order the command list shows them: each one's
- * name, entry point, help (its own file's) and summary, stated here once.
+ * name, entry point and help (its page, harness/cli/pages/NAME.txt, with the
+ * options of its own file), stated here once.
  * main dispatches by this table, and the man pages and shell completion
  * (help --man, help --completion) are written from it.
  */
@@ -11,25 +12,19 @@
 #include "harness/cli/cli.h"
 
 const struct cli_command cli_commands[] = {
-    {"record", cmd_record, &cli_record_help, "record the machine's waiting events into a trace"},
-    {"info", cmd_info, &cli_info_help, "describe a trace: header, window, counts, drops, threads"},
-    {"dump", cmd_dump, &cli_dump_help, "print a trace's events as text, one a line"},
-    {"report", cmd_report, &cli_report_help,
-     "analyze a trace: the knots that bound the throughput"},
-    {"diff", cmd_diff, &cli_diff_help, "two traces side by side: their knots, sinks and edges"},
-    {"check", cmd_check, &cli_check_help, "check scenario files without running them"},
-    {"run", cmd_run, &cli_run_help, "run a scenario: services, load, recording, analysis, gate"},
-    {"compare", cmd_compare, &cli_compare_help,
-     "judge results against their baseline: the verdict"},
-    {"baseline", cmd_baseline, &cli_baseline_help, "baseline update: make a scenario's baseline"},
-    {"ab", cmd_ab, &cli_ab_help,
-     "the base commit against the work tree, run in turns: the verdict"},
-    {"check-perf", cmd_check_perf, &cli_check_perf_help,
-     "the gate over every scenario of a tag, for CI"},
-    {"history", cmd_history, &cli_history_help,
-     "a baseline across the commits that changed it, plotted"},
-    {"post", cmd_post, &cli_post_help,
-     "post the verdicts as a pull-request comment and a job summary"},
+    {"record", cmd_record, &cli_record_help},
+    {"info", cmd_info, &cli_info_help},
+    {"dump", cmd_dump, &cli_dump_help},
+    {"report", cmd_report, &cli_report_help},
+    {"diff", cmd_diff, &cli_diff_help},
+    {"check", cmd_check, &cli_check_help},
+    {"run", cmd_run, &cli_run_help},
+    {"compare", cmd_compare, &cli_compare_help},
+    {"baseline", cmd_baseline, &cli_baseline_help},
+    {"ab", cmd_ab, &cli_ab_help},
+    {"check-perf", cmd_check_perf, &cli_check_perf_help},
+    {"history", cmd_history, &cli_history_help},
+    {"post", cmd_post, &cli_post_help},
     {0},
 };
 
@@ -45,7 +40,7 @@ void cli_program_usage(FILE *out)
 {
 	fprintf(out, "usage: wperf-bench COMMAND [OPTIONS]\n\ncommands:\n");
 	for (size_t i = 0; cli_commands[i].name; i++)
-		fprintf(out, "  %-10s %s\n", cli_commands[i].name, cli_commands[i].summary);
+		fprintf(out, "  %-10s %s\n", cli_commands[i].name, cli_commands[i].help->summary);
 	fprintf(out, "\n'wperf-bench COMMAND --help' describes a command.\n"
 		     "Exit status: 0 success, 1 the gate failed, 2 error.\n");
 }

@@ -216,7 +216,7 @@ static void zsh(FILE *out)
 	      out);
 	for (size_t i = 0; cli_commands[i].name; i++) {
 		fprintf(out, "\t\t'%s:", cli_commands[i].name);
-		zsh_text(out, cli_commands[i].summary);
+		zsh_text(out, cli_commands[i].help->summary);
 		fputs("'\n", out);
 	}
 	fputs("\t)\n"

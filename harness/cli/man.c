@@ -134,7 +134,7 @@ void cli_man_page(const struct cli_command *cmd, FILE *out)
 	snprintf(page, sizeof(page), "wperf-bench-%s", cmd->name);
 	title(out, page);
 	fprintf(out, ".SH NAME\nwperf\\-bench\\-%s \\- ", cmd->name);
-	roff_line(out, cmd->summary, strlen(cmd->summary));
+	roff_line(out, cmd->help->summary, strlen(cmd->help->summary));
 	fprintf(out, ".SH SYNOPSIS\n.B wperf\\-bench %s\n", cmd->name);
 	roff_line(out, cmd->help->synopsis, strlen(cmd->help->synopsis));
 	fputs(".SH DESCRIPTION\n", out);
@@ -176,7 +176,8 @@ void cli_man_program(FILE *out)
 	fputs(".SH COMMANDS\n", out);
 	for (size_t i = 0; cli_commands[i].name; i++) {
 		fprintf(out, ".TP\n.B %s\n", cli_commands[i].name);
-		roff_line(out, cli_commands[i].summary, strlen(cli_commands[i].summary));
+		roff_line(out, cli_commands[i].help->summary,
+			  strlen(cli_commands[i].help->summary));
 	}
 	fputs(".SH EXIT STATUS\n0 success, 1 the gate failed, 2 error (a usage error among "
 	      "them: one line saying what was wrong, then where to read more).\n",

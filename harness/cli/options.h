@@ -67,12 +67,13 @@ struct cli_option {
 #define CLI_STR(x)  CLI_STR_(x)
 
 /*
- * How a command is called and what it says of itself besides its name and
- * its one-line summary (the command list's, harness/cli/commands.c): its
+ * How a command is called and what it says of itself besides its name: its
  * --help, man page (man.c) and shell completion (completion.c) are written
- * from it, and its operands are counted by it.
+ * from it, and its operands are counted by it. A command's is generated from
+ * its page (harness/cli/pages/NAME.txt, the format in pages/pages.awk).
  */
 struct cli_help {
+	const char *summary;	 /* one line: the command list's, the man page's NAME */
 	const char *synopsis;	 /* after the name on the usage line; its last word
 				    names the operands ("TRACE", "SCENARIO...") */
 	const char *description; /* paragraphs, as laid out here */

@@ -34,7 +34,10 @@
 #define FORGE_HTTP_RETRIES	     3
 #define FORGE_HTTP_RETRY_BASE_MS     1000
 #define FORGE_HTTP_RETRY_CAP_MS	     60000
-#define FORGE_HTTP_URL_MAX	     2048
+/* The environment variable that sets retry_base_ms for wperf-bench post
+ * (tests make the back-offs short); its page names it too. */
+#define FORGE_HTTP_RETRY_MS_ENV "WPERF_POST_RETRY_MS"
+#define FORGE_HTTP_URL_MAX	2048
 /* The largest number a header (Retry-After, X-RateLimit-*) may give: a larger
  * one is taken as none. 10^12 s, in milliseconds, still fits in 64 bits. */
 #define FORGE_HTTP_HEADER_NUMBER_MAX 1000000000000L
