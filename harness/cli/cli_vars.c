@@ -8,7 +8,7 @@
 
 #include "harness/cli/cli.h"
 
-int cli_vars_define(const char *cmd, struct cli_vars *v, int tree_relative)
+static int define(const char *cmd, struct cli_vars *v, int tree_relative)
 {
 	const char *const *args = (const char *const *)v->args.data;
 	struct wperf_error err = {0};
@@ -33,6 +33,22 @@ int cli_vars_define(const char *cmd, struct cli_vars *v, int tree_relative)
 	else if (asprintf(&v->build_dir, "%s/%s", v->config.root, build_dir) < 0)
 		v->build_dir = NULL;
 	return v->build_dir ? EXIT_OK : cli_error(cmd, "out of memory");
+}
+
+int cli_vars_define(const char *cmd, struct cli_vars *v, int tree_relative, char *const **defs,
+		    const char **build_dir)
+{
+	int status = define(cmd, v, tree_relative);
+
+	if (status != EXIT_OK) {
+		cli_vars_release(v);
+		return status;
+	}
+	if (defs)
+		*defs = v->defs;
+	if (build_dir && v->build_dir)
+		*build_dir = v->build_dir;
+	return EXIT_OK;
 }
 
 void cli_vars_release(struct cli_vars *v)

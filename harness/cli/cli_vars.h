@@ -24,9 +24,13 @@ struct cli_vars {
 /*
  * Reads the repository's config, defines v->args in it and sets v->defs and
  * v->build_dir (tree_relative: a relative BUILD_DIR stays relative, each
- * tree's). EXIT_OK, or the exit status after an error printed for cmd.
+ * tree's); then, for the command's options, *defs = v->defs and, when
+ * BUILD_DIR is defined, *build_dir = v->build_dir (either pointer NULL: not
+ * wanted). EXIT_OK, or the exit status after an error printed for cmd, with v
+ * released (releasing it again is harmless).
  */
-int cli_vars_define(const char *cmd, struct cli_vars *v, int tree_relative);
+int cli_vars_define(const char *cmd, struct cli_vars *v, int tree_relative, char *const **defs,
+		    const char **build_dir);
 
 void cli_vars_release(struct cli_vars *v);
 

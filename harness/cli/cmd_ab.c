@@ -90,13 +90,8 @@ int cmd_ab(int argc, char **argv)
 	if (o->looks.first && o->looks.max && o->looks.max < o->looks.first)
 		return cli_error(CMD, "--max-runs %u is below --runs %u", o->looks.max,
 				 o->looks.first);
-	if ((status = cli_vars_define(CMD, &args.vars, 1)) != EXIT_OK) {
-		cli_vars_release(&args.vars);
+	if ((status = cli_vars_define(CMD, &args.vars, 1, &o->defs, &o->build_dir)) != EXIT_OK)
 		return status;
-	}
-	o->defs = args.vars.defs;
-	if (args.vars.build_dir)
-		o->build_dir = args.vars.build_dir;
 	if (o->looks.first && !o->looks.max)
 		o->looks.max = o->looks.first;
 	results_dir(o->scenario, args.results, dir, sizeof(dir));

@@ -90,13 +90,8 @@ int cmd_baseline(int argc, char **argv)
 	if (status >= 0)
 		return status;
 	operand = argv[1 + optind];
-	if ((status = cli_vars_define(CMD, &args.vars, 0)) != EXIT_OK) {
-		cli_vars_release(&args.vars);
+	if ((status = cli_vars_define(CMD, &args.vars, 0, &o->defs, &o->build_dir)) != EXIT_OK)
 		return status;
-	}
-	o->defs = args.vars.defs;
-	if (args.vars.build_dir)
-		o->build_dir = args.vars.build_dir;
 	if (stat(operand, &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (o->runs || o->results_dir || o->build_dir)
 			return cli_error(CMD, "--runs, --results and --build-dir are for a "

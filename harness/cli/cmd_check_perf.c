@@ -344,7 +344,7 @@ static int enter_repository(struct check_perf *cp, char **operands, int n, struc
 	    !(cp->results = cp->results_abs = from_here(cp->results)))
 		status = cli_error(CMD, "out of memory");
 	if (status == EXIT_OK)
-		status = cli_vars_define(CMD, &cp->vars, 1);
+		status = cli_vars_define(CMD, &cp->vars, 1, NULL, NULL);
 	cp->build_dir = cp->vars.build_dir ? cp->vars.build_dir : "build";
 	if (status == EXIT_OK && chdir(cp->vars.config.root) < 0)
 		status = cli_error(CMD, "%s: %s", cp->vars.config.root, strerror(errno));

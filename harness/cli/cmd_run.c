@@ -139,10 +139,7 @@ int cmd_run(int argc, char **argv)
 		return status;
 	if ((baseline->path || baseline->at_commit || baseline->target) && !args.gate)
 		return cli_error(CMD, "--baseline, --baseline-ref and --target are for --gate");
-	status = cli_vars_define(CMD, &args.vars, 0);
-	args.o.defs = args.vars.defs;
-	if (args.vars.build_dir)
-		args.o.build_dir = args.vars.build_dir;
+	status = cli_vars_define(CMD, &args.vars, 0, &args.o.defs, &args.o.build_dir);
 	if (status != EXIT_OK || scenario_variants(argv[optind], &variants, &n, &err) < 0) {
 		cli_vars_release(&args.vars);
 		return status != EXIT_OK ? status : cli_error(CMD, "%s", err.msg);
