@@ -52,8 +52,7 @@ static void expect_met(const char *dir, const struct results *r, size_t i)
 	e2e_bench(o, "report", trace, NULL);
 	fprintf(stderr, "run %zu's report:\n%s%s\n", i + 1, o->out, o->err);
 	free(o);
-	if (getenv("WPERF_KEEP_CHECK"))
-		e2e_shell("cp -r '%s' '%s'", dir, getenv("WPERF_KEEP_CHECK"));
+	e2e_keep_evidence(dir);
 	fail_msg("run %zu: %s", i + 1,
 		 r->expect[i].checked ? r->expect[i].why : "no expected answer checked");
 }

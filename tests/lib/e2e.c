@@ -409,6 +409,12 @@ void e2e_assert_nothing_left(void)
 	assert_false(e2e_recorder_programs_linger());
 }
 
+void e2e_keep_evidence(const char *dir)
+{
+	if (getenv("WPERF_KEEP_CHECK"))
+		e2e_shell("cp -r '%s' '%s'", dir, getenv("WPERF_KEEP_CHECK"));
+}
+
 void e2e_verdict_is(const struct wperf_check_scenario *s, enum wperf_verdict_kind kind,
 		    const char *check_dir)
 {
@@ -419,8 +425,7 @@ void e2e_verdict_is(const struct wperf_check_scenario *s, enum wperf_verdict_kin
 	if (wperf_verdict_markdown(&s->verdict, 0, &md) == 0 && md.len)
 		fprintf(stderr, "%.*s\n", (int)md.len, (const char *)md.data);
 	wperf_buf_release(&md);
-	if (getenv("WPERF_KEEP_CHECK")) /* a developer's copy of the evidence */
-		e2e_shell("cp -r '%s' '%s'", check_dir, getenv("WPERF_KEEP_CHECK"));
+	e2e_keep_evidence(check_dir);
 	fail_msg("%s: %s, not %s (%s)", s->name, wperf_verdict_name(s->verdict.kind),
 		 wperf_verdict_name(kind), s->reason ? s->reason : "no reason given");
 }

@@ -111,10 +111,14 @@ int e2e_recorder_programs_loaded(void);
  * just released (an RCU grace period): 1 when they are still there. */
 int e2e_recorder_programs_linger(void);
 
+/* A failing test's evidence: a copy of dir into $WPERF_KEEP_CHECK, when a
+ * developer set it. */
+void e2e_keep_evidence(const char *dir);
+
 /*
  * Asserts that the check-perf verdict of s is kind; else prints the verdict's
- * findings as the pull request would read them, copies the check's folder
- * check_dir to $WPERF_KEEP_CHECK when that is set, and fails saying why.
+ * findings as the pull request would read them, keeps the check's folder
+ * check_dir (e2e_keep_evidence) and fails saying why.
  */
 void e2e_verdict_is(const struct wperf_check_scenario *s, enum wperf_verdict_kind kind,
 		    const char *check_dir);
