@@ -27,7 +27,8 @@ static int read_shard(const char *dir, struct shard_file *f, struct wperf_error 
 	static const char *const keys[] = {"format", "shard", "of", "selected"};
 	struct json_object *v[4];
 	struct wperf_buf text = {0};
-	char file[PATH_MAX], top[WPERF_JSON_PATH_LEN], sub[WPERF_JSON_PATH_LEN];
+	char file[PATH_MAX], top[WPERF_JSON_PATH_LEN], sub[WPERF_JSON_PATH_LEN],
+	    item[WPERF_JSON_PATH_LEN];
 	uint64_t index = 0, of = 0;
 	const char *format;
 	int e;
@@ -54,6 +55,12 @@ static int read_shard(const char *dir, struct shard_file *f, struct wperf_error 
 	e = e ? e : wperf_json_get_count(v[1], sub, 1, of, "a shard from 1 to \"of\"", &index, err);
 	wperf_json_key_path(sub, top, "selected");
 	e = e ? e : wperf_json_want_type(v[3], sub, json_type_array, err);
+	for (size_t i = 0; !e && i < json_object_array_length(v[3]); i++) {
+		const char *name; /* a scenario's: selected_has compares them */
+
+		wperf_json_index_path(item, sub, i);
+		e = wperf_json_get_identity(json_object_array_get_idx(v[3], i), item, &name, err);
+	}
 	f->s = (struct check_shard){(unsigned)index, (unsigned)of};
 	f->selected = e ? NULL : v[3];
 	return e;
