@@ -76,16 +76,17 @@ static int bus_irqs(const char *dev, char *out, size_t size)
 
 /*
  * Appends the entry of each device of the sysfs class folder class (whose
- * entry "id" names it in the key, as key_format prints it) to out.
+ * entry "id" names it in the key, as key_format prints it) to entries.
  */
-static size_t class_irqs(const char *class, const char *id, const char *key_format,
-			 struct device_irqs *out, size_t n, size_t max)
+static int class_irqs(const char *class, const char *id, const char *key_format,
+		      struct wperf_buf *entries)
 {
 	DIR *d = opendir(class);
 	struct dirent *de;
+	int ret = 0;
 
-	while (d && (de = readdir(d)) && n < max) {
-		char path[300], name[64];
+	while (d && !ret && (de = readdir(d))) {
+		char path[300], name[64], key[48], irqs[256];
 
 		if (de->d_name[0] == '.')
 			continue;
@@ -93,19 +94,20 @@ static size_t class_irqs(const char *class, const char *id, const char *key_form
 		if (proc_read_small(path, name, sizeof(name)) < 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/device", class, de->d_name);
-		if (!bus_irqs(path, out[n].value, sizeof(out[n].value)))
+		if (!bus_irqs(path, irqs, sizeof(irqs)))
 			continue;
-		snprintf(out[n].key, sizeof(out[n].key), key_format, name);
-		n++;
+		snprintf(key, sizeof(key), key_format, name);
+		ret = meta_entry_add(entries, key, irqs);
 	}
 	if (d)
 		closedir(d);
-	return n;
+	return ret;
 }
 
-size_t device_irqs_meta(struct device_irqs *out, size_t max)
+int device_irqs_meta(struct wperf_buf *entries)
 {
-	size_t n = class_irqs("/sys/block", "dev", WPERF_META_DISK_IRQS(".30s"), out, 0, max);
+	int ret = class_irqs("/sys/block", "dev", WPERF_META_DISK_IRQS(".30s"), entries);
 
-	return class_irqs("/sys/class/net", "ifindex", WPERF_META_NET_IRQS(".30s"), out, n, max);
+	return ret ? ret
+		   : class_irqs("/sys/class/net", "ifindex", WPERF_META_NET_IRQS(".30s"), entries);
 }

@@ -12,19 +12,15 @@
 #ifndef WPERF_HARNESS_DEVICE_IRQS_H
 #define WPERF_HARNESS_DEVICE_IRQS_H
 
-#include <stddef.h>
-
-/* A META entry: disk.254:0.irqs = "35,36". */
-struct device_irqs {
-	char key[48];
-	char value[256]; /* as many numbers as fit */
-};
+#include "core/util/buf.h"
 
 /*
- * One entry for each whole disk (/sys/block) and network interface
- * (/sys/class/net) that sits on a bus device with interrupts (virtual ones,
- * loop and lo, have none), into out; returns how many (at most max).
+ * Appends to entries (a struct wperf_buf of struct meta_entry, proc_info.h)
+ * one entry, disk.254:0.irqs = "35,36" (as many numbers as fit), for each
+ * whole disk (/sys/block) and network interface (/sys/class/net) that sits on
+ * a bus device with interrupts (virtual ones, loop and lo, have none); 0 or
+ * -ENOMEM.
  */
-size_t device_irqs_meta(struct device_irqs *out, size_t max);
+int device_irqs_meta(struct wperf_buf *entries);
 
 #endif /* WPERF_HARNESS_DEVICE_IRQS_H */

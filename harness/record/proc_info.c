@@ -253,14 +253,23 @@ void proc_mappings_release(struct proc_mappings *pm)
 	wperf_buf_release(&pm->build_ids);
 }
 
-size_t proc_net_meta(struct net_meta *out, size_t max)
+int meta_entry_add(struct wperf_buf *entries, const char *key, const char *value)
+{
+	struct meta_entry e;
+
+	snprintf(e.key, sizeof(e.key), "%s", key);
+	snprintf(e.value, sizeof(e.value), "%s", value);
+	return wperf_buf_append(entries, &e, sizeof(e));
+}
+
+int proc_net_meta(struct wperf_buf *entries)
 {
 	DIR *d = opendir("/sys/class/net");
 	struct dirent *de;
-	size_t n = 0;
+	int ret = 0;
 
-	while (d && (de = readdir(d)) && n + 2 <= max) {
-		char path[300], ifindex[32], speed[32];
+	while (d && !ret && (de = readdir(d))) {
+		char path[300], ifindex[32], speed[32], key[48], bps[32];
 		long mbps;
 
 		if (de->d_name[0] == '.')
@@ -268,21 +277,20 @@ size_t proc_net_meta(struct net_meta *out, size_t max)
 		snprintf(path, sizeof(path), "/sys/class/net/%s/ifindex", de->d_name);
 		if (proc_read_small(path, ifindex, sizeof(ifindex)) < 0)
 			continue;
-		snprintf(out[n].key, sizeof(out[n].key), WPERF_META_NET_NAME(".30s"), ifindex);
-		snprintf(out[n].value, sizeof(out[n].value), "%.63s", de->d_name);
-		n++;
+		snprintf(key, sizeof(key), WPERF_META_NET_NAME(".30s"), ifindex);
+		ret = meta_entry_add(entries, key, de->d_name);
 		/* Mbit/s; -1 or an error for links that do not know their speed. */
 		snprintf(path, sizeof(path), "/sys/class/net/%s/speed", de->d_name);
-		if (proc_read_small(path, speed, sizeof(speed)) < 0 ||
+		if (ret || proc_read_small(path, speed, sizeof(speed)) < 0 ||
 		    (mbps = strtol(speed, NULL, 10)) <= 0)
 			continue;
-		snprintf(out[n].key, sizeof(out[n].key), WPERF_META_NET_SPEED_BPS(".30s"), ifindex);
-		snprintf(out[n].value, sizeof(out[n].value), "%lld", (long long)mbps * 1000000);
-		n++;
+		snprintf(key, sizeof(key), WPERF_META_NET_SPEED_BPS(".30s"), ifindex);
+		snprintf(bps, sizeof(bps), "%lld", (long long)mbps * 1000000);
+		ret = meta_entry_add(entries, key, bps);
 	}
 	if (d)
 		closedir(d);
-	return n;
+	return ret;
 }
 
 int proc_perfmap_read(pid_t tgid, char **text, size_t *len)

@@ -55,19 +55,24 @@ int proc_maps_line(char *line, struct wperf_mapping *m);
 int proc_mappings_add(struct proc_mappings *pm, pid_t tgid);
 void proc_mappings_release(struct proc_mappings *pm);
 
-/* A META entry about a network interface. */
-struct net_meta {
+/* A META entry read off the machine (device_irqs.h, proc_net_meta): key =
+ * value, collected in a struct wperf_buf of them, as many as there are. */
+struct meta_entry {
 	char key[48];
-	char value[64];
+	char value[256];
 };
+
+/* Appends key = value to entries (a struct wperf_buf of struct meta_entry),
+ * each cut to its field's size; 0 or -ENOMEM. */
+int meta_entry_add(struct wperf_buf *entries, const char *key, const char *value);
 
 /*
  * META entries naming the network interfaces, so the analysis can model their
  * capacity: net.IFINDEX.name and, where the link reports a speed (physical
- * NICs do, virtual ones often not), net.IFINDEX.speed_bps. Returns how many
- * were written to out (at most max).
+ * NICs do, virtual ones often not), net.IFINDEX.speed_bps, appended to entries
+ * (struct meta_entry); 0 or -ENOMEM.
  */
-size_t proc_net_meta(struct net_meta *out, size_t max);
+int proc_net_meta(struct wperf_buf *entries);
 
 /* Reads /tmp/perf-TGID.map (as the process sees /tmp) into a malloc'd buffer. */
 int proc_perfmap_read(pid_t tgid, char **text, size_t *len);

@@ -139,30 +139,35 @@ static void join_words(char *const *words, char *out, size_t size)
 		len += snprintf(out + len, size - len, "%s%s", len ? " " : "", *words);
 }
 
-/* Room for write_meta's fixed entries. */
-#define META_FIXED_MAX 32
-
-/* Writes META: the n fixed entries keys/values, then one or two for each
- * network interface, then the interrupts of each disk and interface. */
+/* Writes META: the n fixed entries keys/values, then what the machine's
+ * devices say (each network interface's name and speed, each disk's and
+ * interface's interrupts), as many as there are. */
 static int write_meta_entries(struct recording *rec, const char *const *keys,
 			      const char *const *values, size_t n, struct wperf_error *err)
 {
-	struct net_meta nets[64];
-	struct device_irqs irqs[64];
-	size_t nnet = proc_net_meta(nets, 64), nirqs = device_irqs_meta(irqs, 64);
-	const char *all_keys[META_FIXED_MAX + 128], *all_values[META_FIXED_MAX + 128];
+	struct wperf_buf found = {0}, all_keys = {0}, all_values = {0};
+	const struct meta_entry *e;
+	size_t nfound;
+	int ret = proc_net_meta(&found);
 
-	memcpy(all_keys, keys, n * sizeof(*keys));
-	memcpy(all_values, values, n * sizeof(*values));
-	for (size_t i = 0; i < nnet; i++, n++) {
-		all_keys[n] = nets[i].key;
-		all_values[n] = nets[i].value;
+	ret = ret ? ret : device_irqs_meta(&found);
+	ret = ret ? ret : wperf_buf_append(&all_keys, keys, n * sizeof(*keys));
+	ret = ret ? ret : wperf_buf_append(&all_values, values, n * sizeof(*values));
+	e = (const struct meta_entry *)found.data;
+	nfound = found.len / sizeof(*e);
+	for (size_t i = 0; i < nfound && !ret; i++) {
+		const char *key = e[i].key, *value = e[i].value;
+
+		ret = wperf_buf_append(&all_keys, &key, sizeof(key));
+		ret = ret ? ret : wperf_buf_append(&all_values, &value, sizeof(value));
 	}
-	for (size_t i = 0; i < nirqs; i++, n++) {
-		all_keys[n] = irqs[i].key;
-		all_values[n] = irqs[i].value;
-	}
-	return wperf_trace_writer_meta(rec->writer, all_keys, all_values, n, err);
+	ret = ret ? wperf_error_set(err, -ENOMEM, "out of memory")
+		  : wperf_trace_writer_meta(rec->writer, (const char *const *)all_keys.data,
+					    (const char *const *)all_values.data, n + nfound, err);
+	wperf_buf_release(&found);
+	wperf_buf_release(&all_keys);
+	wperf_buf_release(&all_values);
+	return ret;
 }
 
 static int write_meta(struct recording *rec, char **argv, struct wperf_error *err)
@@ -229,8 +234,6 @@ static int write_meta(struct recording *rec, char **argv, struct wperf_error *er
 				child,
 				o->harness_pids,
 				o->target};
-
-	_Static_assert(sizeof(keys) / sizeof(*keys) <= META_FIXED_MAX, "META_FIXED_MAX");
 
 	return write_meta_entries(rec, keys, values, sizeof(keys) / sizeof(*keys), err);
 }

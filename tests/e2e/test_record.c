@@ -3,6 +3,7 @@
  * End-to-end tests of `wperf-bench record`: real programs, real kernel events,
  * and answers known in advance.
  */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,7 +24,10 @@
 #include "tests/lib/e2e.h"
 
 #define PINGPONG_ROUNDS 2000
-#define REQ_OP_WRITE	1
+/* 80 interfaces: more than the 64 META entries the recorder once had room for
+ * (a CI host with containers has dozens of veth pairs). */
+#define VETH_PAIRS   40
+#define REQ_OP_WRITE 1
 
 static struct wperf_trace *record(const char *name, char *const command[], struct e2e_output *o)
 {
@@ -636,13 +640,69 @@ static void test_counters_and_checks(void **state)
 	free(o);
 }
 
+static int delete_veths(void **state)
+{
+	(void)state;
+	e2e_shell("for i in $(seq %d); do ip link del wpv$i-a 2>/dev/null; done; true", VETH_PAIRS);
+	return 0;
+}
+
+/*
+ * Every network interface is named in the trace's META (net.IFINDEX.name), so
+ * that its waits have a name however many the machine has. The oracle:
+ * /sys/class/net, each interface's ifindex.
+ */
+static void test_every_interface_named(void **state)
+{
+	struct e2e_output *o = calloc(1, sizeof(*o));
+	char *const command[] = {"true", NULL};
+	struct wperf_buf ifindex = {0};
+	struct wperf_trace *t;
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	(void)state;
+	e2e_require_bpf();
+	e2e_shell("for i in $(seq %d); do ip link add wpv$i-a type veth peer name wpv$i-b || "
+		  "exit 1; done",
+		  VETH_PAIRS);
+	t = record("interfaces", command, o);
+	assert_non_null(d = opendir("/sys/class/net"));
+	while ((de = readdir(d))) {
+		char path[300], key[64];
+		const char *name;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/net/%s/ifindex", de->d_name);
+		e2e_read_file(path, &ifindex);
+		snprintf(key, sizeof(key), WPERF_META_NET_NAME("d"),
+			 atoi((const char *)ifindex.data));
+		name = wperf_trace_meta(t, key);
+		if (!name || strcmp(name, de->d_name))
+			fail_msg("%s is %s, not %s", key, name ? name : "missing", de->d_name);
+		n++;
+	}
+	closedir(d);
+	assert_true(n >= 2 * VETH_PAIRS);
+	wperf_buf_release(&ifindex);
+	wperf_trace_free(t);
+	free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_pingpong_wakeups),	cmocka_unit_test(test_fig1_disk),
-	    cmocka_unit_test(test_usdt_annotations),	cmocka_unit_test(test_shortlived_mappings),
-	    cmocka_unit_test(test_pid_filter),		cmocka_unit_test(test_stacks_policy),
-	    cmocka_unit_test(test_unnamed_pools_apart), cmocka_unit_test(test_counters_and_checks),
+	    cmocka_unit_test(test_pingpong_wakeups),
+	    cmocka_unit_test(test_fig1_disk),
+	    cmocka_unit_test(test_usdt_annotations),
+	    cmocka_unit_test(test_shortlived_mappings),
+	    cmocka_unit_test(test_pid_filter),
+	    cmocka_unit_test(test_stacks_policy),
+	    cmocka_unit_test(test_unnamed_pools_apart),
+	    cmocka_unit_test(test_counters_and_checks),
+	    cmocka_unit_test_teardown(test_every_interface_named, delete_veths),
 	};
 
 	return cmocka_run_group_tests_name("record (end to end)", tests, NULL, NULL);
