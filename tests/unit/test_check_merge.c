@@ -16,57 +16,70 @@
 
 #include <cmocka.h>
 
-#include "harness/base/output.h"
 #include "harness/gate/check_shard.h"
 #include "harness/gate/check_write.h"
+#include "tests/lib/e2e.h"
 
-static char top[64];
+/* A check's folder: one scenario (in error, the simplest there is) and, when
+ * of is not 0, the shard.json of shard index/of of the selection a, b. */
+struct folder {
+	const char *dir, *scenario;
+	unsigned index, of;
+};
 
-/* top/NAME, into path. */
-static const char *at(const char *name, char *path, size_t size)
-{
-	snprintf(path, size, "%s/%s", top, name);
-	return path;
-}
+/* Folders merged in this order, and what the merge says: NULL, or the error
+ * with '~' for the case's folder. */
+struct merge_case {
+	const char *name;
+	struct folder folders[2];
+	const char *error;
+	const char *shard_json; /* written over the first folder's, when set */
+};
 
-/* A check folder top/dir whose summary.json holds one scenario, name (in
- * error: the simplest scenario there is), and, when of is not 0, the
- * shard.json of shard index/of of the selection "a", "b". */
-static void check_folder(const char *dir, const char *name, unsigned index, unsigned of)
+static const struct merge_case cases[] = {
+    {"two shards in either order", {{"s2", "b", 2, 2}, {"s1", "a", 1, 2}}, NULL, NULL},
+    {"a shard missing",
+     {{"s1", "a", 1, 2}},
+     "1 of the 2 shards given: a check's verdict needs all of them",
+     NULL},
+    {"a shard twice",
+     {{"s1", "a", 1, 2}, {"again", "b", 1, 2}},
+     "~/s1 and ~/again are both shard 1/2",
+     NULL},
+    {"a shard beside a whole check",
+     {{"s1", "a", 1, 2}, {"whole", "b", 0, 0}},
+     "~/s1 and ~/whole: one is a shard (--shard), the other not",
+     NULL},
+    {"a scenario outside the selection",
+     {{"s1", "a", 1, 2}, {"s2", "c", 2, 2}},
+     "~/s2: scenario c is not in shard.json",
+     NULL},
+    /* someone's edited shard.json: it crashed the merge before */
+    {"a selection of no names",
+     {{"edited", "a", 1, 1}},
+     "~/edited/shard.json: selected[1]: expected an identity (a non-empty string), found null",
+     "{\"format\": \"wperf-shard/1\", \"shard\": 1, \"of\": 1, \"selected\": [\"a\", null]}"},
+};
+
+static void write_folder(const char *top, const struct folder *f)
 {
 	static char *const selection[] = {"a", "b"};
-	struct wperf_check_scenario s = {
-	    .name = (char *)name, .dir = (char *)name, .error = 1, .reason = "it could not run"};
+	struct wperf_check_scenario s = {.name = (char *)f->scenario,
+					 .dir = (char *)f->scenario,
+					 .error = 1,
+					 .reason = "it could not run"};
 	struct wperf_check c = {.alpha = 0.05, .scenarios = &s, .n = 1};
-	struct check_shard shard = {index, of};
+	struct check_shard shard = {f->index, f->of};
 	struct wperf_error err = {0};
-	char path[128];
+	const char *dir = e2e_join(top, f->dir);
 
-	at(dir, path, sizeof(path));
-	if (check_write_prepare(path, &err) || check_write(&c, path, &err) ||
-	    (of && check_shard_write(path, &shard, selection, 2, &err)))
+	if (check_write_prepare(dir, &err) || check_write(&c, dir, &err) ||
+	    (f->of && check_shard_write(dir, &shard, selection, 2, &err)))
 		fail_msg("%s", err.msg);
 }
 
-/* Merges the folders (top/NAME, up to NULL) into top/out; the return value,
- * with the check in *c and the error in err. */
-static int merge(struct wperf_check *c, struct wperf_error *err, ...)
-{
-	char paths[4][128], *dirs[4], into[128];
-	const char *name;
-	size_t n = 0;
-	va_list ap;
-
-	va_start(ap, err);
-	while (n < 4 && (name = va_arg(ap, const char *)))
-		dirs[n] = (char *)at(name, paths[n], sizeof(paths[n])), n++;
-	va_end(ap);
-	mkdir(at("out", into, sizeof(into)), 0700);
-	return check_merge(dirs, n, into, c, err);
-}
-
-/* err's message, less the folder top that starts every path in it. */
-static void error_is(const struct wperf_error *err, const char *want)
+/* err's message with every top in it written '~'. */
+static void error_is(const struct wperf_error *err, const char *top, const char *want)
 {
 	char msg[512];
 	const char *p = err->msg;
@@ -82,118 +95,50 @@ static void error_is(const struct wperf_error *err, const char *want)
 	assert_string_equal(msg, want);
 }
 
-static int make_top(void **state)
+static void test_merge(void **state)
 {
-	(void)state;
-	snprintf(top, sizeof(top), "/tmp/wperf-merge-XXXXXX");
-	return mkdtemp(top) ? 0 : -1;
-}
-
-static int remove_top(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
-	return system(cmd);
-}
-
-/* Two shards given in either order make one check: the scenarios in name
- * order, each one's folder found from the merged check's folder. */
-static void test_two_shards_are_one_check(void **state)
-{
-	struct wperf_check c;
+	const struct merge_case *mc = *state;
+	char top[256], into[300], *dirs[2];
 	struct wperf_error err = {0};
-
-	(void)state;
-	check_folder("s1", "a", 1, 2);
-	check_folder("s2", "b", 2, 2);
-	if (merge(&c, &err, "s2", "s1", NULL))
-		fail_msg("%s", err.msg);
-	assert_int_equal(c.n, 2);
-	assert_string_equal(c.scenarios[0].name, "a");
-	assert_string_equal(c.scenarios[0].dir, "../s1/a");
-	assert_string_equal(c.scenarios[1].name, "b");
-	assert_string_equal(c.scenarios[1].dir, "../s2/b");
-	wperf_check_release(&c);
-}
-
-static void test_a_shard_missing(void **state)
-{
 	struct wperf_check c;
-	struct wperf_error err = {0};
+	size_t n = 0;
+	int ret;
 
-	(void)state;
-	check_folder("s1", "a", 1, 2);
-	assert_int_equal(merge(&c, &err, "s1", NULL), -EINVAL);
-	error_is(&err, "1 of the 2 shards given: a check's verdict needs all of them");
-}
-
-static void test_a_shard_twice(void **state)
-{
-	struct wperf_check c;
-	struct wperf_error err = {0};
-
-	(void)state;
-	check_folder("s1", "a", 1, 2);
-	check_folder("again", "b", 1, 2);
-	assert_int_equal(merge(&c, &err, "s1", "again", NULL), -EINVAL);
-	error_is(&err, "~/s1 and ~/again are both shard 1/2");
-}
-
-static void test_a_shard_with_a_whole_check(void **state)
-{
-	struct wperf_check c;
-	struct wperf_error err = {0};
-
-	(void)state;
-	check_folder("s1", "a", 1, 2);
-	check_folder("whole", "b", 0, 0);
-	assert_int_equal(merge(&c, &err, "s1", "whole", NULL), -EINVAL);
-	error_is(&err, "~/s1 and ~/whole: one is a shard (--shard), the other not");
-}
-
-static void test_a_scenario_not_selected(void **state)
-{
-	struct wperf_check c;
-	struct wperf_error err = {0};
-
-	(void)state;
-	check_folder("s1", "a", 1, 2);
-	check_folder("s2", "c", 2, 2);
-	assert_int_equal(merge(&c, &err, "s1", "s2", NULL), -EINVAL);
-	error_is(&err, "~/s2: scenario c is not in shard.json");
-}
-
-/* A selection that names no scenario (a shard.json someone edited): refused
- * where it is wrong. It crashed the merge before. */
-static void test_a_selection_of_no_names(void **state)
-{
-	static const char text[] =
-	    "{\"format\": \"wperf-shard/1\", \"shard\": 1, \"of\": 1, \"selected\": [\"a\", null]}";
-	struct wperf_check c;
-	struct wperf_error err = {0};
-	char path[128];
-
-	(void)state;
-	check_folder("edited", "a", 1, 1);
-	if (output_write(at("edited/shard.json", path, sizeof(path)), text, strlen(text), &err))
-		fail_msg("%s", err.msg);
-	assert_int_equal(merge(&c, &err, "edited", NULL), -EINVAL);
-	error_is(&err, "~/edited/shard.json: selected[1]: expected an identity (a non-empty "
-		       "string), found null");
+	snprintf(top, sizeof(top), "%s", e2e_tmp_path(mc->name));
+	assert_int_equal(mkdir(top, 0700), 0);
+	for (; n < 2 && mc->folders[n].dir; n++) {
+		write_folder(top, &mc->folders[n]);
+		dirs[n] = strdup(e2e_join(top, mc->folders[n].dir));
+	}
+	if (mc->shard_json)
+		e2e_write_file(e2e_join(dirs[0], CHECK_SHARD_FILE), mc->shard_json);
+	snprintf(into, sizeof(into), "%s/merged", top);
+	assert_int_equal(mkdir(into, 0700), 0);
+	ret = check_merge(dirs, n, into, &c, &err);
+	if (mc->error) {
+		assert_int_equal(ret, -EINVAL);
+		error_is(&err, top, mc->error);
+	} else {
+		if (ret)
+			fail_msg("%s", err.msg);
+		/* in name order, each one's folder found from the merged check's */
+		assert_int_equal(c.n, 2);
+		assert_string_equal(c.scenarios[0].name, "a");
+		assert_string_equal(c.scenarios[0].dir, "../s1/a");
+		assert_string_equal(c.scenarios[1].name, "b");
+		assert_string_equal(c.scenarios[1].dir, "../s2/b");
+		wperf_check_release(&c);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(dirs[i]);
 }
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test_setup_teardown(test_two_shards_are_one_check, make_top, remove_top),
-	    cmocka_unit_test_setup_teardown(test_a_shard_missing, make_top, remove_top),
-	    cmocka_unit_test_setup_teardown(test_a_shard_twice, make_top, remove_top),
-	    cmocka_unit_test_setup_teardown(test_a_shard_with_a_whole_check, make_top, remove_top),
-	    cmocka_unit_test_setup_teardown(test_a_scenario_not_selected, make_top, remove_top),
-	    cmocka_unit_test_setup_teardown(test_a_selection_of_no_names, make_top, remove_top),
-	};
+	struct CMUnitTest tests[sizeof(cases) / sizeof(*cases)];
 
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		tests[i] =
+		    (struct CMUnitTest){cases[i].name, test_merge, NULL, NULL, (void *)&cases[i]};
 	return cmocka_run_group_tests_name("check-perf --merge", tests, NULL, NULL);
 }
