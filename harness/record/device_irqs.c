@@ -24,54 +24,62 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The numbered entries of the folder dir, ascending, into v (at most max). */
-static size_t numbered_entries(const char *dir, int *v, size_t max)
+/* The numbered entries of the folder dir, all of them, ascending, into v (a
+ * struct wperf_buf of int, cleared first); 0 or -ENOMEM. */
+static int numbered_entries(const char *dir, struct wperf_buf *v)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
-	size_t n = 0;
+	int ret = 0;
 
-	while (d && (de = readdir(d)) && n < max)
+	wperf_buf_clear(v);
+	while (d && !ret && (de = readdir(d))) {
+		int irq = atoi(de->d_name);
+
 		if (proc_is_number(de->d_name))
-			v[n++] = atoi(de->d_name);
+			ret = wperf_buf_append(v, &irq, sizeof(irq));
+	}
 	if (d)
 		closedir(d);
-	qsort(v, n, sizeof(*v), cmp_int);
-	return n;
+	if (v->len)
+		qsort(v->data, v->len / sizeof(int), sizeof(int), cmp_int);
+	return ret;
 }
 
-/* The interrupts of the device that the link dev leads to, as "N,N" in out:
- * 1, or 0 when it has none (a virtual device has no link). */
-static int bus_irqs(const char *dev, char *out, size_t size)
+/* The interrupts of the device that the link dev leads to, as "N,N" in text
+ * (cleared first): 1, 0 when it has none (a virtual device has no link), or
+ * -ENOMEM. */
+static int bus_irqs(const char *dev, struct wperf_buf *text)
 {
 	char path[PATH_MAX], sub[PATH_MAX + 16];
-	int v[128];
-	size_t n = 0, len = 0;
+	struct wperf_buf v = {0};
+	const int *irqs;
+	size_t n = 0;
+	int ret = 0;
 
+	wperf_buf_clear(text);
 	if (!realpath(dev, path))
 		return 0;
 	/* up from the bound device, not past /sys/devices */
-	while (!n && !strncmp(path, "/sys/devices/", 13)) {
+	while (!ret && !v.len && !strncmp(path, "/sys/devices/", 13)) {
 		char line[32];
+		int irq;
 
 		snprintf(sub, sizeof(sub), "%s/msi_irqs", path);
-		n = numbered_entries(sub, v, sizeof(v) / sizeof(*v));
+		ret = numbered_entries(sub, &v);
 		snprintf(sub, sizeof(sub), "%s/irq", path);
-		if (!n && proc_read_small(sub, line, sizeof(line)) == 0 && atoi(line) > 0)
-			v[n++] = atoi(line);
+		if (!ret && !v.len && proc_read_small(sub, line, sizeof(line)) == 0 &&
+		    (irq = atoi(line)) > 0)
+			ret = wperf_buf_append(&v, &irq, sizeof(irq));
 		*strrchr(path, '/') = '\0';
 	}
-	out[0] = '\0';
-	for (size_t i = 0; i < n; i++) {
-		int w = snprintf(out + len, size - len, "%s%d", i ? "," : "", v[i]);
-
-		if (w < 0 || (size_t)w >= size - len) { /* what fits, whole numbers only */
-			out[len] = '\0';
-			break;
-		}
-		len += (size_t)w;
-	}
-	return len > 0;
+	irqs = (const int *)v.data;
+	n = v.len / sizeof(int);
+	for (size_t i = 0; i < n && !ret; i++)
+		ret = wperf_buf_printf(text, "%s%d", i ? "," : "", irqs[i]);
+	ret = ret ? ret : wperf_buf_append(text, "", 1);
+	wperf_buf_release(&v);
+	return ret < 0 ? ret : n > 0;
 }
 
 /*
@@ -82,11 +90,13 @@ static int class_irqs(const char *class, const char *id, const char *key_format,
 		      struct wperf_buf *entries)
 {
 	DIR *d = opendir(class);
+	struct wperf_buf irqs = {0};
 	struct dirent *de;
 	int ret = 0;
 
 	while (d && !ret && (de = readdir(d))) {
-		char path[300], name[64], key[48], irqs[256];
+		char path[300], name[64], key[48];
+		int found;
 
 		if (de->d_name[0] == '.')
 			continue;
@@ -94,13 +104,16 @@ static int class_irqs(const char *class, const char *id, const char *key_format,
 		if (proc_read_small(path, name, sizeof(name)) < 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/device", class, de->d_name);
-		if (!bus_irqs(path, irqs, sizeof(irqs)))
+		if ((found = bus_irqs(path, &irqs)) <= 0) {
+			ret = found;
 			continue;
+		}
 		snprintf(key, sizeof(key), key_format, name);
-		ret = meta_entry_add(entries, key, irqs);
+		ret = meta_entry_add(entries, key, (const char *)irqs.data);
 	}
 	if (d)
 		closedir(d);
+	wperf_buf_release(&irqs);
 	return ret;
 }
 

@@ -16,7 +16,7 @@
 
 /*
  * Appends to entries (a struct wperf_buf of struct meta_entry, proc_info.h)
- * one entry, disk.254:0.irqs = "35,36" (as many numbers as fit), for each
+ * one entry, disk.254:0.irqs = "35,36" (every one of them), for each
  * whole disk (/sys/block) and network interface (/sys/class/net) that sits on
  * a bus device with interrupts (virtual ones, loop and lo, have none); 0 or
  * -ENOMEM.

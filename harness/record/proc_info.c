@@ -255,11 +255,23 @@ void proc_mappings_release(struct proc_mappings *pm)
 
 int meta_entry_add(struct wperf_buf *entries, const char *key, const char *value)
 {
-	struct meta_entry e;
+	struct meta_entry e = {.value = strdup(value)};
 
 	snprintf(e.key, sizeof(e.key), "%s", key);
-	snprintf(e.value, sizeof(e.value), "%s", value);
-	return wperf_buf_append(entries, &e, sizeof(e));
+	if (!e.value || wperf_buf_append(entries, &e, sizeof(e))) {
+		free(e.value);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void meta_entries_release(struct wperf_buf *entries)
+{
+	struct meta_entry *e = (struct meta_entry *)entries->data;
+
+	for (size_t i = 0; i < entries->len / sizeof(*e); i++)
+		free(e[i].value);
+	wperf_buf_release(entries);
 }
 
 int proc_net_meta(struct wperf_buf *entries)

@@ -56,15 +56,18 @@ int proc_mappings_add(struct proc_mappings *pm, pid_t tgid);
 void proc_mappings_release(struct proc_mappings *pm);
 
 /* A META entry read off the machine (device_irqs.h, proc_net_meta): key =
- * value, collected in a struct wperf_buf of them, as many as there are. */
+ * value, collected in a struct wperf_buf of them, as many as there are. The
+ * buffer owns each value: meta_entries_release frees them with it. */
 struct meta_entry {
 	char key[48];
-	char value[256];
+	char *value;
 };
 
-/* Appends key = value to entries (a struct wperf_buf of struct meta_entry),
- * each cut to its field's size; 0 or -ENOMEM. */
+/* Appends key (cut to its field's size) = a copy of value to entries; 0 or
+ * -ENOMEM. */
 int meta_entry_add(struct wperf_buf *entries, const char *key, const char *value);
+
+void meta_entries_release(struct wperf_buf *entries);
 
 /*
  * META entries naming the network interfaces, so the analysis can model their

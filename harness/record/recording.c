@@ -164,7 +164,7 @@ static int write_meta_entries(struct recording *rec, const char *const *keys,
 	ret = ret ? wperf_error_set(err, -ENOMEM, "out of memory")
 		  : wperf_trace_writer_meta(rec->writer, (const char *const *)all_keys.data,
 					    (const char *const *)all_values.data, n + nfound, err);
-	wperf_buf_release(&found);
+	meta_entries_release(&found);
 	wperf_buf_release(&all_keys);
 	wperf_buf_release(&all_values);
 	return ret;
