@@ -9,23 +9,18 @@
 #include "harness/record/device_irqs.h"
 
 #include <dirent.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/trace/meta.h"
+#include "core/util/cmp.h"
 #include "harness/record/proc_info.h"
 
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The numbered entries of the folder dir, all of them, ascending, into v (a
- * struct wperf_buf of int, cleared first); 0 or -ENOMEM. */
+ * struct wperf_buf of uint64_t, cleared first); 0 or -ENOMEM. */
 static int numbered_entries(const char *dir, struct wperf_buf *v)
 {
 	DIR *d = opendir(dir);
@@ -34,7 +29,7 @@ static int numbered_entries(const char *dir, struct wperf_buf *v)
 
 	wperf_buf_clear(v);
 	while (d && !ret && (de = readdir(d))) {
-		int irq = atoi(de->d_name);
+		uint64_t irq = strtoull(de->d_name, NULL, 10);
 
 		if (proc_is_number(de->d_name))
 			ret = wperf_buf_append(v, &irq, sizeof(irq));
@@ -42,7 +37,7 @@ static int numbered_entries(const char *dir, struct wperf_buf *v)
 	if (d)
 		closedir(d);
 	if (v->len)
-		qsort(v->data, v->len / sizeof(int), sizeof(int), cmp_int);
+		qsort(v->data, v->len / sizeof(uint64_t), sizeof(uint64_t), wperf_cmp_u64_items);
 	return ret;
 }
 
@@ -53,7 +48,7 @@ static int bus_irqs(const char *dev, struct wperf_buf *text)
 {
 	char path[PATH_MAX], sub[PATH_MAX + 16];
 	struct wperf_buf v = {0};
-	const int *irqs;
+	const uint64_t *irqs;
 	size_t n = 0;
 	int ret = 0;
 
@@ -63,20 +58,20 @@ static int bus_irqs(const char *dev, struct wperf_buf *text)
 	/* up from the bound device, not past /sys/devices */
 	while (!ret && !v.len && !strncmp(path, "/sys/devices/", 13)) {
 		char line[32];
-		int irq;
+		uint64_t irq;
 
 		snprintf(sub, sizeof(sub), "%s/msi_irqs", path);
 		ret = numbered_entries(sub, &v);
 		snprintf(sub, sizeof(sub), "%s/irq", path);
 		if (!ret && !v.len && proc_read_small(sub, line, sizeof(line)) == 0 &&
-		    (irq = atoi(line)) > 0)
+		    (irq = strtoull(line, NULL, 10)) > 0)
 			ret = wperf_buf_append(&v, &irq, sizeof(irq));
 		*strrchr(path, '/') = '\0';
 	}
-	irqs = (const int *)v.data;
-	n = v.len / sizeof(int);
+	irqs = (const uint64_t *)v.data;
+	n = v.len / sizeof(*irqs);
 	for (size_t i = 0; i < n && !ret; i++)
-		ret = wperf_buf_printf(text, "%s%d", i ? "," : "", irqs[i]);
+		ret = wperf_buf_printf(text, "%s%" PRIu64, i ? "," : "", irqs[i]);
 	ret = ret ? ret : wperf_buf_append(text, "", 1);
 	wperf_buf_release(&v);
 	return ret < 0 ? ret : n > 0;
