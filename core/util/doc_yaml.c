@@ -155,6 +155,8 @@ int wperf_yaml_load(struct wperf_yaml *y, const char *file, const void *text, si
 	int ret;
 
 	memset(y, 0, sizeof(*y));
+	if (!text)
+		text = ""; /* an empty file read into an empty buffer: libyaml asserts on NULL */
 	y->file = file;
 	y->limits = limits;
 	y->err = err;

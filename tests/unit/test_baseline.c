@@ -637,6 +637,19 @@ static void test_read_errors(void **state)
 	}
 }
 
+/* An empty file reads into a buffer with no data at all: NULL, 0 (libyaml
+ * asserted on it and compare --baseline of an empty file aborted). */
+static void test_read_empty(void **state)
+{
+	struct wperf_baseline b;
+	struct wperf_error err = {0};
+
+	(void)state;
+	assert_int_equal(wperf_baseline_read("b.yaml", NULL, 0, &b, &err), -EINVAL);
+	assert_string_equal(err.msg, "b.yaml: empty: expected a baseline");
+	assert_null(b.scenario);
+}
+
 static void test_merge_accepted(void **state)
 {
 	const char *const k[] = {"fig1/B", "disk:*"}, *const e[] = {"a", "b"};
@@ -817,6 +830,7 @@ int main(void)
 	    cmocka_unit_test(test_cpu_model),
 	    cmocka_unit_test(test_calibration),
 	    cmocka_unit_test(test_read_errors),
+	    cmocka_unit_test(test_read_empty),
 	    cmocka_unit_test(test_merge_accepted),
 	    cmocka_unit_test(test_fuzz),
 	    cmocka_unit_test(test_deep),
