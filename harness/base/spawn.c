@@ -55,6 +55,8 @@ static void child_setup(const struct spawn_opts *o, int report_fd)
 		if (fd < 0 || dup2(fd, STDIN_FILENO) < 0 || dup2(o->out_fd, STDOUT_FILENO) < 0 ||
 		    dup2(o->out_fd, STDERR_FILENO) < 0)
 			e = errno;
+	} else if (o->stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		e = errno;
 	}
 	/* Nothing of wperf-bench's (BPF maps, ring buffers, sockets) reaches the
 	 * program: every descriptor past stderr closes at exec. */
@@ -113,10 +115,13 @@ int spawn_process(const struct spawn_opts *o, pid_t *pid, struct wperf_error *er
 	return 0;
 }
 
-int spawn_command(char *const argv[], const sigset_t *sigmask_to_restore, pid_t *pid,
-		  struct wperf_error *err)
+int spawn_command(char *const argv[], const sigset_t *sigmask_to_restore, int stdout_to_stderr,
+		  pid_t *pid, struct wperf_error *err)
 {
-	struct spawn_opts o = {.argv = argv, .sigmask = sigmask_to_restore, .out_fd = -1};
+	struct spawn_opts o = {.argv = argv,
+			       .sigmask = sigmask_to_restore,
+			       .out_fd = -1,
+			       .stdout_to_stderr = stdout_to_stderr};
 
 	return spawn_process(&o, pid, err);
 }

@@ -17,6 +17,7 @@ struct spawn_opts {
 	const char *cwd;	 /* or NULL */
 	char *const *env;	 /* KEY=VALUE set in the child's environment, or NULL */
 	int out_fd;		 /* standard output and error go there; -1: inherited */
+	int stdout_to_stderr;	 /* with out_fd -1: standard output goes to our stderr */
 };
 
 /*
@@ -27,9 +28,10 @@ struct spawn_opts {
  */
 int spawn_process(const struct spawn_opts *o, pid_t *pid, struct wperf_error *err);
 
-/* spawn_process of argv with the signal mask sigmask_to_restore, nothing else. */
-int spawn_command(char *const argv[], const sigset_t *sigmask_to_restore, pid_t *pid,
-		  struct wperf_error *err);
+/* spawn_process of argv with the signal mask sigmask_to_restore; its output
+ * goes to our stderr when stdout_to_stderr (our stdout carries a result). */
+int spawn_command(char *const argv[], const sigset_t *sigmask_to_restore, int stdout_to_stderr,
+		  pid_t *pid, struct wperf_error *err);
 
 /* The path execvp would run for file, into path; 0 or -ENOENT. */
 int spawn_resolve(const char *file, char *path, size_t size);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "harness/base/output.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/cli_vars.h"
 #include "harness/gate/gate.h"
@@ -55,8 +56,10 @@ static int update(const struct results *r, const char *baseline, const struct re
 	gate_baseline_file(&src, r->scenario, path, sizeof(path));
 	if (gate_update_baseline(r, path, &err) < 0)
 		return cli_error(CMD, "%s", err.msg);
-	printf("wrote %s from %zu run%s of %s (%s)\n", path, r->runs.nruns,
-	       r->runs.nruns == 1 ? "" : "s", r->scenario, r->dir);
+	/* standard output may carry the baseline itself (-, /dev/stdout) */
+	fprintf(output_names_file(path) ? stdout : stderr, "wrote %s from %zu run%s of %s (%s)\n",
+		strcmp(path, "-") ? path : "standard output", r->runs.nruns,
+		r->runs.nruns == 1 ? "" : "s", r->scenario, r->dir);
 	return EXIT_OK;
 }
 

@@ -34,7 +34,7 @@ const struct cli_option cli_diff_options[] = {
     {'f', "format", "FORMAT",
      "text (default) or json (" WPERF_DIFF_SCHEMA ", docs/report-schema.md)",
      CLI_PARSE(struct diff_args, json, parse_format)},
-    {'o', "output", "FILE", "write there (atomically) instead of standard output",
+    {'o', "output", "FILE", "write there instead of standard output",
      CLI_STRING(struct diff_args, output)},
     {CLI_GROUP(struct diff_args, analysis, cli_analysis_options)},
     {0},

@@ -103,7 +103,8 @@ static int parse_harness_pids(const char *cmd, const struct cli_option *opt, con
 }
 
 const struct cli_option cli_record_options[] = {
-    {RECORDING_SHORT_OUTPUT, RECORDING_OPT_OUTPUT, "FILE", "trace file (default: wperf.trace)",
+    {RECORDING_SHORT_OUTPUT, RECORDING_OPT_OUTPUT, "FILE",
+     "trace file, or - for standard output (default: wperf.trace)",
      CLI_STRING(struct record_opts, output)},
     {RECORDING_SHORT_DURATION, RECORDING_OPT_DURATION, "SECONDS",
      "stop after this long (default: until stopped)",
@@ -160,7 +161,8 @@ static void say_summary(const struct record_opts *o, const struct recording_summ
 	fprintf(stderr,
 		"wperf-bench record: %s: %.2f s, %llu events, %llu bytes (%.1f bytes/event), "
 		"%llu lost, %llu stacks lost\n",
-		o->output, s->seconds, (unsigned long long)s->events, (unsigned long long)s->bytes,
+		strcmp(o->output, "-") ? o->output : "standard output", s->seconds,
+		(unsigned long long)s->events, (unsigned long long)s->bytes,
 		s->events ? (double)s->bytes / s->events : 0.0, (unsigned long long)s->lost,
 		(unsigned long long)s->stacks_lost);
 	if (s->lost)

@@ -73,7 +73,7 @@ const struct cli_option cli_report_options[] = {
      "edges above the threshold solid), folded (stacks per edge and per thread, for FlameGraph "
      "or speedscope), perfetto (every thread's segments on a timeline)",
      CLI_PARSE(struct report_args, format, parse_format)},
-    {'o', "output", "FILE", "write there (atomically) instead of standard output",
+    {'o', "output", "FILE", "write there instead of standard output",
      CLI_STRING(struct report_args, output)},
     {CLI_GROUP(struct report_args, analysis, cli_analysis_options)},
     {0, "sites", "N", "call sites per edge (default 3)",

@@ -219,9 +219,10 @@ int gate_update_baseline(const struct results *r, const char *path, struct wperf
 	if (!r->runs.nruns)
 		return wperf_error_set(err, -EINVAL, "%s has no run", r->dir);
 	e = wperf_baseline_from_runs(&r->runs, r->scenario, &r->env, &fresh, err);
-	if (!e) {
+	/* a first baseline, or one written to a device or a pipe: nothing to keep */
+	if (!e && output_names_file(path)) {
 		e = gate_read_baseline(path, &old, err);
-		if (e == -ENOENT) /* a first baseline: nothing to keep */
+		if (e == -ENOENT) /* removed meanwhile */
 			e = 0;
 		else if (!e && wperf_baseline_merge_accepted(&fresh, &old) < 0)
 			e = wperf_error_set(err, -ENOMEM, "out of memory");

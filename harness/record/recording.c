@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -28,6 +29,7 @@
 #include "core/util/buf.h"
 #include "core/trace/meta.h"
 #include "core/trace/trace.h"
+#include "harness/base/output.h"
 #include "harness/base/spawn.h"
 #include "harness/base/version.h"
 #include "harness/record/bpf_recorder.h"
@@ -48,8 +50,7 @@ struct recording {
 	struct trace_sink *sink;
 	struct mmap_watch *mmaps;
 	struct wperf_trace_writer *writer;
-	int fd;
-	char part[PATH_MAX];
+	struct output_file out;
 	pid_t child;
 	int child_status; /* valid when child_done */
 	int child_done;
@@ -295,11 +296,8 @@ static int finish_trace(struct recording *rec, struct recording_summary *summary
 		trace_error(rec, err);
 	if (!e && (e = wperf_trace_writer_finish(rec->writer, &stats, err)))
 		trace_error(rec, err);
-	if (!e && fsync(rec->fd) < 0)
-		e = wperf_error_set(err, -errno, "%s: %s", rec->part, strerror(errno));
-	if (!e && rename(rec->part, rec->opts->output) < 0)
-		e = wperf_error_set(err, -errno, "cannot rename %s to %s: %s", rec->part,
-				    rec->opts->output, strerror(errno));
+	if (!e)
+		e = output_commit(&rec->out, err);
 	for (size_t i = 0; i < rec->ncpu; i++)
 		summary->lost += lost[i];
 	summary->stacks_lost = stats.stack_lost;
@@ -373,10 +371,7 @@ static void release(struct recording *rec)
 	trace_sink_free(rec->sink);
 	mmap_watch_free(rec->mmaps);
 	wperf_trace_writer_free(rec->writer);
-	if (rec->fd >= 0) {
-		close(rec->fd);
-		unlink(rec->part); /* renamed away when the trace is complete */
-	}
+	output_release(&rec->out); /* a trace not complete is removed */
 	bpf_recorder_free(rec->bpf);
 	wperf_counters_store_release(&rec->counters[WPERF_COUNTERS_START]);
 	wperf_counters_store_release(&rec->counters[WPERF_COUNTERS_END]);
@@ -404,13 +399,25 @@ static void hold(const sigset_t *signals, pid_t harness)
 	}
 }
 
+/* The ready file is removed when the window closes: it must be a regular file,
+ * never a device, FIFO or link that the removal would take from the machine
+ * (O_NONBLOCK: a FIFO is refused, not waited on). */
 static int create_ready_file(struct recording *rec, struct wperf_error *err)
 {
-	int fd = open(rec->opts->ready_file, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	const char *path = rec->opts->ready_file;
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+	struct stat st;
 
 	if (fd < 0)
-		return wperf_error_set(err, -errno, "cannot create the ready file %s: %s",
-				       rec->opts->ready_file, strerror(errno));
+		return wperf_error_set(err, -errno, "cannot create the ready file %s: %s", path,
+				       errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return wperf_error_set(err, -EINVAL,
+				       "the ready file %s is not a regular file: it would be "
+				       "removed when the window closes",
+				       path);
+	}
 	close(fd);
 	rec->ready_file_made = 1;
 	return 0;
@@ -451,12 +458,7 @@ static int open_recording(struct recording *rec, struct wperf_error *err)
 		e = attach_annotations(rec, err);
 	if (e)
 		return e;
-	snprintf(rec->part, sizeof(rec->part), "%s.part", o->output);
-	rec->fd = open(rec->part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (rec->fd < 0)
-		return wperf_error_set(err, -errno, "cannot create the trace %s: %s", rec->part,
-				       strerror(errno));
-	if (wperf_trace_writer_new(rec->fd, &wo, &rec->writer, err))
+	if (wperf_trace_writer_new(rec->out.fd, &wo, &rec->writer, err))
 		return trace_error(rec, err);
 	/* Opened before the command starts, so none of its mappings go unseen. */
 	if (mmap_watch_open(&rec->mmaps, err) < 0) {
@@ -493,7 +495,7 @@ static int open_window(struct recording *rec, char **argv, const sigset_t *old_m
 	e = read_counters(rec, WPERF_COUNTERS_START, err);
 	rec->start_ts = rec->counters[WPERF_COUNTERS_START].c.ts;
 	if (!e && o->command)
-		e = spawn_command(o->command, old_mask, &rec->child, err);
+		e = spawn_command(o->command, old_mask, rec->out.is_stdout, &rec->child, err);
 	if (!e)
 		e = write_meta(rec, argv, err);
 	if (!e &&
@@ -507,7 +509,7 @@ static int open_window(struct recording *rec, char **argv, const sigset_t *old_m
 	if (!e && o->ready_file)
 		e = create_ready_file(rec, err);
 	if (!e && !o->quiet)
-		fprintf(stderr, "wperf-bench record: recording to %s%s\n", o->output,
+		fprintf(stderr, "wperf-bench record: recording to %s%s\n", rec->out.name,
 			o->command ? "" : " (Ctrl-C to stop)");
 	return e;
 }
@@ -532,12 +534,17 @@ static int close_window(struct recording *rec, const sigset_t *signals, struct w
 int recording_run(const struct record_opts *o, char **argv, struct recording_summary *summary,
 		  struct wperf_error *err)
 {
-	struct recording rec = {.opts = o, .fd = -1};
+	struct recording rec = {.opts = o, .out = {.fd = -1}};
 	sigset_t signals, old_mask;
 	pid_t harness = getppid(); /* --hold: who sends the second signal */
 	int e;
 
 	*summary = (struct recording_summary){0};
+	/* Before the stop signals are blocked, so that Ctrl-C ends the wait for a
+	 * FIFO's reader. */
+	e = output_open(&rec.out, o->output, ".part", err);
+	if (e)
+		return e;
 	block_stop_signals(&signals, &old_mask);
 	rec.ncpu = libbpf_num_possible_cpus();
 	e = open_recording(&rec, err);
