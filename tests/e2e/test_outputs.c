@@ -262,10 +262,23 @@ static void assert_stdout_result(void **state, const char *path)
 	wperf_buf_release(&out);
 }
 
-/* /dev/stdout, a link to /proc/self/fd/1, into a pipe. */
+/* /dev/stdout, a link to /proc/self/fd/1, into a pipe; put back if a writer
+ * renamed a file over it, as for /dev/null. */
 static void test_dev_stdout(void **state)
 {
+	char target[64];
+	ssize_t n;
+
 	assert_stdout_result(state, "/dev/stdout");
+	n = readlink("/dev/stdout", target, sizeof(target) - 1);
+	target[n > 0 ? n : 0] = '\0';
+	if (!strcmp(target, "/proc/self/fd/1"))
+		return;
+	unlink("/dev/stdout");
+	if (symlink("/proc/self/fd/1", "/dev/stdout") < 0)
+		fail_msg("/dev/stdout is gone and could not be made again: %s", strerror(errno));
+	fail_msg("%s -o /dev/stdout replaced the link (made again)",
+		 (*(struct writer **)state)->name);
 }
 
 static void test_dash(void **state)
