@@ -58,8 +58,8 @@ static void test_unwritable_output(void **state)
 	e2e_require_bpf();
 	e2e_run(argv, -1, o);
 	assert_int_equal(o->status, 2);
-	assert_non_null(strstr(o->err, "cannot create the trace /nonexistent/x.trace.part: No such "
-				       "file or directory"));
+	assert_non_null(strstr(o->err, "cannot write /nonexistent/x.trace: the folder /nonexistent "
+				       "does not exist"));
 	assert_false(e2e_recorder_programs_linger());
 	free(o);
 }
