@@ -44,6 +44,9 @@ void wperf_check_scenario_release(struct wperf_check_scenario *s)
 	free(s->name);
 	free(s->dir);
 	free(s->reason);
+	for (size_t i = 0; i < s->nsettings_changed; i++)
+		free(s->settings_changed[i]);
+	free(s->settings_changed);
 	wperf_verdict_release(&s->verdict);
 	memset(s, 0, sizeof(*s));
 }
@@ -227,6 +230,9 @@ static int scenario_to_json(struct json_object *a, const struct wperf_check_scen
 	ret = ret ? ret : put_array(o, "warnings", &sub);
 	for (size_t i = 0; i < v->nwarnings && !ret; i++)
 		ret = wperf_json_append(sub, json_object_new_string(v->warnings[i]));
+	ret = ret ? ret : put_array(o, "settings_changed", &sub);
+	for (size_t i = 0; i < s->nsettings_changed && !ret; i++)
+		ret = wperf_json_append(sub, json_object_new_string(s->settings_changed[i]));
 	return ret;
 }
 
@@ -244,6 +250,7 @@ int wperf_check_to_json(const struct wperf_check *c, struct json_object **out)
 		ret = put_object(o, "base", &sub);
 		ret = ret ? ret : put_string(sub, "ref", c->base_ref);
 		ret = ret ? ret : put_string(sub, "commit", c->base_commit);
+		ret = ret ? ret : put_bool(sub, "trust_head_settings", c->trust_head_settings);
 	} else if (!ret) {
 		ret = wperf_json_put_null(o, "base");
 	}

@@ -15,7 +15,8 @@
  *                                      scenario is in error (a reader checks it)
  *    "mode": "base",                   "base": head against base runs interleaved
  *                                      on this machine; "baselines": against stored baselines
- *    "base": {"ref": "HEAD~1", "commit": "<40 hex>"},   null in "baselines" mode
+ *    "base": {"ref": "HEAD~1", "commit": "<40 hex>",   null in "baselines" mode
+ *             "trust_head_settings": false},  --trust-head-settings (optional: later)
  *    "head": {"commit": "<40 hex>", "branch": "main", "dirty": false},
  *                                      commit null outside git, branch null when detached
  *    "alpha": 0.05,                    the false-failure rate of the whole check
@@ -46,9 +47,11 @@
  *                                      "vertex" "expectation" "metric"
  *          "level": "fail",            "info" "warn" "fail"
  *          "worse": true, "inconclusive": false, "accepted": false,
- *          "from": "fig1/B", "to": "fig1/extra",      edge, vertex (the edge that brought it); else
- * null "vertex": null, "sink": false,             vertex "knot": null, new-knot, knot-gone:
- * [identities]; else null "before": 0.01, "after": 0.31, "change": 5.2,   null when NaN
+ *          "from": "fig1/B", "to": "fig1/extra",
+ *                                      edge, vertex (the edge that brought it); else null
+ *          "vertex": null, "sink": false,   vertex
+ *          "knot": null,               new-knot, knot-gone: [identities]; else null
+ *          "before": 0.01, "after": 0.31, "change": 5.2,   null when NaN
  *          "before_range": [0, 0.02], "after_range": [0.29, 0.33],
  *                                      [lo, hi], each null when NaN; null when both are
  *          "seen": 8, "runs": 8, "before_seen": 0, "before_runs": 8,
@@ -58,7 +61,10 @@
  *          "sites": [{"waiter": "fsync (fig1.c:88)", "waker": null, "share": 0.93}],
  *                                      waiter, waker null when unknown
  *          "metric": "latency_p99", "unit": "ms"}],   kind metric only (unit may be null)
- *       "warnings": ["..."]}]}
+ *       "warnings": ["..."],
+ *       "settings_changed": ["scenarios/x.yaml: gate.throughput_tolerance: 0.05 -> 0.9"]}]}
+ *                                      base mode: what the head changes of its own gate
+ *                                      (optional: absent in older files)
  *
  * Ownership: a struct wperf_check owns its scenarios, their strings and their
  * verdicts; wperf_check_release frees them and leaves a zeroed struct.
@@ -83,6 +89,12 @@ struct wperf_check_scenario {
 	size_t pairs;		      /* runs per side */
 	double seconds;		      /* from its first run to its verdict */
 	struct wperf_verdict verdict; /* zeroed when error */
+	/* base mode: what the head changes of the files that set its own gate
+	 * (its scenario file, its baseline's accepted: entries), one line each,
+	 * "FILE: key.path: BEFORE -> AFTER"; judged under the base's unless the
+	 * check trusts the head's settings */
+	char **settings_changed;
+	size_t nsettings_changed;
 };
 
 struct wperf_check {
@@ -92,8 +104,9 @@ struct wperf_check {
 	char head_commit[41];
 	char head_branch[256];
 	int head_dirty;
-	double alpha;	/* the whole check's false-failure rate */
-	double seconds; /* time to the verdict */
+	int trust_head_settings; /* base mode: the head judged under its own settings */
+	double alpha;		 /* the whole check's false-failure rate */
+	double seconds;		 /* time to the verdict */
 	struct wperf_check_scenario *scenarios;
 	size_t n;
 };

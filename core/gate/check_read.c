@@ -373,12 +373,28 @@ static int read_warning(struct json_object *o, const char *path, void *item,
 static int read_scenario(struct json_object *o, const char *path, void *item,
 			 struct wperf_error *err)
 {
-	static const char *const keys[] = {
-	    "name",	  "dir",	"verdict",	  "reason",	      "pairs",
-	    "seconds",	  "runs",	"baseline_runs",  "paired",	      "alpha",
-	    "tests",	  "detectable", "structure_only", "lost_events",      "lossy_runs",
-	    "throughput", "findings",	"warnings",	  "unconfirmed_runs", "metrics"};
-	/* unconfirmed_runs and metrics came later: optional */
+	static const char *const keys[] = {"name",
+					   "dir",
+					   "verdict",
+					   "reason",
+					   "pairs",
+					   "seconds",
+					   "runs",
+					   "baseline_runs",
+					   "paired",
+					   "alpha",
+					   "tests",
+					   "detectable",
+					   "structure_only",
+					   "lost_events",
+					   "lossy_runs",
+					   "throughput",
+					   "findings",
+					   "warnings",
+					   "unconfirmed_runs",
+					   "metrics",
+					   "settings_changed"};
+	/* unconfirmed_runs, metrics and settings_changed came later: optional */
 	static const char *const verdicts[] = {"pass",	     "improved",     "new-bottleneck",
 					       "regression", "inconclusive", ERROR_NAME};
 	struct wperf_check_scenario *s = item;
@@ -387,7 +403,7 @@ static int read_scenario(struct json_object *o, const char *path, void *item,
 	struct reader r;
 	int kind = 0;
 
-	r_start(&r, o, path, keys, NAMES(keys), NAMES(keys) - 2, x, err);
+	r_start(&r, o, path, keys, NAMES(keys), NAMES(keys) - 3, x, err);
 	r_dup(&r, 0, 0, 1, &s->name);
 	r_dup(&r, 1, 0, 0, &s->dir);
 	r_name(&r, 2, verdicts, NAMES(verdicts), &kind);
@@ -423,6 +439,9 @@ static int read_scenario(struct json_object *o, const char *path, void *item,
 		v->metrics = r_items(&r, 19, sizeof(*v->metrics), read_metric, &v->nmetrics);
 	v->findings = r_items(&r, 16, sizeof(*v->findings), read_finding, &v->nfindings);
 	v->warnings = r_items(&r, 17, sizeof(*v->warnings), read_warning, &v->nwarnings);
+	if (x[20])
+		s->settings_changed = r_items(&r, 20, sizeof(*s->settings_changed), read_warning,
+					      &s->nsettings_changed);
 	if (!r.ret && !s->error && !(v->scenario = strdup(s->name)))
 		r.ret = wperf_json_no_memory(err, path);
 	return r.ret;
@@ -443,14 +462,14 @@ static int get_commit(struct json_object *o, const char *path, char *out, struct
 /* base and head. */
 static int read_commits(struct reader *top, struct wperf_check *c, struct wperf_error *err)
 {
-	static const char *const base_keys[] = {"ref", "commit"};
+	static const char *const base_keys[] = {"ref", "commit", "trust_head_settings"};
 	static const char *const head_keys[] = {"commit", "branch", "dirty"};
 	struct json_object *v[3], *o;
 	struct reader r;
 
 	o = r_object(top, 3, !c->base_mode);
 	if (!top->ret && c->base_mode) {
-		r_start(&r, o, top->sub, base_keys, 2, 2, v, err);
+		r_start(&r, o, top->sub, base_keys, 3, 2, v, err); /* trust: later, optional */
 		if (!r.ret && !at(&r, 0))
 			r.ret = wperf_json_fail(err, r.sub, "expected a string, found null");
 		if (!r.ret)
@@ -458,6 +477,8 @@ static int read_commits(struct reader *top, struct wperf_check *c, struct wperf_
 						     err);
 		if (!r.ret && at(&r, 1))
 			r.ret = get_commit(v[1], r.sub, c->base_commit, err);
+		if (v[2])
+			r_bool(&r, 2, &c->trust_head_settings);
 		if (r.ret)
 			return top->ret = r.ret;
 	} else if (!top->ret && o) {

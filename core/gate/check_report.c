@@ -359,6 +359,33 @@ static void left_out_note(struct md *m, const struct wperf_check *c, const struc
 	check_md_printf(m, "%s the whole is summary.md in the artifacts._\n", dropped ? ";" : "");
 }
 
+/* What the pull request changed of its own gate, under the table: that a
+ * loosened bar did not apply (or did, when the check trusts the head). */
+static void settings_lines(struct md *m, const struct wperf_check *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		n += c->scenarios[i].nsettings_changed;
+	if (!n)
+		return;
+	check_md_printf(m,
+			c->trust_head_settings
+			    ? "**Gate settings changed by this pull request**, applied "
+			      "(`--trust-head-settings`):\n\n"
+			    : "**Gate settings changed by this pull request**: not applied, "
+			      "the head was judged under the base's; they apply once merged.\n\n");
+	for (size_t i = 0; i < c->n; i++)
+		for (size_t k = 0; k < c->scenarios[i].nsettings_changed; k++) {
+			check_md_printf(m, "- ");
+			check_md_code(m, c->scenarios[i].name);
+			check_md_printf(m, ": ");
+			check_md_code(m, c->scenarios[i].settings_changed[k]);
+			check_md_printf(m, "\n");
+		}
+	check_md_printf(m, "\n");
+}
+
 /* The first lines and the table of the scenarios. */
 static void head_lines(struct md *head, const struct wperf_check *c)
 {
@@ -371,6 +398,7 @@ static void head_lines(struct md *head, const struct wperf_check *c)
 	for (size_t i = 0; i < c->n; i++)
 		table_row(head, &c->scenarios[i]);
 	check_md_printf(head, "\n");
+	settings_lines(head, c);
 }
 
 /* The scenarios that have details, the most important first, into r; how many. */

@@ -78,6 +78,19 @@ int wperf_yaml_keys(struct wperf_yaml *y, const yaml_node_t *map, const char *co
 /* The value of key in map, or NULL. */
 yaml_node_t *wperf_yaml_lookup(struct wperf_yaml *y, const yaml_node_t *map, const char *key);
 
+/* ---- what changed (doc_yaml_diff.c) ---- */
+
+/*
+ * Appends to out a line "PATH: BEFORE -> AFTER" for each scalar that differs
+ * between node a of document ya and node b of document yb (either NULL:
+ * absent; a value on one side only reads "absent" on the other), mappings
+ * matched by key and lists by position; the paths start at key (a and b are
+ * the values of that top-level key; NULL: they are the roots). At most max
+ * lines, then one that counts the rest. The number of changes, or -ENOMEM.
+ */
+long wperf_yaml_diff(struct wperf_yaml *ya, const yaml_node_t *a, struct wperf_yaml *yb,
+		     const yaml_node_t *b, const char *key, size_t max, struct wperf_buf *out);
+
 /* ---- scalars: the message says what was expected and what was found ---- */
 
 #define WPERF_YAML_NONEMPTY 1 /* an empty string is an error */

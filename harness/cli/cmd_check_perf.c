@@ -46,7 +46,7 @@ struct selected {
 struct check_perf {
 	const char *tag, *base_ref, *target, *results;
 	char *results_abs; /* --results made absolute */
-	int base_mode, strict, quiet, keep_tree, merge;
+	int base_mode, strict, quiet, keep_tree, merge, trust_head;
 	struct gate_baseline_src baseline;
 	struct check_looks looks;
 	double alpha;
@@ -197,7 +197,8 @@ static int run_all(struct check_perf *cp, struct base_tree *tree, struct wperf_c
 						.build_dir = cp->build_dir,
 						.defs = cp->vars.defs,
 						.quiet = 1,
-						.new_ok = 1};
+						.new_ok = 1,
+						.trust_head = cp->trust_head};
 
 		if (!check_shard_has(&cp->shard, i))
 			continue;
@@ -263,6 +264,10 @@ const struct cli_option cli_check_perf_options[] = {
      "judge against commit REF run in turns ('merge-base': the merge base of HEAD with the "
      "target branch)",
      CLI_PARSE_ALL(parse_base)},
+    {0, "trust-head-settings", NULL,
+     "with --base: run and judge the head under its own scenario files and accepted: entries "
+     "(default: the base's; the head's changes are listed, and apply once merged)",
+     CLI_FLAG(struct check_perf, trust_head)},
     {0, "target", "BRANCH",
      "the target branch of merge-base (default: $GITHUB_BASE_REF, "
      "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME, origin's default branch, main, master)",
@@ -300,6 +305,9 @@ static int parse(int argc, char **argv, struct check_perf *cp)
 	if (status >= 0)
 		return status;
 	cp->baseline.target = cp->target;
+	if (cp->trust_head && !cp->base_mode)
+		return cli_error(CMD, "--trust-head-settings goes with --base: without it, the "
+				      "work tree's settings are the only ones");
 	if (cp->base_mode && cp->baseline.at_commit)
 		return cli_error(CMD, "--base and --baseline-ref exclude each other: with --base "
 				      "the base's own runs are the baseline");
@@ -402,6 +410,7 @@ static int run_check(struct check_perf *cp, struct wperf_check *c, struct wperf_
 		e = base_tree_open(cp->base_ref, cp->target, cp->keep_tree, &tree, err);
 	if (!e) {
 		c->base_mode = cp->base_mode;
+		c->trust_head_settings = cp->base_mode && cp->trust_head;
 		c->alpha = cp->alpha;
 		if (tree) {
 			snprintf(c->base_ref, sizeof(c->base_ref), "%s",

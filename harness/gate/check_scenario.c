@@ -15,6 +15,7 @@
 
 #include "harness/base/output.h"
 #include "harness/base/progress.h"
+#include "harness/gate/head_settings.h"
 #include "harness/run/run_set.h"
 
 #define CHECK_LOOK_STEP 3
@@ -33,6 +34,8 @@ struct check {
 	char from[PATH_MAX + 128]; /* where the baseline came from, for people */
 	struct gate_judging j;
 	unsigned first, looks;
+	char base_scenario[PATH_MAX]; /* the base's copy of the scenario, with a base */
+	struct wperf_buf changes;     /* what the head changes of its gate, a line each */
 };
 
 unsigned check_looks_count(const struct check_looks *l, unsigned first)
@@ -82,15 +85,15 @@ static int base_variant_path(const struct base_tree *t, const char *scenario, ch
 static int open_sides(struct check *c, struct wperf_error *err)
 {
 	const struct check_scenario_opts *o = c->o;
-	char folder[2][PATH_MAX], base_scenario[PATH_MAX], build[2][PATH_MAX];
+	char folder[2][PATH_MAX], build[2][PATH_MAX];
 	struct run_set_opts ro[2] = {0};
 	/* A relative build folder is each tree's own. */
 	const char *tree_build = o->build_dir && o->build_dir[0] != '/' ? o->build_dir : "build";
 	int e = 0;
 
 	if (o->base) {
-		e = base_variant_path(o->base, o->scenario, base_scenario, sizeof(base_scenario),
-				      err);
+		e = base_variant_path(o->base, o->scenario, c->base_scenario,
+				      sizeof(c->base_scenario), err);
 		c->fresh = e == -ENOENT && o->new_ok;
 		if (e && !c->fresh)
 			return e;
@@ -120,7 +123,10 @@ static int open_sides(struct check *c, struct wperf_error *err)
 		snprintf(build[BASE], sizeof(build[BASE]), "%s/%s", o->base->dir, tree_build);
 		ro[BASE].workdir = o->base->dir;
 		ro[BASE].build_dir = build[BASE];
-		ro[BASE].scenario_path = base_scenario;
+		ro[BASE].scenario_path = c->base_scenario;
+		/* the base decides the bar: its load, runs and gate for both sides */
+		if (!o->trust_head)
+			ro[HEAD].scenario_path = c->base_scenario;
 	}
 	e = run_set_open(&ro[HEAD], &c->r[HEAD], &c->set[HEAD], err);
 	if (!e && c->sides == 2)
@@ -140,16 +146,47 @@ static int open_sides(struct check *c, struct wperf_error *err)
 	return e;
 }
 
+/* A scenario's file without a variant's selection (FILE@NAME=VALUE,...). */
+static void file_part(const char *scenario, char *out, size_t size)
+{
+	char *at;
+
+	snprintf(out, size, "%s", scenario);
+	if (access(out, F_OK) < 0 && (at = strrchr(out, '@')))
+		*at = '\0';
+}
+
+/* What the head's copies of its gate's files change against the base's: the
+ * scenario file, and the accepted: entries of the stored baseline (head: the
+ * work tree's, base: the base tree's). 0 or -ENOMEM. */
+static int note_changes(struct check *c, const char *file, const char *head_baseline,
+			const char *base_baseline)
+{
+	const char *root = git_repo_workdir(c->o->base->repo), *label;
+	char head[PATH_MAX], base[PATH_MAX];
+	int e;
+
+	file_part(c->o->scenario, head, sizeof(head));
+	file_part(c->base_scenario, base, sizeof(base));
+	/* named as in the repository, as the baseline is */
+	label = strncmp(head, root, strlen(root)) ? head : head + strlen(root);
+	e = head_settings_diff(label, base, head, NULL, &c->changes);
+	return e ? e
+		 : head_settings_diff(file, base_baseline, head_baseline, "accepted", &c->changes);
+}
+
 /*
  * The baseline the head is judged against: without a base, the stored one;
- * with a base (fresh or not), the accepted entries of the head's stored
- * baseline (people's decisions hold), if it has one.
+ * with a base, only the accepted entries of a stored baseline count (people's
+ * decisions hold): the base's, unless the head is trusted or the scenario is
+ * new (then the head's).
  */
 static int load_baseline(struct check *c, struct wperf_error *err)
 {
 	struct gate_baseline_src none = {0};
 	struct wperf_error ignored = {0};
-	char path[2 * PATH_MAX], file[PATH_MAX];
+	char head[2 * PATH_MAX], base[2 * PATH_MAX], file[PATH_MAX];
+	int e = 0;
 
 	if (!c->o->base)
 		return gate_load_baseline(c->o->baseline ? c->o->baseline : &none,
@@ -157,9 +194,14 @@ static int load_baseline(struct check *c, struct wperf_error *err)
 					  err);
 	gate_baseline_file(c->o->baseline ? c->o->baseline : &none, c->r[HEAD].scenario, file,
 			   sizeof(file));
-	snprintf(path, sizeof(path), "%s%s",
+	snprintf(head, sizeof(head), "%s%s",
 		 file[0] == '/' ? "" : git_repo_workdir(c->o->base->repo), file);
-	if (gate_read_baseline(path, &c->b, &ignored) < 0)
+	snprintf(base, sizeof(base), "%s%s%s", file[0] == '/' ? "" : c->o->base->dir,
+		 file[0] == '/' ? "" : "/", file);
+	if (c->sides == 2 && (e = note_changes(c, file, head, base)))
+		return wperf_error_set(err, e, "out of memory");
+	if (gate_read_baseline(c->sides == 2 && !c->o->trust_head ? base : head, &c->b, &ignored) <
+	    0)
 		memset(&c->b, 0, sizeof(c->b));
 	return 0;
 }
@@ -368,7 +410,7 @@ int check_scenario(const struct check_scenario_opts *o, struct wperf_check_scena
 {
 	struct check c = {.o = o, .sides = o->base ? 2 : 1};
 	double t0;
-	int e, fatal;
+	int e, fatal, oom;
 
 	t0 = progress_now_s();
 	memset(out, 0, sizeof(*out));
@@ -412,10 +454,12 @@ int check_scenario(const struct check_scenario_opts *o, struct wperf_check_scena
 		out->reason = strdup("a new scenario: the base has none, so its runs are "
 				     "compared with nothing (its expected answer is checked)");
 	}
+	oom = head_settings_lines(&c.changes, &out->settings_changed, &out->nsettings_changed) < 0;
 	for (int i = BASE; i <= HEAD; i++)
 		results_release(&c.r[i]);
 	wperf_baseline_release(&c.b);
-	if (!out->name || !out->dir || (e && !out->reason))
+	wperf_buf_release(&c.changes);
+	if (oom || !out->name || !out->dir || (e && !out->reason))
 		return wperf_error_set(err, -ENOMEM, "out of memory");
 	return fatal ? e : 0;
 }

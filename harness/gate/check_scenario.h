@@ -22,6 +22,11 @@
  *   DIR/            without a base: the head's results folder (as `run`)
  *   DIR/base/, DIR/head/, DIR/base.yaml   with a base
  *
+ * The base decides the bar: with a base, both sides run the base's scenario
+ * file (its load, runs, metrics and gate settings), and the accepted: entries
+ * are those of the base's stored baseline; what the head's copies change is
+ * listed in the scenario's settings_changed, not applied (unless trust_head).
+ *
  * A scenario that the base commit lacks (the change adds it) is, with new_ok,
  * run on the head alone into DIR/ and compared with nothing: its verdict is
  * its expected answer's, and its reason says it is new.
@@ -65,6 +70,9 @@ struct check_scenario_opts {
 	/* With a base that lacks the scenario (a change that adds it): run the
 	 * head alone, compare nothing, check its expected answer; else an error. */
 	int new_ok;
+	/* With a base: run and judge the head under its own scenario file and
+	 * accepted: entries, not the base's (--trust-head-settings). */
+	int trust_head;
 };
 
 /*

@@ -119,6 +119,9 @@ static void check_perf(const char *runs, int status, struct wperf_check *c)
 	e2e_run_in(&out, repo, bench, "check-perf", "--base", "main", "--runs", runs, "--max-runs",
 		   "8", "--results", check, "scenarios", NULL);
 	snprintf(path, sizeof(path), "%s/summary.md", check);
+	if (access(path, F_OK) < 0)
+		fail_msg("check-perf: exit %d (want %d), no %s\n%s", out.status, status, path,
+			 out.err);
 	e2e_read_file(path, &md);
 	if (out.status != status)
 		fail_msg("check-perf: exit %d (want %d)\n%s\n%s", out.status, status, out.err,
@@ -225,7 +228,34 @@ static void assert_token_kept(const char *summary)
 
 /* ---- the pushes ---- */
 
-/* 1, 2: the base on main, the pull request's first push plants D. */
+/* What the first push also does: it loosens its own gate, a throughput 90%
+ * lower and any edge ten times heavier let through, and every knot and edge
+ * of the program accepted. The base decides the bar: none of it applies. */
+static const char loosened_gate[] = "gate:\n"
+				    "  throughput_tolerance: 0.9\n"
+				    "  edge_tolerance: 10\n";
+static const char accepting_baseline[] = "format: wperf-baseline/1\n"
+					 "scenario: " SCENARIO "\n"
+					 "runs: 1\n"
+					 "accepted:\n"
+					 "- knot: ['" PROGRAM "/*', 'disk:*', 'kworker/*']\n"
+					 "  reason: this pull request accepts its own bottleneck\n"
+					 "- edge: {from: '*', to: '*'}\n"
+					 "  reason: and every wait\n";
+
+/* Does s list the settings change that contains text? */
+static void assert_setting_listed(const struct wperf_check_scenario *s, const char *text)
+{
+	for (size_t i = 0; i < s->nsettings_changed; i++)
+		if (strstr(s->settings_changed[i], text))
+			return;
+	fail_msg("no settings change lists \"%s\" (%zu listed%s%s)", text, s->nsettings_changed,
+		 s->nsettings_changed ? ", the first: " : "",
+		 s->nsettings_changed ? s->settings_changed[0] : "");
+}
+
+/* 1, 2: the base on main, the pull request's first push plants D, and
+ * loosens its own gate in the same commit. */
 static void a_new_bottleneck_fails_the_gate(void **state)
 {
 	struct wperf_check c;
@@ -238,7 +268,11 @@ static void a_new_bottleneck_fails_the_gate(void **state)
 	e2e_shell("sed -i 's/^\\tapp.write_bytes = 4096;$/&\\n\\t" PLANT "/' '%s' && "
 		  "grep -q '" PLANT "' '%s'",
 		  e2e_join(repo, "synthetic/fig1.c"), e2e_join(repo, "synthetic/fig1.c"));
-	GIT("commit", "-q", "-am", "fig1: B waits for D on every request");
+	e2e_shell("printf '%%s' '%s' >> '%s' && mkdir -p '%s'", loosened_gate,
+		  e2e_join(repo, "scenarios/" SCENARIO ".yaml"), e2e_join(repo, "baselines"));
+	e2e_write_file(e2e_join(repo, "baselines/" SCENARIO ".yaml"), accepting_baseline);
+	GIT("add", "-A");
+	GIT("commit", "-q", "-m", "fig1: B waits for D on every request (and the gate lets it)");
 
 	/* At 5 pairs D joining the knot cannot pass its tests' correction yet
 	 * (Fisher's p 0.004 at best) while the throughput already fails: the
@@ -262,6 +296,11 @@ static void a_new_bottleneck_fails_the_gate(void **state)
 	}
 	if (!named)
 		fail_msg("no failing finding names " NEW_VERTEX "\n%s", out.err);
+	assert_setting_listed(s, "scenarios/" SCENARIO ".yaml: gate.throughput_tolerance: absent "
+				 "-> 0.9");
+	assert_setting_listed(s, "baselines/" SCENARIO ".yaml: accepted[0].knot[0]: absent -> "
+				 "\"" PROGRAM "/*\"");
+	assert_false(c.trust_head_settings);
 	wperf_check_release(&c);
 	upload_and_download();
 }
@@ -283,6 +322,9 @@ static void the_job_comments_once(void **state)
 	assert_has(&body, "| `" SCENARIO "` | **new-bottleneck** |");
 	assert_has(&body, "`" NEW_VERTEX "`");
 	assert_has(&body, "[Artifacts](" RUN_URL ")");
+	assert_has(&body, "**Gate settings changed by this pull request**: not applied");
+	assert_has(&body, "- `" SCENARIO "`: `scenarios/" SCENARIO ".yaml: "
+			  "gate.throughput_tolerance: absent -> 0.9`\n");
 	/* the job summary: the same Markdown, without the marker; a blank line
 	 * after it keeps the next step's summary apart */
 	md = (const char *)body.data + strlen(FORGE_MARKER "\n");

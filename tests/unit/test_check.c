@@ -134,6 +134,10 @@ static void failing_check(struct wperf_check *c, size_t passing)
 	s->verdict.warnings = calloc(1, sizeof(char *));
 	assert_non_null(s->verdict.warnings);
 	s->verdict.warnings[s->verdict.nwarnings++] = dup("the kernel differs: 6.1 against 6.18");
+	s->settings_changed = calloc(1, sizeof(char *));
+	assert_non_null(s->settings_changed);
+	s->settings_changed[s->nsettings_changed++] =
+	    dup("scenarios/synthetic-fig1.yaml: gate.throughput_tolerance: absent -> 0.9");
 	for (size_t i = 0; i < passing; i++) {
 		char name[32];
 
@@ -183,6 +187,11 @@ static void round_trip(void **state)
 	assert_null(back.scenarios[0].verdict.findings[1].sites[0].waker);
 	assert_true(back.scenarios[3].error);
 	assert_null(back.scenarios[3].verdict.scenario);
+	assert_int_equal(back.scenarios[0].nsettings_changed, 1);
+	assert_string_equal(
+	    back.scenarios[0].settings_changed[0],
+	    "scenarios/synthetic-fig1.yaml: gate.throughput_tolerance: absent -> 0.9");
+	assert_int_equal(back.scenarios[1].nsettings_changed, 0);
 	assert_true(back.alpha == 0.05 && back.scenarios[0].verdict.alpha == 0.05 / 51);
 	free(first);
 	free(second);
@@ -306,6 +315,19 @@ static void first_lines(void **state)
 			       "\nHead `fedcba9` on `topic` against base `0123456` "
 			       "(`HEAD~1`), run in turns on this one machine: 8 pairs of "
 			       "runs; false-failure rate 0.05 for the whole check; 13.5 min.\n"));
+	/* what the pull request changed of its own gate, under the table */
+	assert_non_null(
+	    strstr(md, "| `scenario-15` | pass | 8 | 140.1 → 141.3 requests/s (+0.9%) |  |\n\n"
+		       "**Gate settings changed by this pull request**: not applied, the "
+		       "head was judged under the base's; they apply once merged.\n\n"
+		       "- `synthetic-fig1`: `scenarios/synthetic-fig1.yaml: "
+		       "gate.throughput_tolerance: absent -> 0.9`\n\n"));
+	c.trust_head_settings = 1;
+	free(md);
+	md = markdown(&c, NULL, 0);
+	assert_non_null(strstr(md, "**Gate settings changed by this pull request**, applied "
+				   "(`--trust-head-settings`):\n\n- `synthetic-fig1`: "));
+	c.trust_head_settings = 0;
 	free(md);
 
 	c.scenarios[0].verdict.kind = WPERF_VERDICT_PASS;
