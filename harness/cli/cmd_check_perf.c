@@ -56,11 +56,13 @@ struct check_perf {
 	struct selected *files;	    /* the selected scenarios, in name order */
 	size_t nfiles, nshare;	    /* how many; how many are the shard's */
 	struct wperf_buf files_buf; /* holds files */
+	struct base_tree *tree;	    /* --base: the base commit's tree, opened first */
 };
 
-/* Adds path to the selection when it is tagged; a file that does not load is
- * an error the check reports (it is selected, and fails to run). */
-static int select_one(struct check_perf *cp, const char *path)
+/* Adds path to the selection when src (path, or the base's copy of it) is
+ * tagged; a file that does not load is an error the check reports (it is
+ * selected, and fails to run). */
+static int select_one(struct check_perf *cp, const char *path, const char *src)
 {
 	const struct scenario_vars vars = {.results_dir = "<results>",
 					   .build_dir = cp->build_dir,
@@ -72,7 +74,7 @@ static int select_one(struct check_perf *cp, const char *path)
 	struct selected one = {0};
 	int tagged = 1;
 
-	if (scenario_load(path, &vars, &s, &err) == 0)
+	if (scenario_load(src, &vars, &s, &err) == 0)
 		tagged = scenario_has_tag(s, cp->tag);
 	if (tagged) {
 		one.file = strdup(path);
@@ -115,19 +117,61 @@ static int take_share(struct check_perf *cp)
 	return EXIT_OK;
 }
 
-/* Each variant of the file at path (the file itself without a matrix). */
+/*
+ * The file whose tags and variants decide path's selection: with a base (not
+ * --trust-head-settings), the base's copy, so that a pull request that takes
+ * a scenario out of the tag does not skip it; path itself when the base has
+ * none (a new scenario) or there is no base.
+ */
+static const char *tag_source(const struct check_perf *cp, const char *path, char *buf, size_t size)
+{
+	struct wperf_error ignored = {0};
+
+	if (!cp->tree || cp->trust_head)
+		return path;
+	return base_tree_path(cp->tree, path, buf, size, &ignored) == 0 ? buf : path;
+}
+
+/* Each variant of the file at path (the file itself without a matrix), as
+ * its tag source has them; each selected as path@SELECTION. */
 static int select_file(struct check_perf *cp, const char *path)
 {
 	struct wperf_error err = {0};
-	char **variants;
+	char **variants, buf[PATH_MAX], head[2 * PATH_MAX];
+	const char *src = tag_source(cp, path, buf, sizeof(buf));
 	size_t n;
 	int status = EXIT_OK;
 
-	if (scenario_variants(path, &variants, &n, &err) < 0)
-		return select_one(cp, path); /* selected, and its error reported */
-	for (size_t i = 0; i < n && status == EXIT_OK; i++)
-		status = select_one(cp, variants[i]);
+	if (scenario_variants(src, &variants, &n, &err) < 0)
+		return select_one(cp, path, src); /* selected, and its error reported */
+	for (size_t i = 0; i < n && status == EXIT_OK; i++) {
+		snprintf(head, sizeof(head), "%s%s", path, variants[i] + strlen(src));
+		status = select_one(cp, head, variants[i]);
+	}
 	scenario_variants_free(variants);
+	return status;
+}
+
+/* With a base, the scenarios of the base's copy of dir that the head removed:
+ * they still run (both sides run the base's file). */
+static int select_removed(struct check_perf *cp, const char *dir)
+{
+	char base_dir[PATH_MAX], pattern[PATH_MAX + 16], head[2 * PATH_MAX];
+	struct wperf_error ignored = {0};
+	int status = EXIT_OK;
+	glob_t g;
+
+	if (!cp->tree || cp->trust_head ||
+	    base_tree_path(cp->tree, dir, base_dir, sizeof(base_dir), &ignored) < 0)
+		return EXIT_OK;
+	snprintf(pattern, sizeof(pattern), "%s/*.yaml", base_dir);
+	if (glob(pattern, 0, NULL, &g) == 0)
+		for (size_t k = 0; k < g.gl_pathc && status == EXIT_OK; k++) {
+			snprintf(head, sizeof(head), "%s/%s", dir, strrchr(g.gl_pathv[k], '/') + 1);
+			if (access(head, F_OK) < 0)
+				status = select_file(cp, head);
+		}
+	globfree(&g);
 	return status;
 }
 
@@ -152,6 +196,8 @@ static int select_scenarios(struct check_perf *cp, char **operands, int n)
 			for (size_t k = 0; k < g.gl_pathc && status == EXIT_OK; k++)
 				status = select_file(cp, g.gl_pathv[k]);
 		globfree(&g);
+		if (status == EXIT_OK)
+			status = select_removed(cp, operands[i]);
 	}
 	if (status == EXIT_OK && !cp->nfiles)
 		status = cli_error(CMD, "no scenario is tagged %s", cp->tag);
@@ -395,7 +441,7 @@ static int check_status(const struct wperf_check *c, int strict)
  * check; 0, or a negative errno with err. */
 static int run_check(struct check_perf *cp, struct wperf_check *c, struct wperf_error *err)
 {
-	struct base_tree *tree = NULL;
+	struct base_tree *tree = cp->tree;
 	double t0 = progress_now_s();
 	char **names = calloc(cp->nfiles + 1, sizeof(*names));
 	int e = names ? check_write_prepare(cp->results, err)
@@ -406,8 +452,6 @@ static int run_check(struct check_perf *cp, struct wperf_check *c, struct wperf_
 	if (!e && cp->shard.of)
 		e = check_shard_write(cp->results, &cp->shard, names, cp->nfiles, err);
 	free(names);
-	if (!e && cp->base_mode)
-		e = base_tree_open(cp->base_ref, cp->target, cp->keep_tree, &tree, err);
 	if (!e) {
 		c->base_mode = cp->base_mode;
 		c->trust_head_settings = cp->base_mode && cp->trust_head;
@@ -423,7 +467,6 @@ static int run_check(struct check_perf *cp, struct wperf_check *c, struct wperf_
 		if (c->n && check_write(c, cp->results, err) < 0)
 			cli_warn(CMD, "%s", err->msg);
 	}
-	base_tree_free(tree);
 	return e;
 }
 
@@ -463,7 +506,11 @@ int cmd_check_perf(int argc, char **argv)
 	nops = ops.len / sizeof(*operands);
 	if (status == EXIT_OK && cp.merge)
 		e = merge_check(&cp, operands, nops, &c, &err);
-	else if (status == EXIT_OK)
+	/* the base's tree first: its scenario files decide the selection */
+	else if (status == EXIT_OK && cp.base_mode &&
+		 base_tree_open(cp.base_ref, cp.target, cp.keep_tree, &cp.tree, &err) < 0)
+		status = cli_error(CMD, "%s", err.msg);
+	if (status == EXIT_OK && !cp.merge)
 		status = select_scenarios(&cp, operands, (int)nops);
 	if (status == EXIT_OK && !cp.merge)
 		e = run_check(&cp, &c, &err);
@@ -487,6 +534,7 @@ out:
 		free(cp.files[i].name);
 	}
 	free(cp.results_abs);
+	base_tree_free(cp.tree);
 	cli_vars_release(&cp.vars);
 	wperf_buf_release(&ops);
 	wperf_buf_release(&cp.files_buf);
