@@ -139,7 +139,7 @@ static void req_end(struct tl_builder *b, struct tl_device *dv, struct tl_reques
  * merged into another request (the kernel stops counting it then).
  */
 static int block_start(struct tl_builder *b, struct tl_device *dv, uint32_t d, struct tl_request *r,
-		       uint64_t key, struct tl_when now)
+		       uint64_t key, struct tl_when now, uint32_t maker)
 {
 	if (r && r->state == TL_REQ_ISSUED) {
 		b->reqs_lost++;
@@ -150,10 +150,21 @@ static int block_start(struct tl_builder *b, struct tl_device *dv, uint32_t d, s
 	b->reqs_made++;
 	r->state = TL_REQ_MADE;
 	r->start = now;
+	r->owner = maker;
 	return 0;
 }
 
-/* A request goes to the device; in flight from when it was made, or from now. */
+/*
+ * A request goes to the device; in flight from when it was made, or from now.
+ * Its bytes count for the thread that made it, not the one that issued it:
+ * a request made in B's write and held in a plug, or requeued, is issued by
+ * the block layer's worker (kworker/N:NH, kblockd) as often as by B, and
+ * which one does is the block layer's detail, not the program's. Without
+ * its start (before Linux 6.5, or made before the window) the issuer is all
+ * that is known. Writeback is made by the flusher (kworker/u:N, wb_workfn)
+ * for whoever dirtied the pages; the kernel does not say whom in these
+ * events, so its bytes stay the flusher's.
+ */
 static int block_issue(struct tl_builder *b, struct tl_device *dv, uint32_t d, struct tl_request *r,
 		       uint64_t key, const struct wperf_event *ev, struct tl_when now,
 		       uint32_t issuer)
@@ -162,6 +173,8 @@ static int block_issue(struct tl_builder *b, struct tl_device *dv, uint32_t d, s
 		return 0; /* a requeued request issued again: counted already */
 	if (!r && !(r = req_insert(b, d + 1, key)))
 		return -ENOMEM;
+	if (r->state == TL_REQ_MADE)
+		issuer = r->owner; /* TL_NONE for an excluded process's: no share */
 	if (r->state != TL_REQ_MADE)
 		r->start = now;
 	r->state = TL_REQ_ISSUED;
@@ -256,7 +269,7 @@ int tl_block_event(struct tl_builder *b, const struct wperf_event *ev, uint32_t 
 	time_jiffies(b, now);
 	switch (ev->hdr.kind) {
 	case WPERF_EV_BLOCK_START:
-		return block_start(b, dv, d, r, key, now);
+		return block_start(b, dv, d, r, key, now, issuer);
 	case WPERF_EV_BLOCK_ISSUE:
 		return block_issue(b, dv, d, r, key, ev, now, issuer);
 	case WPERF_EV_BLOCK_DONE:

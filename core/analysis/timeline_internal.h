@@ -137,6 +137,7 @@ struct tl_request {
 	size_t iv;	       /* TL_REQ_ENDED: its interval, an index in its disk's reqs */
 	uint32_t dev;	       /* device index + 1; 0: empty slot */
 	uint32_t left;	       /* TL_REQ_ISSUED: bytes not yet completed */
+	uint32_t owner;	       /* the thread that made it (BLOCK_START); TL_NONE: unseen */
 	uint8_t state;	       /* enum tl_req_state */
 };
 
