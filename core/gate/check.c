@@ -212,6 +212,9 @@ static int scenario_to_json(struct json_object *a, const struct wperf_check_scen
 	ret = ret ? ret : put_number(o, "alpha", v->alpha);
 	ret = ret ? ret : put_count(o, "tests", v->tests);
 	ret = ret ? ret : put_number(o, "detectable", v->detectable);
+	ret = ret ? ret : put_number(o, "detect", v->detect);
+	ret = ret ? ret : put_count(o, "presence", v->presence);
+	ret = ret ? ret : put_bool(o, "underpowered", v->underpowered);
 	ret = ret ? ret : put_bool(o, "structure_only", v->structure_only);
 	ret = ret ? ret : put_count(o, "lost_events", v->lost_events);
 	ret = ret ? ret : put_count(o, "lossy_runs", v->lossy_runs);

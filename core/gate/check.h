@@ -30,9 +30,13 @@
  *       "pairs": 8,                    runs per side
  *       "seconds": 95.2,
  *       "runs": 8, "baseline_runs": 8, "paired": true,       as in the verdict
- *       "alpha": 0.00098,              each test's level (see verdict.h)
- *       "tests": 7,
+ *       "alpha": 0.0024,               the primaries' level together (see verdict.h)
+ *       "tests": 7,                    primary tests
  *       "detectable": 0.06,            relative throughput change; null when unknown
+ *       "detect": 0.05,                the change the runs were to tell (gate.detect)
+ *       "presence": 4,                 runs a new vertex must be in to fail; 0: none
+ *       "underpowered": true,          detectable > detect, or presence 0
+ *                                      (detect, presence, underpowered: optional)
  *       "structure_only": false,
  *       "lost_events": 0, "lossy_runs": 0,
  *       "unconfirmed_runs": 0,         runs a check against the kernel's counters

@@ -370,6 +370,29 @@ static int read_warning(struct json_object *o, const char *path, void *item,
 	return get_dup(o, path, 0, 0, item, err);
 }
 
+/* A scenario's keys that came after the first files (x[18] on, see
+ * read_scenario), each read when there. */
+static void read_later_keys(struct reader *r, struct json_object **x,
+			    struct wperf_check_scenario *s)
+{
+	struct wperf_verdict *v = &s->verdict;
+
+	if (x[18])
+		r_size(r, 18, &v->unconfirmed_runs);
+	if (x[19])
+		v->metrics = r_items(r, 19, sizeof(*v->metrics), read_metric, &v->nmetrics);
+	if (x[20])
+		s->settings_changed = r_items(r, 20, sizeof(*s->settings_changed), read_warning,
+					      &s->nsettings_changed);
+	v->detect = NAN;
+	if (x[21])
+		r_number(r, 21, 1, &v->detect);
+	if (x[22])
+		r_size(r, 22, &v->presence);
+	if (x[23])
+		r_bool(r, 23, &v->underpowered);
+}
+
 static int read_scenario(struct json_object *o, const char *path, void *item,
 			 struct wperf_error *err)
 {
@@ -393,8 +416,11 @@ static int read_scenario(struct json_object *o, const char *path, void *item,
 					   "warnings",
 					   "unconfirmed_runs",
 					   "metrics",
-					   "settings_changed"};
-	/* unconfirmed_runs, metrics and settings_changed came later: optional */
+					   "settings_changed",
+					   "detect",
+					   "presence",
+					   "underpowered"};
+	/* unconfirmed_runs and what follows came later: optional */
 	static const char *const verdicts[] = {"pass",	     "improved",     "new-bottleneck",
 					       "regression", "inconclusive", ERROR_NAME};
 	struct wperf_check_scenario *s = item;
@@ -403,7 +429,7 @@ static int read_scenario(struct json_object *o, const char *path, void *item,
 	struct reader r;
 	int kind = 0;
 
-	r_start(&r, o, path, keys, NAMES(keys), NAMES(keys) - 3, x, err);
+	r_start(&r, o, path, keys, NAMES(keys), NAMES(keys) - 6, x, err);
 	r_dup(&r, 0, 0, 1, &s->name);
 	r_dup(&r, 1, 0, 0, &s->dir);
 	r_name(&r, 2, verdicts, NAMES(verdicts), &kind);
@@ -431,17 +457,11 @@ static int read_scenario(struct json_object *o, const char *path, void *item,
 		v->lost_events = lost;
 	}
 	r_size(&r, 14, &v->lossy_runs);
-	if (x[18])
-		r_size(&r, 18, &v->unconfirmed_runs);
 	if (r_object(&r, 15, 0))
 		r.ret = read_throughput(x[15], r.sub, v, err);
-	if (x[19])
-		v->metrics = r_items(&r, 19, sizeof(*v->metrics), read_metric, &v->nmetrics);
 	v->findings = r_items(&r, 16, sizeof(*v->findings), read_finding, &v->nfindings);
 	v->warnings = r_items(&r, 17, sizeof(*v->warnings), read_warning, &v->nwarnings);
-	if (x[20])
-		s->settings_changed = r_items(&r, 20, sizeof(*s->settings_changed), read_warning,
-					      &s->nsettings_changed);
+	read_later_keys(&r, x, s);
 	if (!r.ret && !s->error && !(v->scenario = strdup(s->name)))
 		r.ret = wperf_json_no_memory(err, path);
 	return r.ret;

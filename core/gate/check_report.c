@@ -207,6 +207,36 @@ static void throughput_cell(struct md *m, const struct wperf_check_scenario *s)
 	}
 }
 
+/* What the runs could tell: the smallest throughput change against the one
+ * asked (gate.detect), and in how many runs a new vertex fails. */
+static void power_note(struct md *m, const struct wperf_verdict *v)
+{
+	if (!isnan(v->detectable) && v->detectable > 0)
+		check_md_printf(m,
+				"; the smallest throughput change they could tell from noise: "
+				"%.1f%%",
+				v->detectable * 100);
+	if (!isnan(v->detectable) && v->detectable > v->detect)
+		check_md_printf(m, " (not the %.1f%% asked: more runs would)", v->detect * 100);
+	if (v->presence)
+		check_md_printf(m, "; a vertex new to the bottleneck fails when in %zu of %zu runs",
+				v->presence, v->runs);
+	else if (v->runs)
+		check_md_printf(m, "; no vertex new to the bottleneck could fail with these runs");
+}
+
+/* Why a scenario passed weakly, for the table: what its runs could not tell. */
+static void underpowered_why(struct md *m, const struct wperf_verdict *v)
+{
+	if (!v->presence)
+		check_md_printf(m, "too few runs for a new vertex to fail");
+	else if (isnan(v->detectable))
+		check_md_printf(m, "too few runs to tell a throughput change");
+	else
+		check_md_printf(m, "could tell %.1f%%, not the %.1f%% asked", v->detectable * 100,
+				v->detect * 100);
+}
+
 static void table_row(struct md *m, const struct wperf_check_scenario *s)
 {
 	const struct wperf_finding *f = s->error ? NULL : check_main_finding(&s->verdict);
@@ -222,6 +252,8 @@ static void table_row(struct md *m, const struct wperf_check_scenario *s)
 		check_md_text(m, s->reason);
 	else if (f)
 		check_finding_what(m, f, s->verdict.unit);
+	else if (!s->error && s->verdict.underpowered)
+		underpowered_why(m, &s->verdict);
 	check_md_printf(m, " |\n");
 }
 
@@ -243,12 +275,9 @@ static void details(struct md *m, const struct wperf_check_scenario *s, const ch
 	check_md_printf(m, "%zu runs against %zu%s", v->runs, v->baseline_runs,
 			v->paired ? ", in pairs" : "");
 	if (v->tests)
-		check_md_printf(m, "; %zu %s at a level of %.2g each", v->tests,
+		check_md_printf(m, "; %zu primary %s at a level of %.2g together", v->tests,
 				plural(v->tests, "test", "tests"), v->alpha);
-	if (!isnan(v->detectable) && v->detectable > 0)
-		check_md_printf(
-		    m, "; the smallest throughput change they could tell from noise: %.1f%%",
-		    v->detectable * 100);
+	power_note(m, v);
 	check_md_printf(m, ".%s\n\n",
 			v->structure_only ? " The baseline is from another machine: structure only."
 					  : "");

@@ -72,6 +72,24 @@ static int take_cmetric_first(const struct wperf_analysis *a, const char *target
 	return out->cmetric_first ? 0 : -ENOMEM;
 }
 
+/* The target's threads' running and runnable time. */
+static int take_time(const struct wperf_analysis *a, const char *target, struct wperf_run *out)
+{
+	uint8_t *mine = calloc(a->merged.nvertices + 1, 1);
+
+	if (!mine)
+		return -ENOMEM;
+	wperf_report_mark_target(a, target, mine);
+	for (uint32_t v = 0; v < a->merged.nvertices; v++)
+		if (mine[v] && a->merged.vertices[v].kind == WPERF_ENTITY_THREAD) {
+			out->running_ns += a->merged.vertices[v].running_ns;
+			out->runnable_ns += a->merged.vertices[v].runnable_ns;
+		}
+	out->have_time = 1;
+	free(mine);
+	return 0;
+}
+
 /* The threads that pace the target with a timer, as identities. */
 static int take_timer_paced(const struct wperf_analysis *a, const char *target,
 			    struct wperf_run *out)
@@ -233,6 +251,8 @@ int wperf_run_from_analysis(const struct wperf_analysis *a, const char *target, 
 		ret = take_cmetric_first(a, target, out);
 	if (!ret)
 		ret = take_timer_paced(a, target, out);
+	if (!ret)
+		ret = take_time(a, target, out);
 	if (ret) {
 		wperf_run_release(out);
 		return wperf_error_set(err, ret, "out of memory while keeping a run for the gate");

@@ -78,6 +78,39 @@ static struct json_object *edges_to_json(const struct wperf_run *r, int *ret)
 	return arr;
 }
 
+/* {"running_ns": N, "runnable_ns": N}: the target's time (a run's have_time). */
+static struct json_object *time_to_json(const struct wperf_run *r)
+{
+	struct json_object *t = json_object_new_object();
+
+	if (t && (wperf_json_put(t, "running_ns", json_object_new_uint64(r->running_ns)) ||
+		  wperf_json_put(t, "runnable_ns", json_object_new_uint64(r->runnable_ns)))) {
+		json_object_put(t);
+		return NULL;
+	}
+	return t;
+}
+
+static int read_time(const struct json_object *o, const char *where, struct wperf_run *r,
+		     struct wperf_error *err)
+{
+	static const char *const keys[] = {"running_ns", "runnable_ns"};
+	struct json_object *v[2];
+	char sub[WPERF_JSON_PATH_LEN];
+	int ret = wperf_json_get_keys(o, where, keys, 2, 2, v, err);
+
+	wperf_json_key_path(sub, where, "running_ns");
+	if (!ret)
+		ret = wperf_json_get_count(v[0], sub, 0, UINT64_MAX, "a whole number",
+					   &r->running_ns, err);
+	wperf_json_key_path(sub, where, "runnable_ns");
+	if (!ret)
+		ret = wperf_json_get_count(v[1], sub, 0, UINT64_MAX, "a whole number",
+					   &r->runnable_ns, err);
+	r->have_time = !ret;
+	return ret;
+}
+
 int wperf_run_to_json(const struct wperf_run *r, struct json_object **out)
 {
 	struct json_object *o = json_object_new_object();
@@ -108,6 +141,8 @@ int wperf_run_to_json(const struct wperf_run *r, struct json_object **out)
 		ret = wperf_run_metrics_to_json(r->metrics, r->nmetrics, &m);
 		ret = ret ? ret : wperf_json_put(o, "metrics", m);
 	}
+	if (!ret && r->have_time)
+		ret = wperf_json_put(o, "target_time", time_to_json(r));
 	if (!ret && r->have_checks) {
 		struct json_object *c = json_object_new_object();
 
@@ -355,12 +390,12 @@ static int read_checks(struct json_object *o, const char *path, struct wperf_run
 int wperf_run_from_json(const struct json_object *o, const char *where, struct wperf_run *out,
 			struct wperf_error *err)
 {
-	/* sinks, cmetric_first, events, timer_paced, checks and metrics came
-	 * later: optional */
-	static const char *const keys[] = {"throughput",  "window_ns", "lost_events",	"knots",
-					   "edges",	  "sinks",     "cmetric_first", "events",
-					   "timer_paced", "checks",    "metrics"};
-	struct json_object *v[11];
+	/* sinks, cmetric_first, events, timer_paced, checks, metrics and
+	 * target_time came later: optional */
+	static const char *const keys[] = {
+	    "throughput",    "window_ns", "lost_events", "knots",  "edges",   "sinks",
+	    "cmetric_first", "events",	  "timer_paced", "checks", "metrics", "target_time"};
+	struct json_object *v[12];
 	char sub[WPERF_JSON_PATH_LEN];
 	struct wperf_run r;
 	int ret;
@@ -368,7 +403,7 @@ int wperf_run_from_json(const struct json_object *o, const char *where, struct w
 	where = where ? where : "";
 	wperf_run_init(out);
 	wperf_run_init(&r);
-	ret = wperf_json_get_keys(o, where, keys, 11, 5, v, err);
+	ret = wperf_json_get_keys(o, where, keys, 12, 5, v, err);
 	if (ret)
 		return ret;
 	wperf_json_key_path(sub, where, "throughput");
@@ -401,6 +436,9 @@ int wperf_run_from_json(const struct json_object *o, const char *where, struct w
 	wperf_json_key_path(sub, where, "checks");
 	if (!ret && v[9])
 		ret = read_checks(v[9], sub, &r, err);
+	wperf_json_key_path(sub, where, "target_time");
+	if (!ret && v[11])
+		ret = read_time(v[11], sub, &r, err);
 	wperf_json_key_path(sub, where, "metrics");
 	if (!ret && v[10])
 		ret = wperf_run_metrics_from_json(v[10], sub, &r.metrics, &r.nmetrics, err);

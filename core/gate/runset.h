@@ -72,6 +72,11 @@ struct wperf_run {
 	char *checks_first;		  /* the first that disagrees, a phrase; NULL: none */
 	struct wperf_run_metric *metrics; /* the scenario's other metrics; NULL: none */
 	size_t nmetrics;
+	/* The target's threads' time on a CPU and waiting for one (runnable) in
+	 * the window, summed: per operation, what the code costs and what the
+	 * machine's other work took from it. have_time 0: not kept (older). */
+	int have_time;
+	uint64_t running_ns, runnable_ns;
 };
 
 /* A synthetic scenario's expected answer. Each part is optional (0 or NULL). */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Mean, spread, median, the Mann-Whitney U test, Student's t, Fisher's test
- * and Benjamini-Hochberg (see stats.h). Ranks and order statistics are found
+ * Mean, spread, median, the Mann-Whitney U test, Student's t and Fisher's
+ * test (see stats.h). Ranks and order statistics are found
  * by counting, so nothing is allocated or sorted. Mann-Whitney is exact up to
  * WPERF_MANN_WHITNEY_EXACT_MAX values: the splits of the pooled values are
  * counted in 64-bit integers, in a table on the stack, by U's increments over
@@ -471,31 +471,4 @@ double wperf_fisher_greater_p(size_t a_seen, size_t a_runs, size_t b_seen, size_
 	for (size_t x = a_seen; x <= hi; x++)
 		p += exp(log_table(x, a_runs, b_runs, seen));
 	return fmin(1, p);
-}
-
-void wperf_bh_adjust(const double *p, size_t n, double *q)
-{
-	size_t m = 0;
-
-	for (size_t i = 0; i < n; i++)
-		m += !isnan(p[i]);
-	/* q_i = min over p_j >= p_i of p_j m / rank_j, the rank of a tie its
-	 * largest: counted, not sorted, for the tens of tests of a scenario. */
-	for (size_t i = 0; i < n; i++) {
-		q[i] = NAN;
-		if (isnan(p[i]))
-			continue;
-		for (size_t j = 0; j < n; j++) {
-			size_t rank = 0;
-			double v;
-
-			if (isnan(p[j]) || p[j] < p[i])
-				continue;
-			for (size_t k = 0; k < n; k++)
-				rank += !isnan(p[k]) && p[k] <= p[j];
-			v = fmin(1, p[j] * (double)m / (double)rank);
-			if (isnan(q[i]) || v < q[i])
-				q[i] = v;
-		}
-	}
 }

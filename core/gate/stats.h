@@ -4,7 +4,7 @@
  * mean, sample standard deviation, median, the two-sided Mann-Whitney U test
  * (Wilcoxon rank-sum) for samples taken at different times, the paired t test
  * for runs interleaved in pairs, Fisher's exact test for how often a vertex is
- * in a knot, and the Benjamini-Hochberg adjustment over a family of tests.
+ * in a knot. (The family's adjustment is the gate's: verdict_levels.c.)
  *
  * The functions allocate nothing and cannot fail: they rank and select by
  * counting, in O(n^2), which is what a handful of repeated runs needs (a gate
@@ -109,17 +109,5 @@ double wperf_fisher_p(size_t a_seen, size_t a_runs, size_t b_seen, size_t b_runs
 /* The one-sided p value of the same table that a has it more often than b:
  * the chance of a count at least a_seen for a (5 of 5 against 0 of 5: 1 / 252). */
 double wperf_fisher_greater_p(size_t a_seen, size_t a_runs, size_t b_seen, size_t b_runs);
-
-/*
- * The Benjamini-Hochberg adjusted p values (q values) of the n p values p into
- * q: q_i = min over p_j >= p_i of p_j m / rank(p_j), at most 1, with m the
- * number of p values that are not NaN (a NaN p is no test: its q is NaN).
- * Rejecting every test with q <= alpha keeps the expected share of false
- * rejections at most alpha, and the chance of any false rejection at most
- * alpha when no test has a true difference, for tests that are independent
- * or positively dependent (Benjamini and Yekutieli 2001). O(n^3), for tens
- * of tests.
- */
-void wperf_bh_adjust(const double *p, size_t n, double *q);
 
 #endif /* WPERF_STATS_H */

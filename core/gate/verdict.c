@@ -229,7 +229,8 @@ static int kind_rank(enum wperf_finding_kind k)
 {
 	static const int rank[] = {[WPERF_FINDING_NEW_KNOT] = 0,    [WPERF_FINDING_VERTEX] = 1,
 				   [WPERF_FINDING_EXPECTATION] = 2, [WPERF_FINDING_THROUGHPUT] = 3,
-				   [WPERF_FINDING_EDGE] = 4,	    [WPERF_FINDING_KNOT_GONE] = 5};
+				   [WPERF_FINDING_METRIC] = 4,	    [WPERF_FINDING_EDGE] = 5,
+				   [WPERF_FINDING_KNOT_GONE] = 6};
 
 	return rank[k];
 }
@@ -261,6 +262,25 @@ static int cmp_finding(const void *pa, const void *pb)
 		return strcmp(a->vertex, b->vertex);
 	}
 	return wperf_idset_cmp(&a->knot, &b->knot);
+}
+
+int wperf_verdict_fails_check(enum wperf_verdict_kind kind, int strict)
+{
+	return wperf_verdict_exit_code(kind) || (strict && kind == WPERF_VERDICT_INCONCLUSIVE);
+}
+
+int wperf_verdict_settled(const struct wperf_verdict *v)
+{
+	int fails = wperf_verdict_exit_code(v->kind);
+
+	for (size_t i = 0; i < v->nfindings; i++) {
+		const struct wperf_finding *f = &v->findings[i];
+
+		if (f->undecided || (fails && f->kind == WPERF_FINDING_VERTEX && f->worse &&
+				     f->level == WPERF_LEVEL_WARN && !f->accepted))
+			return 0;
+	}
+	return fails || !v->underpowered;
 }
 
 int wperf_verdict_untrusted(const struct wperf_verdict *v)

@@ -6,11 +6,18 @@
  *
  * The rules. Every comparison is a test with a one-sided p value, in the
  * direction of the change (the gate fails in one direction only; an
- * improvement is information). The p values of a scenario's tests are
- * adjusted together (Benjamini-Hochberg: q values), and a change is beyond
- * the noise when its q <= alpha (the caller divides the check's false-failure
- * rate among scenarios and looks: see harness/gate/check_scenario.h). A test needs
- * min_runs runs on each side; with fewer it has no p and cannot fail.
+ * improvement is information). The tests are of two kinds. The primaries
+ * decide: each metric of the load (the throughput, the scenario's metrics),
+ * the expected answer, and each vertex's membership of the bottleneck. The
+ * edges explain: an edge fails only when a primary fails, and alone it is a
+ * warning (a change of the graph's shape that no metric felt). Each kind's
+ * p values are adjusted together, in each direction, by Holm's step-down
+ * with Tarone's divisor (verdict_levels.c): the chance that identical code
+ * fails any primary is at most alpha (the caller divides the check's among
+ * scenarios and looks: see harness/gate/check_scenario.h), and a test that
+ * cannot reach the level with its runs (a vertex seen in one run of ten)
+ * does not dilute the others'. A test needs min_runs runs on each side; with
+ * fewer it has no p and cannot fail.
  *
  * Vertices. For every identity that is a member of a final knot in a run or
  * in the base (and, with the base's runs at hand, of a final sink): in how
@@ -40,16 +47,23 @@
  * when its share grows; the throughput when it falls (or grows, with
  * lower_is_better).
  *
- * Levels, for a change for the worse, tol the tolerance of its kind:
- *   - |change| > tol, q <= alpha: FAIL;
- *   - |change| > tol, no p, or p < WPERF_GATE_SUGGESTIVE: WARN, inconclusive,
- *     with the runs per side that would tell (more runs settle it);
- *   - |change| > tol otherwise: WARN, within run-to-run noise;
+ * Levels, for a change for the worse, tol the tolerance of its kind, q the
+ * adjusted p value:
+ *   - a primary, |change| > tol, q <= alpha: FAIL; but a vertex that joined
+ *     while a metric improved beyond the noise (and none got worse) is a
+ *     WARN: the bottleneck moved, the code did not get slower;
+ *   - a primary, |change| > tol, no p, or q <= WPERF_GATE_INCONCLUSIVE *
+ *     alpha: WARN, inconclusive, with the runs per side that would tell;
+ *   - a primary, |change| > tol otherwise: WARN, within run-to-run noise;
+ *   - an edge, |change| > tol, q <= alpha: FAIL when a primary fails, else
+ *     WARN;
  *   - warn_ratio * tol < |change| <= tol, q <= alpha: WARN;
  *   - otherwise no finding.
- * A change for the better beyond tol with q <= alpha is an improvement (INFO).
- * An accepted edge entry (from and to globs) turns an edge's failure or
- * warning into INFO.
+ * A primary's change beyond tol whose own p is under WPERF_GATE_SUGGESTIVE
+ * is undecided: the looks of a check go on (more runs settle it); that
+ * costs runs, not false failures. An improvement beyond tol with q <= alpha
+ * is INFO; it is never a regression. An accepted edge entry (from and to
+ * globs) turns an edge's failure or warning into INFO.
  *
  * Expectations. Against the base's runs (paired), a test like a vertex's on
  * how many runs of each side missed the scenario's expected answer: the head
@@ -103,12 +117,20 @@
 #define WPERF_GATE_ALPHA		0.05
 #define WPERF_GATE_EDGE_FLOOR		0.05
 #define WPERF_GATE_MAX_LOST		0.001
+/* The target's CPU time per operation (a metric of that name, in ms, tested
+ * against the base's runs): a change of this much matters. */
+#define WPERF_GATE_COST_METRIC	  "target.cpu_per_op"
+#define WPERF_GATE_COST_TOLERANCE 0.05
 /* A vertex matters when the share of runs that have it in the bottleneck
  * changes by more than this: from a minority of the runs to a majority. */
 #define WPERF_GATE_VERTEX_TOLERANCE 0.5
 /* A change beyond the tolerance whose own p value is under this, but that is
- * not significant over the scenario's tests, is inconclusive: more runs tell. */
+ * not significant over the scenario's tests, is undecided: more runs tell. */
 #define WPERF_GATE_SUGGESTIVE 0.05
+/* One whose adjusted p is within this many times alpha is inconclusive: a
+ * check whose inconclusive scenarios fail too (--strict) keeps its rate of
+ * false failures under this many times alpha. */
+#define WPERF_GATE_INCONCLUSIVE 2
 
 /* The gate's options; a zeroed struct gives the defaults above. */
 struct wperf_gate_opts {
@@ -118,8 +140,9 @@ struct wperf_gate_opts {
 	size_t min_runs;	     /* per side for the Mann-Whitney test; 0: 5 */
 	double alpha;		     /* significance level of the test; 0: 0.05 */
 	double edge_floor;	     /* share under which edges are not compared; 0: 0.05 */
-	int lower_is_better;	     /* the throughput is a latency or a time */
-	double max_lost;	     /* share of a run's events it may lose; 0: 0.001; < 0: any */
+	double detect;	     /* the throughput change the runs must tell; 0: throughput_tolerance */
+	int lower_is_better; /* the throughput is a latency or a time */
+	double max_lost;     /* share of a run's events it may lose; 0: 0.001; < 0: any */
 	const struct wperf_env *env; /* of the runs, compared with the baseline's; NULL: not */
 	/* The baseline was made from runs interleaved with these, one machine, one
 	 * session: its edge samples and throughput samples are in the order of the
@@ -176,7 +199,8 @@ struct wperf_finding {
 	enum wperf_finding_kind kind;
 	enum wperf_level level;
 	int worse;	  /* 1: for the worse (a new knot, a heavier edge, a lower throughput) */
-	int inconclusive; /* the change passes the tolerance, the runs cannot tell */
+	int inconclusive; /* the change passes the tolerance, the runs nearly tell */
+	int undecided;	  /* more runs could settle it: the looks go on (not saved) */
 	int accepted;	  /* an accepted entry covers it (level info) */
 	struct wperf_idset knot; /* NEW_KNOT, KNOT_GONE: its members */
 	char *from, *to;	 /* EDGE: its ends */
@@ -194,8 +218,9 @@ struct wperf_finding {
 	char *vertex;
 	int sink;
 	size_t before_seen, before_runs;
-	/* The p value adjusted for the scenario's tests (Benjamini-Hochberg): the
-	 * finding fails when q <= the verdict's alpha. NaN when not tested. */
+	/* The p value adjusted over its kind's tests of the scenario (Holm and
+	 * Tarone): the finding fails when q <= the verdict's alpha. NaN when not
+	 * tested. */
 	double q;
 	/* The smallest change (in the unit of change) the runs could have told
 	 * from noise at the verdict's alpha with 80% power; NaN when unknown. */
@@ -229,10 +254,17 @@ struct wperf_verdict {
 	size_t nwarnings;
 	int paired;	    /* the tests were paired (see wperf_gate_opts) */
 	int structure_only; /* the numbers were not compared (another machine) */
-	double alpha;	    /* the level each of the scenario's tests was held to */
-	size_t tests;	    /* how many tests the scenario's p values were adjusted over */
+	double alpha;	    /* the scenario's level: of any primary failing falsely */
+	size_t tests;	    /* how many primary tests the scenario made */
 	double detectable;  /* the smallest throughput change (relative) the runs could
 			     * have detected; NaN when unknown */
+	double detect;	    /* the change they were to tell (wperf_gate_opts.detect) */
+	/* A vertex in none of the base's runs would fail in this many of the
+	 * runs (or more); 0: in none, these runs cannot fail a new bottleneck. */
+	size_t presence;
+	/* The runs could not tell the detect change, or no new vertex could fail:
+	 * a pass of these runs is weaker than it reads. */
+	int underpowered;
 	struct wperf_verdict_metric *metrics; /* the run set's metrics, in its order */
 	size_t nmetrics;
 };
@@ -250,10 +282,26 @@ const char *wperf_verdict_name(enum wperf_verdict_kind kind);
  * regression. (2, an error, is the caller's.) */
 int wperf_verdict_exit_code(enum wperf_verdict_kind kind);
 
+/* Does a scenario whose verdict is kind fail a check: exit code 1, or, with
+ * strict, inconclusive too? */
+int wperf_verdict_fails_check(enum wperf_verdict_kind kind, int strict);
+
 /* Do some runs fail to vouch for the graphs (v->lossy_runs lost too many events,
  * or v->unconfirmed_runs the kernel's counters contradict)? Then v cannot pass
  * and its bottlenecks are inconclusive. */
 int wperf_verdict_untrusted(const struct wperf_verdict *v);
+
+/*
+ * Is v settled, or would more runs tell? A finding that is undecided wants
+ * them (its own p suggests a change the family cannot show yet); so, when v
+ * fails already, does a vertex that joined the bottleneck in more runs than
+ * the tolerance but not yet beyond the noise: it may settle the failure as a
+ * new bottleneck rather than a regression (the throughput fails first, the
+ * vertex's test needs more runs), which costs runs only on a change that
+ * fails anyway; and so does a pass whose runs are underpowered. A check's
+ * looks go on until this says yes (harness/gate/check_scenario.h).
+ */
+int wperf_verdict_settled(const struct wperf_verdict *v);
 
 /* Does accepted knot entry a match the knot of identities s? */
 int wperf_accepted_matches_knot(const struct wperf_accepted *a, const struct wperf_idset *s);

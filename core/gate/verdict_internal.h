@@ -21,6 +21,12 @@ struct pending {
 	size_t n;		/* pairs, or the smaller side's runs */
 	int paired;
 	int log_scale; /* sd is of log values: the change is exp(x) - 1 */
+	/* The smallest p value the test could give with these sample sizes (and
+	 * Fisher's margins), in the better [0] and the worse [1] direction: a
+	 * test that cannot reach a level costs the family none of it (Tarone).
+	 * 0 for a continuous test. */
+	double floor[2];
+	double q_twice; /* its adjusted p in the step-down at twice alpha: inconclusive */
 };
 
 struct gate {
@@ -32,6 +38,8 @@ struct gate {
 	struct wperf_buf pending;	     /* struct pending: every test of the scenario */
 	double *after, *before;		     /* scratch: one sample per run */
 	double *zeros;			     /* the baseline samples of an edge it lacks */
+	size_t divisor; /* the primaries' Holm-Tarone divisor at the first step */
+	int busier;	/* the target waited for CPUs more per operation (test_costs) */
 };
 /* printf into a new string; NULL when out of memory. */
 char *gate_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -54,6 +62,11 @@ int gate_test_throughput(struct gate *s);
  * *median_before and *median_after; a test, or a warning that says why not. */
 int gate_test_measure(struct gate *s, const struct wperf_metric *m, const double *before, size_t nb,
 		      const double *after, size_t na, double *median_before, double *median_after);
+/* With the base's runs (paired): the measure (name NULL: the throughput) of
+ * run i of each side into before[n] and after[n], pair by pair, a pair that
+ * lacks it on either side left out (head run i was made beside base run i);
+ * n is returned. Each array holds the head's nruns at least. */
+size_t gate_paired_measures(const struct gate *s, const char *name, double *before, double *after);
 /* Every metric of the run set (verdict_metrics.c). */
 int gate_test_metrics(struct gate *s);
 

@@ -110,6 +110,91 @@ static double detectable(const struct pending *t, double alpha)
 	return t->log_scale ? expm1(x) : x;
 }
 
+/* ---- the family: Holm's step-down with Tarone's divisor ---- */
+
+/* Does t decide the verdict? The metrics, the expected answer and who is in
+ * the bottleneck do; an edge only explains them. */
+static int primary(const struct pending *t)
+{
+	return t->f.kind != WPERF_FINDING_EDGE;
+}
+
+/* One test of a family: its p in the family's direction, its floor there. */
+struct family_test {
+	double p, floor;
+	size_t i; /* in the pending array */
+};
+
+static int cmp_family_test(const void *pa, const void *pb)
+{
+	const struct family_test *a = pa, *b = pb;
+
+	if (a->p != b->p)
+		return a->p < b->p ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* Tarone's divisor of the tests t[from..n) at level alpha: the smallest k such
+ * that at most k of them could reach alpha / k. A test whose floor is above
+ * that cannot be rejected, so it costs the others nothing. */
+static size_t tarone_divisor(const struct family_test *t, size_t from, size_t n, double alpha)
+{
+	for (size_t k = 1;; k++) {
+		size_t could = 0;
+
+		for (size_t j = from; j < n; j++)
+			could += t[j].floor <= alpha / (double)k;
+		if (could <= k)
+			return k;
+	}
+}
+
+/*
+ * Adjusts the p values of one family: the primaries or the edges (edge), in
+ * one direction (worse: the gate's failures; else the improvements). Every
+ * test of the family counts, in either direction: one whose change goes the
+ * other way has a p of 1 here (it cannot be rejected; leaving it out would
+ * let the direction the data took choose the family). Holm's step-down with
+ * Tarone's divisor (Hommel and Krummenauer 1998): step j divides by the
+ * divisor of the tests not yet rejected, not by their number, so a vertex
+ * seen in too few runs to ever be significant does not dilute the level of
+ * the rest. The adjusted p (q) is the running maximum of p * divisor, set on
+ * the tests that go the family's way; rejecting q <= alpha is the procedure
+ * at level alpha, whose chance of any false rejection is at most alpha. The
+ * divisor depends on the level: with twice, the procedure at alpha into
+ * q_twice (the inconclusive findings' level). Returns the first step's
+ * divisor (0: no test), or -ENOMEM.
+ */
+static long adjust_family(struct pending *t, size_t n, int edge, int worse, double alpha, int twice)
+{
+	struct family_test *ft = calloc(n ? n : 1, sizeof(*ft));
+	size_t m = 0, first = 0;
+	double running = 0;
+
+	if (!ft)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (primary(&t[i]) != edge && !isnan(t[i].f.p))
+			ft[m++] = (struct family_test){.p = !t[i].f.worse == !worse ? t[i].f.p : 1,
+						       .floor = t[i].floor[worse != 0],
+						       .i = i};
+	qsort(ft, m, sizeof(*ft), cmp_family_test);
+	for (size_t j = 0; j < m; j++) {
+		size_t k = tarone_divisor(ft, j, m, alpha);
+
+		first = j ? first : k;
+		running = fmax(running, fmin(1, ft[j].p * (double)k));
+		if (!t[ft[j].i].f.worse == !worse && twice)
+			t[ft[j].i].q_twice = running;
+		else if (!t[ft[j].i].f.worse == !worse)
+			t[ft[j].i].f.q = running;
+	}
+	free(ft);
+	return (long)first;
+}
+
+/* ---- levels ---- */
+
 static const char *what(const struct wperf_finding *f)
 {
 	if (f->kind == WPERF_FINDING_VERTEX)
@@ -119,8 +204,65 @@ static const char *what(const struct wperf_finding *f)
 	return "worse";
 }
 
+/* What the scenario's primaries say, for the levels of the rest. */
+struct judged {
+	int metric_fails;  /* a metric (or the throughput) got worse beyond the noise */
+	int cost_fails;	   /* the target's CPU time per operation did */
+	int metric_better; /* one got better beyond the tolerance and the noise */
+	int primary_fails; /* some primary fails (after the accepted entries) */
+};
+
+/* A primary test's change for the worse that passes the tolerance: FAIL
+ * beyond the noise; inconclusive when it nearly is (the same family's
+ * step-down at WPERF_GATE_INCONCLUSIVE times alpha rejects it: the same
+ * budget, so --strict has a known rate) or when there is no test; undecided
+ * (more runs settle it) while its own p is suggestive. */
+static void classify_worse(struct gate *s, struct pending *t, const struct judged *j)
+{
+	struct wperf_finding *f = &t->f;
+	double alpha = s->o.alpha, level = alpha / (double)(s->divisor ? s->divisor : 1);
+
+	f->level = WPERF_LEVEL_WARN;
+	if (f->q <= alpha && f->kind == WPERF_FINDING_VERTEX && !j->metric_fails &&
+	    j->metric_better) {
+		f->note =
+		    gate_format("%s (q %.2g), but a measure of the load improved beyond the noise: "
+				"the bottleneck moved, the code did not get slower",
+				what(f), f->q);
+		return;
+	}
+	if (f->q <= alpha && f->kind == WPERF_FINDING_THROUGHPUT && s->busier && !j->cost_fails) {
+		f->inconclusive = f->undecided = 1;
+		f->note = gate_format("worse beyond the tolerance (%.0f%%) and the noise (q %.2g), "
+				      "but the target's CPU time per operation did not grow and "
+				      "its time waiting for a CPU did: the machine was busier, not "
+				      "the code slower",
+				      t->tol * 100, f->q);
+		return;
+	}
+	if (f->q <= alpha) {
+		f->level = WPERF_LEVEL_FAIL;
+		f->note =
+		    gate_format("%s beyond the tolerance (%.0f%%) and the noise (q %.2g <= %.2g)",
+				what(f), t->tol * 100, f->q, alpha);
+		return;
+	}
+	f->inconclusive = isnan(f->p) || t->q_twice <= WPERF_GATE_INCONCLUSIVE * alpha;
+	f->undecided = f->inconclusive || f->p < WPERF_GATE_SUGGESTIVE;
+	if (f->undecided) {
+		f->runs_needed = runs_needed(t, fabs(f->change), level, s->o.min_runs);
+		f->note = gate_format("%s beyond the tolerance (%.0f%%), not yet beyond the noise: "
+				      "about %zu runs per side would tell",
+				      what(f), t->tol * 100, f->runs_needed);
+	} else {
+		f->note = gate_format("%s beyond the tolerance (%.0f%%), but within run-to-run "
+				      "noise (p %.2g, q %.2g)",
+				      what(f), t->tol * 100, f->p, f->q);
+	}
+}
+
 /* The level of a test by the table in verdict.h; 0 when it is no finding. */
-static int classify(struct gate *s, struct pending *t)
+static int classify(struct gate *s, struct pending *t, const struct judged *j)
 {
 	struct wperf_finding *f = &t->f;
 	double size = fabs(f->change), alpha = s->o.alpha;
@@ -132,28 +274,18 @@ static int classify(struct gate *s, struct pending *t)
 			return 0;
 		f->level = WPERF_LEVEL_INFO;
 		f->note = gate_format("better beyond the tolerance and the noise (q %.2g)", f->q);
-		return 1;
-	}
-	if (beyond_tol && significant) {
-		f->level = WPERF_LEVEL_FAIL;
-		f->note =
-		    gate_format("%s beyond the tolerance (%.0f%%) and the noise (q %.2g <= %.2g)",
-				what(f), t->tol * 100, f->q, alpha);
-	} else if (beyond_tol && (isnan(f->p) || f->p < WPERF_GATE_SUGGESTIVE)) {
-		/* Too few runs, or a difference the runs suggest and cannot yet
-		 * show over the family of tests: more runs settle it. */
-		f->level = WPERF_LEVEL_WARN;
-		f->inconclusive = 1;
-		f->runs_needed = runs_needed(t, size, alpha, s->o.min_runs);
-		f->note = gate_format("%s beyond the tolerance (%.0f%%), not yet beyond the noise: "
-				      "about %zu runs per side would tell",
-				      what(f), t->tol * 100, f->runs_needed);
-	} else if (beyond_tol) {
-		f->level = WPERF_LEVEL_WARN;
-		f->note =
-		    gate_format("%s beyond the tolerance (%.0f%%), but within run-to-run noise "
-				"(p %.2g)",
-				what(f), t->tol * 100, f->p);
+	} else if (beyond_tol && primary(t)) {
+		classify_worse(s, t, j);
+	} else if (beyond_tol && significant) {
+		/* An edge explains a failure; alone, it is a change of shape. */
+		f->level = j->primary_fails ? WPERF_LEVEL_FAIL : WPERF_LEVEL_WARN;
+		f->note = gate_format(j->primary_fails
+					  ? "grew beyond the tolerance (%.0f%%) and the noise (q "
+					    "%.2g): part of the failure"
+					  : "grew beyond the tolerance (%.0f%%) and the noise (q "
+					    "%.2g), but neither a metric nor the bottleneck got "
+					    "worse: it fails nothing",
+				      t->tol * 100, f->q);
 	} else if (warn && significant) {
 		f->level = WPERF_LEVEL_WARN;
 		f->note = gate_format("%s beyond the warning level (%.0f%%), within the tolerance "
@@ -174,51 +306,129 @@ static void accept(struct wperf_finding *f, const struct wperf_accepted *a)
 	f->note = gate_format("accepted: %s", a->reason);
 	f->level = WPERF_LEVEL_INFO;
 	f->accepted = 1;
-	f->inconclusive = 0;
+	f->inconclusive = f->undecided = 0;
 }
 
-/* Adjusts the p values of every test over the scenario, then keeps the tests
- * that are findings. */
+/* Is t a metric's (or the throughput's) change beyond its tolerance and the
+ * noise at level alpha, for the worse (worse) or the better? */
+static int metric_moved(const struct pending *t, int worse, double alpha)
+{
+	const struct wperf_finding *f = &t->f;
+
+	return (f->kind == WPERF_FINDING_THROUGHPUT || f->kind == WPERF_FINDING_METRIC) &&
+	       !f->worse == !worse && fabs(f->change) > t->tol && f->q <= alpha;
+}
+
+/* Classifies test t (its level, or no finding) and takes it into the verdict. */
+static int judge_one(struct gate *s, struct pending *t, const struct judged *j)
+{
+	struct wperf_finding *f = &t->f;
+	const struct wperf_accepted *a = NULL;
+
+	if (!classify(s, t, j)) {
+		gate_release_finding(f);
+		return 0;
+	}
+	if (f->kind == WPERF_FINDING_EDGE)
+		a = accepted_edge(s->b, f->from, f->to);
+	else if (f->kind == WPERF_FINDING_VERTEX)
+		a = accepted_vertex(s->b, f->vertex);
+	accept(f, a);
+	if (!f->note) {
+		gate_release_finding(f);
+		return -ENOMEM;
+	}
+	return gate_add_finding(s, f);
+}
+
+/* How many of the runs a vertex that no run of the base has must be in to
+ * fail, with one more test in the primaries' family: a majority (the
+ * tolerance) that Fisher's test tells at the first step's level; 0 when no
+ * share can. */
+static size_t presence(const struct gate *s)
+{
+	size_t head = s->rs->nruns, base = s->o.base_runs ? s->o.base_runs->nruns : s->b->runs;
+	double level = s->o.alpha / (double)(s->divisor + 1);
+
+	if (head < s->o.min_runs || base < s->o.min_runs)
+		return 0;
+	for (size_t k = head / 2 + 1; k <= head; k++)
+		if (wperf_fisher_greater_p(k, head, 0, base) <= level)
+			return k;
+	return 0;
+}
+
+/* The power of the runs: what they could tell against what they were to. */
+static void power(struct gate *s)
+{
+	struct wperf_verdict *v = s->out;
+	int measured =
+	    !s->o.structure_only && !isnan(v->throughput_after) && !isnan(v->throughput_before);
+
+	v->detect = s->o.detect > 0 ? s->o.detect : s->o.throughput_tolerance;
+	v->presence = presence(s);
+	v->underpowered = !v->presence || (measured && !(v->detectable <= v->detect));
+}
+
+/* Does a finding already in the verdict fail (an expected answer most runs
+ * missed, against a stored baseline)? */
+static int verdict_fails(const struct wperf_verdict *v)
+{
+	for (size_t i = 0; i < v->nfindings; i++)
+		if (v->findings[i].level == WPERF_LEVEL_FAIL)
+			return 1;
+	return 0;
+}
+
+/*
+ * The pending tests as two families, adjusted each in both directions: the
+ * primaries (they decide), then the edges (they explain a failure of the
+ * primaries and never fail alone). The detectable changes at the primaries'
+ * first level.
+ */
 int gate_judge_tests(struct gate *s)
 {
 	struct pending *t = (struct pending *)s->pending.data;
 	size_t n = s->pending.len / sizeof(*t);
-	double *p = calloc(n ? n : 1, sizeof(*p)), *q = calloc(n ? n : 1, sizeof(*q));
-	double detect[2] = {NAN, NAN};
-	int ret = p && q ? 0 : -ENOMEM;
+	double alpha = s->o.alpha;
+	struct judged j = {0};
+	long divisor = 0;
+	int ret = 0;
 
-	for (size_t i = 0; !ret && i < n; i++)
-		p[i] = t[i].f.p;
-	if (!ret)
-		wperf_bh_adjust(p, n, q);
 	for (size_t i = 0; i < n; i++)
-		s->out->tests += !isnan(p[i]);
-	for (size_t i = 0; i < n; i++) {
-		struct wperf_finding *f = &t[i].f;
-		const struct wperf_accepted *a = NULL;
+		t[i].f.q = t[i].q_twice = NAN;
+	for (int edge = 0; edge < 2 && !ret; edge++)
+		for (int worse = 0; worse < 2 && !ret; worse++) {
+			long k = adjust_family(t, n, edge, worse, alpha, 0);
 
-		f->q = q && !ret ? q[i] : NAN;
-		/* The worst case of the adjustment: the first of m tests. */
-		f->detectable =
-		    detectable(&t[i], s->o.alpha / (double)(s->out->tests + !s->out->tests));
-		if (f->kind == WPERF_FINDING_THROUGHPUT)
-			detect[0] = f->detectable;
-		if (ret || !classify(s, &t[i])) {
-			gate_release_finding(f);
-			continue;
+			ret = k < 0 ? (int)k : 0;
+			divisor = !edge && worse ? k : divisor;
 		}
-		if (f->kind == WPERF_FINDING_EDGE)
-			a = accepted_edge(s->b, f->from, f->to);
-		else if (f->kind == WPERF_FINDING_VERTEX)
-			a = accepted_vertex(s->b, f->vertex);
-		accept(f, a);
-		ret = f->note ? gate_add_finding(s, f) : -ENOMEM;
-		if (ret && !f->note)
-			gate_release_finding(f);
+	if (!ret) {
+		long k = adjust_family(t, n, 0, 1, WPERF_GATE_INCONCLUSIVE * alpha, 1);
+
+		ret = k < 0 ? (int)k : 0;
 	}
-	s->out->detectable = detect[0];
+	s->divisor = divisor > 0 ? (size_t)divisor : 0;
+	for (size_t i = 0; i < n; i++) {
+		s->out->tests += primary(&t[i]) && !isnan(t[i].f.p);
+		j.metric_fails |= metric_moved(&t[i], 1, alpha);
+		j.cost_fails |= metric_moved(&t[i], 1, alpha) && t[i].f.metric &&
+				!strcmp(t[i].f.metric, WPERF_GATE_COST_METRIC);
+		j.metric_better |= metric_moved(&t[i], 0, alpha);
+		t[i].f.detectable = detectable(&t[i], alpha / (double)(s->divisor + !s->divisor));
+		if (t[i].f.kind == WPERF_FINDING_THROUGHPUT)
+			s->out->detectable = t[i].f.detectable;
+	}
+	/* The primaries first: whether one fails decides what an edge is. */
+	for (size_t i = 0; i < n; i++)
+		if (primary(&t[i]))
+			ret = ret ? (gate_release_finding(&t[i].f), ret) : judge_one(s, &t[i], &j);
+	j.primary_fails = verdict_fails(s->out);
+	power(s);
+	for (size_t i = 0; i < n; i++)
+		if (!primary(&t[i]))
+			ret = ret ? (gate_release_finding(&t[i].f), ret) : judge_one(s, &t[i], &j);
 	s->pending.len = 0;
-	free(p);
-	free(q);
 	return ret;
 }

@@ -64,8 +64,9 @@ static const char *verdict_sentence(enum wperf_verdict_kind k)
 {
 	switch (k) {
 	case WPERF_VERDICT_PASS:
-		return "No vertex joined the bottleneck, and no edge or throughput is worse beyond "
-		       "the tolerance and the noise";
+		return "No vertex joined the bottleneck, and neither the throughput nor a metric "
+		       "is "
+		       "worse beyond the tolerance and the noise";
 	case WPERF_VERDICT_IMPROVED:
 		return "Better than the baseline, and nothing got worse";
 	case WPERF_VERDICT_NEW_BOTTLENECK:
@@ -257,11 +258,16 @@ int wperf_verdict_markdown(const struct wperf_verdict *v, size_t max_chars, stru
 	md_printf(&m, "\n%s. %zu runs against %s of %zu", verdict_sentence(v->kind), v->runs,
 		  v->paired ? "the base's runs, interleaved," : "a baseline", v->baseline_runs);
 	if (v->tests)
-		md_printf(&m, "; %zu tests, each held to %.2g (Benjamini-Hochberg)", v->tests,
-			  v->alpha);
+		md_printf(&m, "; %zu primary tests, held to %.2g together (Holm and Tarone)",
+			  v->tests, v->alpha);
 	if (!isnan(v->detectable))
-		md_printf(&m, "; the runs could tell a throughput change of %.1f%%",
-			  v->detectable * 100);
+		md_printf(&m, "; the runs could tell a throughput change of %.1f%%%s",
+			  v->detectable * 100,
+			  v->detectable > v->detect ? ", more than the one asked" : "");
+	if (v->presence)
+		md_printf(&m, "; a new vertex fails when in %zu of %zu runs", v->presence, v->runs);
+	else
+		md_printf(&m, "; no new vertex could fail with these runs");
 	md_printf(&m, ".");
 	md_end(&m);
 	md_knots(&m, v);

@@ -113,6 +113,20 @@ static int vertex_edge(struct gate *s, const char *vertex, struct wperf_finding 
 	return f->from && f->to ? 0 : -ENOMEM;
 }
 
+/* The smallest p values of Fisher's one-sided tests on a thing seen in f's
+ * runs, with its margins: all of it on the one side (worse: the runs'), or
+ * on the other. */
+static void fisher_floors(struct pending *t)
+{
+	const struct wperf_finding *f = &t->f;
+	size_t total = f->seen + f->before_seen;
+	size_t head = total < f->runs ? total : f->runs;
+	size_t base = total < f->before_runs ? total : f->before_runs;
+
+	t->floor[1] = wperf_fisher_greater_p(head, f->runs, total - head, f->before_runs);
+	t->floor[0] = wperf_fisher_greater_p(base, f->before_runs, total - base, f->runs);
+}
+
 /* Vertex in a knot (or a sink) of the runs against the base: Fisher's test on
  * how many runs of each side have it there. */
 static int test_vertex(struct gate *s, const char *vertex, int sink)
@@ -139,6 +153,7 @@ static int test_vertex(struct gate *s, const char *vertex, int sink)
 		    f->worse
 			? wperf_fisher_greater_p(f->seen, f->runs, f->before_seen, f->before_runs)
 			: wperf_fisher_greater_p(f->before_seen, f->before_runs, f->seen, f->runs);
+	fisher_floors(&t);
 	f->vertex = strdup(vertex);
 	if (!f->vertex || vertex_edge(s, vertex, f) < 0) {
 		gate_release_finding(f);
@@ -222,6 +237,9 @@ static void measure(struct gate *s, const double *before, size_t nb, const doubl
 			t->sd /= ref;
 		return;
 	}
+	/* Every order of the ranks equally likely: the most extreme one's chance. */
+	t->floor[0] = t->floor[1] =
+	    exp(lgamma((double)na + 1) + lgamma((double)nb + 1) - lgamma((double)(na + nb) + 1));
 	if (t->n >= s->o.min_runs && !t->paired)
 		f->p = f->change >= 0 ? wperf_mann_whitney_greater_p(before, nb, after, na)
 				      : wperf_mann_whitney_greater_p(after, na, before, nb);
@@ -345,21 +363,49 @@ int gate_test_measure(struct gate *s, const struct wperf_metric *m, const double
 	return add_pending(s, &t);
 }
 
+/* A measure of run r: its throughput (name NULL) or its metric name. */
+static double run_measure(const struct wperf_run *r, const char *name)
+{
+	return name ? wperf_run_metric(r, name) : r->throughput;
+}
+
+size_t gate_paired_measures(const struct gate *s, const char *name, double *before, double *after)
+{
+	const struct wperf_runset *base = s->o.base_runs;
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->rs->nruns && i < base->nruns; i++) {
+		double b = run_measure(&base->runs[i], name),
+		       a = run_measure(&s->rs->runs[i], name);
+
+		if (!isnan(a) && !isnan(b)) {
+			before[n] = b;
+			after[n++] = a;
+		}
+	}
+	return n;
+}
+
 int gate_test_throughput(struct gate *s)
 {
-	const struct wperf_baseline *b = s->b;
-	double *after = malloc((s->rs->nruns ? s->rs->nruns : 1) * sizeof(*after));
-	size_t na = 0;
-	int ret;
+	size_t cap = s->rs->nruns + 1, na = 0, nb = s->b->nthroughput;
+	double *after = malloc(cap * sizeof(*after)), *before = malloc(cap * sizeof(*before));
+	const double *from = s->b->throughput;
+	int ret = -ENOMEM;
 
-	if (!after)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->rs->nruns; i++)
-		if (!isnan(s->rs->runs[i].throughput))
-			after[na++] = s->rs->runs[i].throughput;
-	ret = gate_test_measure(s, NULL, b->throughput, b->nthroughput, after, na,
-				&s->out->throughput_before, &s->out->throughput_after);
+	if (after && before && s->o.paired && s->o.base_runs) {
+		nb = na = gate_paired_measures(s, NULL, before, after);
+		from = before;
+	} else if (after && before) {
+		for (size_t i = 0; i < s->rs->nruns; i++)
+			if (!isnan(s->rs->runs[i].throughput))
+				after[na++] = s->rs->runs[i].throughput;
+	}
+	if (after && before)
+		ret = gate_test_measure(s, NULL, from, nb, after, na, &s->out->throughput_before,
+					&s->out->throughput_after);
 	free(after);
+	free(before);
 	return ret;
 }
 
@@ -395,6 +441,7 @@ int gate_test_expectation(struct gate *s)
 								   base_checked)
 					  : wperf_fisher_greater_p(base_missed, base_checked,
 								   missed, checked);
+		fisher_floors(&t);
 		return add_pending(s, &t);
 	}
 	if (!missed)

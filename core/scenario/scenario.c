@@ -334,8 +334,9 @@ static int expect(struct loader *L, const yaml_node_t *map)
 
 static int gate(struct loader *L, const yaml_node_t *map)
 {
-	static const char *const keys[] = {"edge_tolerance", "throughput_tolerance", "warn_ratio",
-					   "min_runs", "max_lost"};
+	static const char *const keys[] = {"edge_tolerance", "throughput_tolerance",
+					   "warn_ratio",     "min_runs",
+					   "max_lost",	     "detect"};
 	struct scenario_gate *g = &L->s->gate;
 	long long min_runs = g->min_runs;
 
@@ -348,7 +349,9 @@ static int gate(struct loader *L, const yaml_node_t *map)
 	    sc_get_number(L, map, "max_lost", &sc_share, &g->max_lost) < 0)
 		return -1;
 	g->min_runs = (unsigned)min_runs;
-	return 0;
+	/* Not given: the change that would fail is the one the runs must tell. */
+	g->detect = g->throughput_tolerance;
+	return sc_get_number(L, map, "detect", &sc_share, &g->detect) < 0 ? -1 : 0;
 }
 
 /* ---- the whole file ---- */
@@ -381,7 +384,8 @@ static int scenario(struct loader *L, const yaml_node_t *root)
 					 .throughput_tolerance = 0.05,
 					 .warn_ratio = 0.5,
 					 .min_runs = 5,
-					 .max_lost = WPERF_GATE_MAX_LOST};
+					 .max_lost = WPERF_GATE_MAX_LOST,
+					 .detect = 0.05};
 	/* Lists not given are empty, never NULL; one {NULL} serves them all. */
 	if (!(L->empty = sc_alloc(L, root, sizeof(char *))))
 		return -1;

@@ -217,6 +217,7 @@ struct scenario_gate {
 	double warn_ratio;	     /* default 0.5 */
 	unsigned min_runs;	     /* default 5 */
 	double max_lost;	     /* share of its events a run may lose; default 0.001 */
+	double detect; /* the throughput change its runs must tell; default throughput_tolerance */
 };
 
 struct scenario {

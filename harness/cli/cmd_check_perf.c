@@ -7,10 +7,13 @@
  * made on this machine: see gate_options). The runs of a scenario are added a
  * few at a time while its verdict is unclear (check_scenario.h).
  *
- * The false-failure rate: a scenario's tests are adjusted together
- * (Benjamini-Hochberg, in the verdict), and each scenario and each of its
- * looks gets an equal part of the check's alpha, so that identical code fails
- * the whole check with a chance of at most alpha.
+ * The false-failure rate: each scenario gets an equal part of the check's
+ * alpha, its looks spend it by a plan (check_scenario.h), and its primary
+ * tests are adjusted together (Holm and Tarone, in the verdict), so that
+ * identical code fails the whole check with a chance of at most alpha. With
+ * --strict an inconclusive scenario fails too, and an inconclusive finding
+ * is one within WPERF_GATE_INCONCLUSIVE times the level: the scenarios get
+ * that much less, and the same bound holds.
  */
 #include <errno.h>
 #include <glob.h>
@@ -34,8 +37,10 @@
 
 #define CMD "check-perf"
 
-#define CHECK_PERF_DIR "build/check-perf"
-#define CHECK_PERF_TAG "ci"
+#define CHECK_PERF_DIR	    "build/check-perf"
+#define CHECK_PERF_TAG	    "ci"
+#define CHECK_PERF_BUDGET   "15m"
+#define CHECK_PERF_BUDGET_S (15 * 60)
 
 /* A selected scenario: its file and its name (the file's stem when it does
  * not load), by which the selection is sorted and sharded. */
@@ -50,6 +55,7 @@ struct check_perf {
 	struct gate_baseline_src baseline;
 	struct check_looks looks;
 	double alpha;
+	double budget; /* seconds for the whole check's runs; 0: none */
 	struct check_shard shard;
 	struct cli_vars vars;	    /* --var and the repository's config, which holds them */
 	const char *build_dir;	    /* vars' BUILD_DIR, else build (each tree's) */
@@ -205,15 +211,24 @@ static int select_scenarios(struct check_perf *cp, char **operands, int n)
 }
 
 /* The scenario's verdict in one line: runs, time, the smallest throughput
- * change its runs could have told from noise, why it is unclear. */
+ * change its runs could have told from noise (and the one asked, when they
+ * could not), in how many runs a new vertex fails, why it is unclear. */
 static void say_scenario(const struct check_perf *cp, size_t i,
 			 const struct wperf_check_scenario *s)
 {
-	char detect[64] = "";
+	const struct wperf_verdict *v = &s->verdict;
+	char detect[160] = "";
+	int n = 0;
 
-	if (!s->error && !isnan(s->verdict.detectable))
-		snprintf(detect, sizeof(detect), ", could tell a throughput change of %.1f%%",
-			 s->verdict.detectable * 100);
+	if (!s->error && !isnan(v->detectable))
+		n = snprintf(detect, sizeof(detect), ", could tell a throughput change of %.1f%%%s",
+			     v->detectable * 100,
+			     v->detectable > v->detect ? " (not the one asked)" : "");
+	if (!s->error && v->presence)
+		snprintf(detect + n, sizeof(detect) - (size_t)n,
+			 ", a new vertex in %zu of %zu runs", v->presence, v->runs);
+	else if (!s->error)
+		snprintf(detect + n, sizeof(detect) - (size_t)n, ", no new vertex could fail");
 	fprintf(stderr, "check-perf: [%zu/%zu] %s: %s (%zu run%s per side, %.0f s%s)%s%s\n", i + 1,
 		cp->nshare, s->name, s->error ? "error" : wperf_verdict_name(s->verdict.kind),
 		s->pairs, s->pairs == 1 ? "" : "s", s->seconds, detect, s->reason ? ": " : "",
@@ -222,10 +237,12 @@ static void say_scenario(const struct check_perf *cp, size_t i,
 
 /* Runs the shard's scenarios into c; 0, or -EINTR / -ENOMEM (c holds what
  * was done). Each scenario's part of alpha is of the whole selection's, so
- * that the shards together hold the check's rate. */
+ * that the shards together hold the check's rate (with --strict, of failures
+ * and inconclusive scenarios together). */
 static int run_all(struct check_perf *cp, struct base_tree *tree, struct wperf_check *c,
 		   struct wperf_error *err)
 {
+	double end = progress_now_s() + cp->budget;
 	int e = 0;
 
 	c->scenarios = calloc(cp->nshare, sizeof(*c->scenarios));
@@ -239,7 +256,8 @@ static int run_all(struct check_perf *cp, struct base_tree *tree, struct wperf_c
 						.base = tree,
 						.baseline = &cp->baseline,
 						.looks = cp->looks,
-						.alpha = cp->alpha / (double)cp->nfiles,
+						.alpha = cp->alpha / (double)cp->nfiles /
+							 (cp->strict ? WPERF_GATE_INCONCLUSIVE : 1),
 						.build_dir = cp->build_dir,
 						.defs = cp->vars.defs,
 						.quiet = 1,
@@ -248,6 +266,11 @@ static int run_all(struct check_perf *cp, struct base_tree *tree, struct wperf_c
 
 		if (!check_shard_has(&cp->shard, i))
 			continue;
+		/* What is left of the budget, shared among the scenarios left: a
+		 * quick one leaves more to the next. */
+		if (cp->budget > 0)
+			o.deadline = progress_now_s() +
+				     (end - progress_now_s()) / (double)(cp->nshare - c->n);
 		snprintf(dir, sizeof(dir), "%s/%.*s", cp->results,
 			 (int)strcspn(slash ? slash + 1 : file, "."), slash ? slash + 1 : file);
 		if (!cp->quiet)
@@ -257,6 +280,19 @@ static int run_all(struct check_perf *cp, struct base_tree *tree, struct wperf_c
 		c->n++;
 	}
 	return e;
+}
+
+/* --budget DURATION: "15m", "900", "1h". */
+static int parse_budget(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
+{
+	double *budget = field;
+	int unit;
+
+	(void)opt;
+	if (scenario_parse_duration(arg, budget, &unit) < 0 || !(*budget > 0))
+		return cli_error(cmd, "--budget wants a duration such as 15m, 900 or 1h, not '%s'",
+				 arg);
+	return 0;
 }
 
 /* --base REF: the base mode, against REF or the merge base. */
@@ -328,10 +364,16 @@ const struct cli_option cli_check_perf_options[] = {
      CLI_COUNT(struct check_perf, looks.first, 2, 1000)},
     {0, "max-runs", "M", "runs per side at the most (default: N + 6)",
      CLI_COUNT(struct check_perf, looks.max, 2, 1000)},
+    {0, "budget", "DURATION",
+     "time for the whole check's runs (default " CHECK_PERF_BUDGET "): runs are added to a "
+     "scenario that cannot yet tell its gate.detect change only while its share of what is "
+     "left lasts",
+     CLI_PARSE(struct check_perf, budget, parse_budget)},
     {0, "alpha", "A",
      "the chance that identical code fails (default: " CLI_STR(WPERF_GATE_ALPHA) ")",
      CLI_PARSE(struct check_perf, alpha, parse_alpha)},
-    {0, "strict", NULL, "an inconclusive scenario fails the check",
+    {0, "strict", NULL,
+     "an inconclusive scenario fails the check too (each scenario gets half the alpha)",
      CLI_FLAG(struct check_perf, strict)},
     {'r', "results", "DIR",
      "where to leave it all (default: the config's results, else " CHECK_PERF_DIR
@@ -432,7 +474,7 @@ static int check_status(const struct wperf_check *c, int strict)
 
 	if (error)
 		return EXIT_ERROR;
-	if (wperf_verdict_exit_code(k) || (strict && k == WPERF_VERDICT_INCONCLUSIVE))
+	if (wperf_verdict_fails_check(k, strict))
 		return EXIT_FAIL;
 	return EXIT_OK;
 }
@@ -491,7 +533,7 @@ static int merge_check(struct check_perf *cp, char *const *dirs, size_t n, struc
 
 int cmd_check_perf(int argc, char **argv)
 {
-	struct check_perf cp = {.alpha = WPERF_GATE_ALPHA};
+	struct check_perf cp = {.alpha = WPERF_GATE_ALPHA, .budget = CHECK_PERF_BUDGET_S};
 	struct wperf_check c = {0};
 	struct wperf_error err = {0};
 	struct wperf_buf ops = {0};

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/gate/spending.h"
 #include "harness/base/output.h"
 #include "harness/base/progress.h"
 #include "harness/gate/head_settings.h"
@@ -32,7 +33,9 @@ struct check {
 	struct run_set *set[2];	   /* open while the runs are made */
 	struct wperf_baseline b;   /* the stored baseline; with a base, its accepted entries */
 	char from[PATH_MAX + 128]; /* where the baseline came from, for people */
-	struct gate_judging j;
+	struct gate_judging j;	   /* its alpha: the level of the look at hand */
+	double alpha;		   /* the scenario's, over all its looks */
+	double started;		   /* progress_now_s() when its runs began */
 	unsigned first, looks;
 	char base_scenario[PATH_MAX]; /* the base's copy of the scenario, with a base */
 	struct wperf_buf changes;     /* what the head changes of its gate, a line each */
@@ -46,15 +49,27 @@ unsigned check_looks_count(const struct check_looks *l, unsigned first)
 	return max <= first ? 1 : 1 + (max - first + step - 1) / step;
 }
 
+unsigned check_looks_runs(const struct check_looks *l, unsigned first, unsigned k)
+{
+	unsigned step = l->step ? l->step : CHECK_LOOK_STEP;
+	unsigned max = l->max ? l->max : first + 2 * step;
+	unsigned n = first + k * step;
+
+	return n < max ? n : max < first ? first : max;
+}
+
+double check_looks_level(const struct check_looks *l, unsigned first, unsigned k, double alpha)
+{
+	unsigned last = check_looks_runs(l, first, check_looks_count(l, first) - 1);
+
+	return wperf_look_level(alpha, k ? check_looks_runs(l, first, k - 1) : 0,
+				check_looks_runs(l, first, k), last);
+}
+
 /* The runs per side at look k (from 0). */
 static unsigned runs_at_look(const struct check *c, unsigned k)
 {
-	const struct check_looks *l = &c->o->looks;
-	unsigned step = l->step ? l->step : CHECK_LOOK_STEP;
-	unsigned max = l->max ? l->max : c->first + 2 * step;
-	unsigned n = c->first + k * step;
-
-	return n < max ? n : max < c->first ? c->first : max;
+	return check_looks_runs(&c->o->looks, c->first, k);
 }
 
 /* The base tree's copy of scenario, a file or a variant of one (FILE@...):
@@ -253,29 +268,21 @@ static int look(struct check *c, struct wperf_verdict *v, struct wperf_error *er
 	return e;
 }
 
-/*
- * Does no finding of v wait for more runs? One that is inconclusive does.
- * So, when the verdict fails already, does a vertex that joined the
- * bottleneck in more runs than the tolerance but not yet beyond the noise: it
- * may settle the failure as a new bottleneck rather than a regression (the
- * throughput fails first, the vertex's test needs more runs). That costs runs
- * only when the change fails anyway.
- */
-static int settled(const struct wperf_verdict *v)
+/* Would making want runs per side, at the pace of the done so far, end after
+ * the check's deadline? */
+static int over_budget(const struct check *c, unsigned done, unsigned want)
 {
-	int fails = wperf_verdict_exit_code(v->kind);
+	double now = progress_now_s(), per_pair = (now - c->started) / (done ? done : 1);
 
-	for (size_t i = 0; i < v->nfindings; i++) {
-		const struct wperf_finding *f = &v->findings[i];
-
-		if (f->inconclusive || (fails && f->kind == WPERF_FINDING_VERTEX && f->worse &&
-					f->level == WPERF_LEVEL_WARN && !f->accepted))
-			return 0;
-	}
-	return 1;
+	return c->o->deadline > 0 && now + per_pair * (want - done) > c->o->deadline;
 }
 
-/* Runs look after look until no finding is unclear or the last look is done. */
+/*
+ * Runs look after look until no finding is undecided or the last look is
+ * done. Each look is judged at the part of the scenario's alpha that the
+ * spending plan gives it (core/gate/spending.h); the look it stops at is the
+ * level the final verdict is held to.
+ */
 static int run_looks(struct check *c, struct wperf_error *err)
 {
 	unsigned done = 0;
@@ -286,6 +293,10 @@ static int run_looks(struct check *c, struct wperf_error *err)
 		struct wperf_verdict v = {0};
 		int clear;
 
+		if (k && over_budget(c, done, want))
+			break; /* judged at the last look's level */
+		c->j.alpha =
+		    c->fresh ? c->alpha : check_looks_level(&c->o->looks, c->first, k, c->alpha);
 		for (int i = 0; i < c->sides; i++)
 			run_set_plan(c->set[HEAD - i], want);
 		while (!e && done < want)
@@ -293,7 +304,7 @@ static int run_looks(struct check *c, struct wperf_error *err)
 		if (e || k + 1 == c->looks)
 			break;
 		e = look(c, &v, err);
-		clear = !e && settled(&v);
+		clear = !e && wperf_verdict_settled(&v);
 		wperf_verdict_release(&v);
 		if (clear)
 			break;
@@ -425,7 +436,8 @@ int check_scenario(const struct check_scenario_opts *o, struct wperf_check_scena
 		if (c.first < min && !o->looks.first)
 			c.first = min;
 		c.looks = c.fresh ? 1 : check_looks_count(&o->looks, c.first);
-		c.j.alpha = (o->alpha > 0 ? o->alpha : WPERF_GATE_ALPHA) / c.looks;
+		c.alpha = o->alpha > 0 ? o->alpha : WPERF_GATE_ALPHA;
+		c.started = progress_now_s();
 		if (c.sides == 2)
 			c.j.base = &c.r[BASE];
 		e = run_looks(&c, err);

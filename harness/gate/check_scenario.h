@@ -10,14 +10,14 @@
  * tests. Without, the head's runs are judged against the stored baseline.
  *
  * The looks: after `first` runs per side, then every `step` more, up to
- * `max`. After each look the runs are judged; when no finding is inconclusive
- * the scenario ends, otherwise the next look comes (also after a failure: a
- * vertex joining the bottleneck in 4 of 5 runs may settle it as a new
- * bottleneck rather than a regression).
- * Each look is a chance of a false failure, so each test's level is the
- * check's divided by the number of looks (and by the scenarios, by the
- * caller): with K looks at alpha / K each, the chance of a false failure
- * over all of them stays under alpha.
+ * `max`. After each look the runs are judged; when no finding is undecided
+ * (core/gate/verdict.h) and the runs are not underpowered the scenario ends,
+ * otherwise the next look comes (also after a failure: a vertex joining the
+ * bottleneck in 4 of 5 runs may settle it as a new bottleneck rather than a
+ * regression), unless its runs so far say it would end past the deadline.
+ * Each look is a chance of a false failure, so each look spends a part of the
+ * scenario's alpha by O'Brien and Fleming's plan (core/gate/spending.h):
+ * little on the first looks, most on the last; the parts add up to alpha.
  *
  *   DIR/            without a base: the head's results folder (as `run`)
  *   DIR/base/, DIR/head/, DIR/base.yaml   with a base
@@ -49,6 +49,11 @@ struct check_looks {
 
 /* How many looks l makes for a scenario whose first look is at first runs. */
 unsigned check_looks_count(const struct check_looks *l, unsigned first);
+/* The runs per side at look k (from 0) of the same. */
+unsigned check_looks_runs(const struct check_looks *l, unsigned first, unsigned k);
+/* The level of look k of the same, for a scenario whose alpha is alpha: the
+ * part the spending plan gives it (core/gate/spending.h). */
+double check_looks_level(const struct check_looks *l, unsigned first, unsigned k, double alpha);
 
 struct check_scenario_opts {
 	const char *scenario;	/* its file, in the work tree */
@@ -58,6 +63,9 @@ struct check_scenario_opts {
 	    *baseline; /* without a base; with one, its dir only
 			* (the accepted entries); NULL: baselines/NAME.yaml */
 	struct check_looks looks;
+	/* After this time (progress_now_s), no look is added that its runs so
+	 * far say would end later: the check's budget. 0: none. */
+	double deadline;
 	double alpha; /* the rate of false failures allowed this scenario, over its
 		       * looks and tests; 0: WPERF_GATE_ALPHA */
 	/* ${BUILD_DIR}: relative, each tree's folder of that name with a base

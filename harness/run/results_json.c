@@ -52,6 +52,8 @@ static int put_gate(json_object *parent, const struct wperf_gate_opts *g)
 	e = e ? e
 	      : wperf_json_put(o, "lower_is_better", json_object_new_boolean(g->lower_is_better));
 	e = e ? e : wperf_json_put(o, "max_lost", json_object_new_double(g->max_lost));
+	e = e || !(g->detect > 0) ? e
+				  : wperf_json_put(o, "detect", json_object_new_double(g->detect));
 	return put_object(parent, "gate", o, e);
 }
 
@@ -268,8 +270,11 @@ static int read_gate(json_object *o, const char *where, struct wperf_gate_opts *
 	/* max_lost came later: optional, and 0 (the verdict's default) where a
 	 * summary without it was written again */
 	if (json_object_object_get_ex(gate, "max_lost", &v) && v)
-		return read_number(gate, path, "max_lost", &share_or_zero, &g->max_lost, err);
-	return 0;
+		e = read_number(gate, path, "max_lost", &share_or_zero, &g->max_lost, err);
+	/* detect likewise: 0, the throughput tolerance */
+	if (!e && json_object_object_get_ex(gate, "detect", &v) && v)
+		e = read_number(gate, path, "detect", &share_or_zero, &g->detect, err);
+	return e;
 }
 
 /* A commit id of 40 hex digits into out (or "" when may_be_empty). */

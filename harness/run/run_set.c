@@ -339,6 +339,7 @@ static void init_results(struct run_set *set)
 	r->gate.warn_ratio = s->gate.warn_ratio;
 	r->gate.min_runs = s->gate.min_runs;
 	r->gate.max_lost = s->gate.max_lost;
+	r->gate.detect = s->gate.detect;
 	r->gate.lower_is_better = !s->load.throughput.higher_is_better;
 }
 

@@ -156,7 +156,8 @@ static void gate_cycle_on_figure_1(void **state)
 	/* a new blocking wait: the gate fails with a new bottleneck. 8 runs, so
 	 * that one run that misses D (a slow ASan build, a busy disk) still leaves
 	 * the vertex's test beyond the noise: 7 of 8 against 0 of 5 is p 0.005,
-	 * where 4 of 5 was q 0.052 over the scenario's 13 tests */
+	 * where 4 of 5 (p 1 / 42) is over the level once the family's other
+	 * primaries that could reach it count */
 	e2e_bench(o, "run", "-q", "-n", "8", "--results", head, worse, NULL);
 	if (o->status == 2)
 		fail_msg("run: %d\n%s", o->status, o->err);

@@ -62,6 +62,9 @@ static void assert_same_run(const struct wperf_run *a, const struct wperf_run *b
 	assert_int_equal(a->have_checks, b->have_checks);
 	assert_true(!a->have_checks || a->checks_ok == b->checks_ok);
 	assert_true(!a->have_checks || a->checks_warn == b->checks_warn);
+	assert_int_equal(a->have_time, b->have_time);
+	assert_true(!a->have_time || a->running_ns == b->running_ns);
+	assert_true(!a->have_time || a->runnable_ns == b->runnable_ns);
 }
 
 static void assert_empty_run(const struct wperf_run *r)
@@ -174,6 +177,9 @@ static void awkward_run(struct wperf_run *r)
 	r->have_checks = 1;
 	r->checks_ok = UINT64_MAX;
 	r->checks_warn = 3;
+	r->have_time = 1;
+	r->running_ns = UINT64_MAX;
+	r->runnable_ns = 0;
 }
 
 /* ---- round trips ---- */
@@ -318,10 +324,10 @@ static const struct {
      ".checks.warn: expected a whole number, found -2"},
     {RUN(GOOD_HEAD ",\"thruput\":1", GOOD_KNOTS, GOOD_EDGES),
      ".thruput: unknown key (allowed here: throughput, window_ns, lost_events, knots, edges, "
-     "sinks, cmetric_first, events, timer_paced, checks, metrics)"},
+     "sinks, cmetric_first, events, timer_paced, checks, metrics, target_time)"},
     {RUN("\"Throughput\":1,\"window_ns\":5,\"lost_events\":0", GOOD_KNOTS, GOOD_EDGES),
      ".Throughput: unknown key (allowed here: throughput, window_ns, lost_events, knots, edges, "
-     "sinks, cmetric_first, events, timer_paced, checks, metrics)"},
+     "sinks, cmetric_first, events, timer_paced, checks, metrics, target_time)"},
     {RUN("\"throughput\":\"fast\",\"window_ns\":5,\"lost_events\":0", GOOD_KNOTS, GOOD_EDGES),
      ".throughput: expected a number or null, found \"fast\""},
     {RUN("\"throughput\":NaN,\"window_ns\":5,\"lost_events\":0", GOOD_KNOTS, GOOD_EDGES),
@@ -395,6 +401,11 @@ static const struct {
 	 "\"edges\":[{\"from\":\"a\",\"to\":\"b\",\"share\":0.5},{\"from\":\"c\",\"to\":\"d\","
 	 "\"share\":0},{\"from\":\"a\",\"to\":\"b\",\"share\":0.1}]"),
      ".edges[2]: edge a -> b, listed twice"},
+    {RUN(GOOD_HEAD, GOOD_KNOTS, GOOD_EDGES ",\"target_time\":{\"running_ns\":1}"),
+     ".target_time: missing key \"runnable_ns\""},
+    {RUN(GOOD_HEAD, GOOD_KNOTS,
+	 GOOD_EDGES ",\"target_time\":{\"running_ns\":-1,\"runnable_ns\":0}"),
+     ".target_time.running_ns: expected a whole number, found -1"},
 };
 
 static void test_read_errors(void **state)

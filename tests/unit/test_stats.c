@@ -6,8 +6,8 @@
  * the paired t test, Fisher's exact test (two-sided as R's fisher.test, and
  * one-sided) against hypergeometric sums, the exact Mann-Whitney test against
  * every split of small samples, with and without ties, and against R's
- * values, its limit and the normal approximation beyond it, and the
- * Benjamini-Hochberg adjustment. Each test states its tolerance.
+ * values, its limit and the normal approximation beyond it. Each test
+ * states its tolerance.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -18,25 +18,7 @@
 #include <cmocka.h>
 
 #include "core/gate/stats.h"
-
-/*
- * cmocka 1.1's assert_float_equal converts to float: any two values within
- * about 1e-7 of each other pass, whatever the tolerance, which would let a p
- * value wrong in its eighth digit through. These compare doubles: within tol,
- * or within rel of the reference.
- */
-#define assert_near(x, ref, tol) check_close((x), (ref), (tol), 0, #x, __FILE__, __LINE__)
-#define assert_rel(x, ref, rel)	 check_close((x), (ref), 0, (rel), #x, __FILE__, __LINE__)
-
-static void check_close(double x, double ref, double tol, double rel, const char *what,
-			const char *file, int line)
-{
-	tol += rel * fabs(ref);
-	if (fabs(x - ref) <= tol) /* false for a NaN */
-		return;
-	print_error("%s = %.17g, not %.17g within %.3g\n", what, x, ref, tol);
-	_fail(file, line);
-}
+#include "tests/lib/assert_near.h"
 
 /* Student's t: the two-sided 5% points of the tables, which are rounded to
  * three decimals (so 1e-4 of the table's 0.05), and the exact values of the
@@ -461,50 +443,6 @@ static void test_mann_whitney_limit(void **state)
 	assert_true(fabs(approx / exact - 1) < 0.1);
 }
 
-static void test_bh_adjust(void **state)
-{
-	/* Ranks 2 4 3 1 of 4: 0.01 * 4 / 2 = 0.02, 0.04 * 4 / 4 = 0.04, 0.03 *
-	 * 4 / 3 = 0.04, 0.005 * 4 / 1 = 0.02. */
-	const double p[] = {0.01, 0.04, 0.03, 0.005};
-	const double with_nan[] = {0.01, NAN, 0.04, 0.03, 0.005, NAN};
-	/* 0.02 * 3 / 1 = 0.06, but a larger p brings it down: 0.03 * 3 / 2. */
-	const double down[] = {0.02, 0.03, 0.9};
-	const double big[] = {0.5, 0.9, 0.8}, ties[] = {0.02, 0.02, 0.5};
-	double q[6];
-
-	(void)state;
-	wperf_bh_adjust(p, 4, q);
-	assert_near(q[0], 0.02, 1e-15);
-	assert_near(q[1], 0.04, 1e-15);
-	assert_near(q[2], 0.04, 1e-15);
-	assert_near(q[3], 0.02, 1e-15);
-	/* A NaN p is no test: m stays 4 and its q is NaN. */
-	wperf_bh_adjust(with_nan, 6, q);
-	assert_near(q[0], 0.02, 1e-15);
-	assert_true(isnan(q[1]));
-	assert_near(q[2], 0.04, 1e-15);
-	assert_near(q[3], 0.04, 1e-15);
-	assert_near(q[4], 0.02, 1e-15);
-	assert_true(isnan(q[5]));
-	wperf_bh_adjust(down, 3, q);
-	assert_near(q[0], 0.045, 1e-15);
-	assert_near(q[1], 0.045, 1e-15);
-	assert_near(q[2], 0.9, 1e-15);
-	/* 0.5 * 3 = 1.5 passes 1; the largest p, of rank m, brings every q down
-	 * to it. Ties take the larger rank: 0.02 * 3 / 2. */
-	wperf_bh_adjust(big, 3, q);
-	assert_near(q[0], 0.9, 1e-15);
-	assert_near(q[1], 0.9, 1e-15);
-	assert_near(q[2], 0.9, 1e-15);
-	wperf_bh_adjust(ties, 3, q);
-	assert_near(q[0], 0.03, 1e-15);
-	assert_near(q[1], 0.03, 1e-15);
-	assert_near(q[2], 0.5, 1e-15);
-	/* One test: q = p. */
-	wperf_bh_adjust(p, 1, q);
-	assert_near(q[0], 0.01, 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -517,7 +455,6 @@ int main(void)
 	    cmocka_unit_test(test_mann_whitney_brute_force),
 	    cmocka_unit_test(test_mann_whitney_exact_values),
 	    cmocka_unit_test(test_mann_whitney_limit),
-	    cmocka_unit_test(test_bh_adjust),
 	};
 
 	return cmocka_run_group_tests_name("the gate's statistics", tests, NULL, NULL);
