@@ -282,6 +282,16 @@ $(BUILD)/bench/%: bench/%.c $(LIBHARNESS) $(LIBWPERF) $(BENCH_SKELS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $< $(LIBHARNESS) $(LIBWPERF) $(LDLIBS) -o $@
 
+# The gate simulator is its command (bench/gate_sim.c) and its core
+# (bench/gate_sim/*.c), apart to keep each file small.
+GATE_SIM_SRCS := $(wildcard bench/gate_sim/*.c)
+$(BUILD)/bench/gate_sim: bench/gate_sim.c $(GATE_SIM_SRCS) bench/gate_sim/*.h $(LIBHARNESS) $(LIBWPERF)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) $< $(GATE_SIM_SRCS) $(LIBHARNESS) $(LIBWPERF) $(LDLIBS) -o $@
+
+# Its test runs it on a corpus it writes.
+$(BUILD)/tests/e2e/test_gate_sim: $(BUILD)/bench/gate_sim
+
 bench: all $(BENCH_BINS)
 	@WPERF_BUILD=$(BUILD) bash bench/run.sh
 	@WPERF_BUILD=$(BUILD) bash bench/sustained.sh
