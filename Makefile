@@ -295,6 +295,7 @@ $(BUILD)/tests/e2e/test_gate_sim: $(BUILD)/bench/gate_sim
 bench: all $(BENCH_BINS)
 	@WPERF_BUILD=$(BUILD) bash bench/run.sh
 	@WPERF_BUILD=$(BUILD) bash bench/sustained.sh
+	@WPERF_BUILD=$(BUILD) bash bench/gate_rates.sh
 	@WPERF_BUILD=$(BUILD) bash bench/workloads.sh
 	@WPERF_BUILD=$(BUILD) bash bench/analysis.sh
 

@@ -299,8 +299,12 @@ static void plant(const struct effects *eff, struct scenario *sc, size_t k, size
 	}
 	if (eff->edge > 0)
 		run->edges = p->edges;
-	/* a time (lower is better) by the same factor of work done per second */
+	/* a time (lower is better) by the same factor of work done per second;
+	 * a wait, not more work: the target's times go with the work it did, so
+	 * its CPU time per operation stays (a slower code's would grow) */
 	run->throughput *= lower ? 1 / (1 + eff->throughput) : 1 + eff->throughput;
+	run->running_ns = (uint64_t)((double)run->running_ns * (1 + eff->throughput));
+	run->runnable_ns = (uint64_t)((double)run->runnable_ns * (1 + eff->throughput));
 }
 
 /* The trial's runs: max a side, the base's first; without replacement when
