@@ -96,6 +96,42 @@ static uint64_t realtime_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
 }
 
+/* Does path start as an ELF file does? */
+static int is_elf(const char *path)
+{
+	char magic[4] = {0};
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	ssize_t n = fd >= 0 ? read(fd, magic, sizeof(magic)) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return n == 4 && !memcmp(magic,
+				 "\x7f"
+				 "ELF",
+				 4);
+}
+
+/*
+ * The wperf USDT probes of a program the user did not name for them (the
+ * command, a -p process): whatever it is (a script, a static binary, one
+ * without the notes), it is recorded; a probe that cannot attach is said in
+ * one warning, not an error. label: how the user knows it.
+ */
+static void attach_implied(struct recording *rec, const char *binary, pid_t pid, const char *label)
+{
+	struct wperf_error err = {0};
+
+	if (!is_elf(binary)) {
+		if (!rec->opts->quiet)
+			warn("%s is no ELF binary (a script?): the wperf annotations of the "
+			     "programs it starts are recorded with --usdt PROGRAM",
+			     label);
+		return;
+	}
+	if (bpf_recorder_attach_usdt(rec->bpf, binary, pid, &err) < 0 && !rec->opts->quiet)
+		warn("%s: recorded without its wperf annotations", err.msg);
+}
+
 /* Attaches the USDT probes of the command, the -p processes and --usdt binaries. */
 static int attach_annotations(struct recording *rec, struct wperf_error *err)
 {
@@ -103,20 +139,16 @@ static int attach_annotations(struct recording *rec, struct wperf_error *err)
 	char path[PATH_MAX];
 	int e;
 
-	if (o->command && spawn_resolve(o->command[0], path, sizeof(path)) == 0) {
-		e = bpf_recorder_attach_usdt(rec->bpf, path, -1, err);
-		if (e < 0)
-			return e;
-	}
+	if (o->command && spawn_resolve(o->command[0], path, sizeof(path)) == 0)
+		attach_implied(rec, path, -1, o->command[0]);
 	for (size_t i = 0; i < o->npids; i++) {
-		char exe[64];
+		char exe[64], label[32];
 
 		snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)o->pids[i]);
+		snprintf(label, sizeof(label), "process %d", (int)o->pids[i]);
 		if (access(exe, R_OK) != 0)
 			return wperf_error_set(err, -ESRCH, "no process %d", (int)o->pids[i]);
-		e = bpf_recorder_attach_usdt(rec->bpf, exe, o->pids[i], err);
-		if (e < 0)
-			return e;
+		attach_implied(rec, exe, o->pids[i], label);
 	}
 	for (size_t i = 0; i < o->nusdt; i++) {
 		if (access(o->usdt[i], R_OK) != 0)

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -267,6 +268,49 @@ static void test_usdt_annotations(void **state)
 	assert_int_equal(after, spins);
 	assert_int_equal(falses, false_wakeups);
 	assert_true(ordered * 10 >= falses * 9); /* a spurious futex wake may lack a wakeup */
+	free(ev);
+	wperf_trace_free(t);
+	free(o);
+}
+
+/*
+ * A script is recorded as any command is (issue 27): it is no ELF binary, so
+ * it has no USDT probes to attach, which a warning says, and the annotated
+ * program it starts is recorded with its probes when named with --usdt.
+ * Before, record refused it ("cannot attach USDT probe wperf:before_spin of
+ * ./s.sh: Bad file descriptor", exit 2).
+ */
+static void test_script_command(void **state)
+{
+	char script[1024], trace[512], usdt[512];
+	struct e2e_output *o = calloc(1, sizeof(*o));
+	struct wperf_trace *t = NULL;
+	struct wperf_error err = {0};
+	struct wperf_event *ev;
+	size_t n, spins = 0;
+
+	(void)state;
+	e2e_require_bpf();
+	snprintf(script, sizeof(script), "%s", e2e_tmp_path("bench.sh"));
+	snprintf(trace, sizeof(trace), "%s", e2e_tmp_path("script.trace"));
+	snprintf(usdt, sizeof(usdt), "%s", e2e_path("synthetic/annotated"));
+	{
+		char text[1200];
+
+		snprintf(text, sizeof(text), "#!/bin/sh\nexec %s\n", usdt);
+		e2e_write_file(script, text);
+	}
+	assert_int_equal(chmod(script, 0755), 0);
+	e2e_bench(o, "record", "-o", trace, "--usdt", usdt, "--", script, NULL);
+	if (o->status != 0)
+		fail_msg("wperf-bench record exited %d: %s", o->status, o->err);
+	assert_non_null(strstr(o->err, "is no ELF binary (a script?)"));
+	if (wperf_trace_open(trace, &t, &err) < 0)
+		fail_msg("%s", err.msg);
+	ev = e2e_events(t, &n);
+	for (size_t i = 0; i < n; i++)
+		spins += ev[i].hdr.kind == WPERF_EV_SPIN_BEFORE;
+	assert_true(spins > 0);
 	free(ev);
 	wperf_trace_free(t);
 	free(o);
@@ -697,6 +741,7 @@ int main(void)
 	    cmocka_unit_test(test_pingpong_wakeups),
 	    cmocka_unit_test(test_fig1_disk),
 	    cmocka_unit_test(test_usdt_annotations),
+	    cmocka_unit_test(test_script_command),
 	    cmocka_unit_test(test_shortlived_mappings),
 	    cmocka_unit_test(test_pid_filter),
 	    cmocka_unit_test(test_stacks_policy),
