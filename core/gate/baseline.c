@@ -11,6 +11,7 @@
 
 #include "core/gate/baseline.h"
 #include "core/gate/baseline_internal.h"
+#include "core/gate/stats.h"
 #include "core/util/cmp.h"
 
 int wperf_baseline_grow(struct wperf_buf *buf, void *arr, size_t *n, const void *elem, size_t size)
@@ -282,4 +283,26 @@ int wperf_baseline_from_runs(const struct wperf_runset *rs, const char *scenario
 fail:
 	wperf_baseline_release(out);
 	return wperf_error_set(err, ret, "out of memory while making the baseline of %s", scenario);
+}
+
+void wperf_baseline_power(const struct wperf_baseline *b, double detect, double alpha,
+			  double *detectable, size_t *runs_needed)
+{
+	double *logs = calloc(b->nthroughput + 1, sizeof(*logs)), sd;
+	size_t n = b->nthroughput;
+
+	*detectable = NAN;
+	*runs_needed = 0;
+	for (size_t i = 0; logs && i < n; i++)
+		logs[i] = b->throughput[i] > 0 ? log(b->throughput[i]) : NAN;
+	sd = logs ? wperf_stddev(logs, n) : NAN;
+	free(logs);
+	if (isnan(sd))
+		return;
+	*detectable = expm1(wperf_detectable_shift(sd, n, 0, alpha));
+	for (size_t k = 2; k <= 1000 && !*runs_needed; k++)
+		if (expm1(wperf_detectable_shift(sd, k, 0, alpha)) <= detect)
+			*runs_needed = k;
+	if (!*runs_needed)
+		*runs_needed = 1000;
 }

@@ -110,6 +110,16 @@ struct wperf_baseline {
 };
 
 /*
+ * What b's throughput samples can tell, judged against as many new runs with
+ * an unpaired test at level alpha (the gate's against a stored baseline):
+ * the smallest relative change, into *detectable (NaN: fewer than two
+ * samples, or one not > 0), and the runs a side that would tell detect, into
+ * *runs_needed (1000 at most; 0: unknown).
+ */
+void wperf_baseline_power(const struct wperf_baseline *b, double detect, double alpha,
+			  double *detectable, size_t *runs_needed);
+
+/*
  * The baseline of scenario from its runs (at least one) made on env (NULL:
  * unknown). The throughput unit comes from rs->unit, the metrics from
  * rs->metrics. No accepted entries: see

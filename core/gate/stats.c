@@ -472,3 +472,13 @@ double wperf_fisher_greater_p(size_t a_seen, size_t a_runs, size_t b_seen, size_
 		p += exp(log_table(x, a_runs, b_runs, seen));
 	return fmin(1, p);
 }
+
+double wperf_detectable_shift(double sd, size_t n, int paired, double alpha)
+{
+	double df = paired ? (double)n - 1 : 2.0 * (double)n - 2;
+
+	if (n < 2 || !(sd >= 0))
+		return NAN;
+	return (wperf_student_t_quantile(1 - alpha, df) + wperf_student_t_quantile(0.8, df)) * sd *
+	       sqrt((paired ? 1.0 : 2.0) / (double)n);
+}

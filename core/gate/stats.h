@@ -110,4 +110,12 @@ double wperf_fisher_p(size_t a_seen, size_t a_runs, size_t b_seen, size_t b_runs
  * the chance of a count at least a_seen for a (5 of 5 against 0 of 5: 1 / 252). */
 double wperf_fisher_greater_p(size_t a_seen, size_t a_runs, size_t b_seen, size_t b_runs);
 
+/*
+ * The smallest shift of the mean that a one-sided t test at level alpha finds
+ * with 80% power, for samples of spread sd: n pairs (paired), or n values on
+ * each side, (t(1 - alpha) + t(0.8)) sd sqrt(1 or 2 / n) with n - 1 or
+ * 2 n - 2 degrees of freedom. NaN when n < 2 or sd is not a number >= 0.
+ */
+double wperf_detectable_shift(double sd, size_t n, int paired, double alpha);
+
 #endif /* WPERF_STATS_H */

@@ -100,13 +100,11 @@ static size_t runs_needed(const struct pending *t, double delta, double alpha, s
  * test at level alpha with 80% power (relative, or a ratio on the log scale). */
 static double detectable(const struct pending *t, double alpha)
 {
-	double df, x;
+	double x;
 
-	if (!(t->sd >= 0) || t->n < 2 || isnan(t->f.p))
+	if (isnan(t->f.p))
 		return NAN; /* no test (fewer than min_runs): it could tell nothing */
-	df = t->paired ? (double)(t->n - 1) : (double)(2 * t->n - 2);
-	x = (wperf_student_t_quantile(1 - alpha, df) + wperf_student_t_quantile(0.8, df)) * t->sd *
-	    sqrt((t->paired ? 1.0 : 2.0) / (double)t->n);
+	x = wperf_detectable_shift(t->sd, t->n, t->paired, alpha);
 	return t->log_scale ? expm1(x) : x;
 }
 

@@ -4,6 +4,7 @@
  * results folder, or from a run set made on the spot, keeping the entries
  * people accepted in the baseline it replaces.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -40,6 +41,41 @@ const struct cli_option cli_baseline_options[] = {
     {0},
 };
 
+/* What the baseline can tell: a stored baseline is compared without pairs,
+ * so its throughput's spread decides the smallest change a check of this
+ * scenario alone could find against as many new runs (at WPERF_GATE_ALPHA;
+ * a check of many scenarios divides it). Said on standard error, a warning
+ * when that is coarser than the scenario's gate.detect. */
+static void say_power(const struct results *r)
+{
+	double detect = r->gate.detect > 0 ? r->gate.detect : r->gate.throughput_tolerance;
+	struct wperf_baseline b = {0};
+	struct wperf_error err = {0};
+	double detectable;
+	size_t needed;
+
+	if (wperf_baseline_from_runs(&r->runs, r->scenario, NULL, &b, &err) < 0)
+		return;
+	wperf_baseline_power(&b, detect, WPERF_GATE_ALPHA, &detectable, &needed);
+	wperf_baseline_release(&b);
+	if (isnan(detectable))
+		cli_warn(CMD,
+			 "%zu run%s of %s: no throughput change can be told from them (a test "
+			 "needs two runs that measured it)",
+			 r->runs.nruns, r->runs.nruns == 1 ? "" : "s", r->scenario);
+	else if (detectable > detect)
+		cli_warn(CMD,
+			 "these runs could tell a throughput change of %.1f%% against as many "
+			 "new ones, not the %.1f%% the gate asks (gate.detect): about %zu runs "
+			 "would (-n %zu)",
+			 detectable * 100, detect * 100, needed, needed);
+	else
+		fprintf(stderr,
+			"these runs could tell a throughput change of %.1f%% against as "
+			"many new ones (the gate asks %.1f%%)\n",
+			detectable * 100, detect * 100);
+}
+
 /* The baseline of r written to baseline, or by default into the repository's
  * baselines folder when its .wperf-bench.yaml says where. */
 static int update(const struct results *r, const char *baseline, const struct repo_config *c)
@@ -60,6 +96,7 @@ static int update(const struct results *r, const char *baseline, const struct re
 	fprintf(output_names_file(path) ? stdout : stderr, "wrote %s from %zu run%s of %s (%s)\n",
 		strcmp(path, "-") ? path : "standard output", r->runs.nruns,
 		r->runs.nruns == 1 ? "" : "s", r->scenario, r->dir);
+	say_power(r);
 	return EXIT_OK;
 }
 

@@ -820,21 +820,48 @@ static void test_deep(void **state)
 	free(deep);
 }
 
+/*
+ * What a stored baseline can tell against as many new runs: throughputs
+ * e^0, e^0.02, e^-0.02, e^0.01, e^-0.01 (logs 0, +-0.02, +-0.01: mean 0,
+ * sd sqrt(0.001 / 4) = 0.0158114), unpaired at 0.05, 8 degrees of freedom:
+ * (t(0.95) 1.859548 + t(0.8) 0.888890) sd sqrt(2 / 5) = 0.0274902, a change
+ * of e^0.0274902 - 1 = 2.787%. Asked 10%, 5 runs would do at most; asked
+ * 0.1%, no count up to 1000 (at 1000, 2.4790 sd sqrt(2 / 1000) = 0.17%).
+ */
+static void test_power(void **state)
+{
+	const double logs[] = {0, 0.02, -0.02, 0.01, -0.01};
+	struct wperf_baseline b = {0};
+	double tp[5], detectable;
+	size_t needed;
+
+	(void)state;
+	for (int i = 0; i < 5; i++)
+		tp[i] = exp(logs[i]);
+	b.throughput = tp;
+	b.nthroughput = 5;
+	wperf_baseline_power(&b, 0.10, 0.05, &detectable, &needed);
+	if (fabs(detectable - expm1(2.748438 * sqrt(0.001 / 4) * sqrt(2.0 / 5))) > 1e-6)
+		fail_msg("detectable %.9f", detectable);
+	assert_true(needed >= 2 && needed <= 5);
+	wperf_baseline_power(&b, 0.001, 0.05, &detectable, &needed);
+	assert_int_equal(needed, 1000);
+	b.nthroughput = 1;
+	wperf_baseline_power(&b, 0.10, 0.05, &detectable, &needed);
+	assert_true(isnan(detectable));
+	assert_int_equal(needed, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_from_runs),
-	    cmocka_unit_test(test_write_text),
-	    cmocka_unit_test(test_round_trip),
-	    cmocka_unit_test(test_read_handwritten),
-	    cmocka_unit_test(test_cpu_model),
-	    cmocka_unit_test(test_calibration),
-	    cmocka_unit_test(test_read_errors),
-	    cmocka_unit_test(test_read_empty),
-	    cmocka_unit_test(test_merge_accepted),
-	    cmocka_unit_test(test_fuzz),
-	    cmocka_unit_test(test_deep),
-	    cmocka_unit_test(test_from_runs_many_new_edges),
+	    cmocka_unit_test(test_from_runs),	   cmocka_unit_test(test_write_text),
+	    cmocka_unit_test(test_round_trip),	   cmocka_unit_test(test_read_handwritten),
+	    cmocka_unit_test(test_cpu_model),	   cmocka_unit_test(test_calibration),
+	    cmocka_unit_test(test_read_errors),	   cmocka_unit_test(test_read_empty),
+	    cmocka_unit_test(test_merge_accepted), cmocka_unit_test(test_fuzz),
+	    cmocka_unit_test(test_deep),	   cmocka_unit_test(test_from_runs_many_new_edges),
+	    cmocka_unit_test(test_power),
 	};
 
 	return cmocka_run_group_tests_name("baselines", tests, NULL, NULL);
