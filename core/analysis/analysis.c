@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "core/analysis/analysis.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,7 +9,6 @@
 
 #include "core/trace/meta.h"
 #include "core/util/buf.h"
-#include "core/util/closest.h"
 #include "core/analysis/knot_level.h"
 
 static int vertex_tables(struct wperf_analysis *a)
@@ -38,91 +36,6 @@ static int vertex_tables(struct wperf_analysis *a)
 	for (uint32_t e = 0; e < a->timeline->nentities; e++)
 		a->vertex_cmetric[m->vertex_of[e]] += a->cmetric.per_entity[e];
 	return 0;
-}
-
-/* Is tgid one of the pids of the list "PID[,PID...]"? */
-static int pid_listed(const char *list, unsigned long tgid)
-{
-	for (const char *p = list; *p;) {
-		char *end;
-		unsigned long pid = strtoul(p, &end, 10);
-
-		if (pid == tgid)
-			return 1;
-		p = *end == ',' ? end + 1 : end;
-	}
-	return 0;
-}
-
-/* Is target a list of pids rather than a process name? */
-static int is_pid_list(const char *target)
-{
-	return strspn(target, "0123456789,") == strlen(target) && isdigit((unsigned char)*target);
-}
-
-int wperf_analysis_is_target(const char *target, uint32_t tgid, const char *process)
-{
-	if (!target || !*target)
-		return 1;
-	return is_pid_list(target) ? pid_listed(target, tgid) : !strcmp(process, target);
-}
-
-int wperf_analysis_in_target(const struct wperf_entity *en, const char *target)
-{
-	return en->kind == WPERF_ENTITY_THREAD &&
-	       wperf_analysis_is_target(target, en->tgid, en->process);
-}
-
-/* The distinct process names of the timeline's threads, into names (const
- * char *, pointing into the timeline); 0 or -ENOMEM. */
-static int process_names(const struct wperf_timeline *tl, struct wperf_buf *names)
-{
-	for (uint32_t i = 0; i < tl->nentities; i++) {
-		const char *p = tl->entities[i].process;
-		const char *const *seen = (const char *const *)names->data;
-		size_t n = names->len / sizeof(*seen), j = 0;
-
-		if (tl->entities[i].kind != WPERF_ENTITY_THREAD || !*p)
-			continue;
-		while (j < n && strcmp(seen[j], p))
-			j++;
-		if (j == n && wperf_buf_append(names, &p, sizeof(p)) < 0)
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-#define TARGET_SUGGESTIONS 5
-
-int wperf_analysis_check_target(const struct wperf_analysis *a, struct wperf_error *err)
-{
-	const struct wperf_timeline *tl = a->timeline;
-	struct wperf_buf names = {0}; /* const char *: the trace's process names */
-	size_t closest[TARGET_SUGGESTIONS], n = 0;
-	char list[WPERF_ERROR_MSG_LEN / 2] = "";
-	size_t len = 0;
-
-	if (!a->target || !*a->target)
-		return 0;
-	for (uint32_t i = 0; i < tl->nentities; i++)
-		if (wperf_analysis_in_target(&tl->entities[i], a->target))
-			return 0;
-	if (is_pid_list(a->target))
-		return wperf_error_set(
-		    err, -ENOENT, "target %s: no thread of these pids in the trace", a->target);
-	if (process_names(tl, &names) < 0) {
-		wperf_buf_release(&names);
-		return wperf_error_set(err, -ENOMEM, "out of memory");
-	}
-	n = wperf_closest(a->target, (const char *const *)names.data,
-			  names.len / sizeof(const char *), SIZE_MAX, closest, TARGET_SUGGESTIONS);
-	for (size_t i = 0; i < n && len < sizeof(list); i++)
-		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "",
-					((const char *const *)names.data)[closest[i]]);
-	wperf_buf_release(&names);
-	return wperf_error_set(err, -ENOENT,
-			       "target '%s' is no process of the trace; the closest names: %s",
-			       a->target, n ? list : "none (the trace has no thread)");
 }
 
 /* GAPP's CMetric over the target's threads (GAPP traces the application's). */
@@ -199,9 +112,45 @@ static void set_window(struct wperf_analysis *a, const struct wperf_analysis_opt
 	a->jobs = opts->jobs ? opts->jobs : 1;
 }
 
+/*
+ * The level where the knots are most stable (knot_level.h), chosen on what
+ * the target reaches (every vertex without a target): the edges among the
+ * vertices it waits for, directly or not. How stable an unrelated process's
+ * knots are says nothing of the target's, and a level that suits them could
+ * cut an edge inside the target's knot.
+ */
+static int stable_level(struct wperf_analysis *a, const struct wperf_knot_opts *ko,
+			struct wperf_error *err)
+{
+	const struct wperf_graph *g = &a->merged.graph;
+	uint8_t *reach;
+	struct wperf_graph sub = {0};
+	int e;
+
+	if (!a->target)
+		return wperf_knot_level(g, ko, a->threshold_ns, &a->min_edge_ns, err);
+	reach = calloc(a->merged.nvertices + 1, 1);
+	e = reach ? wperf_analysis_mark_reach(a, g, a->target, reach) : -ENOMEM;
+	if (!e)
+		e = wperf_graph_init(&sub, a->merged.nvertices);
+	for (size_t i = 0; i < g->nedges && !e; i++)
+		if (reach[g->edges[i].from] && reach[g->edges[i].to])
+			e = wperf_graph_add(&sub, g->edges[i].from, g->edges[i].to,
+					    g->edges[i].weight);
+	free(reach);
+	if (e) {
+		wperf_graph_release(&sub);
+		return wperf_error_set(err, e, "out of memory");
+	}
+	wperf_graph_finish(&sub);
+	e = wperf_knot_level(&sub, ko, a->threshold_ns, &a->min_edge_ns, err);
+	wperf_graph_release(&sub);
+	return e;
+}
+
 /* The graph knots are searched in: the merged graph's edges of at least
- * min_edge of the window; min_edge 0: the level where the knots are most
- * stable (knot_level.h), < 0: every edge. */
+ * min_edge of the window; min_edge 0: the level where the target's knots are
+ * most stable (stable_level), < 0: every edge. */
 static int knot_graph(struct wperf_analysis *a, double min_edge, const struct wperf_knot_opts *ko,
 		      struct wperf_error *err)
 {
@@ -210,7 +159,7 @@ static int knot_graph(struct wperf_analysis *a, double min_edge, const struct wp
 	if (min_edge > 0)
 		a->min_edge_ns = (uint64_t)(min_edge * (double)a->window);
 	else if (min_edge == 0)
-		e = wperf_knot_level(&a->merged.graph, ko, a->threshold_ns, &a->min_edge_ns, err);
+		e = stable_level(a, ko, err);
 	if (e)
 		return e;
 	a->min_edge = a->window ? (double)a->min_edge_ns / (double)a->window : 0;

@@ -84,6 +84,16 @@ int wperf_analysis_is_target(const char *target, uint32_t tgid, const char *proc
 /* Is en a thread of target, as wperf_analysis_is_target? */
 int wperf_analysis_in_target(const struct wperf_entity *en, const char *target);
 
+/* Sets mark[v] for every vertex with a thread of target (NULL or empty:
+ * every thread); mark has a byte per merged vertex. */
+void wperf_analysis_mark_target(const struct wperf_analysis *a, const char *target, uint8_t *mark);
+
+/* Sets mark[v] for the target's vertices (wperf_analysis_mark_target) and
+ * for every vertex they wait for in g, directly or through others; 0 or
+ * -ENOMEM. */
+int wperf_analysis_mark_reach(const struct wperf_analysis *a, const struct wperf_graph *g,
+			      const char *target, uint8_t *mark);
+
 /*
  * Has the analysis's target (opts->target) a thread in the trace? 0 (also
  * with no target), or -ENOENT with err naming the target and the process

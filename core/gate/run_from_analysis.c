@@ -60,7 +60,7 @@ static int take_cmetric_first(const struct wperf_analysis *a, const char *target
 
 	if (!mine)
 		return -ENOMEM;
-	wperf_report_mark_target(a, target, mine);
+	wperf_analysis_mark_target(a, target, mine);
 	for (uint32_t v = 0; v < n; v++)
 		if (mine[v] && a->vertex_cmetric[v] &&
 		    (best == UINT32_MAX || a->vertex_cmetric[v] > a->vertex_cmetric[best]))
@@ -79,7 +79,7 @@ static int take_time(const struct wperf_analysis *a, const char *target, struct 
 
 	if (!mine)
 		return -ENOMEM;
-	wperf_report_mark_target(a, target, mine);
+	wperf_analysis_mark_target(a, target, mine);
 	for (uint32_t v = 0; v < a->merged.nvertices; v++)
 		if (mine[v] && a->merged.vertices[v].kind == WPERF_ENTITY_THREAD) {
 			out->running_ns += a->merged.vertices[v].running_ns;
@@ -101,7 +101,7 @@ static int take_timer_paced(const struct wperf_analysis *a, const char *target,
 	int ret = mine ? 0 : -ENOMEM;
 
 	if (!ret) {
-		wperf_report_mark_target(a, target, mine);
+		wperf_analysis_mark_target(a, target, mine);
 		ret = wperf_report_timer_paced(a, mine, &p, &n);
 	}
 	if (!ret && n && !(ids = calloc(n, sizeof(*ids))))
@@ -136,7 +136,7 @@ static int target_reach(const struct wperf_analysis *a, const char *target, uint
 		return 0;
 	if (!(*reach = calloc(a->merged.nvertices + 1, 1)))
 		return -ENOMEM;
-	return wperf_report_mark_reach(a, &a->merged.graph, target, *reach);
+	return wperf_analysis_mark_reach(a, &a->merged.graph, target, *reach);
 }
 
 /*

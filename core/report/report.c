@@ -170,42 +170,6 @@ const struct wperf_checks_line *wperf_report_checks_unconfirmed(const struct wpe
 	return NULL;
 }
 
-void wperf_report_mark_target(const struct wperf_analysis *a, const char *target, uint8_t *mark)
-{
-	const struct wperf_timeline *tl = a->timeline;
-
-	for (uint32_t e = 0; e < tl->nentities; e++)
-		if (wperf_analysis_in_target(&tl->entities[e], target))
-			mark[a->merged.vertex_of[e]] = 1;
-}
-
-int wperf_report_mark_reach(const struct wperf_analysis *a, const struct wperf_graph *g,
-			    const char *target, uint8_t *mark)
-{
-	uint32_t n = a->merged.nvertices;
-	uint32_t *queue = malloc((n + 1) * sizeof(*queue));
-	size_t head = 0, tail = 0;
-
-	if (!queue)
-		return -ENOMEM;
-	wperf_report_mark_target(a, target, mark);
-	for (uint32_t v = 0; v < n; v++)
-		if (mark[v])
-			queue[tail++] = v;
-	while (head < tail) {
-		size_t first, m;
-
-		wperf_graph_out(g, queue[head++], &first, &m);
-		for (size_t i = first; i < first + m; i++)
-			if (!mark[g->edges[i].to]) {
-				mark[g->edges[i].to] = 1;
-				queue[tail++] = g->edges[i].to;
-			}
-	}
-	free(queue);
-	return 0;
-}
-
 int wperf_report_knot_wanted(const struct wperf_analysis *a, const struct wperf_knot *k,
 			     const char *target)
 {
@@ -216,7 +180,7 @@ int wperf_report_knot_wanted(const struct wperf_analysis *a, const struct wperf_
 		return 1;
 	/* What the target waits for, directly or not: its knots are the target's. */
 	reached = calloc(a->merged.nvertices + 1, 1);
-	if (!reached || wperf_report_mark_reach(a, &a->knot_graph, target, reached) < 0) {
+	if (!reached || wperf_analysis_mark_reach(a, &a->knot_graph, target, reached) < 0) {
 		free(reached);
 		return 1; /* out of memory: better show too much than hide a knot */
 	}

@@ -139,16 +139,6 @@ const char *wperf_vertex_kind_name(uint8_t kind);
 void wperf_report_edge_sites(const struct wperf_analysis *a, uint32_t from, uint32_t to,
 			     size_t *first, size_t *n);
 
-/* Sets mark[v] for every vertex with a thread of the target processes (a name,
- * or pids "PID[,PID...]"; NULL or empty: every thread); mark has a byte per
- * merged vertex. */
-void wperf_report_mark_target(const struct wperf_analysis *a, const char *target, uint8_t *mark);
-
-/* Sets mark[v] for the target's vertices (wperf_report_mark_target) and for
- * every vertex they wait for in g, directly or through others; 0 or -ENOMEM. */
-int wperf_report_mark_reach(const struct wperf_analysis *a, const struct wperf_graph *g,
-			    const char *target, uint8_t *mark);
-
 /* Does the target (a process name, or pids "PID[,PID...]") wait for knot k,
  * directly or through others? NULL target: every knot is wanted. */
 int wperf_report_knot_wanted(const struct wperf_analysis *a, const struct wperf_knot *k,

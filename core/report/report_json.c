@@ -231,7 +231,7 @@ int wperf_report_json(const struct wperf_analysis *a, struct wperf_symbolizer *s
 	int e;
 
 	if (mine) {
-		wperf_report_mark_target(a, target, mine);
+		wperf_analysis_mark_target(a, target, mine);
 		paced = timer_paced(a, mine);
 	}
 	if (!paced) {

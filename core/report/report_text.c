@@ -116,13 +116,19 @@ static void knot_section(struct text *t, const struct wperf_knot *k, size_t numb
 
 			for (size_t x = 0; x < k->nvertices; x++)
 				inside |= k->vertices[x] == ed->to;
-			if (!inside || ed->weight < t->a->min_edge_ns)
+			if (!inside || !ed->weight)
 				continue;
+			/* One the knot level left out of the search is said, not hidden:
+			 * a wait among the knot's members all the same. */
 			text_put(t, "    %s -> %s  %.3f s  %.1f%% of the window%s\n",
 				 text_vname(t, ed->from), text_vname(t, ed->to), ed->weight / 1e9,
 				 text_pct(t, ed->weight),
-				 ed->weight >= t->a->threshold_ns ? "" : "  (below the threshold)");
-			text_edge_sites(t, ed);
+				 ed->weight < t->a->min_edge_ns
+				     ? "  (under the knot level: left out of the search)"
+				 : ed->weight >= t->a->threshold_ns ? ""
+								    : "  (below the threshold)");
+			if (ed->weight >= t->a->min_edge_ns)
+				text_edge_sites(t, ed);
 		}
 	}
 	for (size_t i = 0; i < k->nvertices; i++) {
@@ -245,12 +251,12 @@ int wperf_report_text(const struct wperf_analysis *a, struct wperf_symbolizer *s
 	t.mine = calloc(a->merged.nvertices + 1, 1);
 	t.reach = calloc(a->merged.nvertices + 1, 1);
 	if (!t.mine || !t.reach ||
-	    wperf_report_mark_reach(a, &a->knot_graph, t.o.target, t.reach) < 0) {
+	    wperf_analysis_mark_reach(a, &a->knot_graph, t.o.target, t.reach) < 0) {
 		free(t.mine);
 		free(t.reach);
 		return -ENOMEM;
 	}
-	wperf_report_mark_target(a, t.o.target, t.mine);
+	wperf_analysis_mark_target(a, t.o.target, t.mine);
 	t.o.top_sites = t.o.top_sites ? t.o.top_sites : 3;
 	t.o.frames = t.o.frames ? t.o.frames : 6;
 	t.o.outside_edges = t.o.outside_edges ? t.o.outside_edges : 5;

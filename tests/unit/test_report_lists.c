@@ -169,7 +169,7 @@ static void test_timer_paced_thread_found(void **state)
 	size_t n;
 
 	(void)state;
-	wperf_report_mark_target(g.a, "app", mine);
+	wperf_analysis_mark_target(g.a, "app", mine);
 	assert_int_equal(wperf_report_timer_paced(g.a, mine, &p, &n), 0);
 	/* app sleeps too, but nobody waits for it */
 	assert_int_equal(n, 1);
