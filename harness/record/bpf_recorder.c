@@ -2,6 +2,7 @@
 #include "harness/record/bpf_recorder.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,6 +236,19 @@ cleanup:
 	return e;
 }
 
+/* Does path start as an ELF file does? */
+static int is_elf(const char *path)
+{
+	static const char magic[4] = {0x7f, 'E', 'L', 'F'};
+	char head[4] = {0};
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	ssize_t n = fd >= 0 ? read(fd, head, sizeof(head)) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return n == 4 && !memcmp(head, magic, 4);
+}
+
 int bpf_recorder_attach_usdt(struct bpf_recorder *r, const char *binary, pid_t pid,
 			     struct wperf_error *err)
 {
@@ -245,6 +259,13 @@ int bpf_recorder_attach_usdt(struct bpf_recorder *r, const char *binary, pid_t p
 	    r->skel->progs.usdt_spin_release, r->skel->progs.usdt_false_wakeup};
 	int attached = 0;
 
+	if (!is_elf(binary))
+		return wperf_error_set(
+		    err, -ENOEXEC,
+		    "%s is no ELF binary (a script?): it has no wperf USDT probes; "
+		    "those of the programs it starts are recorded with --usdt "
+		    "PROGRAM",
+		    binary);
 	for (size_t i = 0; i < sizeof(probes) / sizeof(*probes); i++) {
 		struct bpf_link *link;
 

@@ -38,7 +38,8 @@ int bpf_recorder_open(const struct bpf_recorder_opts *opts, struct bpf_recorder 
 /*
  * Attaches the wperf USDT probes of binary (for pid, or -1 for every process
  * running it). Returns the number of probes attached (0 when the binary has
- * none), or a negative errno with err set.
+ * none), or a negative errno with err set (-ENOEXEC: binary is no ELF file,
+ * a script).
  */
 int bpf_recorder_attach_usdt(struct bpf_recorder *r, const char *binary, pid_t pid,
 			     struct wperf_error *err);

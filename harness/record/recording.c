@@ -96,40 +96,18 @@ static uint64_t realtime_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
 }
 
-/* Does path start as an ELF file does? */
-static int is_elf(const char *path)
-{
-	char magic[4] = {0};
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	ssize_t n = fd >= 0 ? read(fd, magic, sizeof(magic)) : -1;
-
-	if (fd >= 0)
-		close(fd);
-	return n == 4 && !memcmp(magic,
-				 "\x7f"
-				 "ELF",
-				 4);
-}
-
 /*
  * The wperf USDT probes of a program the user did not name for them (the
  * command, a -p process): whatever it is (a script, a static binary, one
  * without the notes), it is recorded; a probe that cannot attach is said in
- * one warning, not an error. label: how the user knows it.
+ * one warning, not an error. label: how the user knows it (NULL: as binary).
  */
 static void attach_implied(struct recording *rec, const char *binary, pid_t pid, const char *label)
 {
 	struct wperf_error err = {0};
 
-	if (!is_elf(binary)) {
-		if (!rec->opts->quiet)
-			warn("%s is no ELF binary (a script?): the wperf annotations of the "
-			     "programs it starts are recorded with --usdt PROGRAM",
-			     label);
-		return;
-	}
 	if (bpf_recorder_attach_usdt(rec->bpf, binary, pid, &err) < 0 && !rec->opts->quiet)
-		warn("%s: recorded without its wperf annotations", err.msg);
+		warn("%s%s%s", label ? label : "", label ? ": " : "", err.msg);
 }
 
 /* Attaches the USDT probes of the command, the -p processes and --usdt binaries. */
@@ -140,7 +118,7 @@ static int attach_annotations(struct recording *rec, struct wperf_error *err)
 	int e;
 
 	if (o->command && spawn_resolve(o->command[0], path, sizeof(path)) == 0)
-		attach_implied(rec, path, -1, o->command[0]);
+		attach_implied(rec, path, -1, NULL);
 	for (size_t i = 0; i < o->npids; i++) {
 		char exe[64], label[32];
 

@@ -305,6 +305,7 @@ static void test_script_command(void **state)
 	if (o->status != 0)
 		fail_msg("wperf-bench record exited %d: %s", o->status, o->err);
 	assert_non_null(strstr(o->err, "is no ELF binary (a script?)"));
+	assert_non_null(strstr(o->err, "--usdt PROGRAM"));
 	if (wperf_trace_open(trace, &t, &err) < 0)
 		fail_msg("%s", err.msg);
 	ev = e2e_events(t, &n);
