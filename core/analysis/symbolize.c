@@ -380,12 +380,33 @@ void wperf_symbolize_kernel(struct wperf_symbolizer *s, uint64_t ip, char *buf, 
 
 /* ---- stacks ---- */
 
+/* Does return address ip of process tgid lie in code the trace knows of: a
+ * mapping of the process, or a JIT's symbol? */
+static int return_address_known(struct wperf_symbolizer *s, uint32_t tgid, uint64_t ip)
+{
+	int64_t idx = wperf_idmap_find(&s->proc_ids, tgid);
+	struct sym_proc *p = idx < 0 ? NULL : &s->procs[idx];
+
+	return p && ip && (find_map(s, p, ip - 1) || sym_find_jit(s, p, ip - 1));
+}
+
+uint32_t wperf_symbolize_user_depth(struct wperf_symbolizer *s, uint32_t tgid,
+				    const struct wperf_stack *st)
+{
+	uint32_t n = st->nr ? 1 : 0;
+
+	while (n < st->nr && return_address_known(s, tgid, st->ips[n]))
+		n++;
+	return n;
+}
+
 void wperf_symbolize_stack(struct wperf_symbolizer *s, int32_t id, int user, uint32_t tgid,
 			   const char *sep, unsigned max_frames, char *buf, size_t size)
 {
 	const struct wperf_stack *st = wperf_trace_stack(s->t, id, user);
 	char tmp[FRAME_MAX];
 	size_t pos = 0;
+	uint32_t depth;
 
 	if (!size)
 		return;
@@ -394,7 +415,8 @@ void wperf_symbolize_stack(struct wperf_symbolizer *s, int32_t id, int user, uin
 		append(buf, size, &pos, "[no stack]");
 		return;
 	}
-	for (uint32_t i = 0; i < st->nr && (!max_frames || i < max_frames); i++) {
+	depth = user ? wperf_symbolize_user_depth(s, tgid, st) : st->nr;
+	for (uint32_t i = 0; i < depth && (!max_frames || i < max_frames); i++) {
 		if (i)
 			append(buf, size, &pos, sep ? sep : "");
 		/* Frames past the innermost are return addresses: look up the call. */

@@ -63,9 +63,20 @@ void wperf_symbolize_user(struct wperf_symbolizer *s, uint32_t tgid, uint64_t ip
 void wperf_symbolize_kernel(struct wperf_symbolizer *s, uint64_t ip, char *buf, size_t size);
 
 /*
+ * How many frames of user stack st of process tgid are real: the innermost,
+ * then every return address up to the first that lies in no mapping of the
+ * process and no JIT symbol. A program built without frame pointers gives
+ * the kernel's frame-pointer walk data to read as return addresses
+ * ("[unknown 0x3732312072657672]", ASCII): what follows is not its stack.
+ */
+uint32_t wperf_symbolize_user_depth(struct wperf_symbolizer *s, uint32_t tgid,
+				    const struct wperf_stack *st);
+
+/*
  * Formats the stack with this id (a kernel stack if !user; tgid names the process
  * of a user stack), innermost frame first, the frames joined by sep. At most
- * max_frames frames (0: all). Every user frame but the innermost is a return
+ * max_frames frames (0: all); a user stack up to its depth
+ * (wperf_symbolize_user_depth). Every user frame but the innermost is a return
  * address and is looked up at ip - 1, so that its line is the call's. An id that
  * is not in the trace gives "[no stack]".
  */

@@ -45,6 +45,7 @@
 #define MANY_PROCS     80
 #define JIT_BASE       0x10000u /* below every file mapping (vm.mmap_min_addr) */
 #define STACK_ID       7
+#define GARBAGE_ID     (STACK_ID + 1)
 
 /* ---- functions to find ---- */
 
@@ -189,8 +190,8 @@ static void write_trace(void)
 	static const char *const keys[] = {WPERF_META_KERNEL};
 	static const char *const values[] = {"6.1.0-test"};
 	struct wperf_mapping *maps = calloc(128 * (MANY_PROCS + 1) + 8, sizeof(*maps));
-	uint64_t uips[3], kips[3];
-	struct wperf_stack stacks[2];
+	uint64_t uips[3], kips[3], garbage[4];
+	struct wperf_stack stacks[3];
 	struct wperf_perfmap pm = {getpid(), perfmap_text, sizeof(perfmap_text) - 1};
 	struct wperf_trace_writer *w;
 	struct wperf_error err = {0};
@@ -222,6 +223,13 @@ static void write_trace(void)
 	kips[2] = 0xffffffff81000000ull;
 	stacks[0] = (struct wperf_stack){.id = STACK_ID, .user = 1, .nr = 3, .ips = uips};
 	stacks[1] = (struct wperf_stack){.id = STACK_ID, .user = 0, .nr = 3, .ips = kips};
+	/* a frame-pointer walk of a program without frame pointers: data ("rever721"
+	 * in ASCII) read as a return address, then whatever it pointed to */
+	garbage[0] = g.fsync_addr;
+	garbage[1] = g.ret_addr;
+	garbage[2] = 0x3732312072657672ull;
+	garbage[3] = g.ret_addr;
+	stacks[2] = (struct wperf_stack){.id = GARBAGE_ID, .user = 1, .nr = 4, .ips = garbage};
 
 	fd = open(g.trace, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	assert_true(fd >= 0);
@@ -230,7 +238,7 @@ static void write_trace(void)
 	assert_int_equal(wperf_trace_writer_mappings(w, maps, n, &err), 0);
 	assert_int_equal(wperf_trace_writer_ksyms(w, ksyms, 2, &err), 0);
 	assert_int_equal(wperf_trace_writer_perfmap(w, &pm, &err), 0);
-	assert_int_equal(wperf_trace_writer_stacks(w, stacks, 2, &err), 0);
+	assert_int_equal(wperf_trace_writer_stacks(w, stacks, 3, &err), 0);
 	assert_int_equal(wperf_trace_writer_finish(w, NULL, &err), 0);
 	wperf_trace_writer_free(w);
 	close(fd);
@@ -486,6 +494,15 @@ static void test_stacks(void **state)
 	assert_string_equal(buf, "do_fsync+0x2a");
 	wperf_symbolize_stack(s, STACK_ID, 0, 0, ";", 0, buf, 12); /* truncated */
 	assert_string_equal(buf, "do_fsync+0x");
+
+	/* the walk ends at the first return address in no mapping: want is the
+	 * stack's first two frames still */
+	wperf_symbolize_stack(s, GARBAGE_ID, 1, getpid(), " <- ", 0, buf, sizeof(buf));
+	assert_string_equal(buf, want);
+	assert_int_equal(
+	    wperf_symbolize_user_depth(s, getpid(), wperf_trace_stack(t, GARBAGE_ID, 1)), 2);
+	assert_int_equal(wperf_symbolize_user_depth(s, getpid(), wperf_trace_stack(t, STACK_ID, 1)),
+			 3);
 
 	wperf_symbolize_stack(s, 99, 1, getpid(), ";", 0, buf, sizeof(buf));
 	assert_string_equal(buf, "[no stack]");
