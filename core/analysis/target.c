@@ -44,24 +44,35 @@ int wperf_analysis_is_target(const char *target, uint32_t tgid, const char *proc
 
 int wperf_analysis_in_target(const struct wperf_entity *en, const char *target)
 {
+	/* People name the program they start; its main thread may rename itself. */
+	int by_exe =
+	    target && *target && !is_pid_list(target) && en->exe[0] && !strcmp(en->exe, target);
+
 	return en->kind == WPERF_ENTITY_THREAD &&
-	       wperf_analysis_is_target(target, en->tgid, en->process);
+	       (by_exe || wperf_analysis_is_target(target, en->tgid, en->process));
 }
 
-/* The distinct process names of the timeline's threads, into names (const
- * char *, pointing into the timeline); 0 or -ENOMEM. */
+/* Adds name to names (const char *) unless it is empty or there. */
+static int add_name(struct wperf_buf *names, const char *name)
+{
+	const char *const *seen = (const char *const *)names->data;
+	size_t n = names->len / sizeof(*seen), j = 0;
+
+	while (*name && j < n && strcmp(seen[j], name))
+		j++;
+	return !*name || j < n ? 0 : wperf_buf_append(names, &name, sizeof(name));
+}
+
+/* The distinct process and program names of the timeline's threads, into
+ * names (const char *, pointing into the timeline); 0 or -ENOMEM. */
 static int process_names(const struct wperf_timeline *tl, struct wperf_buf *names)
 {
 	for (uint32_t i = 0; i < tl->nentities; i++) {
-		const char *p = tl->entities[i].process;
-		const char *const *seen = (const char *const *)names->data;
-		size_t n = names->len / sizeof(*seen), j = 0;
+		const struct wperf_entity *en = &tl->entities[i];
 
-		if (tl->entities[i].kind != WPERF_ENTITY_THREAD || !*p)
+		if (en->kind != WPERF_ENTITY_THREAD)
 			continue;
-		while (j < n && strcmp(seen[j], p))
-			j++;
-		if (j == n && wperf_buf_append(names, &p, sizeof(p)) < 0)
+		if (add_name(names, en->process) < 0 || add_name(names, en->exe) < 0)
 			return -ENOMEM;
 	}
 	return 0;

@@ -53,6 +53,7 @@ struct tl_thread {
 	uint64_t irq_ns;
 	uint64_t spin_lock, spin_t1;
 	char name[32], process[16];
+	char exe[16]; /* its process's program (wperf_thread.exe of the main thread) */
 	/* The stacks of its last wait and their index in tl_builder.stacks: a
 	 * thread blocks and is woken in the same places again and again. */
 	struct wperf_wait_stacks last_stacks;

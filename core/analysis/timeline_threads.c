@@ -255,4 +255,5 @@ void tl_take_name(struct tl_builder *b, struct tl_thread *th)
 	snprintf(th->name, sizeof(th->name), "%s", t && t->comm[0] ? t->comm : "?");
 	snprintf(th->process, sizeof(th->process), "%.15s",
 		 main && main->comm[0] ? main->comm : th->name);
+	snprintf(th->exe, sizeof(th->exe), "%.15s", main ? main->exe : t ? t->exe : "");
 }

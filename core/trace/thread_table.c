@@ -40,6 +40,17 @@ int wperf_thread_table_init(struct wperf_thread_table *tt, const struct wperf_tr
 	return err;
 }
 
+/* A forked thread runs the program of its forker (forker_tid), until it
+ * execs. (The forker is looked up after th's slot was made: the array may
+ * have moved.) */
+static void fork_exe(struct wperf_thread_table *tt, struct wperf_thread *th, uint32_t forker_tid)
+{
+	const struct wperf_thread *p = wperf_thread_table_find(tt, forker_tid);
+
+	if (p && p != th)
+		memcpy(th->exe, p->exe, WPERF_COMM_LEN);
+}
+
 int wperf_thread_table_apply(struct wperf_thread_table *tt, const struct wperf_event *ev)
 {
 	struct wperf_thread *th;
@@ -60,6 +71,7 @@ int wperf_thread_table_apply(struct wperf_thread_table *tt, const struct wperf_e
 				th->ppid = p ? p->ppid : 0;
 			}
 			set_comm(th, ev->fork.comm);
+			fork_exe(tt, th, ev->hdr.tid);
 		}
 		return err;
 	case WPERF_EV_EXEC:
@@ -68,6 +80,10 @@ int wperf_thread_table_apply(struct wperf_thread_table *tt, const struct wperf_e
 		if (th) {
 			th->tgid = ev->hdr.tgid;
 			set_comm(th, ev->name.comm);
+			/* at an exec the name is the program's file's (the kernel's
+			 * comm then); a rename changes only the thread's name */
+			if (ev->hdr.kind == WPERF_EV_EXEC)
+				memcpy(th->exe, th->comm, WPERF_COMM_LEN);
 		}
 		return err;
 	default:

@@ -64,6 +64,10 @@ struct wperf_thread {
 	uint32_t tgid;
 	uint32_t ppid;		   /* the parent process's tgid, 0 if unknown */
 	char comm[WPERF_COMM_LEN]; /* the thread's name, NUL-terminated */
+	/* Not in the file: the name its process had when it started its program
+	 * (an EXEC in the trace; its parent's at a FORK), its executable's; ""
+	 * when the trace did not see it start (wperf_thread_table). */
+	char exe[WPERF_COMM_LEN];
 };
 
 /* One stack of the STACKS table, referenced by events through id. */

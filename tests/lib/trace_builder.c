@@ -163,6 +163,14 @@ void tb_switch(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t prev
 	e->sw.ustack = us;
 }
 
+void tb_name(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
+	     const char *comm)
+{
+	struct wperf_event *e = tb_add(b, kind, ts, cpu, tid);
+
+	snprintf(e->name.comm, sizeof(e->name.comm), "%s", comm);
+}
+
 struct wperf_event *tb_wake(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t tid,
 			    uint32_t waker, int32_t ks, int32_t us)
 {

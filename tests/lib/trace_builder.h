@@ -78,6 +78,9 @@ struct wperf_event *tb_add(struct trace_builder *b, uint8_t kind, uint64_t ts, u
 void tb_switch(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t prev, uint32_t next,
 	       int preempted, int32_t ks, int32_t us);
 /* Thread waker wakes tid, with the waker's stacks ks/us; returns the event to adjust. */
+/* An EXEC or RENAME of tid: its name is comm from then on. */
+void tb_name(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
+	     const char *comm);
 struct wperf_event *tb_wake(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t tid,
 			    uint32_t waker, int32_t ks, int32_t us);
 /* An interrupt (context WPERF_CTX_*, irq) wakes tid. */

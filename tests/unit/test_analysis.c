@@ -3,6 +3,7 @@
  * The whole analysis (core/analysis/analysis.h) on hand-made traces with known answers:
  * events in, knots out.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -417,11 +418,62 @@ static void test_level_on_the_target(void **state)
 	tb_release(&b);
 }
 
+/*
+ * A target names the program people start (issue 27): ./app starts, its main
+ * thread renames itself "reader" and works beside a thread "w". Target "app"
+ * finds both threads, as "reader" does; a name the trace never had is still
+ * refused, with the program's name among the closest.
+ */
+static void test_target_by_program(void **state)
+{
+	struct wperf_analysis_opts o = {0};
+	struct wperf_analysis *a = NULL;
+	struct wperf_error err = {0};
+	struct trace_builder b;
+	struct wperf_trace *t;
+	const char *targets[] = {"app", "reader"};
+
+	(void)state;
+	tb_init(&b, 0, 100 * MS);
+	tb_thread(&b, 400, 400, "sh");
+	tb_thread(&b, 401, 400, "w");
+	tb_name(&b, WPERF_EV_EXEC, 1 * MS, 0, 400, "app");
+	tb_name(&b, WPERF_EV_RENAME, 2 * MS, 0, 400, "reader");
+	tb_switch(&b, 3 * MS, 0, 0, 400, 1, -1, -1);
+	tb_switch(&b, 4 * MS, 1, 0, 401, 1, -1, -1);
+	tb_switch(&b, 50 * MS, 0, 400, 0, 0, -1, -1);
+	tb_switch(&b, 60 * MS, 1, 401, 0, 0, -1, -1);
+	t = tb_open(&b);
+	for (int i = 0; i < 2; i++) {
+		uint8_t *mine;
+		size_t n = 0;
+
+		o.target = targets[i];
+		if (wperf_analyze(t, &o, &a, &err) < 0 || wperf_analysis_check_target(a, &err) < 0)
+			fail_msg("%s: %s", targets[i], err.msg);
+		mine = calloc(a->merged.nvertices + 1, 1);
+		wperf_analysis_mark_target(a, targets[i], mine);
+		for (uint32_t v = 0; v < a->merged.nvertices; v++)
+			n += mine[v];
+		assert_int_equal(n, 2); /* reader, reader/w */
+		free(mine);
+		wperf_analysis_free(a);
+	}
+	o.target = "ap";
+	assert_int_equal(wperf_analyze(t, &o, &a, &err), 0);
+	assert_int_equal(wperf_analysis_check_target(a, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "closest names: app"));
+	wperf_analysis_free(a);
+	wperf_trace_free(t);
+	tb_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_figure1_knot),
 	    cmocka_unit_test(test_level_on_the_target),
+	    cmocka_unit_test(test_target_by_program),
 	    cmocka_unit_test(test_jobs_do_not_matter),
 	    cmocka_unit_test(test_merged_self_loop),
 	    cmocka_unit_test(test_turns_count_runnable_time),
