@@ -148,6 +148,20 @@ static int stable_level(struct wperf_analysis *a, const struct wperf_knot_opts *
 	return e;
 }
 
+/* A target with a PID+ becomes the list of the pids it names. */
+static int expand_target(struct wperf_analysis *a, struct wperf_error *err)
+{
+	char *list;
+
+	if (wperf_analysis_expand_target(a->timeline, a->target, &list) < 0)
+		return wperf_error_set(err, -ENOMEM, "out of memory");
+	if (list) {
+		free(a->target);
+		a->target = list;
+	}
+	return 0;
+}
+
 /* The graph knots are searched in: the merged graph's edges of at least
  * min_edge of the window; min_edge 0: the level where the target's knots are
  * most stable (stable_level), < 0: every edge. */
@@ -210,6 +224,8 @@ int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts 
 					 &a->checks, err);
 	}
 	wperf_buf_release(&excluded);
+	if (!e)
+		e = expand_target(a, err);
 	if (e)
 		goto fail;
 	set_window(a, opts);

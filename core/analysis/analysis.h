@@ -35,8 +35,10 @@ struct wperf_analysis_opts {
 	/* Analyze the processes the trace names as the recorder and the harness's
 	 * own (META recorder_tgid, harness_pids) too. */
 	int keep_harness;
-	/* The application: a process name or pids "PID[,PID...]"; NULL or "": every
-	 * thread of the trace. GAPP's CMetric is over its threads alone. Copied. */
+	/* The application: a process's or its program's name, or pids
+	 * "PID[,PID...]", where "PID+" is that process and its descendants; NULL
+	 * or "": every thread of the trace. GAPP's CMetric is over its threads
+	 * alone. Copied. */
 	const char *target;
 	/* GAPP's N_min: a timeslice run with at most this many of the target's
 	 * threads active, on average, is critical; 0: half its threads, at least 1. */
@@ -54,8 +56,8 @@ struct wperf_analysis {
 	uint64_t min_edge_ns;		 /* the level the knot search used */
 	double min_edge;		 /* the same, as a share of the window */
 	struct wperf_knot_set knots;	 /* found in knot_graph */
-	char *target;			 /* opts->target; NULL: every thread */
-	struct wperf_cmetric cmetric;	 /* per timeline entity, over the target's threads */
+	char *target;		      /* opts->target, a PID+ made its pids; NULL: every thread */
+	struct wperf_cmetric cmetric; /* per timeline entity, over the target's threads */
 	/* per vertex, one block that vertex_cmetric owns: */
 	uint64_t *vertex_cmetric; /* its members' CMetric, ns */
 	uint8_t *is_io;		  /* a disk or NIC */
@@ -83,6 +85,15 @@ int wperf_analysis_is_target(const char *target, uint32_t tgid, const char *proc
 
 /* Is en a thread of target, as wperf_analysis_is_target? */
 int wperf_analysis_in_target(const struct wperf_entity *en, const char *target);
+
+/*
+ * target (a name, or pids "PID[,PID...]") with each "PID+" (that process and
+ * every process descended from it in tl: the default target of a recorded
+ * command, whatever it starts) made the list of their pids, into a new *out
+ * (the caller frees it); *out NULL when target has no PID+. 0 or -ENOMEM.
+ * wperf_analyze does this to its target.
+ */
+int wperf_analysis_expand_target(const struct wperf_timeline *tl, const char *target, char **out);
 
 /* Sets mark[v] for every vertex with a thread of target (NULL or empty:
  * every thread); mark has a byte per merged vertex. */

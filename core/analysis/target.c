@@ -15,15 +15,18 @@
 #include "core/util/buf.h"
 #include "core/util/closest.h"
 
-/* Is tgid one of the pids of the list "PID[,PID...]"? */
+/* Is tgid one of the pids of the list "PID[,PID...]" (a PID+ counts as PID)? */
 static int pid_listed(const char *list, unsigned long tgid)
 {
 	for (const char *p = list; *p;) {
 		char *end;
 		unsigned long pid = strtoul(p, &end, 10);
 
+		if (end == p)
+			return 0;
 		if (pid == tgid)
 			return 1;
+		end += *end == '+';
 		p = *end == ',' ? end + 1 : end;
 	}
 	return 0;
@@ -32,7 +35,86 @@ static int pid_listed(const char *list, unsigned long tgid)
 /* Is target a list of pids rather than a process name? */
 static int is_pid_list(const char *target)
 {
-	return strspn(target, "0123456789,") == strlen(target) && isdigit((unsigned char)*target);
+	return strspn(target, "0123456789,+") == strlen(target) && isdigit((unsigned char)*target);
+}
+
+/* ---- a process and its descendants: PID+ ---- */
+
+/* Is tgid in buf (uint32_t)? */
+static int has_tgid(const struct wperf_buf *buf, uint32_t tgid)
+{
+	const uint32_t *s = (const uint32_t *)buf->data;
+
+	for (size_t i = 0; i < buf->len / sizeof(*s); i++)
+		if (s[i] == tgid)
+			return 1;
+	return 0;
+}
+
+/* Appends tgid to buf unless it is there; 0 or -ENOMEM. */
+static int add_tgid(struct wperf_buf *buf, uint32_t tgid)
+{
+	return has_tgid(buf, tgid) ? 0 : wperf_buf_append(buf, &tgid, sizeof(tgid));
+}
+
+/*
+ * The tgids of target's PIDs into out, with each PID+'s descendants in tl: a
+ * process whose parent (as the trace knew it when the process was made) is
+ * the PID or one of its descendants, until a pass adds none (each goes a
+ * generation deeper). A daemon that forked twice keeps its chain: its parent
+ * is the one that made it, not the init it was handed to.
+ */
+static int tree_tgids(const struct wperf_timeline *tl, const char *target, struct wperf_buf *out)
+{
+	struct wperf_buf tree = {0}; /* uint32_t: whose children belong */
+	size_t before;
+	int e = 0;
+
+	for (const char *p = target; *p && !e;) {
+		char *end;
+		uint32_t pid = (uint32_t)strtoul(p, &end, 10);
+
+		e = add_tgid(out, pid);
+		if (!e && *end == '+')
+			e = add_tgid(&tree, pid);
+		p = end + (*end == '+');
+		p += *p == ',';
+	}
+	do {
+		before = tree.len;
+		for (uint32_t i = 0; i < tl->nentities && !e; i++) {
+			const struct wperf_entity *en = &tl->entities[i];
+
+			if (en->kind == WPERF_ENTITY_THREAD && en->ppid &&
+			    has_tgid(&tree, en->ppid) && !has_tgid(&tree, en->tgid))
+				e = add_tgid(&tree, en->tgid) ? -ENOMEM : add_tgid(out, en->tgid);
+		}
+	} while (!e && tree.len != before);
+	wperf_buf_release(&tree);
+	return e;
+}
+
+int wperf_analysis_expand_target(const struct wperf_timeline *tl, const char *target, char **out)
+{
+	struct wperf_buf set = {0}, text = {0};
+	const uint32_t *s;
+	int e = 0;
+
+	*out = NULL;
+	if (!target || !is_pid_list(target) || !strchr(target, '+'))
+		return 0;
+	e = tree_tgids(tl, target, &set);
+	s = (const uint32_t *)set.data;
+	for (size_t i = 0; !e && i < set.len / sizeof(*s); i++)
+		e = wperf_buf_printf(&text, "%s%u", i ? "," : "", s[i]);
+	e = e ? e : wperf_buf_append(&text, "", 1);
+	wperf_buf_release(&set);
+	if (e) {
+		wperf_buf_release(&text);
+		return -ENOMEM;
+	}
+	*out = (char *)text.data;
+	return 0;
 }
 
 int wperf_analysis_is_target(const char *target, uint32_t tgid, const char *process)

@@ -103,6 +103,7 @@ struct wperf_entity {
 	char name[32];	     /* thread name; "disk:254:0", "nic:lo", "timer", "softirq:RCU" */
 	char process[16];    /* the process's name (its main thread's), threads only */
 	char exe[16];	     /* its program's name, when the trace saw it start; else "" */
+	uint32_t ppid;	     /* threads: the parent process of its process; 0: unknown */
 	uint64_t born, died; /* when it existed, within the window */
 	/* Time in each state within the window; irq_ns is interrupt time that fell in
 	 * its running segments (taken out of running_ns: not the thread's own work). */

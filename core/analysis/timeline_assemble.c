@@ -273,6 +273,7 @@ static int thread_entities(const struct tl_builder *b, struct wperf_buf *entitie
 		memcpy(e->name, th->name, sizeof(e->name));
 		memcpy(e->process, th->process, sizeof(e->process));
 		memcpy(e->exe, th->exe, sizeof(e->exe));
+		e->ppid = th->ppid;
 		e->born = th->born;
 		e->died = th->died < th->born ? th->born : th->died;
 		e->irq_ns = th->irq_ns;

@@ -43,6 +43,7 @@ enum tl_state {
 
 struct tl_thread {
 	uint32_t tid, tgid, creator;
+	uint32_t ppid;	   /* its process's parent process (wperf_thread.ppid) */
 	uint32_t cpu;	   /* TL_RUNNING: the CPU it runs on */
 	uint32_t woken_on; /* TL_RUNNABLE after a wakeup: the waker's CPU; else TL_NONE */
 	struct wperf_thread_acct acct;

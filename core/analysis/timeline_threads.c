@@ -256,4 +256,5 @@ void tl_take_name(struct tl_builder *b, struct tl_thread *th)
 	snprintf(th->process, sizeof(th->process), "%.15s",
 		 main && main->comm[0] ? main->comm : th->name);
 	snprintf(th->exe, sizeof(th->exe), "%.15s", main ? main->exe : t ? t->exe : "");
+	th->ppid = main ? main->ppid : t ? t->ppid : 0;
 }

@@ -146,6 +146,32 @@ static void knot_section(struct text *t, const struct wperf_knot *k, size_t numb
 	text_put(t, "\n");
 }
 
+/* What the target is and holds: the processes and threads of the trace it
+ * names (a command's whole tree, for a recorded one). */
+static void target_line(struct text *t)
+{
+	const struct wperf_timeline *tl = t->a->timeline;
+	size_t threads = 0, processes = 0;
+
+	for (uint32_t i = 0; i < tl->nentities; i++) {
+		const struct wperf_entity *en = &tl->entities[i];
+		int first = 1;
+
+		if (!wperf_analysis_in_target(en, t->o.target))
+			continue;
+		threads++;
+		for (uint32_t j = 0; j < i && first; j++)
+			first = !(tl->entities[j].tgid == en->tgid &&
+				  wperf_analysis_in_target(&tl->entities[j], t->o.target));
+		processes += first;
+	}
+	text_put(t,
+		 "target: %s: %zu process%s, %zu thread%s (the knots and sinks it waits for, its "
+		 "own waits and CMetric; --all: the whole machine)\n",
+		 t->o.target, processes, processes == 1 ? "" : "es", threads,
+		 threads == 1 ? "" : "s");
+}
+
 static void header(struct text *t)
 {
 	const struct wperf_analysis *a = t->a;
@@ -159,10 +185,7 @@ static void header(struct text *t)
 		 a->window / 1e9, tl->ncpu, a->threshold * 100, a->threshold_ns / 1e9,
 		 a->min_edge * 100, a->min_edge_ns / 1e9);
 	if (t->o.target)
-		text_put(t,
-			 "target: %s (the knots and sinks it waits for, its own waits and CMetric; "
-			 "--all: the whole machine)\n",
-			 t->o.target);
+		target_line(t);
 	else
 		text_put(
 		    t, "no target: every process of the machine (--target NAME|PIDS narrows it)\n");

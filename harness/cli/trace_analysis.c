@@ -15,10 +15,11 @@ const struct cli_option cli_analysis_options[] = {
      "refinement stops at this share of the window (default 0.2, as in the paper)",
      CLI_NUMBER(struct cli_analysis, ao.threshold, 0.0001, 1)},
     {0, "target", "NAME|PIDS",
-     "report on these processes (a process name, or PID[,PID...]): the knots and sinks they "
-     "wait for, directly or not, their own long waits, and the CMetric over their threads "
-     "(default: the recorded COMMAND, or the target `run` or `record --target` named); a "
-     "target with no thread in the trace is an error",
+     "report on these processes (a process's or its program's name, or PID[,PID...], where "
+     "PID+ is that process and all it started): the knots and sinks they wait for, directly "
+     "or not, their own long waits, and the CMetric over their threads (default: the "
+     "recorded COMMAND and every process it started, or the target `run` or `record "
+     "--target` named); a target with no thread in the trace is an error",
      CLI_STRING(struct cli_analysis, target)},
     {0, "all", NULL,
      "every knot, wait and thread of the machine, whatever the target, and the CMetric over "
@@ -54,9 +55,12 @@ void cli_analysis_init(struct cli_analysis *c)
 	*c = (struct cli_analysis){.ao.jobs = cpus > 0 ? cpus : 1};
 }
 
-/* A trace of `record -- COMMAND` is about that command, one of `run` (or
- * `record --target`) about its target, unless told otherwise. */
-static const char *trace_target(const struct wperf_trace *t, const struct cli_analysis *c)
+/* A trace of `record -- COMMAND` is about that command and every process it
+ * started (PID+: a script, the server it launches, the load), one of `run`
+ * (or `record --target`) about its target, unless told otherwise. tree holds
+ * the PID+. */
+static const char *trace_target(const struct wperf_trace *t, const struct cli_analysis *c,
+				char *tree, size_t size)
 {
 	const char *pid, *named;
 
@@ -64,7 +68,11 @@ static const char *trace_target(const struct wperf_trace *t, const struct cli_an
 		return c->target;
 	pid = wperf_trace_meta(t, WPERF_META_COMMAND_PID);
 	named = wperf_trace_meta(t, WPERF_META_ANALYSIS_TARGET);
-	return pid && *pid ? pid : named && *named ? named : NULL;
+	if (pid && *pid) {
+		snprintf(tree, size, "%s+", pid);
+		return tree;
+	}
+	return named && *named ? named : NULL;
 }
 
 int cli_analyze(const char *cmd, const char *path, const struct wperf_trace *t,
@@ -72,10 +80,12 @@ int cli_analyze(const char *cmd, const char *path, const struct wperf_trace *t,
 {
 	struct wperf_analysis_opts ao = c->ao;
 	struct wperf_error err = {0};
+	char tree[32];
 
-	*target = ao.target = trace_target(t, c); /* the CMetric is over its threads */
+	ao.target = trace_target(t, c, tree, sizeof(tree)); /* the CMetric is over its threads */
 	if (wperf_analyze(t, &ao, a, &err) < 0)
 		return cli_error(cmd, "%s: %s", path, err.msg);
+	*target = (*a)->target; /* a PID+ made its pids */
 	/* a mistyped --target would report nothing, as if the program never waited */
 	if (c->target && wperf_analysis_check_target(*a, &err) < 0) {
 		wperf_analysis_free(*a);

@@ -25,10 +25,11 @@ void cli_analysis_init(struct cli_analysis *c);
 
 /*
  * Analyzes trace t (read from path) as c says, into *a, and *target to what
- * the analysis was about: --target, else (without --all) the recorded
- * COMMAND's pid or the target `run` or `record --target` named; NULL: every
- * thread. A --target that matches no thread of the trace is an error naming
- * the closest process names. 0, or EXIT_ERROR after saying why (cli_error).
+ * the analysis was about (a's, valid while *a is): --target, else (without
+ * --all) the recorded COMMAND's process and every one it started, or the
+ * target `run` or `record --target` named; NULL: every thread. A --target that matches no thread of
+ * the trace is an error naming the closest process names. 0, or EXIT_ERROR after saying why
+ * (cli_error).
  */
 int cli_analyze(const char *cmd, const char *path, const struct wperf_trace *t,
 		const struct cli_analysis *c, struct wperf_analysis **a, const char **target);

@@ -317,6 +317,39 @@ static void test_script_command(void **state)
 	free(o);
 }
 
+/*
+ * The report of a recorded script is about everything the script started
+ * (issue 27): a shell script runs fig1 as its child, the way people start a
+ * server and its load, and the report's default target is the script and its
+ * descendants, so it finds fig1's knot (B and the disk). Before, the target
+ * was the script's own pid: "0 knots bound the throughput".
+ */
+static void test_script_tree(void **state)
+{
+	char script[1024], trace[512], text[1200];
+	struct e2e_output *o = calloc(1, sizeof(*o));
+
+	(void)state;
+	e2e_require_bpf();
+	snprintf(script, sizeof(script), "%s", e2e_tmp_path("tree.sh"));
+	snprintf(trace, sizeof(trace), "%s", e2e_tmp_path("tree.trace"));
+	snprintf(text, sizeof(text),
+		 "#!/bin/sh\n%s --duration 2 --file %s > /dev/null\necho done\n",
+		 e2e_path("synthetic/fig1"), e2e_tmp_path("tree.data"));
+	e2e_write_file(script, text);
+	assert_int_equal(chmod(script, 0755), 0);
+	e2e_bench(o, "record", "-q", "-o", trace, "--", script, NULL);
+	if (o->status != 0)
+		fail_msg("wperf-bench record exited %d: %s", o->status, o->err);
+	e2e_bench(o, "report", trace, NULL);
+	if (o->status != 0)
+		fail_msg("wperf-bench report exited %d: %s", o->status, o->err);
+	if (!strstr(o->out, ": 2 processes, ") || !strstr(o->out, "1 knot bounds") ||
+	    !strstr(o->out, "disk:") || !strstr(o->out, "fig1/B"))
+		fail_msg("the report of the script does not find fig1's knot:\n%s", o->out);
+	free(o);
+}
+
 static int has_mapping(const struct wperf_mapping *maps, size_t n, uint32_t tgid, const char *file)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -743,6 +776,7 @@ int main(void)
 	    cmocka_unit_test(test_fig1_disk),
 	    cmocka_unit_test(test_usdt_annotations),
 	    cmocka_unit_test(test_script_command),
+	    cmocka_unit_test(test_script_tree),
 	    cmocka_unit_test(test_shortlived_mappings),
 	    cmocka_unit_test(test_pid_filter),
 	    cmocka_unit_test(test_stacks_policy),

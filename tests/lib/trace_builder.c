@@ -163,6 +163,17 @@ void tb_switch(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t prev
 	e->sw.ustack = us;
 }
 
+void tb_fork(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t tid, uint32_t child,
+	     uint32_t child_tgid, const char *comm)
+{
+	struct wperf_event *e = tb_add(b, WPERF_EV_FORK, ts, cpu, tid);
+
+	e->fork.child_tid = child;
+	e->fork.child_tgid = child_tgid;
+	snprintf(e->fork.comm, sizeof(e->fork.comm), "%s", comm);
+	tb_tgid(b, child, child_tgid);
+}
+
 void tb_name(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
 	     const char *comm)
 {

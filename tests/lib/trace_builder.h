@@ -78,6 +78,10 @@ struct wperf_event *tb_add(struct trace_builder *b, uint8_t kind, uint64_t ts, u
 void tb_switch(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t prev, uint32_t next,
 	       int preempted, int32_t ks, int32_t us);
 /* Thread waker wakes tid, with the waker's stacks ks/us; returns the event to adjust. */
+/* tid forks child (a new process when child_tgid is the child, a thread of
+ * tid's process when it is tid's tgid), named comm. */
+void tb_fork(struct trace_builder *b, uint64_t ts, uint32_t cpu, uint32_t tid, uint32_t child,
+	     uint32_t child_tgid, const char *comm);
 /* An EXEC or RENAME of tid: its name is comm from then on. */
 void tb_name(struct trace_builder *b, uint8_t kind, uint64_t ts, uint32_t cpu, uint32_t tid,
 	     const char *comm);

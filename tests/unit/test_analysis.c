@@ -468,12 +468,56 @@ static void test_target_by_program(void **state)
 	tb_release(&b);
 }
 
+/*
+ * A recorded command's target is its process and every process it started
+ * (issue 27): a shell (500) starts a server (501), which forks a daemon (502)
+ * and exits; 600 is another process of the machine. "500+" is 500, 501, 502:
+ * the daemon's parent is the server that made it, whoever adopted it later.
+ */
+static void test_target_tree(void **state)
+{
+	struct wperf_analysis_opts o = {.target = "500+"};
+	struct wperf_analysis *a = NULL;
+	struct wperf_error err = {0};
+	struct trace_builder b;
+	struct wperf_trace *t;
+	char *list;
+
+	(void)state;
+	tb_init(&b, 0, 100 * MS);
+	tb_thread(&b, 500, 500, "sh");
+	tb_thread(&b, 600, 600, "other");
+	tb_switch(&b, 1 * MS, 0, 0, 500, 1, -1, -1);
+	tb_fork(&b, 2 * MS, 0, 500, 501, 501, "sh");
+	tb_switch(&b, 3 * MS, 0, 500, 0, 0, -1, -1);
+	tb_switch(&b, 4 * MS, 1, 0, 501, 1, -1, -1);
+	tb_name(&b, WPERF_EV_EXEC, 5 * MS, 1, 501, "server");
+	tb_fork(&b, 6 * MS, 1, 501, 502, 502, "server");
+	tb_switch(&b, 7 * MS, 1, 501, 502, 0, -1, -1);
+	tb_switch(&b, 8 * MS, 0, 0, 600, 1, -1, -1);
+	tb_switch(&b, 90 * MS, 1, 502, 0, 0, -1, -1);
+	tb_switch(&b, 95 * MS, 0, 600, 0, 0, -1, -1);
+	t = tb_open(&b);
+	if (wperf_analyze(t, &o, &a, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_string_equal(a->target, "500,501,502");
+	assert_int_equal(wperf_analysis_expand_target(a->timeline, "600+,500", &list), 0);
+	assert_string_equal(list, "600,500");
+	free(list);
+	assert_int_equal(wperf_analysis_expand_target(a->timeline, "other", &list), 0);
+	assert_null(list);
+	wperf_analysis_free(a);
+	wperf_trace_free(t);
+	tb_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_figure1_knot),
 	    cmocka_unit_test(test_level_on_the_target),
 	    cmocka_unit_test(test_target_by_program),
+	    cmocka_unit_test(test_target_tree),
 	    cmocka_unit_test(test_jobs_do_not_matter),
 	    cmocka_unit_test(test_merged_self_loop),
 	    cmocka_unit_test(test_turns_count_runnable_time),
