@@ -75,6 +75,8 @@ int analyze_run(const struct scenario *s, const char *trace, const char *target,
 	e = wperf_trace_open(trace, &t, err);
 	if (!e)
 		e = wperf_analyze(t, &ao, &a, err);
+	if (!e)
+		ro.target = a->target; /* a PID+ made the pids it names */
 	/* A mistyped process name would judge nothing, as if it never waited.
 	 * (The load's or a service's pids may have no thread in the window: a
 	 * load that is done before it opens.) */

@@ -178,6 +178,12 @@ static int analysis_target(struct run_state *st, struct run_outcome *out, struct
 	if (t.kind == SCENARIO_TARGET_SERVICE)
 		pgid = st->services[t.service - s->services].pgid;
 	e = runner_target_pids(&t, pgid, &pids, err);
+	/* and every process the load's (or service's) leader started, which the
+	 * trace knows: one that left the group (setsid) or was done before the
+	 * list was taken */
+	if (!e && t.kind != SCENARIO_TARGET_PIDFILE && pgid > 0 &&
+	    wperf_buf_printf(&pids, ",%d+", (int)pgid) < 0)
+		e = wperf_error_set(err, -ENOMEM, "out of memory");
 	if (!e && pids.len >= sizeof(out->target))
 		e = wperf_error_set(err, -E2BIG, "analysis.target %s has too many processes",
 				    t.name);
