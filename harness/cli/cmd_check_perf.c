@@ -16,18 +16,17 @@
  * that much less, and the same bound holds.
  */
 #include <errno.h>
-#include <glob.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "harness/cli/cli.h"
 #include "harness/cli/cli_vars.h"
 #include "harness/gate/check_scenario.h"
+#include "harness/gate/check_select.h"
 #include "harness/gate/check_shard.h"
 #include "harness/gate/check_write.h"
 #include "harness/gate/repo_config.h"
@@ -42,12 +41,6 @@
 #define CHECK_PERF_BUDGET   "15m"
 #define CHECK_PERF_BUDGET_S (15 * 60)
 
-/* A selected scenario: its file and its name (the file's stem when it does
- * not load), by which the selection is sorted and sharded. */
-struct selected {
-	char *file, *name;
-};
-
 struct check_perf {
 	const char *tag, *base_ref, *target, *results;
 	char *results_abs; /* --results made absolute */
@@ -59,155 +52,24 @@ struct check_perf {
 	struct check_shard shard;
 	struct cli_vars vars;	    /* --var and the repository's config, which holds them */
 	const char *build_dir;	    /* vars' BUILD_DIR, else build (each tree's) */
-	struct selected *files;	    /* the selected scenarios, in name order */
-	size_t nfiles, nshare;	    /* how many; how many are the shard's */
-	struct wperf_buf files_buf; /* holds files */
+	struct check_selection sel; /* the selected scenarios */
 	struct base_tree *tree;	    /* --base: the base commit's tree, opened first */
 };
 
-/* Adds path to the selection when src (path, or the base's copy of it) is
- * tagged; a file that does not load is an error the check reports (it is
- * selected, and fails to run). */
-static int select_one(struct check_perf *cp, const char *path, const char *src)
-{
-	const struct scenario_vars vars = {.results_dir = "<results>",
-					   .build_dir = cp->build_dir,
-					   .defs = cp->vars.defs,
-					   .env = environ};
-	const char *slash = strrchr(path, '/'), *stem = slash ? slash + 1 : path;
-	struct wperf_error err = {0};
-	struct scenario *s = NULL;
-	struct selected one = {0};
-	int tagged = 1;
-
-	if (scenario_load(src, &vars, &s, &err) == 0)
-		tagged = scenario_has_tag(s, cp->tag);
-	if (tagged) {
-		one.file = strdup(path);
-		one.name = s ? strdup(s->name) : strndup(stem, strcspn(stem, "."));
-	}
-	scenario_free(s);
-	if (!tagged)
-		return 0;
-	if (!one.file || !one.name || wperf_buf_append(&cp->files_buf, &one, sizeof(one)) < 0) {
-		free(one.file);
-		free(one.name);
-		return cli_error(CMD, "out of memory");
-	}
-	cp->files = (struct selected *)cp->files_buf.data;
-	cp->nfiles++;
-	return 0;
-}
-
-static int cmp_selected(const void *pa, const void *pb)
-{
-	const struct selected *a = pa, *b = pb;
-
-	return strcmp(a->name, b->name);
-}
-
-/* The selection in name order, each name once; the shard's share of it. */
-static int take_share(struct check_perf *cp)
-{
-	qsort(cp->files, cp->nfiles, sizeof(*cp->files), cmp_selected);
-	for (size_t i = 1; i < cp->nfiles; i++)
-		if (!strcmp(cp->files[i - 1].name, cp->files[i].name))
-			return cli_error(CMD, "%s and %s are both scenario %s",
-					 cp->files[i - 1].file, cp->files[i].file,
-					 cp->files[i].name);
-	for (size_t i = 0; i < cp->nfiles; i++)
-		cp->nshare += check_shard_has(&cp->shard, i);
-	if (!cp->nshare)
-		return cli_error(CMD, "shard %u/%u has no scenario: %zu are tagged %s",
-				 cp->shard.index, cp->shard.of, cp->nfiles, cp->tag);
-	return EXIT_OK;
-}
-
-/*
- * The file whose tags and variants decide path's selection: with a base (not
- * --trust-head-settings), the base's copy, so that a pull request that takes
- * a scenario out of the tag does not skip it; path itself when the base has
- * none (a new scenario) or there is no base.
- */
-static const char *tag_source(const struct check_perf *cp, const char *path, char *buf, size_t size)
-{
-	struct wperf_error ignored = {0};
-
-	if (!cp->tree || cp->trust_head)
-		return path;
-	return base_tree_path(cp->tree, path, buf, size, &ignored) == 0 ? buf : path;
-}
-
-/* Each variant of the file at path (the file itself without a matrix), as
- * its tag source has them; each selected as path@SELECTION. */
-static int select_file(struct check_perf *cp, const char *path)
-{
-	struct wperf_error err = {0};
-	char **variants, buf[PATH_MAX], head[2 * PATH_MAX];
-	const char *src = tag_source(cp, path, buf, sizeof(buf));
-	size_t n;
-	int status = EXIT_OK;
-
-	if (scenario_variants(src, &variants, &n, &err) < 0)
-		return select_one(cp, path, src); /* selected, and its error reported */
-	for (size_t i = 0; i < n && status == EXIT_OK; i++) {
-		snprintf(head, sizeof(head), "%s%s", path, variants[i] + strlen(src));
-		status = select_one(cp, head, variants[i]);
-	}
-	scenario_variants_free(variants);
-	return status;
-}
-
-/* With a base, the scenarios of the base's copy of dir that the head removed:
- * they still run (both sides run the base's file). */
-static int select_removed(struct check_perf *cp, const char *dir)
-{
-	char base_dir[PATH_MAX], pattern[PATH_MAX + 16], head[2 * PATH_MAX];
-	struct wperf_error ignored = {0};
-	int status = EXIT_OK;
-	glob_t g;
-
-	if (!cp->tree || cp->trust_head ||
-	    base_tree_path(cp->tree, dir, base_dir, sizeof(base_dir), &ignored) < 0)
-		return EXIT_OK;
-	snprintf(pattern, sizeof(pattern), "%s/*.yaml", base_dir);
-	if (glob(pattern, 0, NULL, &g) == 0)
-		for (size_t k = 0; k < g.gl_pathc && status == EXIT_OK; k++) {
-			snprintf(head, sizeof(head), "%s/%s", dir, strrchr(g.gl_pathv[k], '/') + 1);
-			if (access(head, F_OK) < 0)
-				status = select_file(cp, head);
-		}
-	globfree(&g);
-	return status;
-}
-
-/* Each operand: a scenario file, or a folder whose *.yaml files are scenarios. */
+/* Each operand: a scenario file, or a folder whose *.yaml files are scenarios
+ * (check_select.h); an exit status. */
 static int select_scenarios(struct check_perf *cp, char **operands, int n)
 {
-	int status = EXIT_OK;
+	struct wperf_error err = {0};
 
-	for (int i = 0; i < n && status == EXIT_OK; i++) {
-		struct stat st;
-		char pattern[PATH_MAX];
-		glob_t g;
-
-		if (stat(operands[i], &st) < 0 && !strchr(operands[i], '@'))
-			return cli_error(CMD, "%s: %s", operands[i], strerror(errno));
-		if (strchr(operands[i], '@') || !S_ISDIR(st.st_mode)) {
-			status = select_file(cp, operands[i]);
-			continue;
-		}
-		snprintf(pattern, sizeof(pattern), "%s/*.yaml", operands[i]);
-		if (glob(pattern, 0, NULL, &g) == 0)
-			for (size_t k = 0; k < g.gl_pathc && status == EXIT_OK; k++)
-				status = select_file(cp, g.gl_pathv[k]);
-		globfree(&g);
-		if (status == EXIT_OK)
-			status = select_removed(cp, operands[i]);
-	}
-	if (status == EXIT_OK && !cp->nfiles)
-		status = cli_error(CMD, "no scenario is tagged %s", cp->tag);
-	return status == EXIT_OK ? take_share(cp) : status;
+	cp->sel.tag = cp->tag;
+	cp->sel.build_dir = cp->build_dir;
+	cp->sel.defs = cp->vars.defs;
+	cp->sel.tree = cp->trust_head ? NULL : cp->tree;
+	cp->sel.shard = &cp->shard;
+	if (check_select(&cp->sel, operands, (size_t)n, &err) < 0)
+		return cli_error(CMD, "%s", err.msg);
+	return EXIT_OK;
 }
 
 /* The scenario's verdict in one line: runs, time, the smallest throughput
@@ -230,7 +92,7 @@ static void say_scenario(const struct check_perf *cp, size_t i,
 	else if (!s->error)
 		snprintf(detect + n, sizeof(detect) - (size_t)n, ", no new vertex could fail");
 	fprintf(stderr, "check-perf: [%zu/%zu] %s: %s (%zu run%s per side, %.0f s%s)%s%s\n", i + 1,
-		cp->nshare, s->name, s->error ? "error" : wperf_verdict_name(s->verdict.kind),
+		cp->sel.nshare, s->name, s->error ? "error" : wperf_verdict_name(s->verdict.kind),
 		s->pairs, s->pairs == 1 ? "" : "s", s->seconds, detect, s->reason ? ": " : "",
 		s->reason ? s->reason : "");
 }
@@ -245,18 +107,18 @@ static int run_all(struct check_perf *cp, struct base_tree *tree, struct wperf_c
 	double end = progress_now_s() + cp->budget;
 	int e = 0;
 
-	c->scenarios = calloc(cp->nshare, sizeof(*c->scenarios));
+	c->scenarios = calloc(cp->sel.nshare, sizeof(*c->scenarios));
 	if (!c->scenarios)
 		return wperf_error_set(err, -ENOMEM, "out of memory");
-	for (size_t i = 0; i < cp->nfiles && !e; i++) {
-		const char *file = cp->files[i].file, *slash = strrchr(file, '/');
+	for (size_t i = 0; i < cp->sel.nfiles && !e; i++) {
+		const char *file = cp->sel.files[i].file, *slash = strrchr(file, '/');
 		char dir[PATH_MAX];
 		struct check_scenario_opts o = {.scenario = file,
 						.dir = dir,
 						.base = tree,
 						.baseline = &cp->baseline,
 						.looks = cp->looks,
-						.alpha = cp->alpha / (double)cp->nfiles /
+						.alpha = cp->alpha / (double)cp->sel.nfiles /
 							 (cp->strict ? WPERF_GATE_INCONCLUSIVE : 1),
 						.build_dir = cp->build_dir,
 						.defs = cp->vars.defs,
@@ -270,11 +132,12 @@ static int run_all(struct check_perf *cp, struct base_tree *tree, struct wperf_c
 		 * quick one leaves more to the next. */
 		if (cp->budget > 0)
 			o.deadline = progress_now_s() +
-				     (end - progress_now_s()) / (double)(cp->nshare - c->n);
+				     (end - progress_now_s()) / (double)(cp->sel.nshare - c->n);
 		snprintf(dir, sizeof(dir), "%s/%.*s", cp->results,
 			 (int)strcspn(slash ? slash + 1 : file, "."), slash ? slash + 1 : file);
 		if (!cp->quiet)
-			fprintf(stderr, "check-perf: [%zu/%zu] %s\n", c->n + 1, cp->nshare, file);
+			fprintf(stderr, "check-perf: [%zu/%zu] %s\n", c->n + 1, cp->sel.nshare,
+				file);
 		e = check_scenario(&o, &c->scenarios[c->n], err);
 		say_scenario(cp, c->n, &c->scenarios[c->n]);
 		c->n++;
@@ -485,14 +348,14 @@ static int run_check(struct check_perf *cp, struct wperf_check *c, struct wperf_
 {
 	struct base_tree *tree = cp->tree;
 	double t0 = progress_now_s();
-	char **names = calloc(cp->nfiles + 1, sizeof(*names));
+	char **names = calloc(cp->sel.nfiles + 1, sizeof(*names));
 	int e = names ? check_write_prepare(cp->results, err)
 		      : wperf_error_set(err, -ENOMEM, "out of memory");
 
-	for (size_t i = 0; names && i < cp->nfiles; i++)
-		names[i] = cp->files[i].name;
+	for (size_t i = 0; names && i < cp->sel.nfiles; i++)
+		names[i] = cp->sel.files[i].name;
 	if (!e && cp->shard.of)
-		e = check_shard_write(cp->results, &cp->shard, names, cp->nfiles, err);
+		e = check_shard_write(cp->results, &cp->shard, names, cp->sel.nfiles, err);
 	free(names);
 	if (!e) {
 		c->base_mode = cp->base_mode;
@@ -571,14 +434,10 @@ out:
 	wperf_check_release(&c);
 	for (size_t i = 0; i < nops; i++)
 		free(operands[i]);
-	for (size_t i = 0; i < cp.nfiles; i++) {
-		free(cp.files[i].file);
-		free(cp.files[i].name);
-	}
+	check_selection_release(&cp.sel);
 	free(cp.results_abs);
 	base_tree_free(cp.tree);
 	cli_vars_release(&cp.vars);
 	wperf_buf_release(&ops);
-	wperf_buf_release(&cp.files_buf);
 	return status;
 }
