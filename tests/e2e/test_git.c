@@ -260,8 +260,7 @@ static void history_of_a_baseline(void **state)
 	"  - cp %s ${BUILD_DIR}/synthetic/fig1\n"                                                  \
 	"  - echo built in $PWD\n"                                                                 \
 	"load:\n"                                                                                  \
-	"  command: ${BUILD_DIR}/synthetic/fig1 --duration ${DURATION} --direct"                   \
-	" --write-bytes 4194304 --file ${RESULTS_DIR}/fig1.data%s\n"                               \
+	"  command: sh fig1.sh ${BUILD_DIR} ${DURATION} ${RESULTS_DIR}\n"                          \
 	"  duration: 2\n"                                                                          \
 	"  throughput:\n"                                                                          \
 	"    regex: 'throughput: ([0-9.]+) requests/s'\n"                                          \
@@ -269,6 +268,12 @@ static void history_of_a_baseline(void **state)
 	"runs: 5\n"                                                                                \
 	"analysis:\n"                                                                              \
 	"  target: fig1\n"
+
+/* The load's script, the code the change is in: each side runs its own
+ * tree's (the scenario file is the base's on both). */
+#define AB_LOAD                                                                                    \
+	"exec \"$1/synthetic/fig1\" --duration \"$2\" --direct --write-bytes 4194304 --file "      \
+	"\"$3/fig1.data\"%s\n"
 
 /* When run's trace was written, in nanoseconds. */
 static int64_t trace_time(const char *results, int run)
@@ -296,13 +301,16 @@ static void ab_finds_the_added_wait(void **state)
 	e2e_require_bpf();
 	snprintf(fig1, sizeof(fig1), "%s", built("synthetic/fig1"));
 	snprintf(path, sizeof(path), "%s/fig1-ab.yaml", repo);
-	snprintf(text, sizeof(text), AB_SCENARIO, fig1, "");
+	snprintf(text, sizeof(text), AB_SCENARIO, fig1);
 	e2e_write_file(path, text);
-	GIT(repo, "add", "fig1-ab.yaml");
+	snprintf(path, sizeof(path), "%s/fig1.sh", repo);
+	snprintf(text, sizeof(text), AB_LOAD, "");
+	e2e_write_file(path, text);
+	GIT(repo, "add", "fig1-ab.yaml", "fig1.sh");
 	GIT(repo, "commit", "-q", "-m", "fig1");
 	head_oid(repo, "HEAD", base);
-	/* the head: B also waits for D's 8 ms of work per request */
-	snprintf(text, sizeof(text), AB_SCENARIO, fig1, " --extra-wait-ms 8");
+	/* the head: B also waits for D's 8 ms of work per request, in the code */
+	snprintf(text, sizeof(text), AB_LOAD, " --extra-wait-ms 8");
 	e2e_write_file(path, text);
 	GIT(repo, "commit", "-q", "-am", "fig1: wait for D");
 	head_oid(repo, "HEAD", head);
