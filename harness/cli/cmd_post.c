@@ -5,27 +5,23 @@
  * and updated in place, and in the CI's job summary. Posting is a courtesy:
  * its failures are warnings, and the exit status is the verdicts'.
  */
-#include <arpa/inet.h>
 #include <curl/curl.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "harness/cli/cli.h"
 #include "harness/forge/github_comments.h"
 #include "harness/forge/gitlab_notes.h"
 #include "harness/base/output.h"
 #include "harness/forge/post_comment.h"
+#include "harness/forge/post_target.h"
 
 #define CMD "post"
 
 #define POST_TIMEOUT_MAX  3600
 #define POST_RETRY_MS_MAX 60000
-#define POST_TOKEN_ENV	  "GITHUB_TOKEN"
-
-enum post_forge_id { POST_GITHUB, POST_GITLAB };
 
 struct post_opts {
 	const char *repo, *api, *token_env, *key_suffix, *artifacts, *forge_name;
@@ -35,218 +31,22 @@ struct post_opts {
 	struct forge_http_opts http;
 };
 
-/* Where the comment goes: a pull or merge request (none when pr is 0). */
-struct post_target {
-	unsigned long pr;
-	struct forge_thread thread;
-	char api[FORGE_HTTP_URL_MAX];
-	const char *token;	/* from the environment, never printed; NULL: none */
-	const char *token_from; /* its variable's name */
-};
-
 /* ---- where to post ---- */
-
-static int is_loopback(const char *host)
-{
-	struct in_addr a4;
-	struct in6_addr a6;
-	char bare[64];
-	size_t len = strlen(host);
-
-	if (!strcasecmp(host, "localhost"))
-		return 1;
-	if (inet_pton(AF_INET, host, &a4) == 1)
-		return (ntohl(a4.s_addr) >> 24) == 127;
-	if (len < 2 || len >= sizeof(bare) || host[0] != '[' || host[len - 1] != ']')
-		return 0;
-	memcpy(bare, host + 1, len - 2);
-	bare[len - 2] = '\0';
-	return inet_pton(AF_INET6, bare, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6);
-}
-
-/* An API URL that carries the token safely: https, or http to this machine.
- * An exit status. */
-static int check_api_url(const char *url, const char *from)
-{
-	CURLU *u = curl_url();
-	char *scheme = NULL, *host = NULL;
-	int status = EXIT_OK;
-
-	if (!u || curl_url_set(u, CURLUPART_URL, url, 0) ||
-	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) ||
-	    curl_url_get(u, CURLUPART_HOST, &host, 0) ||
-	    (strcasecmp(scheme, "https") && strcasecmp(scheme, "http")))
-		status = cli_error(CMD, "%s: '%s' is not an http(s) URL", from, url);
-	else if (strlen(url) >= FORGE_HTTP_URL_MAX / 2)
-		status = cli_error(CMD, "%s: the URL is longer than %d bytes", from,
-				   FORGE_HTTP_URL_MAX / 2 - 1);
-	else if (strcasecmp(scheme, "https") && !is_loopback(host))
-		status = cli_error(CMD,
-				   "%s: refusing %s: the token would travel in clear; use https "
-				   "(plain http only to 127.0.0.0/8, ::1 or localhost)",
-				   from, url);
-	curl_free(scheme);
-	curl_free(host);
-	curl_url_cleanup(u);
-	return status;
-}
-
-static int repo_is_valid(const char *repo)
-{
-	const char *slash = strchr(repo, '/');
-
-	if (!slash || slash == repo || !slash[1] || strchr(slash + 1, '/') || strstr(repo, ".."))
-		return 0;
-	return strspn(repo, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-/") ==
-	       strlen(repo);
-}
-
-/* The pull request's number from the event file $GITHUB_EVENT_PATH, when
- * there is one; an exit status. */
-static int event_pr(unsigned long *pr)
-{
-	const char *path = getenv("GITHUB_EVENT_PATH");
-	struct wperf_buf json = {0};
-	struct wperf_error err = {0}, why = {0};
-	int e;
-
-	if (!path || !path[0])
-		return EXIT_OK;
-	e = output_read_all(path, &json, &err);
-	if (!e && (e = github_event_pr((const char *)json.data, json.len, pr, &why)))
-		wperf_error_set(&err, e, "%s ($GITHUB_EVENT_PATH): %s", path, why.msg);
-	wperf_buf_release(&json);
-	return e ? cli_error(CMD, "%s", err.msg) : EXIT_OK;
-}
-
-/* o's API URL, else the CI's variable env, else the forge's; checked, and
- * without a trailing '/', into t->api. An exit status. */
-static int find_api(const struct post_opts *o, const char *env, const char *fallback,
-		    struct post_target *t)
-{
-	const char *from_env = getenv(env);
-	size_t len;
-
-	snprintf(t->api, sizeof(t->api), "%s",
-		 o->api			   ? o->api
-		 : from_env && from_env[0] ? from_env
-					   : fallback);
-	char from[64];
-
-	snprintf(from, sizeof(from), "$%s", env);
-	if (check_api_url(t->api, o->api ? "--api-url" : from) != EXIT_OK)
-		return EXIT_ERROR;
-	while ((len = strlen(t->api)) && t->api[len - 1] == '/')
-		t->api[len - 1] = '\0';
-	return EXIT_OK;
-}
-
-/* A variable of the environment, NULL when unset or empty. */
-static const char *env_value(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && v[0] ? v : NULL;
-}
-
-/* The merge request's IID from $CI_MERGE_REQUEST_IID, when it is set; an
- * exit status. */
-static int job_mr(unsigned long *mr)
-{
-	const char *iid = env_value("CI_MERGE_REQUEST_IID");
-	unsigned n;
-
-	if (!iid)
-		return EXIT_OK;
-	if (cli_parse_count(CMD, "$CI_MERGE_REQUEST_IID", iid, 1, INT32_MAX, &n))
-		return EXIT_ERROR;
-	*mr = n;
-	return EXIT_OK;
-}
-
-/* What post does differently on each forge: where its CI says what the
- * options do not, what it calls things, and its requests. */
-struct post_forge {
-	const char *api_env, *api_url; /* the API: $API_ENV, else API_URL */
-	const char *repo_env;	       /* the repository in a CI job */
-	int (*repo_is_valid)(const char *repo);
-	const char *repo_wanted, *repo_operand;	  /* in errors: what a repository is */
-	int (*job_number)(unsigned long *number); /* the request in a CI job; an exit status */
-	const char *token_env, *token_header;	  /* NULL header: "Authorization: Bearer" */
-	/* tried when token_env is unset and there is no --token-env; NULL: none */
-	const char *job_token_env, *job_token_header;
-	const char *const *headers;
-	void (*thread)(const struct forge_target *t, struct forge_thread *out);
-	const char *skipped, *no_request; /* without a token; without a request */
-};
-
-static const struct post_forge post_forges[] = {
-    [POST_GITHUB] =
-	{
-	    .api_env = "GITHUB_API_URL",
-	    .api_url = GITHUB_API_URL,
-	    .repo_env = "GITHUB_REPOSITORY",
-	    .repo_is_valid = repo_is_valid,
-	    .repo_wanted = "OWNER/NAME",
-	    .repo_operand = "OWNER/NAME",
-	    .job_number = event_pr,
-	    .token_env = POST_TOKEN_ENV,
-	    .headers = github_headers,
-	    .thread = github_thread,
-	    .skipped = "the pull-request comment is skipped",
-	    .no_request = "no pull request (no --pr, and $GITHUB_EVENT_PATH names none): no "
-			  "comment\n",
-	},
-    [POST_GITLAB] =
-	{
-	    .api_env = "CI_API_V4_URL",
-	    .api_url = GITLAB_API_URL,
-	    .repo_env = "CI_PROJECT_ID",
-	    .repo_is_valid = gitlab_project_is_valid,
-	    .repo_wanted = "a project's id or path (group/name)",
-	    .repo_operand = "PROJECT",
-	    .job_number = job_mr,
-	    .token_env = "GITLAB_TOKEN",
-	    .token_header = GITLAB_PRIVATE_TOKEN,
-	    .job_token_env = "CI_JOB_TOKEN",
-	    .job_token_header = GITLAB_JOB_TOKEN,
-	    .headers = gitlab_headers,
-	    .thread = gitlab_thread,
-	    .skipped = "the merge-request note is skipped",
-	    .no_request = "no merge request (no --pr, and no $CI_MERGE_REQUEST_IID): no note\n",
-	},
-};
 
 /* The pull or merge request from the options, else from the CI's
  * environment (t->pr 0: none), and the token. An exit status. */
 static int find_target(struct post_opts *o, struct post_target *t)
 {
-	const struct post_forge *f = &post_forges[o->forge];
-	struct forge_target g = {.repo = o->repo ? o->repo : env_value(f->repo_env),
-				 .number = o->pr};
+	const struct post_where w = {.forge = o->forge,
+				     .repo = o->repo,
+				     .api = o->api,
+				     .token_env = o->token_env,
+				     .pr = o->pr};
+	struct wperf_error err = {0};
 
-	if (find_api(o, f->api_env, f->api_url, t) != EXIT_OK)
-		return EXIT_ERROR;
-	if (g.repo && !f->repo_is_valid(g.repo))
-		return cli_error(CMD, "%s%s wants %s, not '%s'", o->repo ? "" : "$",
-				 o->repo ? "--repo" : f->repo_env, f->repo_wanted, g.repo);
-	if (!g.number && f->job_number(&g.number) != EXIT_OK)
-		return EXIT_ERROR;
-	if (g.number && !g.repo)
-		return cli_error(CMD, "--pr wants --repo %s (or $%s)", f->repo_operand,
-				 f->repo_env);
-	g.api = t->api;
-	t->pr = g.number;
-	if (g.number)
-		f->thread(&g, &t->thread);
-	t->token_from = o->token_env ? o->token_env : f->token_env;
-	t->token = env_value(t->token_from);
-	o->http.token_header = f->token_header;
-	if (!t->token && !o->token_env && f->job_token_env &&
-	    (t->token = env_value(f->job_token_env))) {
-		t->token_from = f->job_token_env;
-		o->http.token_header = f->job_token_header;
-	}
+	if (post_find_target(&w, t, &err) < 0)
+		return cli_error(CMD, "%s", err.msg);
+	o->http.token_header = t->token_header;
 	return EXIT_OK;
 }
 
@@ -393,13 +193,13 @@ static int parse_options(int argc, char **argv, struct post_opts *o)
  * (into url), the first back-off. An exit status. */
 static int environment_defaults(struct post_opts *o, char *url, size_t size)
 {
-	const char *server = env_value("GITHUB_SERVER_URL"), *repo = env_value("GITHUB_REPOSITORY");
-	const char *run = env_value("GITHUB_RUN_ID"), *retry = env_value(FORGE_HTTP_RETRY_MS_ENV);
-	const char *job = env_value("CI_JOB_URL");
+	const char *server = post_env("GITHUB_SERVER_URL"), *repo = post_env("GITHUB_REPOSITORY");
+	const char *run = post_env("GITHUB_RUN_ID"), *retry = post_env(FORGE_HTTP_RETRY_MS_ENV);
+	const char *job = post_env("CI_JOB_URL");
 
 	o->forge = o->forge_name ? (strcmp(o->forge_name, "gitlab") ? POST_GITHUB : POST_GITLAB)
-		   : env_value("GITLAB_CI") ? POST_GITLAB
-					    : POST_GITHUB;
+		   : post_env("GITLAB_CI") ? POST_GITLAB
+					   : POST_GITHUB;
 	if (!o->artifacts && o->forge == POST_GITHUB && server && repo && run) {
 		snprintf(url, size, "%s/%s/actions/runs/%s", server, repo, run);
 		o->artifacts = url;
