@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "core/gate/baseline.h"
+#include "tests/lib/runs.h"
 
 /* A run with throughput tp, the knots in knots (';' between knots, ' ' between
  * members) and edges "from>to=share" separated by spaces. */
@@ -27,17 +28,7 @@ static void add_run(struct wperf_runset *rs, double tp, const char *knots, const
 
 	wperf_run_init(&r);
 	r.throughput = tp;
-	snprintf(copy, sizeof(copy), "%s", knots);
-	for (item = strtok_r(copy, ";", &save); item; item = strtok_r(NULL, ";", &save)) {
-		const char *ids[8];
-		char *id, *save2 = NULL;
-		size_t n = 0;
-
-		for (id = strtok_r(item, " ", &save2); id && n < 8;
-		     id = strtok_r(NULL, " ", &save2))
-			ids[n++] = id;
-		assert_int_equal(wperf_run_add_knot(&r, ids, n), 0);
-	}
+	runs_add_knots(&r, knots);
 	snprintf(copy, sizeof(copy), "%s", edges);
 	for (item = strtok_r(copy, " ", &save); item; item = strtok_r(NULL, " ", &save)) {
 		char *to = strchr(item, '>'), *share = strchr(item, '=');
