@@ -229,6 +229,15 @@ static void classify_worse(struct gate *s, struct pending *t, const struct judge
 				what(f), f->q);
 		return;
 	}
+	if (s->o.numbers_inform &&
+	    (f->kind == WPERF_FINDING_THROUGHPUT || f->kind == WPERF_FINDING_METRIC)) {
+		f->note = gate_format("%s beyond the tolerance (%.0f%%) (p %.2g, q %.2g), against "
+				      "a baseline not measured beside these runs: a drift of the "
+				      "machine moves it as much as the code (check-perf --base "
+				      "judges it)",
+				      what(f), t->tol * 100, f->p, f->q);
+		return;
+	}
 	if (f->q <= alpha && f->kind == WPERF_FINDING_THROUGHPUT && s->busier && !j->cost_fails) {
 		f->inconclusive = f->undecided = 1;
 		f->note = gate_format("worse beyond the tolerance (%.0f%%) and the noise (q %.2g), "
@@ -360,8 +369,8 @@ static size_t presence(const struct gate *s)
 static void power(struct gate *s)
 {
 	struct wperf_verdict *v = s->out;
-	int measured =
-	    !s->o.structure_only && !isnan(v->throughput_after) && !isnan(v->throughput_before);
+	int measured = !s->o.structure_only && !s->o.numbers_inform &&
+		       !isnan(v->throughput_after) && !isnan(v->throughput_before);
 
 	v->detect = s->o.detect > 0 ? s->o.detect : s->o.throughput_tolerance;
 	v->presence = presence(s);
@@ -410,7 +419,7 @@ int gate_judge_tests(struct gate *s)
 	s->divisor = divisor > 0 ? (size_t)divisor : 0;
 	for (size_t i = 0; i < n; i++) {
 		s->out->tests += primary(&t[i]) && !isnan(t[i].f.p);
-		j.metric_fails |= metric_moved(&t[i], 1, alpha);
+		j.metric_fails |= metric_moved(&t[i], 1, alpha) && !s->o.numbers_inform;
 		j.cost_fails |= metric_moved(&t[i], 1, alpha) && t[i].f.metric &&
 				!strcmp(t[i].f.metric, WPERF_GATE_COST_METRIC);
 		j.metric_better |= metric_moved(&t[i], 0, alpha);

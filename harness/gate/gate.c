@@ -126,6 +126,7 @@ void gate_options(const struct results *r, const struct wperf_baseline *b,
 	count_missed(r, &g->expect_missed, &g->expect_checked);
 	if (j && j->alpha > 0)
 		g->alpha = j->alpha;
+	g->numbers_inform = j && j->numbers_inform && !j->base;
 	if (j && j->base) {
 		g->paired = 1;
 		g->base_runs = &j->base->runs;

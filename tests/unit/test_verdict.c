@@ -659,6 +659,37 @@ static void test_throughput_regression(void **state)
 	wperf_verdict_release(&v);
 }
 
+/*
+ * The same drop against a baseline whose numbers were not measured beside
+ * these runs (numbers_inform: a stored baseline in a check): a warning that
+ * says why, and the verdict passes; a vertex that joins still fails.
+ */
+static void test_numbers_inform(void **state)
+{
+	const double down20[N] = {800, 808, 792, 804, 796};
+	const char *const with_c[N] = {KNOT " C", KNOT " C", KNOT " C", KNOT " C", KNOT " C"};
+	struct wperf_gate_opts g = {.numbers_inform = 1};
+	struct wperf_runset rs;
+	struct wperf_verdict v;
+
+	(void)state;
+	make_runs(&rs, N, down20, NULL, NULL);
+	judge(&rs, NULL, &g, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_PASS);
+	assert_int_equal(v.nfindings, 1);
+	assert_int_equal(v.findings[0].kind, WPERF_FINDING_THROUGHPUT);
+	assert_int_equal(v.findings[0].level, WPERF_LEVEL_WARN);
+	assert_false(v.findings[0].inconclusive);
+	assert_non_null(strstr(v.findings[0].note, "not measured beside these runs"));
+	wperf_verdict_release(&v);
+	wperf_runset_release(&rs);
+	make_runs(&rs, N, down20, NULL, with_c);
+	judge(&rs, NULL, &g, &v);
+	assert_int_equal(v.kind, WPERF_VERDICT_NEW_BOTTLENECK);
+	wperf_verdict_release(&v);
+	wperf_runset_release(&rs);
+}
+
 /* +30%, every run above: p 1 / 252, and among the improvements, as among the
  * failures, divisor 1 (disk's and B's floors are 1 that way too): q = p. */
 static void test_throughput_improved(void **state)
@@ -1731,6 +1762,7 @@ int main(void)
 	    cmocka_unit_test(test_new_and_light_edges),
 	    cmocka_unit_test(test_accepted_edge),
 	    cmocka_unit_test(test_throughput_regression),
+	    cmocka_unit_test(test_numbers_inform),
 	    cmocka_unit_test(test_throughput_improved),
 	    cmocka_unit_test(test_vertex_left_the_knots),
 	    cmocka_unit_test(test_knot_with_a_flickering_member),
