@@ -142,7 +142,7 @@ static char *timeless(void)
 
 static void a_seed_draws_the_same(void **state)
 {
-	char *first;
+	char *first, *second;
 
 	(void)state;
 	SIM("--trials", "40", "--seed", "3", "--effect", "vertex=0.7", e2e_tmp_path("steady"));
@@ -150,8 +150,10 @@ static void a_seed_draws_the_same(void **state)
 	first = timeless();
 	SIM("--trials", "40", "--seed", "3", "--effect", "vertex=0.7", e2e_tmp_path("steady"));
 	assert_int_equal(out.status, 0);
-	assert_string_equal(first, timeless());
+	second = timeless();
+	assert_string_equal(first, second);
 	free(first);
+	free(second);
 }
 
 static void a_check_pools_both_sides(void **state)
