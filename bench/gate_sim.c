@@ -380,7 +380,7 @@ static int run_all(struct cli *c, struct wperf_error *err)
 int main(int argc, char **argv)
 {
 	struct cli c = {
-	    .s = {.trials = 1000, .first = 5, .max = 11, .alpha = WPERF_GATE_ALPHA, .seed = 1}};
+	    .s = {.trials = 1000, .first = 5, .max = 17, .alpha = WPERF_GATE_ALPHA, .seed = 1}};
 	struct wperf_error err = {0};
 	double t0 = sim_now();
 	int e = parse_args(&c, argc, argv);

@@ -4,6 +4,12 @@
 #
 #   bench/gate_trials.sh aa [TRIALS]        check-perf --base HEAD over every ci
 #                                            scenario, TRIALS times (default 1)
+#   bench/gate_trials.sh corpus DIR [RUNS] [SCENARIO...]
+#                                            the simulator's corpus: one check-perf
+#                                            --base HEAD with RUNS runs a side
+#                                            (default 20) of each SCENARIO (default:
+#                                            every ci one), its results kept in DIR
+#                                            for build/bench/gate_sim DIR/*/
 #   bench/gate_trials.sh plant KIND [TRIALS]
 #        KIND slower: fig1's B works 10% longer per request (--b-ms 5 -> 5.5):
 #                     a regression;
@@ -22,7 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 bench=${WPERF_BENCH:-$repo/build/wperf-bench}
-mode=${1:?usage: gate_trials.sh aa [TRIALS] | plant slower|faster|wait [TRIALS]}
+mode=${1:?usage: gate_trials.sh aa [TRIALS] | corpus DIR [RUNS] [SCENARIO...] | plant slower|faster|wait [TRIALS]}
 work=$(mktemp -d "${TMPDIR:-/tmp}/wperf-trials-XXXXXX")
 hog=
 cleanup() {
@@ -50,6 +56,21 @@ aa)
 		jq -r '.scenarios[] | "  \(.name): \(.verdict), \(.pairs) runs per side, \(.seconds|floor) s\(if .reason then ": " + .reason else "" end)"' \
 			"$work/aa-$i/summary.json" 2>/dev/null || tail -5 "$work/aa-$i.log"
 	done
+	;;
+corpus)
+	dir=${2:?corpus DIR [RUNS] [SCENARIO...]}
+	runs=${3:-20}
+	shift $(($# < 3 ? $# : 3))
+	[ -e "$dir" ] && { echo "gate_trials.sh: $dir exists; the corpus wants a new folder" >&2; exit 2; }
+	mkdir -p "$(dirname "$dir")"
+	dir=$(realpath -m "$dir")
+	start=$(date +%s)
+	rc=0
+	"$bench" check-perf -q --base HEAD --runs "$runs" --max-runs "$runs" --budget 4h \
+		--results "$dir" "${@:-scenarios}" >"$work/corpus.log" 2>&1 || rc=$?
+	echo "corpus: $runs runs a side in $(($(date +%s) - start)) s (check-perf exit $rc) in $dir"
+	jq -r '.scenarios[] | "  \(.name): \(.verdict), \(.pairs) runs per side"' "$dir/summary.json" ||
+		tail -5 "$work/corpus.log"
 	;;
 plant)
 	kind=${2:?plant slower|faster|wait}
@@ -79,7 +100,7 @@ plant)
 	done
 	;;
 *)
-	echo "gate_trials.sh: mode aa or plant" >&2
+	echo "gate_trials.sh: mode aa, corpus or plant" >&2
 	exit 2
 	;;
 esac

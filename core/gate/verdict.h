@@ -57,6 +57,9 @@
  *   - a primary, |change| > tol otherwise: WARN, within run-to-run noise;
  *   - an edge, |change| > tol, q <= alpha: FAIL when a primary fails, else
  *     WARN;
+ *   - a vertex that joined, |change| <= tol, its own p under
+ *     WPERF_GATE_SUGGESTIVE: WARN, undecided (a minority of these runs may
+ *     be a majority of the runs to come);
  *   - warn_ratio * tol < |change| <= tol, q <= alpha: WARN;
  *   - otherwise no finding.
  * A primary's change beyond tol whose own p is under WPERF_GATE_SUGGESTIVE

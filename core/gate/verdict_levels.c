@@ -293,6 +293,15 @@ static int classify(struct gate *s, struct pending *t, const struct judged *j)
 					    "%.2g), but neither a metric nor the bottleneck got "
 					    "worse: it fails nothing",
 				      t->tol * 100, f->q);
+	} else if (f->kind == WPERF_FINDING_VERTEX && f->worse && f->p < WPERF_GATE_SUGGESTIVE) {
+		/* A vertex new in the bottleneck of a minority of these runs may be
+		 * in a majority of the runs to come: a share of runs is a noisy
+		 * estimate (in 70% of them, 4 of 8 runs show it one time in five). */
+		f->level = WPERF_LEVEL_WARN;
+		f->undecided = 1;
+		f->note = gate_format("in the bottleneck of %zu of %zu runs (%zu of %zu before), "
+				      "not yet a majority (p %.2g): more runs tell whether it is",
+				      f->seen, f->runs, f->before_seen, f->before_runs, f->p);
 	} else if (warn && significant) {
 		f->level = WPERF_LEVEL_WARN;
 		f->note = gate_format("%s beyond the warning level (%.0f%%), within the tolerance "

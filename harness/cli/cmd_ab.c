@@ -37,7 +37,7 @@ const struct cli_option cli_ab_options[] = {
      "runs per side at the first look (default: the scenario's runs, at least its gate's "
      "min_runs)",
      CLI_COUNT(struct ab_args, o.looks.first, 1, 1000)},
-    {0, "max-runs", "M", "runs per side at the most (default: N + 6; N: no more runs than N)",
+    {0, "max-runs", "M", "runs per side at the most (default: N + 12; N: no more runs than N)",
      CLI_COUNT(struct ab_args, o.looks.max, 1, 1000)},
     {'r', "results", "DIR",
      "the results folder, missing or empty (default: results/ab-NAME-YYYYmmdd-HHMMSS); base/ "

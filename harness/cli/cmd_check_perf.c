@@ -225,7 +225,7 @@ const struct cli_option cli_check_perf_options[] = {
      "runs per side at the first look (default: each scenario's runs, at least its gate's "
      "min_runs)",
      CLI_COUNT(struct check_perf, looks.first, 2, 1000)},
-    {0, "max-runs", "M", "runs per side at the most (default: N + 6)",
+    {0, "max-runs", "M", "runs per side at the most (default: N + 12)",
      CLI_COUNT(struct check_perf, looks.max, 2, 1000)},
     {0, "budget", "DURATION",
      "time for the whole check's runs (default " CHECK_PERF_BUDGET "): runs are added to a "

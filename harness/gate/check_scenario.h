@@ -44,7 +44,7 @@ struct check_looks {
 	unsigned first; /* runs per side before the first look; 0: the scenario's runs,
 			 * at least its gate's min_runs */
 	unsigned step;	/* runs per side added before each further look; 0: 3 */
-	unsigned max;	/* runs per side at the most; 0: first + 2 steps */
+	unsigned max;	/* runs per side at the most; 0: first + 4 steps */
 };
 
 /* How many looks l makes for a scenario whose first look is at first runs. */

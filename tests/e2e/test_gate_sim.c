@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * bench/gate_sim, the gate's error rates measured, on a corpus this test
- * writes with the harness's own writer (results_write): 24 runs of steady
+ * writes with the harness's own writer (results_write): 34 runs of steady
  * code, throughputs normal with a 2% spread, the same knot in every run. The
  * false-failure rate of an A/A check must be within alpha (--assert-aa) and a
  * 10% slowdown and a vertex joining every run's bottleneck caught in at least
@@ -102,7 +102,7 @@ static double check_rate(int n)
 static int write_corpus(void **state)
 {
 	(void)state;
-	write_runs(e2e_tmp_path("steady"), 24);
+	write_runs(e2e_tmp_path("steady"), 34);
 	assert_int_equal(mkdir(e2e_tmp_path("check"), 0755), 0);
 	write_runs(e2e_tmp_path("check/base"), 6);
 	write_runs(e2e_tmp_path("check/head"), 6);
@@ -116,7 +116,7 @@ static void aa_within_alpha_and_changes_caught(void **state)
 	    "throughput=-0.10:0.9", "--assert-power", "vertex=1.0:0.9", e2e_tmp_path("steady"));
 	if (out.status)
 		fail_msg("exit %d\n%s%s", out.status, out.out, out.err);
-	assert_non_null(strstr(out.out, "sim-steady: 24 runs pooled"));
+	assert_non_null(strstr(out.out, "sim-steady: 34 runs pooled"));
 	assert_null(strstr(out.out, "BOOTSTRAP"));
 	assert_non_null(strstr(out.out, "A/A: identical code"));
 	assert_true(check_rate(0) <= 0.05);
@@ -162,8 +162,8 @@ static void a_check_pools_both_sides(void **state)
 	SIM("--trials", "20", e2e_tmp_path("check"));
 	assert_int_equal(out.status, 0);
 	assert_non_null(strstr(out.out, "sim-steady: 12 runs pooled"));
-	/* 12 runs cannot give 11 a side twice over */
-	assert_non_null(strstr(out.out, "BOOTSTRAP: 12 runs cannot give 11 a side"));
+	/* 12 runs cannot give 17 a side twice over */
+	assert_non_null(strstr(out.out, "BOOTSTRAP: 12 runs cannot give 17 a side"));
 	SIM("--trials", "20", "--max", "6", e2e_tmp_path("check"));
 	assert_int_equal(out.status, 0);
 	assert_null(strstr(out.out, "BOOTSTRAP"));
