@@ -168,8 +168,7 @@ static void a_planted_wait_fails_by_name(void **state)
 	GIT("checkout", "-q", "-b", "audit");
 	e2e_shell("sed -i '1i #define AUDIT 1' '%s'", e2e_join(repo, "server.c"));
 	GIT("commit", "-q", "-am", "server: every request is audited");
-	BENCH("perf", "check-perf", "-q", "--base", "main", "--runs", "5",
-	      "--results", results);
+	BENCH("perf", "check-perf", "-q", "--base", "main", "--runs", "5", "--results", results);
 	expect_status(1);
 	read_check(results, &c);
 	assert_int_equal(c.n, 2);
@@ -191,11 +190,11 @@ static void two_shards_merged_are_one_check(void **state)
 
 	(void)state;
 	e2e_require_bpf();
-	BENCH("perf", "check-perf", "-q", "--base", "main", "--runs", "5",
-	      "--shard", "1/2", "--results", e2e_tmp_path("shard-1"));
+	BENCH("perf", "check-perf", "-q", "--base", "main", "--runs", "5", "--shard", "1/2",
+	      "--results", e2e_tmp_path("shard-1"));
 	expect_status(1);
-	BENCH("perf", "check-perf", "-q", "--base", "main", "--runs", "5",
-	      "--shard", "2/2", "--results", e2e_tmp_path("shard-2"));
+	BENCH("perf", "check-perf", "-q", "--base", "main", "--runs", "5", "--shard", "2/2",
+	      "--results", e2e_tmp_path("shard-2"));
 	expect_status(1);
 	BENCH(".", "check-perf", "--merge", "--results", e2e_tmp_path("merged"),
 	      e2e_tmp_path("shard-1"), e2e_tmp_path("shard-2"));
