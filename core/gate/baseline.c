@@ -77,6 +77,29 @@ const struct wperf_baseline_edge *wperf_baseline_edge(const struct wperf_baselin
 
 /* ---- accepted entries ---- */
 
+/* Kernel threads named after a CPU, a device or an IRQ: each family is
+ * shared by every program on the machine, not one program's threads. */
+static const char *const kernel_families[] = {
+    "kworker", "ksoftirqd", "migration",   "cpuhp", "irq",	 "rcuop",   "rcuos",	"rcuog",
+    "rcub",    "kthreadd",  "idle_inject", "jbd2",  "kcompactd", "scsi_eh", "watchdog", "kswapd"};
+
+const char *wperf_accepted_name_why(const char *name)
+{
+	size_t glob = strcspn(name, "*?["), slash = strcspn(name, "/");
+
+	if (!name[glob])
+		return NULL;
+	if (!name[slash] || glob < slash)
+		return "a glob may only follow a process's name and a slash (PROCESS/GLOB): "
+		       "it would accept a class of vertices from anywhere";
+	for (size_t i = 0; i < sizeof(kernel_families) / sizeof(kernel_families[0]); i++)
+		if (strlen(kernel_families[i]) == slash &&
+		    !strncmp(name, kernel_families[i], slash))
+			return "the kernel's threads of one family serve every program: name the "
+			       "identity exactly";
+	return NULL;
+}
+
 int wperf_baseline_accept(struct wperf_baseline *b, int is_edge, const char *const *globs, size_t n,
 			  const char *reason)
 {
@@ -88,6 +111,9 @@ int wperf_baseline_accept(struct wperf_baseline *b, int is_edge, const char *con
 
 	if (n == 0 || (is_edge && n != 2) || !reason || !*reason)
 		return -EINVAL; /* the reader wants a reason too */
+	for (size_t i = 0; i < n; i++)
+		if (wperf_accepted_name_why(globs[i]))
+			return -EINVAL;
 	a.globs = calloc(n, sizeof(*a.globs));
 	a.reason = strdup(reason);
 	if (!a.globs || !a.reason)

@@ -144,9 +144,18 @@ int wperf_baseline_read(const char *path_for_messages, const char *text, size_t 
 			struct wperf_baseline *out, struct wperf_error *err);
 
 /*
+ * Why name cannot be in an accepted entry, or NULL when it can. An entry
+ * names identities exactly, or threads of one process with a glob after the
+ * process's name ("PROCESS/GLOB", not a family of the kernel's threads such
+ * as kworker): a class (every disk, every kernel worker, a thread name in any
+ * program) would accept a bottleneck that joins from anywhere.
+ */
+const char *wperf_accepted_name_why(const char *name);
+
+/*
  * Adds an accepted entry: a knot (is_edge 0) whose members the n globs match,
- * or an edge (is_edge 1, n 2: from and to), with a reason (not empty).
- * 0, -EINVAL or -ENOMEM.
+ * or an edge (is_edge 1, n 2: from and to), with a reason (not empty), each
+ * glob one wperf_accepted_name_why lets be. 0, -EINVAL or -ENOMEM.
  */
 int wperf_baseline_accept(struct wperf_baseline *b, int is_edge, const char *const *globs, size_t n,
 			  const char *reason);

@@ -72,7 +72,10 @@ static int get_numbers(struct wperf_yaml *y, const yaml_node_t *n,
 }
 
 /* A non-empty list of strings into a malloc'ed array of malloc'ed strings. */
-static int get_strings(struct wperf_yaml *y, const yaml_node_t *n, char ***out, size_t *count)
+/* The list n of names into *out (count of them); with check, each must pass
+ * wperf_accepted_name_why. */
+static int get_strings(struct wperf_yaml *y, const yaml_node_t *n, int check, char ***out,
+		       size_t *count)
 {
 	const yaml_node_item_t *items;
 	size_t nitems;
@@ -85,7 +88,12 @@ static int get_strings(struct wperf_yaml *y, const yaml_node_t *n, char ***out, 
 	for (*count = 0; !ret && *count < nitems; (*count)++) {
 		size_t saved = wperf_doc_path_index(&y->path, *count);
 
-		ret = wperf_yaml_strdup(y, wperf_yaml_node(y, items[*count]), 0, &(*out)[*count]);
+		const yaml_node_t *item = wperf_yaml_node(y, items[*count]);
+		const char *why;
+
+		ret = wperf_yaml_strdup(y, item, 0, &(*out)[*count]);
+		if (!ret && check && (why = wperf_accepted_name_why((*out)[*count])))
+			ret = wperf_yaml_fail(y, item, "%s, found \"%s\"", why, (*out)[*count]);
 		if (!ret)
 			wperf_doc_path_pop(&y->path, saved);
 	}
@@ -238,7 +246,7 @@ static int read_knot(struct reader *r, const yaml_node_t *item, struct wperf_bas
 	size_t nids = 0;
 	int ret = wperf_yaml_keys(y, item, keys, 2, 2, v);
 
-	AT_KEY(y, keys, v, 0, get_strings(y, v[0], &ids, &nids));
+	AT_KEY(y, keys, v, 0, get_strings(y, v[0], 0, &ids, &nids));
 	AT_KEY(y, keys, v, 1, get_count(y, v[1], 0, b->runs, &seen));
 	if (!ret)
 		ret = wperf_idset_from((const char *const *)ids, nids, &k.vertices);
@@ -287,6 +295,15 @@ static int read_edge(struct reader *r, const yaml_node_t *item, struct wperf_bas
 	return ret;
 }
 
+/* One name of an accepted entry into *out. */
+static int get_accepted_name(struct wperf_yaml *y, const yaml_node_t *n, char **out)
+{
+	int ret = wperf_yaml_strdup(y, n, 0, out);
+	const char *why = ret ? NULL : wperf_accepted_name_why(*out);
+
+	return why ? wperf_yaml_fail(y, n, "%s, found \"%s\"", why, *out) : ret;
+}
+
 /* An accepted edge: {from: GLOB, to: GLOB}. */
 static int get_accepted_edge(struct wperf_yaml *y, const yaml_node_t *n, struct wperf_accepted *a)
 {
@@ -297,8 +314,8 @@ static int get_accepted_edge(struct wperf_yaml *y, const yaml_node_t *n, struct 
 	a->is_edge = 1;
 	if (!ret && !(a->globs = calloc(2, sizeof(*a->globs))))
 		ret = wperf_yaml_no_memory(y);
-	AT_KEY(y, keys, v, 0, wperf_yaml_strdup(y, v[0], 0, &a->globs[a->nglobs++]));
-	AT_KEY(y, keys, v, 1, wperf_yaml_strdup(y, v[1], 0, &a->globs[a->nglobs++]));
+	AT_KEY(y, keys, v, 0, get_accepted_name(y, v[0], &a->globs[a->nglobs++]));
+	AT_KEY(y, keys, v, 1, get_accepted_name(y, v[1], &a->globs[a->nglobs++]));
 	return ret;
 }
 
@@ -319,7 +336,7 @@ static int read_accepted(struct reader *r, const yaml_node_t *item, struct wperf
 				      "expected why this bottleneck is accepted, found "
 				      "an empty string");
 	}
-	AT_KEY(y, keys, v, 1, get_strings(y, v[1], &a.globs, &a.nglobs));
+	AT_KEY(y, keys, v, 1, get_strings(y, v[1], 1, &a.globs, &a.nglobs));
 	AT_KEY(y, keys, v, 2, get_accepted_edge(y, v[2], &a));
 	if (!ret &&
 	    (ret = wperf_baseline_grow(&r->accepted, &b->accepted, &b->naccepted, &a, sizeof(a))))

@@ -151,7 +151,8 @@ static void test_from_runs(void **state)
 /* The exact text: what people review in a pull request that updates a baseline. */
 static void test_write_text(void **state)
 {
-	const char *const globs[] = {"fig1/B", "disk:*"}, *const ends[] = {"fig1/A", "fig1/B"};
+	const char *const globs[] = {"fig1/B", "disk:254:0"}, *const ends[] = {"fig1/A", "fig1/B"};
+	const char *const class[] = {"disk:*"};
 	static const char want[] =
 	    "# The wperf-bench baseline of a scenario, written by `wperf-bench baseline update`.\n"
 	    "# Edit only accepted: known bottlenecks, each with a reason.\n"
@@ -176,7 +177,7 @@ static void test_write_text(void **state)
 	    "  to: fig1/B\n"
 	    "  samples: [0, 0.125, 0]\n"
 	    "accepted:\n"
-	    "- knot: [fig1/B, 'disk:*']\n"
+	    "- knot: [fig1/B, 'disk:254:0']\n"
 	    "  reason: the disk is the bottleneck by design\n"
 	    "- edge: {from: fig1/A, to: fig1/B}\n"
 	    "  reason: A waits for B\n";
@@ -192,6 +193,7 @@ static void test_write_text(void **state)
 	    wperf_baseline_accept(&b, 0, globs, 2, "the disk is the bottleneck by design"), 0);
 	assert_int_equal(wperf_baseline_accept(&b, 1, ends, 2, "A waits for B"), 0);
 	assert_int_equal(wperf_baseline_accept(&b, 1, ends, 1, "one end"), -EINVAL);
+	assert_int_equal(wperf_baseline_accept(&b, 0, class, 1, "every disk"), -EINVAL);
 	assert_int_equal(wperf_baseline_write(&b, &out, &err), 0);
 	assert_string_equal(text_of(&out), want);
 	/* A number that is not finite cannot be written, and nothing is left behind. */
@@ -296,8 +298,13 @@ static void test_round_trip(void **state)
 	}
 	assert_int_equal(wperf_baseline_from_runs(&rs, "scenario: \"odd\" ✓", &env, &b, &err), 0);
 	for (size_t i = 0; i + 1 < naw; i += 6) {
-		assert_int_equal(
-		    wperf_baseline_accept(&b, i % 4 == 0, &awkward[i], 2, awkward[i + 1]), 0);
+		char names[2][64]; /* a glob only after a process's name */
+		const char *globs[2] = {names[0], names[1]};
+
+		snprintf(names[0], sizeof(names[0]), "p/%s", awkward[i]);
+		snprintf(names[1], sizeof(names[1]), "q/%s", awkward[(i + 5) % naw]);
+		assert_int_equal(wperf_baseline_accept(&b, i % 4 == 0, globs, 2, awkward[i + 1]),
+				 0);
 	}
 	round_trip(&b, &back);
 	wperf_baseline_release(&b);
@@ -327,7 +334,7 @@ static void test_read_handwritten(void **state)
 				   "  - reason: >\n"
 				   "      folded\n"
 				   "      text\n"
-				   "    knot: [\"java/*\", 'jbd2/*', disk:*]\n";
+				   "    knot: [\"java/*\", 'jbd2/vda1-#', disk:254:0]\n";
 	struct wperf_baseline b;
 	struct wperf_error err = {0};
 
@@ -352,7 +359,7 @@ static void test_read_handwritten(void **state)
 	assert_false(b.accepted[0].is_edge);
 	assert_string_equal(b.accepted[0].reason, "folded text\n");
 	assert_int_equal(b.accepted[0].nglobs, 3);
-	assert_string_equal(b.accepted[0].globs[2], "disk:*");
+	assert_string_equal(b.accepted[0].globs[2], "disk:254:0");
 	wperf_baseline_release(&b);
 }
 
@@ -594,6 +601,15 @@ static const struct bad bad[] = {
     {HEAD "accepted:\n- knot: [a]\n  reason: ''\n",
      "b.yaml:6:11: accepted[0].reason: expected why this bottleneck is accepted, found an empty "
      "string"},
+    {HEAD "accepted:\n- knot: [fig1/B, 'disk:*']\n  reason: x\n",
+     "b.yaml:5:18: accepted[0].knot[1]: a glob may only follow a process's name and a slash "
+     "(PROCESS/GLOB): it would accept a class of vertices from anywhere, found \"disk:*\""},
+    {HEAD "accepted:\n- knot: ['kworker/*']\n  reason: x\n",
+     "b.yaml:5:10: accepted[0].knot[0]: the kernel's threads of one family serve every "
+     "program: name the identity exactly, found \"kworker/*\""},
+    {HEAD "accepted:\n- edge: {from: '*/worker', to: b}\n  reason: x\n",
+     "b.yaml:5:16: accepted[0].edge.from: a glob may only follow a process's name and a slash "
+     "(PROCESS/GLOB): it would accept a class of vertices from anywhere, found \"*/worker\""},
     {HEAD "edges:\n- &e {from: a, to: b, samples: [0, 0]}\n- *e\n",
      "b.yaml:6:3: aliases (*name) are not allowed in a baseline"},
     {HEAD "knots: [{vertices: [x], seen: 1}]\n---\nformat: other\n",
@@ -643,7 +659,7 @@ static void test_read_empty(void **state)
 
 static void test_merge_accepted(void **state)
 {
-	const char *const k[] = {"fig1/B", "disk:*"}, *const e[] = {"a", "b"};
+	const char *const k[] = {"fig1/B", "disk:254:0"}, *const e[] = {"a", "b"};
 	struct wperf_runset rs;
 	struct wperf_baseline old, fresh;
 	struct wperf_error err = {0};
@@ -660,7 +676,7 @@ static void test_merge_accepted(void **state)
 	assert_int_equal(fresh.naccepted, 2);
 	assert_string_equal(fresh.accepted[0].reason, "already there");
 	assert_false(fresh.accepted[1].is_edge);
-	assert_string_equal(fresh.accepted[1].globs[1], "disk:*");
+	assert_string_equal(fresh.accepted[1].globs[1], "disk:254:0");
 	assert_string_equal(fresh.accepted[1].reason, "by design");
 	wperf_baseline_release(&old);
 	wperf_baseline_release(&fresh);
@@ -713,7 +729,7 @@ static void test_fuzz(void **state)
 					     "vertices", "#",	 "!!str ",
 					     "---\n",	 "? ",	 "|\n",
 					     "\t",	 "seen", "accepted"};
-	const char *const knots[] = {"fig1/B", "disk:*"};
+	const char *const knots[] = {"fig1/B", "disk:254:0"};
 	struct wperf_runset rs;
 	struct wperf_baseline b;
 	struct wperf_buf good = {0};

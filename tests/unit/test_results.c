@@ -119,7 +119,7 @@ static void baseline_update_keeps_accepted(void **state)
 	snprintf(path, sizeof(path), "%s/baselines/synthetic-fig1.yaml", tmp);
 	snprintf(cmd, sizeof(cmd),
 		 "mkdir -p %s/baselines && cp baselines/synthetic-fig1.yaml %s && printf "
-		 "'accepted:\\n- knot: [fig1/B, \"disk:*\"]\\n  reason: the completion worker, by "
+		 "'accepted:\\n- knot: [fig1/B, \"disk:254:0\"]\\n  reason: the completion worker, by "
 		 "hand\\n' >> %s",
 		 tmp, path, path);
 	assert_int_equal(system(cmd), 0);
