@@ -52,6 +52,7 @@ void wperf_baseline_release(struct wperf_baseline *b)
 	for (size_t i = 0; i < b->naccepted; i++) {
 		wperf_baseline_free_strings(b->accepted[i].globs, b->accepted[i].nglobs);
 		free(b->accepted[i].reason);
+		free(b->accepted[i].origin);
 	}
 	free(b->accepted);
 	memset(b, 0, sizeof(*b));
@@ -154,6 +155,11 @@ int wperf_baseline_merge_accepted(struct wperf_baseline *fresh, const struct wpe
 					    a->nglobs, a->reason);
 		if (ret)
 			return ret;
+		fresh->accepted[fresh->naccepted - 1].line = a->line;
+		fresh->accepted[fresh->naccepted - 1].last_line = a->last_line;
+		if (a->origin &&
+		    !(fresh->accepted[fresh->naccepted - 1].origin = strdup(a->origin)))
+			return -ENOMEM;
 	}
 	return 0;
 }

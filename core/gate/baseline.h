@@ -89,7 +89,10 @@ struct wperf_accepted {
 	int is_edge;  /* else a knot */
 	char **globs; /* in the file's order; knot: for its members; edge: from, to */
 	size_t nglobs;
-	char *reason; /* never NULL */
+	char *reason;		/* never NULL */
+	size_t line, last_line; /* its lines in its file (from 1); 0: not read from one */
+	char *origin;		/* who accepted it, "COMMIT (SUBJECT)", set by the caller that
+				 * knows the file's history; NULL: unknown (not written) */
 };
 
 struct wperf_baseline {

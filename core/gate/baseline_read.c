@@ -329,6 +329,8 @@ static int read_accepted(struct reader *r, const yaml_node_t *item, struct wperf
 
 	if (!ret && !v[1] == !v[2])
 		ret = wperf_yaml_fail(y, item, "expected one of \"knot\" or \"edge\"");
+	a.line = item->start_mark.line + 1;
+	a.last_line = item->end_mark.line + !!item->end_mark.column;
 	AT_KEY(y, keys, v, 0, wperf_yaml_strdup(y, v[0], 0, &a.reason));
 	if (!ret && !*a.reason) {
 		wperf_doc_path_key(&y->path, keys[0]);

@@ -319,7 +319,8 @@ static void accept(struct wperf_finding *f, const struct wperf_accepted *a)
 	if (!a || f->level == WPERF_LEVEL_INFO)
 		return;
 	free(f->note);
-	f->note = gate_format("accepted: %s", a->reason);
+	f->note = a->origin ? gate_format("accepted in %s: %s", a->origin, a->reason)
+			    : gate_format("accepted: %s", a->reason);
 	f->level = WPERF_LEVEL_INFO;
 	f->accepted = 1;
 	f->inconclusive = f->undecided = 0;

@@ -222,6 +222,10 @@ static int load_baseline(struct check *c, struct wperf_error *err)
 	if (gate_read_baseline(c->sides == 2 && !c->o->trust_head ? base : head, &c->b, &ignored) <
 	    0)
 		memset(&c->b, 0, sizeof(c->b));
+	else if (file[0] != '/')
+		gate_accepted_origins(
+		    c->o->base->repo,
+		    c->sides == 2 && !c->o->trust_head ? c->o->base->commit : NULL, file, &c->b);
 	return 0;
 }
 

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -46,6 +47,41 @@ int gate_read_baseline(const char *path, struct wperf_baseline *b, struct wperf_
 	return e;
 }
 
+/* Who accepted a (a->origin): the newest commit that changed one of its
+ * lines, or the work tree when one is not committed. */
+static void accepted_origin(struct git_repo *repo, const char *oid, const char *rel,
+			    struct wperf_accepted *a)
+{
+	struct git_change newest = {0}, ch;
+	char text[GIT_REPO_OID_HEX + sizeof(ch.subject) + 4];
+	int e = a->line ? 0 : -EINVAL;
+
+	for (size_t l = a->line; !e && l <= a->last_line; l++) {
+		struct wperf_error why = {0};
+
+		e = git_repo_blame_line(repo, oid, rel, l, &ch, &why);
+		if (e == -ENOENT && !oid && strstr(why.msg, "not committed")) {
+			a->origin = strdup("the work tree, not committed yet");
+			return;
+		}
+		if (!e && (!newest.oid[0] || ch.time > newest.time))
+			newest = ch;
+	}
+	snprintf(text, sizeof(text), "%.12s (%s)", newest.oid, newest.subject);
+	if (!e)
+		a->origin = strdup(text);
+}
+
+void gate_accepted_origins(struct git_repo *repo, const char *oid, const char *rel,
+			   struct wperf_baseline *b)
+{
+	for (size_t i = 0; repo && i < b->naccepted; i++) {
+		free(b->accepted[i].origin);
+		b->accepted[i].origin = NULL;
+		accepted_origin(repo, oid, rel, &b->accepted[i]);
+	}
+}
+
 /*
  * The baseline file as it is at commit src->ref (or the merge base). A commit
  * without the file (a scenario new since then) falls back to the work tree's
@@ -68,17 +104,19 @@ static int read_at_commit(const struct gate_baseline_src *src, const char *path,
 	snprintf(rev, sizeof(rev), "%s", src->ref && *src->ref ? src->ref : "the merge base");
 	if (!e)
 		e = git_repo_read_file(repo, oid, rel, &text, err);
-	git_repo_free(repo);
 	if (e == -ENOENT && oid[0]) {
 		snprintf(from, size, "%s (the work tree's: none at %.12s, %s)", path, oid, rev);
-		return gate_read_baseline(path, b, err);
-	}
-	if (!e) {
+		e = gate_read_baseline(path, b, err);
+		oid[0] = '\0'; /* its origins are the work tree's */
+	} else if (!e) {
 		snprintf(name, sizeof(name), "%s@%.12s", rel, oid);
 		e = wperf_baseline_read(name, (const char *)text.data, text.len, b, err);
+		if (!e)
+			snprintf(from, size, "%s at %.12s (%s)", rel, oid, rev);
 	}
 	if (!e)
-		snprintf(from, size, "%s at %.12s (%s)", rel, oid, rev);
+		gate_accepted_origins(repo, oid[0] ? oid : NULL, rel, b);
+	git_repo_free(repo);
 	wperf_buf_release(&text);
 	return e;
 }
@@ -86,13 +124,21 @@ static int read_at_commit(const struct gate_baseline_src *src, const char *path,
 int gate_load_baseline(const struct gate_baseline_src *src, const char *scenario,
 		       struct wperf_baseline *b, char *from, size_t size, struct wperf_error *err)
 {
-	char path[PATH_MAX];
+	struct git_repo *repo = NULL;
+	struct wperf_error ignored = {0};
+	char path[PATH_MAX], rel[PATH_MAX];
+	int e;
 
 	gate_baseline_file(src, scenario, path, sizeof(path));
 	if (src->at_commit)
 		return read_at_commit(src, path, b, from, size, err);
 	snprintf(from, size, "%s", path);
-	return gate_read_baseline(path, b, err);
+	e = gate_read_baseline(path, b, err);
+	if (!e && b->naccepted && !git_repo_open(path, &repo, &ignored) &&
+	    !git_repo_relative(repo, path, rel, sizeof(rel), &ignored))
+		gate_accepted_origins(repo, NULL, rel, b);
+	git_repo_free(repo);
+	return e;
 }
 
 int gate_judge_from(struct results *r, const struct gate_baseline_src *src, struct wperf_verdict *v,

@@ -41,6 +41,16 @@ void gate_baseline_file(const struct gate_baseline_src *src, const char *scenari
 int gate_read_baseline(const char *path, struct wperf_baseline *b, struct wperf_error *err);
 
 /*
+ * Sets the origin of each of b's accepted entries: the newest commit that
+ * changed one of the entry's lines of rel (a path in repo's work tree), as
+ * the file is in commit oid (NULL: the work tree's, where an entry not
+ * committed yet says so). Outside git or past the history, origins stay NULL.
+ */
+struct git_repo;
+void gate_accepted_origins(struct git_repo *repo, const char *oid, const char *rel,
+			   struct wperf_baseline *b);
+
+/*
  * Reads the baseline of scenario from src into *b. from gets where it came
  * from, for people: "baselines/x.yaml", or "baselines/x.yaml at 1a2b3c4d5e6f
  * (merge base with main)". Errors as gate_read_baseline's, and the

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/output.h"
+
 struct git_repo {
 	git_repository *repo;
 	char workdir[PATH_MAX];
@@ -308,6 +310,24 @@ out:
 	return e;
 }
 
+/* The change commit id made, into *out. */
+static int describe_change(struct git_repo *r, const git_oid *id, struct git_change *out,
+			   struct wperf_error *err)
+{
+	git_commit *c = NULL;
+	const char *summary;
+
+	if (git_commit_lookup(&c, r->repo, id) < 0)
+		return fail(err, -EIO, "a commit");
+	summary = git_commit_summary(c);
+	memset(out, 0, sizeof(*out));
+	git_oid_tostr(out->oid, sizeof(out->oid), id);
+	out->time = (int64_t)git_commit_time(c);
+	snprintf(out->subject, sizeof(out->subject), "%s", summary ? summary : "");
+	git_commit_free(c);
+	return 0;
+}
+
 /* Did commit c change path against its first parent (added or modified)? */
 static int changes_path(git_commit *c, const char *path)
 {
@@ -359,12 +379,8 @@ int git_repo_changes(struct git_repo *r, const char *path, const char *since,
 			break;
 		}
 		if (changes_path(c, path)) {
-			const char *summary = git_commit_summary(c);
-
-			git_oid_tostr(ch.oid, sizeof(ch.oid), &id);
-			ch.time = (int64_t)git_commit_time(c);
-			snprintf(ch.subject, sizeof(ch.subject), "%s", summary ? summary : "");
-			if (wperf_buf_append(&found, &ch, sizeof(ch)) < 0)
+			e = describe_change(r, &id, &ch, err);
+			if (!e && wperf_buf_append(&found, &ch, sizeof(ch)) < 0)
 				e = wperf_error_set(err, -ENOMEM, "out of memory");
 		}
 		git_commit_free(c);
@@ -385,6 +401,41 @@ int git_repo_changes(struct git_repo *r, const char *path, const char *since,
 out:
 	wperf_buf_release(&found);
 	git_revwalk_free(walk);
+	return e;
+}
+
+int git_repo_blame_line(struct git_repo *r, const char *oid, const char *path, size_t line,
+			struct git_change *out, struct wperf_error *err)
+{
+	git_blame_options o;
+	git_blame *blame = NULL, *tree = NULL;
+	const git_blame_hunk *hunk = NULL;
+	struct wperf_buf text = {0};
+	char full[PATH_MAX * 2];
+	int e = 0;
+
+	git_blame_options_init(&o, GIT_BLAME_OPTIONS_VERSION);
+	if (oid && git_oid_fromstr(&o.newest_commit, oid) < 0)
+		return wperf_error_set(err, -EINVAL, "%s: not a commit id", oid);
+	if (git_blame_file(&blame, r->repo, path, &o) < 0)
+		return oid ? fail(err, -ENOENT, path)
+			   : wperf_error_set(err, -ENOENT, "%s: not committed yet", path);
+	if (!oid) { /* the work tree's text, blamed on HEAD's */
+		snprintf(full, sizeof(full), "%s%s", r->workdir, path);
+		e = output_read_all(full, &text, err);
+		if (!e && git_blame_buffer(&tree, blame, (const char *)text.data, text.len) < 0)
+			e = fail(err, -EIO, full);
+	}
+	if (!e)
+		hunk = git_blame_get_hunk_byline(tree ? tree : blame, line);
+	if (!e && (!hunk || git_oid_is_zero(&hunk->final_commit_id)))
+		e = wperf_error_set(err, -ENOENT, "%s:%zu: %s", path, line,
+				    hunk ? "not committed yet" : "no such line");
+	if (!e)
+		e = describe_change(r, &hunk->final_commit_id, out, err);
+	git_blame_free(tree);
+	git_blame_free(blame);
+	wperf_buf_release(&text);
 	return e;
 }
 

@@ -86,6 +86,15 @@ struct git_change {
 int git_repo_changes(struct git_repo *r, const char *path, const char *since,
 		     struct git_change **out, size_t *n, struct wperf_error *err);
 
+/*
+ * The commit that last changed line (from 1) of path (relative to the work
+ * tree), into *out: as the file is in commit oid, or with oid NULL as it is
+ * in the work tree, whose lines not yet committed give -ENOENT (err says so),
+ * as does a line past the end.
+ */
+int git_repo_blame_line(struct git_repo *r, const char *oid, const char *path, size_t line,
+			struct git_change *out, struct wperf_error *err);
+
 /* Writes the tree of commit oid into dir (which must not exist or be empty),
  * as a checkout would, without touching the repository's index or HEAD. */
 int git_repo_export(struct git_repo *r, const char *oid, const char *dir, struct wperf_error *err);

@@ -178,6 +178,38 @@ static void baseline_from_another_commit(void **state)
 	assert_non_null(strstr(out.err, "not in a git repository"));
 }
 
+/* An accepted entry says which commit accepted it: the newest that changed
+ * one of its lines, at the commit the baseline is read from; one the work
+ * tree changed is not committed yet. */
+static void an_accepted_entry_names_its_commit(void **state)
+{
+	const char *repo = new_repo("accepted");
+	const char *worse = results_copy("worse-accepted", "fig1-worse");
+	char path[700], oid[41], want[128];
+
+	(void)state;
+	commit_baseline(repo, "fig1-base", "fig1: the baseline");
+	snprintf(path, sizeof(path), "%s/baselines/synthetic-fig1.yaml", repo);
+	e2e_shell("printf 'accepted:\\n- knot: [fig1/D]\\n  reason: D audits each request\\n' "
+		  ">> '%s'",
+		  path);
+	GIT(repo, "commit", "-q", "-am", "accept D, the audit thread");
+	head_oid(repo, "HEAD", oid);
+	snprintf(want, sizeof(want), "accepted in %.12s (accept D, the audit thread): D audits",
+		 oid);
+	BENCH(repo, "compare", worse);
+	if (!strstr(out.out, want))
+		fail_msg("no \"%s\" in:\n%s%s", want, out.out, out.err);
+
+	e2e_shell("sed -i 's/each request/every request/' '%s'", path);
+	BENCH(repo, "compare", worse);
+	if (!strstr(out.out, "accepted in the work tree, not committed yet: D audits every"))
+		fail_msg("not the work tree's:\n%s%s", out.out, out.err);
+	BENCH(repo, "compare", "--baseline-ref", "HEAD", worse);
+	if (!strstr(out.out, want))
+		fail_msg("not HEAD's:\n%s%s", out.out, out.err);
+}
+
 /* ---- history ---- */
 
 /* Does the line that s is in (from s on) contain needle? */
@@ -395,6 +427,7 @@ int main(void)
 	}
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(baseline_from_another_commit),
+	    cmocka_unit_test(an_accepted_entry_names_its_commit),
 	    cmocka_unit_test(history_of_a_baseline),
 	    cmocka_unit_test(ab_finds_the_added_wait),
 	};

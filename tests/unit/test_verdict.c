@@ -334,7 +334,7 @@ static void test_accepted_knot(void **state)
 	const char *const knots[N] = {KNOT ";fig1/C lock:x", KNOT ";fig1/C lock:x",
 				      KNOT ";fig1/C lock:x", KNOT ";fig1/C lock:x",
 				      KNOT ";fig1/C lock:x"};
-	const char *const globs[] = {"fig1/C", "lock:*"}, *const partial[] = {"fig1/C"};
+	const char *const globs[] = {"fig1/C", "lock:x"}, *const partial[] = {"fig1/C"};
 	struct wperf_baseline b;
 	struct wperf_runset rs;
 	struct wperf_verdict v;
@@ -610,7 +610,8 @@ static void test_new_and_light_edges(void **state)
 static void test_accepted_edge(void **state)
 {
 	const double up50[N] = {0.57, 0.585, 0.60, 0.615, 0.63};
-	const char *const ends[] = {"fig1/B", "disk:*"};
+	const char *const ends[] = {"fig1/B", "disk:254:0"};
+	const char *const any_disk[] = {"fig1/B", "disk:*"};
 	struct wperf_baseline b;
 	struct wperf_runset rs;
 	struct wperf_verdict v;
@@ -618,6 +619,7 @@ static void test_accepted_edge(void **state)
 	(void)state;
 	make_runs(&rs, N, NULL, up50, NULL);
 	make_baseline(&b);
+	assert_int_equal(wperf_baseline_accept(&b, 1, any_disk, 2, "every disk"), -EINVAL);
 	assert_int_equal(wperf_baseline_accept(&b, 1, ends, 2, "B writes more now"), 0);
 	judge(&rs, &b, NULL, &v);
 	assert_int_equal(v.kind, WPERF_VERDICT_PASS);
@@ -627,6 +629,12 @@ static void test_accepted_edge(void **state)
 	assert_true(v.findings[0].accepted);
 	assert_true(v.findings[0].worse);
 	assert_string_equal(v.findings[0].note, "accepted: B writes more now");
+	wperf_verdict_release(&v);
+	/* who accepted it, when the caller knows the file's history */
+	b.accepted[0].origin = strdup("1a2b3c4d5e6f (fig1: B writes twice)");
+	judge(&rs, &b, NULL, &v);
+	assert_string_equal(v.findings[0].note,
+			    "accepted in 1a2b3c4d5e6f (fig1: B writes twice): B writes more now");
 	wperf_verdict_release(&v);
 	wperf_baseline_release(&b);
 	wperf_runset_release(&rs);
