@@ -13,12 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DISK_TOLERANCE	   0.03	 /* of the window (issue 16, the SPEC's fidelity target) */
-#define RELATIVE_TOLERANCE 0.01	 /* of the kernel's count: threads, NICs */
-#define CPU_TOLERANCE	   0.01	 /* of the window, as for a thread that ran all of it */
-#define THREAD_FLOOR	   0.001 /* of the window: below it a thread's time moves no edge */
-#define SLOWEST_HZ	   100	 /* the tick taken when the kernel's is unknown: the longest */
-#define LINK_HEADER	   14	 /* bytes of an Ethernet header (loopback has one too) */
+#define DISK_TOLERANCE	   0.03	      /* of the window (issue 16, the SPEC's fidelity target) */
+#define RELATIVE_TOLERANCE 0.01	      /* of the kernel's count: threads, NICs */
+#define DISK_OWNED_SLACK   (1u << 20) /* bytes: a request at a counter's reading */
+#define CPU_TOLERANCE	   0.01	      /* of the window, as for a thread that ran all of it */
+#define THREAD_FLOOR	   0.001      /* of the window: below it a thread's time moves no edge */
+#define SLOWEST_HZ	   100	      /* the tick taken when the kernel's is unknown: the longest */
+#define LINK_HEADER	   14	      /* bytes of an Ethernet header (loopback has one too) */
 /* A wait for a CPU starts, for the trace, at a wakeup's first step
  * (sched_waking), and for the kernel at the enqueue that comes after it: 0.7
  * µs later on average on a 2-CPU VM (synthetic/pingpong, 97,000 wakeups). */
@@ -38,6 +39,7 @@ static const struct {
     [WPERF_CHECK_THREAD_SLICES] = {"thread slices", WPERF_CHECK_COUNT},
     [WPERF_CHECK_CPU_IDLE] = {"cpu idle", WPERF_CHECK_NS},
     [WPERF_CHECK_CPU_CHAIN] = {"cpu chain", WPERF_CHECK_NS},
+    [WPERF_CHECK_DISK_OWNED] = {"disk owned", WPERF_CHECK_BYTES},
 };
 
 const char *wperf_check_kind_name(unsigned kind)
@@ -151,6 +153,32 @@ static uint64_t disk_busy_as_counted(const struct ctx *x, const struct wperf_ent
 	return x->tl->jiffy_ns ? en->io_ticks * jiffy : en->busy_ns;
 }
 
+/* The bytes a disk's requests completed between two readings of its stat:
+ * the sectors read, written and discarded. */
+static uint64_t disk_bytes(const struct wperf_disk_counters *s, const struct wperf_disk_counters *d)
+{
+	static const uint32_t sectors[] = {WPERF_DISK_READ_SECTORS, WPERF_DISK_WRITE_SECTORS,
+					   WPERF_DISK_DISCARD_SECTORS};
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < sizeof(sectors) / sizeof(sectors[0]); i++)
+		n += grew(field(s->fields, s->nfields, sectors[i]),
+			  field(d->fields, d->nfields, sectors[i]));
+	return n * 512;
+}
+
+/* The disk's completed bytes that have an owner vs the kernel's count. */
+static void check_disk_owned(struct ctx *x, const struct wperf_disk_counters *s,
+			     const struct wperf_disk_counters *d, const struct wperf_entity *en)
+{
+	uint64_t kernel = disk_bytes(s, d);
+
+	if (en || kernel)
+		add(x, WPERF_CHECK_DISK_OWNED, en ? en->done_bytes - en->unowned_bytes : 0, kernel,
+		    at_least(share(kernel, RELATIVE_TOLERANCE), DISK_OWNED_SLACK), "disk:%u:%u %s",
+		    d->major, d->minor, d->name);
+}
+
 static void check_disks(struct ctx *x)
 {
 	for (size_t i = 0; i < x->end->ndisks; i++) {
@@ -172,6 +200,7 @@ static void check_disks(struct ctx *x)
 			add(x, WPERF_CHECK_DISK_BUSY, disk_busy_as_counted(x, en), ticks,
 			    share(x->window, DISK_TOLERANCE), "disk:%u:%u %s", d->major, d->minor,
 			    d->name);
+		check_disk_owned(x, s, d, en);
 	}
 }
 

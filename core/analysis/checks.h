@@ -8,6 +8,14 @@
  *                 request started in to the one its last ended in), vs its
  *                 io_ticks (/sys/block/NAME/stat, iostat's %util); tolerance
  *                 3% of the window
+ *   disk owned    the bytes the disk's requests completed in the window whose
+ *                 owner the model knows (the thread that made the request, or
+ *                 issued it; one made before the window, its unseen maker) vs
+ *                 the sectors the kernel counted read, written and discarded:
+ *                 a request the trace missed, or one no thread made or issued,
+ *                 gives no thread its share of the disk. Tolerance 1% of the
+ *                 kernel's bytes and 1 MiB: the counters are read a moment
+ *                 before the window opens and after it closes
  *   nic tx, rx    the bytes of the trace's packets vs /proc/net/dev, counted
  *                 the interface's way: a packet is traced with its link header
  *                 as it leaves and without as it arrives; an Ethernet driver
@@ -68,6 +76,7 @@ enum wperf_check_kind {
 	WPERF_CHECK_THREAD_SLICES,
 	WPERF_CHECK_CPU_IDLE,
 	WPERF_CHECK_CPU_CHAIN,
+	WPERF_CHECK_DISK_OWNED,
 	WPERF_CHECK_KINDS
 };
 

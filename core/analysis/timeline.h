@@ -124,6 +124,12 @@ struct wperf_entity {
 	 * last one's end (see timeline_devices.c); 0 when the trace has no jiffies
 	 * (format 1.0). In ns: io_ticks * the timeline's jiffy_ns. */
 	uint64_t io_ticks;
+	/* disks: the bytes their requests completed in the window (what the
+	 * kernel's sector counts have), and the part of them whose request no
+	 * thread made or issued (all in interrupt context): no thread has a share
+	 * of those. A request made before the window has its issuer unseen, not
+	 * none. */
+	uint64_t done_bytes, unowned_bytes;
 	/* Its segments, in time order and contiguous: the first starts at born, each
 	 * other where the one before it ends, the last ends at died. An array of its
 	 * own, which the timeline grew as the events came, never copied into one for

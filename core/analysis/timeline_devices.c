@@ -273,6 +273,8 @@ int64_t tl_devices_entities(struct tl_builder *b, uint32_t first, struct wperf_b
 		e->ios = d->ios;
 		e->busy_ns = d->busy_ns;
 		e->io_ticks = d->io_ticks;
+		e->done_bytes = d->done_bytes;
+		e->unowned_bytes = d->unowned_bytes;
 		d->entity = first++;
 	}
 	return first;

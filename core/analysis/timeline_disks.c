@@ -139,7 +139,7 @@ static void req_end(struct tl_builder *b, struct tl_device *dv, struct tl_reques
  * merged into another request (the kernel stops counting it then).
  */
 static int block_start(struct tl_builder *b, struct tl_device *dv, uint32_t d, struct tl_request *r,
-		       uint64_t key, struct tl_when now, uint32_t maker)
+		       uint64_t key, struct tl_when now, uint32_t maker, int in_thread)
 {
 	if (r && r->state == TL_REQ_ISSUED) {
 		b->reqs_lost++;
@@ -151,6 +151,8 @@ static int block_start(struct tl_builder *b, struct tl_device *dv, uint32_t d, s
 	r->state = TL_REQ_MADE;
 	r->start = now;
 	r->owner = maker;
+	r->made_by_thread = (uint8_t)in_thread;
+	r->unowned = 0;
 	return 0;
 }
 
@@ -167,12 +169,13 @@ static int block_start(struct tl_builder *b, struct tl_device *dv, uint32_t d, s
  */
 static int block_issue(struct tl_builder *b, struct tl_device *dv, uint32_t d, struct tl_request *r,
 		       uint64_t key, const struct wperf_event *ev, struct tl_when now,
-		       uint32_t issuer)
+		       uint32_t issuer, int in_thread)
 {
 	if (r && r->state == TL_REQ_ISSUED)
 		return 0; /* a requeued request issued again: counted already */
 	if (!r && !(r = req_insert(b, d + 1, key)))
 		return -ENOMEM;
+	r->unowned = !in_thread && !(r->state == TL_REQ_MADE && r->made_by_thread);
 	if (r->state == TL_REQ_MADE)
 		issuer = r->owner; /* TL_NONE for an excluded process's: no share */
 	if (r->state != TL_REQ_MADE)
@@ -204,6 +207,9 @@ static int block_complete(struct tl_builder *b, struct tl_device *dv, uint32_t d
 {
 	int by_rq = ev->block.rq != 0;
 
+	dv->done_bytes += ev->block.bytes;
+	if (r && r->unowned && r->state != TL_REQ_MADE)
+		dv->unowned_bytes += ev->block.bytes;
 	if (r && r->state == TL_REQ_ISSUED && by_rq && ev->block.bytes &&
 	    ev->block.bytes < r->left) {
 		r->left -= ev->block.bytes; /* a partial completion */
@@ -259,6 +265,7 @@ int tl_block_event(struct tl_builder *b, const struct wperf_event *ev, uint32_t 
 	struct tl_cpu *c = tl_cpu(b, ev->hdr.cpu);
 	uint64_t key = ev->block.rq ? ev->block.rq : ev->block.sector;
 	struct tl_when now = {ev->hdr.ts, ev->block.jiffies};
+	int in_thread = ev->hdr.flags == WPERF_CTX_THREAD && ev->hdr.tid != 0;
 	struct tl_device *dv;
 	struct tl_request *r;
 
@@ -269,9 +276,9 @@ int tl_block_event(struct tl_builder *b, const struct wperf_event *ev, uint32_t 
 	time_jiffies(b, now);
 	switch (ev->hdr.kind) {
 	case WPERF_EV_BLOCK_START:
-		return block_start(b, dv, d, r, key, now, issuer);
+		return block_start(b, dv, d, r, key, now, issuer, in_thread);
 	case WPERF_EV_BLOCK_ISSUE:
-		return block_issue(b, dv, d, r, key, ev, now, issuer);
+		return block_issue(b, dv, d, r, key, ev, now, issuer, in_thread);
 	case WPERF_EV_BLOCK_DONE:
 		block_done(b, dv, r, now);
 		return 0;

@@ -133,30 +133,33 @@ struct tl_req_interval {
  * written again and again).
  */
 struct tl_request {
-	uint64_t key;	       /* rq, or the sector when rq is 0 */
-	struct tl_when start;  /* made; issued, when it was not seen made */
-	struct tl_when issued; /* TL_REQ_ISSUED */
-	size_t iv;	       /* TL_REQ_ENDED: its interval, an index in its disk's reqs */
-	uint32_t dev;	       /* device index + 1; 0: empty slot */
-	uint32_t left;	       /* TL_REQ_ISSUED: bytes not yet completed */
-	uint32_t owner;	       /* the thread that made it (BLOCK_START); TL_NONE: unseen */
-	uint8_t state;	       /* enum tl_req_state */
+	uint64_t key;		/* rq, or the sector when rq is 0 */
+	struct tl_when start;	/* made; issued, when it was not seen made */
+	struct tl_when issued;	/* TL_REQ_ISSUED */
+	size_t iv;		/* TL_REQ_ENDED: its interval, an index in its disk's reqs */
+	uint32_t dev;		/* device index + 1; 0: empty slot */
+	uint32_t left;		/* TL_REQ_ISSUED: bytes not yet completed */
+	uint32_t owner;		/* the thread that made it (BLOCK_START); TL_NONE: unseen */
+	uint8_t state;		/* enum tl_req_state */
+	uint8_t made_by_thread; /* made in a thread's context (an excluded one's too) */
+	uint8_t unowned;	/* issued, and no thread made or issued it */
 };
 
 struct tl_device {
 	uint8_t kind; /* WPERF_ENTITY_DISK or WPERF_ENTITY_NIC */
 	uint32_t key; /* dev_t or ifindex */
 	uint64_t bytes, ios;
-	uint64_t busy_ns, measured_ns; /* busy_ns as reported; measured: union of intervals */
-	uint32_t inflight;	       /* NICs: an interval is open */
-	uint64_t busy_start, busy_end; /* NICs: the busy interval being built */
-	struct wperf_buf reqs;	       /* disks: struct tl_req_interval of each request */
-	uint64_t io_ticks;	       /* disks: busy jiffies, as the kernel counts them */
-	struct wperf_buf busy;	       /* uint64_t pairs [start, end): sorted, disjoint */
-	struct wperf_idmap share_of;   /* thread index -> index in shares */
-	struct wperf_buf shares;       /* struct wperf_io_share, device field unused */
-	uint64_t speed_bps;	       /* NICs */
-	const char *speed_from;	       /* NICs: where speed_bps came from */
+	uint64_t busy_ns, measured_ns;	    /* busy_ns as reported; measured: union of intervals */
+	uint32_t inflight;		    /* NICs: an interval is open */
+	uint64_t busy_start, busy_end;	    /* NICs: the busy interval being built */
+	struct wperf_buf reqs;		    /* disks: struct tl_req_interval of each request */
+	uint64_t io_ticks;		    /* disks: busy jiffies, as the kernel counts them */
+	uint64_t done_bytes, unowned_bytes; /* disks: see struct wperf_entity */
+	struct wperf_buf busy;		    /* uint64_t pairs [start, end): sorted, disjoint */
+	struct wperf_idmap share_of;	    /* thread index -> index in shares */
+	struct wperf_buf shares;	    /* struct wperf_io_share, device field unused */
+	uint64_t speed_bps;		    /* NICs */
+	const char *speed_from;		    /* NICs: where speed_bps came from */
 	char name[32];
 	uint32_t entity; /* final index */
 };

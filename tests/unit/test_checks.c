@@ -314,6 +314,62 @@ static void test_disk_busy_counted_in_jiffies(void **state)
 	tb_release(&tr);
 }
 
+/* One request of 4 MiB on sda: made by maker in context made, issued in
+ * context issued (by maker in its thread's), completed 1 s later in an
+ * interrupt. */
+static void request(struct trace_builder *tr, uint64_t rq, uint64_t t, uint32_t maker, uint8_t made,
+		    uint8_t issued)
+{
+	const uint32_t bytes = 4u << 20;
+	struct wperf_event *e;
+
+	e = tb_block(tr, WPERF_EV_BLOCK_START, t, 0, maker, made, -1, DISK, 8, bytes);
+	e->block.rq = rq;
+	e = tb_block(tr, WPERF_EV_BLOCK_ISSUE, t, 0, issued == WPERF_CTX_THREAD ? maker : 0, issued,
+		     -1, DISK, 8, bytes);
+	e->block.rq = rq;
+	e = tb_block(tr, WPERF_EV_BLOCK_COMPLETE, t + SEC, 1, 0, WPERF_CTX_HARDIRQ, 40, DISK, 8,
+		     bytes);
+	e->block.rq = rq;
+}
+
+/*
+ * Whose bytes the disk's are: A makes and issues a request of 4 MiB; B makes
+ * one that an interrupt issues (a requeue dispatched from the completion of
+ * another); one of 4 MiB completes at 1.5 s, made before the window. The
+ * kernel counted 12 MiB written: all of it owned, OK. When the second request
+ * is made in an interrupt too, no thread made or issued it: 8 MiB owned,
+ * 4 MiB off, beyond the tolerance (1 MiB, more than 1% of 12 MiB): WARN.
+ */
+static void test_disk_owned(void **state)
+{
+	for (int irq_made = 0; irq_made < 2; irq_made++) {
+		struct trace_builder tr;
+		struct reading r0, r1;
+		struct wperf_checks c;
+		struct wperf_event *e;
+
+		(void)state;
+		new_trace(&tr);
+		request(&tr, 0x10, 2 * SEC, A, WPERF_CTX_THREAD, WPERF_CTX_THREAD);
+		request(&tr, 0x20, 4 * SEC, irq_made ? 0 : B,
+			irq_made ? WPERF_CTX_HARDIRQ : WPERF_CTX_THREAD, WPERF_CTX_SOFTIRQ);
+		e = tb_block(&tr, WPERF_EV_BLOCK_COMPLETE, 1500 * MS, 1, 0, WPERF_CTX_HARDIRQ, 40,
+			     DISK, 8, 4u << 20);
+		e->block.rq = 0x30;
+		reading(&r0, WPERF_COUNTERS_START, 1 * SEC, 0, 0, 0, 0, NULL, 0);
+		reading(&r1, WPERF_COUNTERS_END, 11 * SEC, 0, 0, 0, 0, NULL, 0);
+		r0.disk[WPERF_DISK_WRITE_SECTORS] = 1000;
+		r1.disk[WPERF_DISK_WRITE_SECTORS] = 1000 + (12u << 20) / 512;
+		tb_counters(&tr, &r0.c, &r1.c);
+		checks_of(&tr, &c);
+		line_is(&c, WPERF_CHECK_DISK_OWNED, "disk:8:0 sda", (irq_made ? 8u : 12u) << 20,
+			12u << 20, 1u << 20, irq_made ? WPERF_CHECK_WARN : WPERF_CHECK_OK);
+		wperf_checks_release(&c);
+		tb_release(&tr);
+	}
+}
+
 /* A thread's schedstat 20 ms off its running time of 1 s: beyond 1% of the
  * kernel's 1.02 s, and beyond the window's 0.1% (10 ms). */
 static void test_thread_off(void **state)
@@ -373,7 +429,7 @@ static void test_target_counts(void **state)
 	assert_int_equal(ok, c.n - 2);
 	/* another process as the target: A's lines do not count, the CPUs' do */
 	assert_int_equal(wperf_report_checks_warnings(&c, "999", &ok), 1);
-	assert_int_equal(ok, 6); /* disk, 2 NIC, 2 idle, cpu0's chain */
+	assert_int_equal(ok, 7); /* disk busy and owned, 2 NIC, 2 idle, cpu0's chain */
 	wperf_checks_release(&c);
 	tb_release(&tr);
 }
@@ -384,6 +440,7 @@ int main(void)
 	    cmocka_unit_test(test_every_family),
 	    cmocka_unit_test(test_disk_busy),
 	    cmocka_unit_test(test_disk_busy_counted_in_jiffies),
+	    cmocka_unit_test(test_disk_owned),
 	    cmocka_unit_test(test_thread_off),
 	    cmocka_unit_test(test_no_counters),
 	    cmocka_unit_test(test_target_counts),
