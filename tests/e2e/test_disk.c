@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "core/analysis/analysis.h"
 #include "core/analysis/timeline.h"
 #include "core/trace/trace.h"
 #include "tests/lib/e2e.h"
@@ -407,12 +408,93 @@ static void test_requests_count_for_their_maker(void **state)
 	free(own);
 }
 
+/* The disk owned line of disk dev in c, which must be there and agree with
+ * the kernel's sectors. */
+static void assert_disk_owned(const struct wperf_checks *c, uint32_t dev)
+{
+	char subject[32];
+
+	snprintf(subject, sizeof(subject), "disk:%u:%u ", dev >> 20, dev & 0xfffff);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct wperf_checks_line *l = &c->lines[i];
+
+		if (l->kind != WPERF_CHECK_DISK_OWNED ||
+		    strncmp(l->subject, subject, strlen(subject)))
+			continue;
+		print_message("disk owned: %llu of the kernel's %llu bytes\n",
+			      (unsigned long long)l->model, (unsigned long long)l->kernel);
+		if (l->status != WPERF_CHECK_OK || !l->kernel)
+			fail_msg("disk owned %s: model %llu, kernel %llu, tolerance %llu",
+				 l->subject, (unsigned long long)l->model,
+				 (unsigned long long)l->kernel, (unsigned long long)l->tolerance);
+		return;
+	}
+	fail_msg("no disk owned line of %s", subject);
+}
+
+/*
+ * fig1 with buffered writes: B copies 1 MiB into the page cache and fsyncs
+ * it; the fsync writes the pages back and the block layer's workers may
+ * dispatch the requests. The disk's idle time goes to B, whose writes it
+ * waits for: the heaviest edge from the disk is to fig1/B, the report says
+ * "the device idles, waiting for I/O from fig1/B" under it, and the disk's
+ * bytes all have owners (the disk owned check).
+ */
+static void test_buffered_writes_wait_for_the_writer(void **state)
+{
+	char stat_file[256], trace[512], file[512], want[96];
+	struct e2e_output o = {0};
+	struct wperf_trace *t = NULL;
+	struct wperf_analysis *a = NULL;
+	struct wperf_error err = {0};
+	const struct wperf_merged *m;
+	const struct wperf_edge *heaviest = NULL;
+	uint32_t dev, disk = UINT32_MAX;
+
+	(void)state;
+	e2e_require_bpf();
+	dev = disk_of(e2e_tmpdir(), stat_file, sizeof(stat_file));
+	snprintf(trace, sizeof(trace), "%s/buffered.trace", e2e_tmpdir());
+	snprintf(file, sizeof(file), "%s/buffered.data", e2e_tmpdir());
+	e2e_bench(&o, "record", "-q", "--stacks", "none", "-o", trace, "--",
+		  e2e_path("synthetic/fig1"), "--duration", "3", "--write-bytes", "1048576",
+		  "--file", file, NULL);
+	if (o.status != 0)
+		fail_msg("wperf-bench record exited %d: %s", o.status, o.err);
+	if (wperf_trace_open(trace, &t, &err) < 0 || wperf_analyze(t, NULL, &a, &err) < 0)
+		fail_msg("%s", err.msg);
+	m = &a->merged;
+	snprintf(want, sizeof(want), "disk:%u:%u", dev >> 20, dev & 0xfffff);
+	for (uint32_t v = 0; v < m->nvertices; v++)
+		if (m->vertices[v].kind == WPERF_ENTITY_DISK &&
+		    !strcmp(m->vertices[v].identity, want))
+			disk = v;
+	assert_true(disk != UINT32_MAX);
+	for (size_t i = 0; i < m->graph.nedges; i++)
+		if (m->graph.edges[i].from == disk &&
+		    (!heaviest || m->graph.edges[i].weight > heaviest->weight))
+			heaviest = &m->graph.edges[i];
+	assert_non_null(heaviest);
+	assert_string_equal(m->vertices[heaviest->to].identity, "fig1/B");
+	assert_disk_owned(&a->checks, dev);
+	wperf_analysis_free(a);
+	wperf_trace_free(t);
+
+	e2e_bench(&o, "report", trace, NULL);
+	assert_int_equal(o.status, 0);
+	snprintf(want, sizeof(want), "disk:%u:%u -> fig1/B ", dev >> 20, dev & 0xfffff);
+	if (!strstr(o.out, want) ||
+	    !strstr(strstr(o.out, want), "the device idles, waiting for I/O from fig1/B"))
+		fail_msg("the report does not say the disk waits for fig1/B:\n%s", o.out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_sync_busy_time_is_io_ticks),
 	    cmocka_unit_test(test_disk_interrupts_in_the_trace),
 	    cmocka_unit_test(test_requests_count_for_their_maker),
+	    cmocka_unit_test(test_buffered_writes_wait_for_the_writer),
 	};
 
 	return cmocka_run_group_tests_name("disk busy time (end to end)", tests, NULL, NULL);
