@@ -18,6 +18,7 @@
 #include "bpf/recorder.skel.h"
 #include "bpf/wperf_event.h"
 #include "core/util/buf.h"
+#include "harness/record/proc_info.h"
 
 #define MAX_LINKS      64
 #define LOG_TAIL_LINES 12
@@ -86,6 +87,39 @@ static int check_privileges(struct wperf_error *err)
 			       "recording needs root, or the capabilities CAP_BPF and CAP_PERFMON "
 			       "(running as uid %d without them)",
 			       (int)geteuid());
+}
+
+/*
+ * With --pid, the processes the targets had started before the recording:
+ * from now on a fork of a target adds its child (recorder.bpf.c), and every
+ * process that exists now and descends from one, found after the fork
+ * tracepoint is attached, is added here; a fork in between is caught by one
+ * or the other.
+ */
+static int follow_descendants(struct bpf_recorder *r, const struct bpf_recorder_opts *opts,
+			      struct wperf_error *err)
+{
+	struct wperf_buf found = {0};
+	uint32_t *roots = calloc(opts->npids, sizeof(*roots));
+	int e = roots ? 0 : -ENOMEM;
+	const uint32_t *tgid;
+
+	for (size_t i = 0; !e && i < opts->npids; i++)
+		roots[i] = (uint32_t)opts->pids[i];
+	if (!e)
+		e = proc_descendants(roots, opts->npids, &found);
+	tgid = (const uint32_t *)(void *)found.data;
+	for (size_t i = 0; !e && i < found.len / sizeof(*tgid); i++) {
+		__u8 one = 1;
+
+		bpf_map__update_elem(r->skel->maps.targets, &tgid[i], sizeof(tgid[i]), &one,
+				     sizeof(one), BPF_ANY);
+	}
+	wperf_buf_release(&found);
+	free(roots);
+	return e ? wperf_error_set(err, e, "the children of the processes to record: %s",
+				   strerror(-e))
+		 : 0;
 }
 
 /* Picks tp_btf where the kernel's BTF describes the tracepoint, raw_tp elsewhere. */
@@ -226,6 +260,8 @@ int bpf_recorder_open(const struct bpf_recorder_opts *opts, struct bpf_recorder 
 				     BPF_ANY);
 	}
 	e = attach_tracepoints(r, err);
+	if (!e && opts->npids)
+		e = follow_descendants(r, opts, err);
 	if (e)
 		goto cleanup;
 	*out = r;

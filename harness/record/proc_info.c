@@ -75,6 +75,54 @@ static uint32_t read_ppid(const char *tgid)
 	return proc_stat_ppid(stat);
 }
 
+/* Is tgid among the n of set? */
+static int among(const uint32_t *set, size_t n, uint32_t tgid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (set[i] == tgid)
+			return 1;
+	return 0;
+}
+
+int proc_descendants(const uint32_t *roots, size_t n, struct wperf_buf *out)
+{
+	struct wperf_buf all = {0}; /* uint32_t pairs: tgid, ppid */
+	DIR *procs = opendir("/proc");
+	struct dirent *pe;
+	size_t start = out->len, added = 1;
+	int err = procs ? 0 : -errno;
+
+	while (!err && (pe = readdir(procs))) {
+		uint32_t pair[2];
+
+		if (!proc_is_number(pe->d_name))
+			continue;
+		pair[0] = (uint32_t)strtoul(pe->d_name, NULL, 10);
+		pair[1] = read_ppid(pe->d_name);
+		err = wperf_buf_append(&all, pair, sizeof(pair));
+	}
+	if (procs)
+		closedir(procs);
+	/* Generation by generation, until none is added. */
+	while (!err && added) {
+		const uint32_t *p = (const uint32_t *)(void *)all.data;
+
+		added = 0;
+		for (size_t i = 0; !err && i < all.len / (2 * sizeof(uint32_t)); i++) {
+			const uint32_t *found = (const uint32_t *)(void *)(out->data + start);
+			size_t nfound = (out->len - start) / sizeof(uint32_t);
+
+			if (among(roots, n, p[2 * i]) || among(found, nfound, p[2 * i]) ||
+			    !(among(roots, n, p[2 * i + 1]) || among(found, nfound, p[2 * i + 1])))
+				continue;
+			err = wperf_buf_append(out, &p[2 * i], sizeof(uint32_t));
+			added++;
+		}
+	}
+	wperf_buf_release(&all);
+	return err;
+}
+
 int proc_threads_snapshot(struct wperf_buf *out)
 {
 	DIR *procs = opendir("/proc");

@@ -24,6 +24,14 @@ int proc_read_small(const char *path, char *buf, size_t size);
 int proc_threads_snapshot(struct wperf_buf *out);
 
 /*
+ * Appends to out (uint32_t tgids) every live process that descends from one
+ * of the n roots (not the roots themselves): children, theirs, and so on, by
+ * their parents now (a daemon whose parent exited is init's, not a root's).
+ * 0 or a negative errno.
+ */
+int proc_descendants(const uint32_t *roots, size_t n, struct wperf_buf *out);
+
+/*
  * The parent process in the text of /proc/TGID/stat ("PID (NAME) STATE PPID
  * ..."), or 0 when the text is not that.
  */

@@ -471,6 +471,80 @@ static void test_pid_filter(void **state)
 	free(o);
 }
 
+/* The children pid had when /proc was read, as its children file lists them
+ * ("" when none yet), into buf. */
+static void children_of(pid_t pid, char *buf, size_t size)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+	buf[0] = '\0';
+	f = fopen(path, "r");
+	if (f && !fgets(buf, (int)size, f))
+		buf[0] = '\0';
+	if (f)
+		fclose(f);
+}
+
+/*
+ * -p follows the children a service started before the recording (issue 27):
+ * the target, a shell, has already forked a subshell when the recording
+ * starts; the subshell then runs /bin/true three times. Every one is in the
+ * trace. Before, only children forked after the start were followed, and the
+ * subshell's work was missing.
+ */
+static void test_pid_follows_earlier_children(void **state)
+{
+	char trace[512], pidarg[16], kids[256] = "";
+	char *argv[] = {(char *)e2e_path("wperf-bench"),
+			"record",
+			"-q",
+			"-o",
+			trace,
+			"-p",
+			pidarg,
+			"-d",
+			"2",
+			NULL};
+	struct e2e_output *o = calloc(1, sizeof(*o));
+	struct wperf_trace *t = NULL;
+	struct wperf_error err = {0};
+	struct wperf_event *ev;
+	size_t n, trues = 0;
+	pid_t target;
+	int status;
+
+	(void)state;
+	e2e_require_bpf();
+	snprintf(trace, sizeof(trace), "%s/earlier.trace", e2e_tmpdir());
+	target = fork();
+	assert_true(target >= 0);
+	if (target == 0) {
+		execl("/bin/sh", "sh", "-c",
+		      "(sleep 0.8; for i in 1 2 3; do /bin/true; done) & wait", NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < 200 && !kids[0]; i++) {
+		usleep(10000);
+		children_of(target, kids, sizeof(kids));
+	}
+	assert_true(kids[0] != '\0'); /* the subshell is there before the recording */
+	snprintf(pidarg, sizeof(pidarg), "%d", (int)target);
+	e2e_run(argv, -1, o);
+	waitpid(target, &status, 0); /* done after the subshell, 0.8 s in */
+	assert_int_equal(o->status, 0);
+	if (wperf_trace_open(trace, &t, &err) < 0)
+		fail_msg("%s", err.msg);
+	ev = e2e_events(t, &n);
+	for (size_t i = 0; i < n; i++)
+		trues += ev[i].hdr.kind == WPERF_EV_EXEC && !strcmp(ev[i].name.comm, "true");
+	assert_int_equal(trues, 3);
+	free(ev);
+	wperf_trace_free(t);
+	free(o);
+}
+
 /* --stacks decides which stacks are taken: none at all, or kernel ones only. */
 static void test_stacks_policy(void **state)
 {
@@ -783,6 +857,7 @@ int main(void)
 	    cmocka_unit_test(test_script_tree),
 	    cmocka_unit_test(test_shortlived_mappings),
 	    cmocka_unit_test(test_pid_filter),
+	    cmocka_unit_test(test_pid_follows_earlier_children),
 	    cmocka_unit_test(test_stacks_policy),
 	    cmocka_unit_test(test_unnamed_pools_apart),
 	    cmocka_unit_test(test_counters_and_checks),
