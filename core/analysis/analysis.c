@@ -9,6 +9,7 @@
 
 #include "core/trace/meta.h"
 #include "core/util/buf.h"
+#include "core/util/pidlist.h"
 #include "core/analysis/knot_level.h"
 
 static int vertex_tables(struct wperf_analysis *a)
@@ -61,22 +62,11 @@ static int cmetric(struct wperf_analysis *a, double min_parallelism, struct wper
  */
 static int append_pids(struct wperf_buf *b, const char *list)
 {
-	for (const char *p = list; p && *p;) {
-		char *end;
-		unsigned long pid = strtoul(p, &end, 10);
+	uint32_t tgid;
 
-		if (end == p) {
-			p++;
-			continue;
-		}
-		if (pid > 0 && pid <= UINT32_MAX) {
-			uint32_t tgid = (uint32_t)pid;
-
-			if (wperf_buf_append(b, &tgid, sizeof(tgid)) < 0)
-				return -ENOMEM;
-		}
-		p = end;
-	}
+	while (wperf_pid_list_next(&list, &tgid))
+		if (wperf_buf_append(b, &tgid, sizeof(tgid)) < 0)
+			return -ENOMEM;
 	return 0;
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Shared by knots.c (refinement and the answer), knots_top.c (stage 1: the
+ * Shared by knots.c (refinement and the answer), knots_top.c (the top level: the
  * whole graph) and knots_refine.c (SCCs and cuts); not part of libwperf's API.
  */
 #ifndef WPERF_KNOTS_INTERNAL_H
@@ -45,7 +45,7 @@ struct knot_state {
 	uint8_t *closed;
 };
 
-/* What stage 1 knows of a component. */
+/* What the top level knows of a component. */
 struct knot_component {
 	uint32_t nverts;
 	size_t nin;    /* inner edges */
@@ -64,7 +64,7 @@ int knot_push_work(struct knot_state *s, struct knot_pending *p);
 /* A knot without I/O that uses less than one CPU in all, or a sink without
  * I/O that is mostly idle. */
 int knot_is_background(const struct knot_state *s, const struct knot_component *ci, int sink);
-/* knots_top.c: stage 1; sinks and background knots go to the answer, knots to
+/* knots_top.c: the top level; sinks and background knots go to the answer, knots to
  * the work list (the one with the smallest vertex on top). */
 int knot_top_level(struct knot_state *s, struct wperf_error *err);
 

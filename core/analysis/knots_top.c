@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Knots, stage 1 (see knots.c): the whole graph without the edges of ignored
+ * The top-level knots (see knots.c): the whole graph without the edges of ignored
  * vertices, in one SCC run. The components with no edge to another component
  * are the knots and sinks; a background knot is reported and taken away,
  * which may close the components whose only leaving edges went into it.

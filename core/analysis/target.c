@@ -14,21 +14,16 @@
 #include "core/analysis/analysis.h"
 #include "core/util/buf.h"
 #include "core/util/closest.h"
+#include "core/util/pidlist.h"
 
 /* Is tgid one of the pids of the list "PID[,PID...]" (a PID+ counts as PID)? */
 static int pid_listed(const char *list, unsigned long tgid)
 {
-	for (const char *p = list; *p;) {
-		char *end;
-		unsigned long pid = strtoul(p, &end, 10);
+	uint32_t pid;
 
-		if (end == p)
-			return 0;
+	while (wperf_pid_list_next(&list, &pid))
 		if (pid == tgid)
 			return 1;
-		end += *end == '+';
-		p = *end == ',' ? end + 1 : end;
-	}
 	return 0;
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The timeline builder, part 4: once every event is read, each thread's
+ * Assembling the timeline: once every event is read, each thread's
  * segments, the annotations applied, become its entity's, and the devices get
  * theirs.
  *

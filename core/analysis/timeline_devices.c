@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The timeline builder, part 2: I/O devices as pseudo-threads (wPerf sections
- * 3.3 and 4.1).
+ * I/O devices as pseudo-threads in the timeline (wPerf sections 3.3 and
+ * 4.1).
  *
  * A disk is busy while it has requests in flight (timeline_disks.c); a NIC is
  * busy for bytes * 8 / link speed after each packet. Outside its busy time a

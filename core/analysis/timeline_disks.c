@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The timeline builder, part 2b: a disk's busy time, as the kernel counts it.
+ * A disk's requests in the timeline: its busy time, as the kernel counts it.
  *
  * The kernel's count is a disk's io_ticks (/sys/block/DEV/stat field 10, what
  * iostat shows as %util), in whole jiffies. block/blk-mq.c counts a request in

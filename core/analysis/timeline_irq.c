@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The timeline builder, part 3: who an interrupt's wakeup came from.
+ * Interrupts in the timeline: who an interrupt's wakeup came from.
  *
  * It is put on a device when the interrupt can be tied to one: the BLOCK
  * softirq to the disk whose completion the CPU saw last, a hard irq number to

@@ -18,13 +18,9 @@
 
 /*
  * How far two calibrations of one machine may be apart, as the ratio of the
- * slower to the faster, minus 1. Measured on a CI VM (2 vCPUs, AMD EPYC,
- * 6.18.44-fc-v669), each calibration the fastest of 20 repetitions: 20 back to
- * back, 4.378 to 4.447 ns a step (1.6%); 20 with a busy neighbour (a nice 19
- * shell loop on one CPU), 4.380 to 4.507 (2.9%); 90 in all over half an hour,
- * quiet and busy, 3.3%. 5% keeps the machine itself with room to spare, and
- * tells apart one whose loop runs as much slower as the gate's throughput
- * tolerance (5% by default).
+ * slower to the faster, minus 1: above what one machine spreads, quiet or
+ * busy (3.3% measured, docs/scenarios.md), and no more than the gate's
+ * default throughput tolerance.
  */
 #define WPERF_ENV_CALIBRATION_TOLERANCE 0.05
 

@@ -111,10 +111,6 @@ struct wperf_runset {
  */
 char *wperf_identity_dup(const char *s);
 
-/* The length of the valid UTF-8 sequence that starts at s, 0 when s starts with
- * an invalid one or the NUL. */
-size_t wperf_utf8_seq(const char *s);
-
 /* Copies n identities into out, sorted and without duplicates; 0 or -ENOMEM. */
 int wperf_idset_from(const char *const *ids, size_t n, struct wperf_idset *out);
 int wperf_idset_copy(const struct wperf_idset *s, struct wperf_idset *out);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/gate/verdict_text.h"
+#include "core/util/utf8.h"
 
 /* A character to write otherwise, in a table ending with {0, NULL}. */
 struct escape {

@@ -93,14 +93,6 @@ static inline int wperf_buf_append_svarint(struct wperf_buf *b, int64_t v)
 	return wperf_buf_append_uvarint(b, wperf_zigzag(v));
 }
 
-/* A string as uvarint length + bytes (no NUL). */
-static inline int wperf_buf_append_lstr(struct wperf_buf *b, const char *s, size_t len)
-{
-	int ret = wperf_buf_append_uvarint(b, len);
-
-	return ret ? ret : wperf_buf_append(b, s, len);
-}
-
 /* ---- decoding ---- */
 
 /* Reads fixed-width integers; the caller has checked that the bytes are there. */
