@@ -138,13 +138,17 @@ static int stable_level(struct wperf_analysis *a, const struct wperf_knot_opts *
 	return e;
 }
 
-/* A target with a PID+ becomes the list of the pids it names. */
-static int expand_target(struct wperf_analysis *a, struct wperf_error *err)
+/* A target with a PID+, or a cgroup:PATH, becomes the list of the pids it
+ * names. */
+static int expand_target(struct wperf_analysis *a, const struct wperf_trace *t,
+			 struct wperf_error *err)
 {
 	char *list;
+	int e = wperf_analysis_expand_target(a->timeline, a->target,
+					     wperf_trace_meta(t, WPERF_META_CGROUPS), &list, err);
 
-	if (wperf_analysis_expand_target(a->timeline, a->target, &list) < 0)
-		return wperf_error_set(err, -ENOMEM, "out of memory");
+	if (e < 0)
+		return e;
 	if (list) {
 		free(a->target);
 		a->target = list;
@@ -215,7 +219,7 @@ int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts 
 	}
 	wperf_buf_release(&excluded);
 	if (!e)
-		e = expand_target(a, err);
+		e = expand_target(a, t, err);
 	if (e)
 		goto fail;
 	set_window(a, opts);

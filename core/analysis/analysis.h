@@ -90,10 +90,16 @@ int wperf_analysis_in_target(const struct wperf_entity *en, const char *target);
  * target (a name, or pids "PID[,PID...]") with each "PID+" (that process and
  * every process descended from it in tl: the default target of a recorded
  * command, whatever it starts) made the list of their pids, into a new *out
- * (the caller frees it); *out NULL when target has no PID+. 0 or -ENOMEM.
- * wperf_analyze does this to its target.
+ * (the caller frees it); *out NULL when target has no PID+. A target
+ * "cgroup:PATH" is the processes of that control group and of the groups
+ * below it as the recording started (in cgroup v2 or any v1 hierarchy), by
+ * cgroups (the trace's META cgroups, NULL: none), each with the processes it
+ * started in the window (a fork stays in its parent's group).
+ * 0, -ENOENT (err: a group with no process, and the closest groups) or
+ * -ENOMEM. wperf_analyze does this to its target.
  */
-int wperf_analysis_expand_target(const struct wperf_timeline *tl, const char *target, char **out);
+int wperf_analysis_expand_target(const struct wperf_timeline *tl, const char *target,
+				 const char *cgroups, char **out, struct wperf_error *err);
 
 /* Sets mark[v] for every vertex with a thread of target (NULL or empty:
  * every thread); mark has a byte per merged vertex. */

@@ -35,12 +35,12 @@ static int is_pid_list(const char *target)
 
 /* ---- a process and its descendants: PID+ ---- */
 
-/* Is tgid in buf (uint32_t)? */
+/* Is tgid in buf (uint32_t; NULL: empty)? */
 static int has_tgid(const struct wperf_buf *buf, uint32_t tgid)
 {
-	const uint32_t *s = (const uint32_t *)buf->data;
+	const uint32_t *s = buf ? (const uint32_t *)buf->data : NULL;
 
-	for (size_t i = 0; i < buf->len / sizeof(*s); i++)
+	for (size_t i = 0; s && i < buf->len / sizeof(*s); i++)
 		if (s[i] == tgid)
 			return 1;
 	return 0;
@@ -57,9 +57,11 @@ static int add_tgid(struct wperf_buf *buf, uint32_t tgid)
  * process whose parent (as the trace knew it when the process was made) is
  * the PID or one of its descendants, until a pass adds none (each goes a
  * generation deeper). A daemon that forked twice keeps its chain: its parent
- * is the one that made it, not the init it was handed to.
+ * is the one that made it, not the init it was handed to. No process of
+ * elsewhere (uint32_t; NULL: none) joins through its parent.
  */
-static int tree_tgids(const struct wperf_timeline *tl, const char *target, struct wperf_buf *out)
+static int tree_tgids(const struct wperf_timeline *tl, const char *target,
+		      const struct wperf_buf *elsewhere, struct wperf_buf *out)
 {
 	struct wperf_buf tree = {0}; /* uint32_t: whose children belong */
 	size_t before;
@@ -81,7 +83,8 @@ static int tree_tgids(const struct wperf_timeline *tl, const char *target, struc
 			const struct wperf_entity *en = &tl->entities[i];
 
 			if (en->kind == WPERF_ENTITY_THREAD && en->ppid &&
-			    has_tgid(&tree, en->ppid) && !has_tgid(&tree, en->tgid))
+			    has_tgid(&tree, en->ppid) && !has_tgid(&tree, en->tgid) &&
+			    !has_tgid(elsewhere, en->tgid))
 				e = add_tgid(&tree, en->tgid) ? -ENOMEM : add_tgid(out, en->tgid);
 		}
 	} while (!e && tree.len != before);
@@ -89,24 +92,124 @@ static int tree_tgids(const struct wperf_timeline *tl, const char *target, struc
 	return e;
 }
 
-int wperf_analysis_expand_target(const struct wperf_timeline *tl, const char *target, char **out)
+/* ---- a control group: cgroup:PATH ---- */
+
+#define CGROUP_PREFIX "cgroup:"
+
+/* Is the group at line (of the META cgroups) path or one below it? */
+static int group_within(const char *line, size_t len, const char *path)
 {
-	struct wperf_buf set = {0}, text = {0};
+	size_t n = strlen(path);
+
+	if (n > 1 && path[n - 1] == '/')
+		n--; /* "/system.slice/" as "/system.slice" */
+	return len >= n && !strncmp(line, path, n) &&
+	       (len == n || line[n] == '/' || (n == 1 && path[0] == '/'));
+}
+
+/*
+ * "P+,P+,..." for the processes of the group path and the groups below it in
+ * cgroups (the META text: a line "PATH<TAB>PID[,PID...]" per group), into
+ * list: each with the descendants born in the window, which a fork leaves in
+ * its parent's group; the processes of the other groups into elsewhere
+ * (uint32_t), which never join through a parent. Empty when none; 0 or
+ * -ENOMEM.
+ */
+static int group_pids(const char *cgroups, const char *path, struct wperf_buf *list,
+		      struct wperf_buf *elsewhere)
+{
+	for (const char *line = cgroups; line && *line;) {
+		size_t len = strcspn(line, "\n"), plen = strcspn(line, "\t\n");
+		char *pids = NULL;
+		const char *p;
+		uint32_t pid;
+		int e = 0;
+
+		int within = group_within(line, plen, path);
+
+		if (line[plen] == '\t' && !(pids = strndup(line + plen + 1, len - plen - 1)))
+			return -ENOMEM;
+		for (p = pids; !e && wperf_pid_list_next(&p, &pid);)
+			e = within ? wperf_buf_printf(list, "%s%u+", list->len ? "," : "", pid)
+				   : add_tgid(elsewhere, pid);
+		free(pids);
+		if (e)
+			return -ENOMEM;
+		line += len + (line[len] == '\n');
+	}
+	return 0;
+}
+
+/* The error of a group with no process: its name and the closest groups. */
+static int no_group(const char *cgroups, const char *path, struct wperf_error *err)
+{
+	struct wperf_buf names = {0}; /* const char *, each a copy */
+	size_t closest[5], n = 0, len = 0;
+	char list[WPERF_ERROR_MSG_LEN / 2] = "";
+	int e = 0;
+
+	for (const char *line = cgroups; line && *line && !e;) {
+		size_t plen = strcspn(line, "\t\n"), llen = strcspn(line, "\n");
+		char *name = strndup(line, plen);
+
+		e = name ? wperf_buf_append(&names, &name, sizeof(name)) : -ENOMEM;
+		if (e)
+			free(name);
+		line += llen + (line[llen] == '\n');
+	}
+	if (!e)
+		n = wperf_closest(path, (const char *const *)names.data, names.len / sizeof(char *),
+				  SIZE_MAX, closest, 5);
+	for (size_t i = 0; i < n && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "",
+					((char *const *)names.data)[closest[i]]);
+	for (size_t i = 0; i < names.len / sizeof(char *); i++)
+		free(((char **)names.data)[i]);
+	wperf_buf_release(&names);
+	if (e)
+		return wperf_error_set(err, -ENOMEM, "out of memory");
+	if (!cgroups || !*cgroups)
+		return wperf_error_set(err, -ENOENT,
+				       "target " CGROUP_PREFIX "%s: the trace has no control "
+				       "groups (recorded before they were kept, or without cgroup "
+				       "v2)",
+				       path);
+	return wperf_error_set(err, -ENOENT,
+			       "target " CGROUP_PREFIX "%s: no process was in that control group "
+			       "as the recording started; the closest groups: %s",
+			       path, n ? list : "none");
+}
+
+int wperf_analysis_expand_target(const struct wperf_timeline *tl, const char *target,
+				 const char *cgroups, char **out, struct wperf_error *err)
+{
+	struct wperf_buf set = {0}, text = {0}, groups = {0}, elsewhere = {0};
 	const uint32_t *s;
 	int e = 0;
 
 	*out = NULL;
-	if (!target || !is_pid_list(target) || !strchr(target, '+'))
+	if (target && !strncmp(target, CGROUP_PREFIX, strlen(CGROUP_PREFIX))) {
+		e = group_pids(cgroups, target + strlen(CGROUP_PREFIX), &groups, &elsewhere);
+		if (!e && !groups.len) {
+			wperf_buf_release(&elsewhere);
+			return no_group(cgroups, target + strlen(CGROUP_PREFIX), err);
+		}
+		e = e ? e : wperf_buf_append(&groups, "", 1);
+		target = (const char *)groups.data;
+	}
+	if (!e && (!target || !is_pid_list(target) || !strchr(target, '+')))
 		return 0;
-	e = tree_tgids(tl, target, &set);
+	e = e ? e : tree_tgids(tl, target, &elsewhere, &set);
 	s = (const uint32_t *)set.data;
 	for (size_t i = 0; !e && i < set.len / sizeof(*s); i++)
 		e = wperf_buf_printf(&text, "%s%u", i ? "," : "", s[i]);
 	e = e ? e : wperf_buf_append(&text, "", 1);
 	wperf_buf_release(&set);
+	wperf_buf_release(&groups);
+	wperf_buf_release(&elsewhere);
 	if (e) {
 		wperf_buf_release(&text);
-		return -ENOMEM;
+		return wperf_error_set(err, -ENOMEM, "out of memory");
 	}
 	*out = (char *)text.data;
 	return 0;

@@ -50,6 +50,11 @@
 /* The processes the recording is for (record --target; run passes the
  * scenario's analysis.target): report's default --target without command_pid. */
 #define WPERF_META_ANALYSIS_TARGET "analysis_target"
+/* The control groups of every process as the recording starts (cgroup v2's
+ * path and each v1 hierarchy's), a line a path: "PATH<TAB>PID[,PID...]" (the
+ * analysis's cgroup:PATH targets; a process forked later is in its
+ * parent's). */
+#define WPERF_META_CGROUPS "cgroups"
 
 /*
  * The keys of network interface IFINDEX, as printf formats given the

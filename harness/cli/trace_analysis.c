@@ -14,9 +14,11 @@ const struct cli_option cli_analysis_options[] = {
     {'t', "threshold", "F",
      "refinement stops at this share of the window (default 0.2, as in the paper)",
      CLI_NUMBER(struct cli_analysis, ao.threshold, 0.0001, 1)},
-    {0, "target", "NAME|PIDS",
+    {0, "target", "NAME|PIDS|cgroup:PATH",
      "report on these processes (a process's or its program's name, or PID[,PID...], where "
-     "PID+ is that process and all it started): the knots and sinks they wait for, directly "
+     "PID+ is that process and all it started, or cgroup:PATH, the processes of that control "
+     "group and those below it as the recording started, a container or a systemd unit, "
+     "and all they started): the knots and sinks they wait for, directly "
      "or not, their own long waits, and the CMetric over their threads (default: the "
      "recorded COMMAND and every process it started, or the target `run` or `record "
      "--target` named); a target with no thread in the trace is an error",

@@ -123,6 +123,85 @@ int proc_descendants(const uint32_t *roots, size_t n, struct wperf_buf *out)
 	return err;
 }
 
+/* A process and its control group, for proc_cgroups. */
+struct proc_group {
+	char path[256];
+	uint32_t tgid;
+};
+
+static int by_group(const void *a, const void *b)
+{
+	const struct proc_group *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	return c ? c : (x->tgid > y->tgid) - (x->tgid < y->tgid);
+}
+
+/* The groups of process tgid, one per distinct path over its hierarchies
+ * (cgroup v2's "0::PATH", and v1's "ID:CONTROLLERS:PATH"), appended to all;
+ * nothing when it is gone. 0 or -ENOMEM. */
+static int read_groups(const char *tgid, struct wperf_buf *all)
+{
+	char file[300], text[4096];
+	size_t first = all->len;
+	int err = 0;
+
+	snprintf(file, sizeof(file), "/proc/%s/cgroup", tgid);
+	if (proc_read_small(file, text, sizeof(text)) < 0)
+		return 0;
+	for (char *line = text, *next; line && *line && !err; line = next) {
+		char *path = strchr(line, ':');
+		const struct proc_group *had =
+		    (const struct proc_group *)(void *)(all->data + first);
+		struct proc_group pg = {.tgid = (uint32_t)strtoul(tgid, NULL, 10)};
+		size_t n = (all->len - first) / sizeof(pg), k = 0;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		path = path ? strchr(path + 1, ':') : NULL;
+		if (!path)
+			continue;
+		snprintf(pg.path, sizeof(pg.path), "%s", path + 1);
+		while (k < n && strcmp(had[k].path, pg.path))
+			k++;
+		if (k == n)
+			err = wperf_buf_append(all, &pg, sizeof(pg));
+	}
+	return err;
+}
+
+int proc_cgroups(struct wperf_buf *out)
+{
+	struct wperf_buf all = {0}; /* struct proc_group */
+	DIR *procs = opendir("/proc");
+	struct dirent *pe;
+	const struct proc_group *g;
+	size_t n;
+	int err = procs ? 0 : -errno;
+
+	while (!err && (pe = readdir(procs))) {
+		if (proc_is_number(pe->d_name))
+			err = read_groups(pe->d_name, &all);
+	}
+	if (procs)
+		closedir(procs);
+	g = (const struct proc_group *)(void *)all.data;
+	n = all.len / sizeof(*g);
+	if (n)
+		qsort(all.data, n, sizeof(*g), by_group);
+	for (size_t i = 0; !err && i < n; i++) {
+		int first = !i || strcmp(g[i].path, g[i - 1].path);
+
+		err = wperf_buf_printf(out, "%s%s%s%u", first && i ? "\n" : "",
+				       first ? g[i].path : "", first ? "\t" : ",", g[i].tgid);
+	}
+	if (!err)
+		err = wperf_buf_append(out, "", 1);
+	wperf_buf_release(&all);
+	return err;
+}
+
 int proc_threads_snapshot(struct wperf_buf *out)
 {
 	DIR *procs = opendir("/proc");

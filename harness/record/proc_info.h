@@ -32,6 +32,14 @@ int proc_threads_snapshot(struct wperf_buf *out);
 int proc_descendants(const uint32_t *roots, size_t n, struct wperf_buf *out);
 
 /*
+ * The control groups of every process (/proc/PID/cgroup: cgroup v2's path,
+ * and each v1 hierarchy's), appended to out as text: a line
+ * "PATH<TAB>PID[,PID...]" per path, by path, NUL-terminated; a process is
+ * under each distinct path it has. 0 or a negative errno.
+ */
+int proc_cgroups(struct wperf_buf *out);
+
+/*
  * The parent process in the text of /proc/TGID/stat ("PID (NAME) STATE PPID
  * ..."), or 0 when the text is not that.
  */

@@ -186,9 +186,15 @@ static int write_meta(struct recording *rec, char **argv, struct wperf_error *er
 	const struct record_opts *o = rec->opts;
 	char kernel[600], ncpu[16], possible[16], start_rt[32], start_mono[32], tgid[16], rb[32];
 	char command[4096], cmdline[4096] = "wperf-bench ", targets[1024] = "all", child[16] = "";
+	struct wperf_buf cgroups = {0};
 	struct utsname u;
+	int e;
 
 	uname(&u);
+	if (proc_cgroups(&cgroups) < 0 || !cgroups.len) { /* a name less, not a trace less */
+		cgroups.len = 0;
+		wperf_buf_append(&cgroups, "", 1);
+	}
 	snprintf(kernel, sizeof(kernel), "%s %s", u.release, u.version);
 	snprintf(ncpu, sizeof(ncpu), "%ld", sysconf(_SC_NPROCESSORS_ONLN));
 	snprintf(possible, sizeof(possible), "%zu", rec->ncpu);
@@ -224,7 +230,8 @@ static int write_meta(struct recording *rec, char **argv, struct wperf_error *er
 			      WPERF_META_RINGBUF_BYTES,
 			      WPERF_META_COMMAND_PID,
 			      WPERF_META_HARNESS_PIDS,
-			      WPERF_META_ANALYSIS_TARGET};
+			      WPERF_META_ANALYSIS_TARGET,
+			      WPERF_META_CGROUPS};
 	const char *values[] = {"wperf-trace",
 				"wperf-bench " WPERF_VERSION,
 				kernel,
@@ -244,9 +251,12 @@ static int write_meta(struct recording *rec, char **argv, struct wperf_error *er
 				rb,
 				child,
 				o->harness_pids,
-				o->target};
+				o->target,
+				cgroups.data ? (const char *)cgroups.data : ""};
 
-	return write_meta_entries(rec, keys, values, sizeof(keys) / sizeof(*keys), err);
+	e = write_meta_entries(rec, keys, values, sizeof(keys) / sizeof(*keys), err);
+	wperf_buf_release(&cgroups);
+	return e;
 }
 
 /* An error writing the trace (the disk is full, say): the writer knows its

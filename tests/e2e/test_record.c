@@ -4,6 +4,7 @@
  * and answers known in advance.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -545,6 +546,78 @@ static void test_pid_follows_earlier_children(void **state)
 	free(o);
 }
 
+/* Where the cgroup v2 hierarchy is mounted (/sys/fs/cgroup, or
+ * /sys/fs/cgroup/unified on a hybrid machine), into dir; 0, or -1 when none. */
+static int cgroup2_mount(char *dir, size_t size)
+{
+	FILE *f = fopen("/proc/mounts", "r");
+	char line[1024], where[512], type[64];
+	int found = -1;
+
+	while (f && found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*s %511s %63s", where, type) == 2 && !strcmp(type, "cgroup2")) {
+			snprintf(dir, size, "%s", where);
+			found = 0;
+		}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/*
+ * --target cgroup:PATH on a live recording (issue 27): fig1 runs in a control
+ * group of its own, made by the test, and the whole machine is recorded (no
+ * command, no --pid). The report on cgroup:/GROUP finds fig1's knot, B and the
+ * disk; a group with no process is an error that says so.
+ */
+static void test_target_cgroup(void **state)
+{
+	char mount[512], group[700], procs[800], trace[512], target[128], pid[16];
+	struct e2e_output *o = calloc(1, sizeof(*o));
+	pid_t child;
+	int status;
+
+	(void)state;
+	e2e_require_bpf();
+	if (cgroup2_mount(mount, sizeof(mount)))
+		fail_msg("no cgroup2 hierarchy is mounted (/proc/mounts)");
+	snprintf(target, sizeof(target), "cgroup:/wperf-e2e-%d", (int)getpid());
+	snprintf(group, sizeof(group), "%s/wperf-e2e-%d", mount, (int)getpid());
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", group);
+	snprintf(trace, sizeof(trace), "%s/cgroup.trace", e2e_tmpdir());
+	if (mkdir(group, 0755) && errno != EEXIST)
+		fail_msg("mkdir %s: %s", group, strerror(errno));
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		FILE *f = fopen(procs, "w");
+
+		if (!f || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f))
+			_exit(126);
+		execl(e2e_path("synthetic/fig1"), "fig1", "--duration", "4", "--direct",
+		      "--write-bytes", "4194304", "--file", e2e_tmp_path("cgroup.data"), NULL);
+		_exit(127);
+	}
+	usleep(300000); /* in its group, and started */
+	e2e_bench(o, "record", "-q", "-o", trace, "-d", "2", NULL);
+	waitpid(child, &status, 0);
+	rmdir(group);
+	if (o->status != 0)
+		fail_msg("wperf-bench record exited %d: %s", o->status, o->err);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	e2e_bench(o, "report", "--target", target, trace, NULL);
+	if (o->status != 0 || !strstr(o->out, "1 knot bounds") || !strstr(o->out, "fig1/B") ||
+	    !strstr(o->out, "disk:"))
+		fail_msg("report --target %s (exit %d) does not find fig1's knot:\n%s%s", target,
+			 o->status, o->out, o->err);
+	snprintf(pid, sizeof(pid), "%d", (int)child);
+	assert_non_null(strstr(o->out, pid)); /* the target's processes are named */
+	e2e_bench(o, "report", "--target", "cgroup:/wperf-no-such-group", trace, NULL);
+	assert_int_equal(o->status, 2);
+	assert_non_null(strstr(o->err, "no process was in that control group"));
+	free(o);
+}
+
 /* --stacks decides which stacks are taken: none at all, or kernel ones only. */
 static void test_stacks_policy(void **state)
 {
@@ -858,6 +931,7 @@ int main(void)
 	    cmocka_unit_test(test_shortlived_mappings),
 	    cmocka_unit_test(test_pid_filter),
 	    cmocka_unit_test(test_pid_follows_earlier_children),
+	    cmocka_unit_test(test_target_cgroup),
 	    cmocka_unit_test(test_stacks_policy),
 	    cmocka_unit_test(test_unnamed_pools_apart),
 	    cmocka_unit_test(test_counters_and_checks),

@@ -501,11 +501,66 @@ static void test_target_tree(void **state)
 	if (wperf_analyze(t, &o, &a, &err) < 0)
 		fail_msg("%s", err.msg);
 	assert_string_equal(a->target, "500,501,502");
-	assert_int_equal(wperf_analysis_expand_target(a->timeline, "600+,500", &list), 0);
+	assert_int_equal(wperf_analysis_expand_target(a->timeline, "600+,500", NULL, &list, &err),
+			 0);
 	assert_string_equal(list, "600,500");
 	free(list);
-	assert_int_equal(wperf_analysis_expand_target(a->timeline, "other", &list), 0);
+	assert_int_equal(wperf_analysis_expand_target(a->timeline, "other", NULL, &list, &err), 0);
 	assert_null(list);
+	wperf_analysis_free(a);
+	wperf_trace_free(t);
+	tb_release(&b);
+}
+
+/*
+ * A control group as the target (issue 27): the trace's META cgroups has the
+ * shell (500) in /bench.slice/run.scope and 600 in /system.slice. The target
+ * cgroup:/bench.slice is the processes of that group and the groups below it,
+ * each with the descendants born in the window (a fork stays in its parent's
+ * group): 500, 501, 502. cgroup:/system.slice is 1 and 600, not 500, whose
+ * parent is 1 but whose group is another. A group with no process says so,
+ * with the closest groups; a trace without cgroups says that.
+ */
+static void test_target_cgroup(void **state)
+{
+	struct wperf_analysis_opts o = {.target = "cgroup:/bench.slice"};
+	struct wperf_analysis *a = NULL;
+	struct wperf_error err = {0};
+	struct trace_builder b;
+	struct wperf_trace *t;
+	char *list;
+
+	(void)state;
+	tb_init(&b, 0, 100 * MS);
+	tb_meta(&b, WPERF_META_CGROUPS,
+		"/bench.slice/run.scope\t500\n/system.slice\t1,600\n/user.slice/x\t7");
+	tb_thread(&b, 500, 500, "sh");
+	tb_thread(&b, 600, 600, "other");
+	tb_switch(&b, 1 * MS, 0, 0, 500, 1, -1, -1);
+	tb_fork(&b, 2 * MS, 0, 500, 501, 501, "sh");
+	tb_fork(&b, 3 * MS, 0, 501, 502, 502, "sh");
+	tb_switch(&b, 4 * MS, 0, 500, 600, 0, -1, -1);
+	tb_switch(&b, 5 * MS, 0, 600, 0, 0, -1, -1);
+	t = tb_open(&b);
+	if (wperf_analyze(t, &o, &a, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_string_equal(a->target, "500,501,502");
+	assert_int_equal(wperf_analysis_expand_target(a->timeline, "cgroup:/system.slice/",
+						      wperf_trace_meta(t, WPERF_META_CGROUPS),
+						      &list, &err),
+			 0);
+	assert_string_equal(list, "1,600");
+	free(list);
+	assert_int_equal(wperf_analysis_expand_target(a->timeline, "cgroup:/system",
+						      wperf_trace_meta(t, WPERF_META_CGROUPS),
+						      &list, &err),
+			 -ENOENT);
+	assert_string_equal(err.msg, "target cgroup:/system: no process was in that control group "
+				     "as the recording started; the closest groups: /system.slice, "
+				     "/user.slice/x, /bench.slice/run.scope");
+	assert_int_equal(wperf_analysis_expand_target(a->timeline, "cgroup:/", NULL, &list, &err),
+			 -ENOENT);
+	assert_non_null(strstr(err.msg, "the trace has no control groups"));
 	wperf_analysis_free(a);
 	wperf_trace_free(t);
 	tb_release(&b);
@@ -518,6 +573,7 @@ int main(void)
 	    cmocka_unit_test(test_level_on_the_target),
 	    cmocka_unit_test(test_target_by_program),
 	    cmocka_unit_test(test_target_tree),
+	    cmocka_unit_test(test_target_cgroup),
 	    cmocka_unit_test(test_jobs_do_not_matter),
 	    cmocka_unit_test(test_merged_self_loop),
 	    cmocka_unit_test(test_turns_count_runnable_time),
