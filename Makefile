@@ -134,7 +134,7 @@ $(VMLINUX_H):
 	@test -r /sys/kernel/btf/vmlinux || { echo "error: this kernel has no BTF (/sys/kernel/btf/vmlinux is missing); wperf-bench needs a kernel built with CONFIG_DEBUG_INFO_BTF=y" >&2; exit 1; }
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
 
-BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -Wall -Werror -Ibpf -I/usr/include/$(shell uname -m)-linux-gnu
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -Wall -Werror -I. -I/usr/include/$(shell uname -m)-linux-gnu
 
 $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c bpf/*.h $(VMLINUX_H)
 	@mkdir -p $(@D)

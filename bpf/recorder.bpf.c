@@ -21,8 +21,8 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/usdt.bpf.h>
-#include "wperf_event.h"
-#include "stack_caller.bpf.h"
+#include "bpf/wperf_event.h"
+#include "bpf/stack_caller.bpf.h"
 
 #define PF_KTHREAD 0x00200000
 
@@ -282,11 +282,11 @@ int flush_stage(void *ctx)
 	return 0;
 }
 
-#include "stacks.bpf.h"
-#include "interrupts.bpf.h"
-#include "sched.bpf.h"
-#include "block.bpf.h"
-#include "net.bpf.h"
+#include "bpf/stacks.bpf.h"
+#include "bpf/interrupts.bpf.h"
+#include "bpf/sched.bpf.h"
+#include "bpf/block.bpf.h"
+#include "bpf/net.bpf.h"
 
 /*
  * Each tracepoint gets a tp_btf program and a raw_tp twin with the same body;
@@ -334,6 +334,6 @@ TRACEPOINT(block_io_done)
 TRACEPOINT(net_dev_xmit)
 TRACEPOINT(netif_receive_skb)
 
-#include "annotations.bpf.h"
+#include "bpf/annotations.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";

@@ -4,7 +4,8 @@
 # make test; prints each include that breaks a rule and exits 1.
 #
 # A folder may include itself and the folders listed after it. core/ never
-# includes harness/; bpf/wperf_event.h is the record format both sides share.
+# includes harness/; bpf/wperf_event.h is the record format both sides share;
+# bpf/ includes only itself.
 set -u
 cd "$(dirname "$0")/.."
 declare -A may=(
@@ -40,6 +41,16 @@ for dir in "${!may[@]}"; do
 			esac
 		done < <(sed -n 's/^#include "\(.*\)"/\1/p' "$file")
 	done
+done
+# bpf/: the kernel side includes its own parts by paths from the top, and the
+# kernel's types (vmlinux.h, generated into the build), nothing of user space.
+for file in bpf/*.[ch]; do
+	while IFS= read -r inc; do
+		case "$inc" in
+		vmlinux.h | bpf/*) ;;
+		*) echo "$file: #include \"$inc\": bpf/ includes only bpf/ (by its path) and vmlinux.h"; bad=1 ;;
+		esac
+	done < <(sed -n 's/^#include "\(.*\)"/\1/p' "$file")
 done
 for dir in core/* harness/*; do
 	[ -d "$dir" ] && [ -z "${may[$dir]+set}" ] && { echo "layers: $dir has no rule"; bad=1; }
