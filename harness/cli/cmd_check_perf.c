@@ -394,13 +394,33 @@ static int merge_check(struct check_perf *cp, char *const *dirs, size_t n, struc
 	return e ? e : check_write(c, cp->results, err);
 }
 
+/* The check (or the merge of its shards) into c: an exit status, EXIT_OK when
+ * the check could be made, whatever its verdict. */
+static int check_or_merge(struct check_perf *cp, char **operands, size_t nops,
+			  struct wperf_check *c)
+{
+	struct wperf_error err = {0};
+	int status;
+
+	if (cp->merge)
+		return merge_check(cp, operands, nops, c, &err) ? cli_error(CMD, "%s", err.msg)
+								: EXIT_OK;
+	/* the base's tree first: its scenario files decide the selection */
+	if (cp->base_mode &&
+	    base_tree_open(cp->base_ref, cp->target, cp->keep_tree, &cp->tree, &err) < 0)
+		return cli_error(CMD, "%s", err.msg);
+	status = select_scenarios(cp, operands, (int)nops);
+	if (status == EXIT_OK && run_check(cp, c, &err))
+		status = cli_error(CMD, "%s", err.msg);
+	return status;
+}
+
 int cmd_check_perf(int argc, char **argv)
 {
 	struct check_perf cp = {.alpha = WPERF_GATE_ALPHA, .budget = CHECK_PERF_BUDGET_S};
 	struct wperf_check c = {0};
-	struct wperf_error err = {0};
 	struct wperf_buf ops = {0};
-	int status = parse(argc, argv, &cp), e = 0;
+	int status = parse(argc, argv, &cp);
 	char **operands = NULL;
 	size_t nops = 0;
 
@@ -409,26 +429,17 @@ int cmd_check_perf(int argc, char **argv)
 	status = enter_repository(&cp, argv + optind, argc - optind, &ops);
 	operands = (char **)ops.data;
 	nops = ops.len / sizeof(*operands);
-	if (status == EXIT_OK && cp.merge)
-		e = merge_check(&cp, operands, nops, &c, &err);
-	/* the base's tree first: its scenario files decide the selection */
-	else if (status == EXIT_OK && cp.base_mode &&
-		 base_tree_open(cp.base_ref, cp.target, cp.keep_tree, &cp.tree, &err) < 0)
-		status = cli_error(CMD, "%s", err.msg);
-	if (status == EXIT_OK && !cp.merge)
-		status = select_scenarios(&cp, operands, (int)nops);
-	if (status == EXIT_OK && !cp.merge)
-		e = run_check(&cp, &c, &err);
-	if (status == EXIT_OK && e)
-		status = cli_error(CMD, "%s", err.msg);
-	else if (status == EXIT_OK) {
-		enum wperf_verdict_kind k = wperf_check_kind(&c, &e);
+	if (status == EXIT_OK)
+		status = check_or_merge(&cp, operands, nops, &c);
+	if (status == EXIT_OK) {
+		int failed_to_run = 0;
+		enum wperf_verdict_kind k = wperf_check_kind(&c, &failed_to_run);
 
 		status = check_status(&c, cp.strict);
 		/* a scenario that could not run is the check's outcome, whatever the others say */
 		fprintf(stderr, "check-perf: %s%s in %.0f s (%.1f min); %s/summary.md, junit.xml\n",
-			e ? "error" : wperf_verdict_name(k), cp.merge ? " (merged)" : "", c.seconds,
-			c.seconds / 60, cp.results);
+			failed_to_run ? "error" : wperf_verdict_name(k),
+			cp.merge ? " (merged)" : "", c.seconds, c.seconds / 60, cp.results);
 	}
 out:
 	wperf_check_release(&c);
