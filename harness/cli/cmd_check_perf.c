@@ -16,21 +16,19 @@
  * that much less, and the same bound holds.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "harness/cli/cli.h"
 #include "harness/cli/cli_vars.h"
+#include "harness/gate/check_run.h"
 #include "harness/gate/check_scenario.h"
 #include "harness/gate/check_select.h"
 #include "harness/gate/check_shard.h"
 #include "harness/gate/check_write.h"
 #include "harness/gate/repo_config.h"
-#include "harness/base/progress.h"
 #include "harness/run/results.h"
 #include "core/scenario/scenario.h"
 
@@ -70,79 +68,6 @@ static int select_scenarios(struct check_perf *cp, char **operands, int n)
 	if (check_select(&cp->sel, operands, (size_t)n, &err) < 0)
 		return cli_error(CMD, "%s", err.msg);
 	return EXIT_OK;
-}
-
-/* The scenario's verdict in one line: runs, time, the smallest throughput
- * change its runs could have told from noise (and the one asked, when they
- * could not), in how many runs a new vertex fails, why it is unclear. */
-static void say_scenario(const struct check_perf *cp, size_t i,
-			 const struct wperf_check_scenario *s)
-{
-	const struct wperf_verdict *v = &s->verdict;
-	char detect[160] = "";
-	int n = 0;
-
-	if (!s->error && !isnan(v->detectable))
-		n = snprintf(detect, sizeof(detect), ", could tell a throughput change of %.1f%%%s",
-			     v->detectable * 100,
-			     v->detectable > v->detect ? " (not the one asked)" : "");
-	if (!s->error && v->presence)
-		snprintf(detect + n, sizeof(detect) - (size_t)n,
-			 ", a new vertex in %zu of %zu runs", v->presence, v->runs);
-	else if (!s->error)
-		snprintf(detect + n, sizeof(detect) - (size_t)n, ", no new vertex could fail");
-	fprintf(stderr, "check-perf: [%zu/%zu] %s: %s (%zu run%s per side, %.0f s%s)%s%s\n", i + 1,
-		cp->sel.nshare, s->name, s->error ? "error" : wperf_verdict_name(s->verdict.kind),
-		s->pairs, s->pairs == 1 ? "" : "s", s->seconds, detect, s->reason ? ": " : "",
-		s->reason ? s->reason : "");
-}
-
-/* Runs the shard's scenarios into c; 0, or -EINTR / -ENOMEM (c holds what
- * was done). Each scenario's part of alpha is of the whole selection's, so
- * that the shards together hold the check's rate (with --strict, of failures
- * and inconclusive scenarios together). */
-static int run_all(struct check_perf *cp, struct base_tree *tree, struct wperf_check *c,
-		   struct wperf_error *err)
-{
-	double end = progress_now_s() + cp->budget;
-	int e = 0;
-
-	c->scenarios = calloc(cp->sel.nshare, sizeof(*c->scenarios));
-	if (!c->scenarios)
-		return wperf_error_set(err, -ENOMEM, "out of memory");
-	for (size_t i = 0; i < cp->sel.nfiles && !e; i++) {
-		const char *file = cp->sel.files[i].file, *slash = strrchr(file, '/');
-		char dir[PATH_MAX];
-		struct check_scenario_opts o = {.scenario = file,
-						.dir = dir,
-						.base = tree,
-						.baseline = &cp->baseline,
-						.looks = cp->looks,
-						.alpha = cp->alpha / (double)cp->sel.nfiles /
-							 (cp->strict ? WPERF_GATE_INCONCLUSIVE : 1),
-						.build_dir = cp->build_dir,
-						.defs = cp->vars.defs,
-						.quiet = 1,
-						.new_ok = 1,
-						.trust_head = cp->trust_head};
-
-		if (!check_shard_has(&cp->shard, i))
-			continue;
-		/* What is left of the budget, shared among the scenarios left: a
-		 * quick one leaves more to the next. */
-		if (cp->budget > 0)
-			o.deadline = progress_now_s() +
-				     (end - progress_now_s()) / (double)(cp->sel.nshare - c->n);
-		snprintf(dir, sizeof(dir), "%s/%.*s", cp->results,
-			 (int)strcspn(slash ? slash + 1 : file, "."), slash ? slash + 1 : file);
-		if (!cp->quiet)
-			fprintf(stderr, "check-perf: [%zu/%zu] %s\n", c->n + 1, cp->sel.nshare,
-				file);
-		e = check_scenario(&o, &c->scenarios[c->n], err);
-		say_scenario(cp, c->n, &c->scenarios[c->n]);
-		c->n++;
-	}
-	return e;
 }
 
 /* --budget DURATION: "15m", "900", "1h". */
@@ -346,33 +271,23 @@ static int check_status(const struct wperf_check *c, int strict)
  * check; 0, or a negative errno with err. */
 static int run_check(struct check_perf *cp, struct wperf_check *c, struct wperf_error *err)
 {
-	struct base_tree *tree = cp->tree;
-	double t0 = progress_now_s();
-	char **names = calloc(cp->sel.nfiles + 1, sizeof(*names));
-	int e = names ? check_write_prepare(cp->results, err)
-		      : wperf_error_set(err, -ENOMEM, "out of memory");
+	const struct check_run_opts o = {.sel = &cp->sel,
+					 .shard = &cp->shard,
+					 .tree = cp->tree,
+					 .base_ref = cp->base_ref,
+					 .results = cp->results,
+					 .baseline = &cp->baseline,
+					 .looks = cp->looks,
+					 .alpha = cp->alpha,
+					 .strict = cp->strict,
+					 .budget = cp->budget,
+					 .build_dir = cp->build_dir,
+					 .defs = cp->vars.defs,
+					 .quiet = cp->quiet,
+					 .trust_head = cp->trust_head};
 
-	for (size_t i = 0; names && i < cp->sel.nfiles; i++)
-		names[i] = cp->sel.files[i].name;
-	if (!e && cp->shard.of)
-		e = check_shard_write(cp->results, &cp->shard, names, cp->sel.nfiles, err);
-	free(names);
-	if (!e) {
-		c->base_mode = cp->base_mode;
-		c->trust_head_settings = cp->base_mode && cp->trust_head;
-		c->alpha = cp->alpha;
-		if (tree) {
-			snprintf(c->base_ref, sizeof(c->base_ref), "%s",
-				 cp->base_ref ? cp->base_ref : "merge-base");
-			snprintf(c->base_commit, sizeof(c->base_commit), "%s", tree->commit);
-		}
-		check_write_head(c);
-		e = run_all(cp, tree, c, err);
-		c->seconds = progress_now_s() - t0;
-		if (c->n && check_write(c, cp->results, err) < 0)
-			cli_warn(CMD, "%s", err->msg);
-	}
-	return e;
+	c->base_mode = cp->base_mode;
+	return check_run(&o, c, err);
 }
 
 /* Merges the shards' folders dirs (n) into one check c, written into RESULTS;
