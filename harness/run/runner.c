@@ -240,6 +240,22 @@ _Static_assert(SCENARIO_STACKS_KERNEL == RECORD_STACKS_KERNEL &&
 	       "scenario stacks and RECORD_STACKS_* differ");
 
 /*
+ * The program to exec as the recorder: this very executable. Its path names
+ * another file once it was rebuilt or upgraded while the runs went on (or none:
+ * "(deleted)"), and a check must not record half its runs with another build:
+ * then /proc/self/exe, which a forked child execs as the same file.
+ */
+static const char *same_program(const char *self)
+{
+	struct stat named, running;
+
+	if (!stat(self, &named) && !stat("/proc/self/exe", &running) &&
+	    named.st_dev == running.st_dev && named.st_ino == running.st_ino)
+		return self;
+	return "/proc/self/exe";
+}
+
+/*
  * Starts the recorder, a child `wperf-bench record` (its BPF programs live and
  * die with it), with the scenario's record: options, the ready file and
  * --hold the runner drives it by, and for the analysis the harness's own
@@ -274,7 +290,7 @@ static int start_recorder(struct run_state *st, struct run_outcome *out, struct 
 		e = wperf_error_set(err, -E2BIG, "more than %d processes to record: %s",
 				    RECORDING_MAX_PIDS, (const char *)pids.data);
 	if (!e)
-		recording_argv(&ro, st->o->self, &child);
+		recording_argv(&ro, same_program(st->o->self), &child);
 	if (!e)
 		e = run_start(st, &spec, &st->recorder, err);
 	if (!e)

@@ -193,6 +193,34 @@ static void an_unreachable_power_fails(void **state)
 	assert_non_null(strstr(out.out, "assert-power: FAILED: sim-steady: power"));
 }
 
+/*
+ * The committed corpus (tests/data/corpus, a part of bench/gate_trials.sh
+ * corpus): three ci scenarios, 20 runs a side each of identical code recorded
+ * by check-perf --base HEAD, pooled to 40. A check of the three judges
+ * identical code falsely at most alpha of the time (its interval), and
+ * catches a 10% slower throughput and a vertex new in 70% of the head's runs
+ * in each scenario at least 90% of the time (its interval reaching it).
+ */
+static void the_recorded_corpus(void **state)
+{
+	static const char *const dirs[] = {"tests/data/corpus/synthetic-fig1",
+					   "tests/data/corpus/synthetic-lock",
+					   "tests/data/corpus/synthetic-background"};
+
+	(void)state;
+	SIM("--trials", "1000", "--assert-aa", "--assert-power", "throughput=-0.10:0.9",
+	    "--assert-power", "vertex=0.7:0.9", dirs[0], dirs[1], dirs[2]);
+	if (out.status)
+		fail_msg("exit %d\n%s%s", out.status, out.out, out.err);
+	assert_null(strstr(out.out, "BOOTSTRAP"));
+	assert_non_null(strstr(out.out, "synthetic-fig1: 40 runs pooled"));
+	assert_non_null(strstr(out.out, "synthetic-lock: 40 runs pooled"));
+	assert_non_null(strstr(out.out, "synthetic-background: 40 runs pooled"));
+	assert_true(check_rate(0) <= 0.05);
+	assert_non_null(strstr(out.out, "effects on the head: throughput -10.0%"));
+	assert_non_null(strstr(out.out, "vertex sim/planted in 70% of the runs"));
+}
+
 static void bad_usage_is_refused(void **state)
 {
 	(void)state;
@@ -222,6 +250,7 @@ int main(void)
 	    cmocka_unit_test(a_check_pools_both_sides),
 	    cmocka_unit_test(the_curve_and_the_edge),
 	    cmocka_unit_test(an_unreachable_power_fails),
+	    cmocka_unit_test(the_recorded_corpus),
 	    cmocka_unit_test(bad_usage_is_refused),
 	};
 
