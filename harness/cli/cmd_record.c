@@ -110,7 +110,8 @@ const struct cli_option cli_record_options[] = {
      "stop after this long (default: until stopped)",
      CLI_PARSE(struct record_opts, duration, parse_duration)},
     {RECORDING_SHORT_PID, RECORDING_OPT_PID, "PID[,PID...]",
-     "record only these processes and their children (default: the whole machine)",
+     "record only these processes and their descendants, those they started before the "
+     "recording and those they start during it (default: the whole machine)",
      CLI_PARSE_ALL(parse_pids)},
     {0, RECORDING_OPT_STACKS, "MODE",
      "none, kernel, user or all (default): the stacks of a thread as it blocks and of a waker "
