@@ -96,13 +96,31 @@ static size_t paired_costs(const struct gate *s, int runnable, double *before, d
 	return n;
 }
 
+/* Did the n paired values grow from before to after beyond chance (a paired
+ * t test on their logarithms, one-sided, under WPERF_GATE_SUGGESTIVE)? Pairs
+ * with a value not > 0 are left out. What excuses a regression must be
+ * evidence, not one noisy median. */
+static int grew_beyond_chance(double *before, double *after, size_t n)
+{
+	double mean, sd, p;
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (before[i] > 0 && after[i] > 0) {
+			before[m] = log(before[i]);
+			after[m++] = log(after[i]);
+		}
+	p = wperf_paired_t_p(before, after, m, &mean, &sd);
+	return !isnan(p) && mean > 0 && p / 2 < WPERF_GATE_SUGGESTIVE;
+}
+
 /*
  * The target's CPU time per operation, a primary beside the throughput: code
  * made slower costs more of it, and a busy neighbour does not change it (it
  * takes CPUs, not work). Its runnable time per operation, what the
  * neighbour took, is shown and not tested: when the throughput fell and the
- * CPU time did not grow while the runnable time did, the machine was busier
- * (s->busier). Only against the base's runs (a baseline file keeps no times).
+ * CPU time did not grow while the runnable time did, beyond the tolerance and
+ * beyond chance, the machine was busier (s->busier). Only against the base's runs (a baseline file keeps no times).
  */
 static int test_costs(struct gate *s)
 {
@@ -130,7 +148,8 @@ static int test_costs(struct gate *s)
 			ret = gate_test_measure(s, &cost[k], before, n, after, n, &vm->before,
 						&vm->after);
 		else if (k == 1)
-			s->busier = vm->after > vm->before * (1 + s->o.throughput_tolerance);
+			s->busier = vm->after > vm->before * (1 + s->o.throughput_tolerance) &&
+				    grew_beyond_chance(before, after, n);
 	}
 	free(before);
 	free(after);

@@ -198,8 +198,9 @@ static void an_unreachable_power_fails(void **state)
  * corpus): three ci scenarios, 20 runs a side each of identical code recorded
  * by check-perf --base HEAD, pooled to 40. A check of the three judges
  * identical code falsely at most alpha of the time (its interval), and
- * catches a 10% slower throughput and a vertex new in 70% of the head's runs
- * in each scenario at least 90% of the time (its interval reaching it).
+ * catches a 20% slower throughput (beyond every one's tolerance: fig1's and
+ * background's are 15%) and a vertex new in 70% of the head's runs in each
+ * scenario at least 90% of the time (its interval reaching it).
  */
 static void the_recorded_corpus(void **state)
 {
@@ -208,7 +209,7 @@ static void the_recorded_corpus(void **state)
 					   "tests/data/corpus/synthetic-background"};
 
 	(void)state;
-	SIM("--trials", "1000", "--assert-aa", "--assert-power", "throughput=-0.10:0.9",
+	SIM("--trials", "1000", "--assert-aa", "--assert-power", "throughput=-0.20:0.9",
 	    "--assert-power", "vertex=0.7:0.9", dirs[0], dirs[1], dirs[2]);
 	if (out.status)
 		fail_msg("exit %d\n%s%s", out.status, out.out, out.err);
@@ -217,7 +218,7 @@ static void the_recorded_corpus(void **state)
 	assert_non_null(strstr(out.out, "synthetic-lock: 40 runs pooled"));
 	assert_non_null(strstr(out.out, "synthetic-background: 40 runs pooled"));
 	assert_true(check_rate(0) <= 0.05);
-	assert_non_null(strstr(out.out, "effects on the head: throughput -10.0%"));
+	assert_non_null(strstr(out.out, "effects on the head: throughput -20.0%"));
 	assert_non_null(strstr(out.out, "vertex sim/planted in 70% of the runs"));
 }
 

@@ -397,8 +397,9 @@ static void test_shortlived_mappings(void **state)
 	free(o);
 }
 
-/* -p narrows the recording to a process and the children it starts: every
- * switch and wakeup involves them, and the children's programs are in. */
+/* -p narrows the recording to a process and its children, those it had and
+ * those it starts: every switch and wakeup involves them, and the children's
+ * programs are in. */
 static void test_pid_filter(void **state)
 {
 	char trace[512], pidarg[16];
@@ -439,10 +440,16 @@ static void test_pid_filter(void **state)
 	struct wperf_event *ev = e2e_events(t, &n);
 	struct wperf_thread_table tt = {0};
 
-	/* The target and every process it forks, as the trace itself tells. */
+	/* The target and every process it forks, as the trace itself tells: the
+	 * children it had when the recording started (the THREADS table's
+	 * parents), then those the FORK events add. */
 	uint32_t family[64] = {(uint32_t)target};
-	size_t nfamily = 1;
+	size_t nfamily = 1, nth;
+	const struct wperf_thread *th = wperf_trace_threads(t, &nth);
 
+	for (size_t i = 0; i < nth && nfamily < 64; i++)
+		if (th[i].ppid == (uint32_t)target && th[i].tid == th[i].tgid)
+			family[nfamily++] = th[i].tgid;
 	assert_int_equal(wperf_thread_table_init(&tt, t), 0);
 	for (size_t i = 0; i < n; i++) {
 		const struct wperf_event *e = &ev[i];

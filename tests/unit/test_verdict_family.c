@@ -388,6 +388,60 @@ static void test_inconclusive_and_undecided(void **state)
 	wperf_verdict_release(&v);
 }
 
+/*
+ * The busier rule: the throughput 20% lower in every run (p 1 / 252), the
+ * target's CPU time per operation flat, its runnable time per operation up.
+ * When that rise is in every pair (+50%: one-sided p of the paired t test on
+ * the logs far under 0.05), the machine was busier: inconclusive, not a
+ * regression. When its median is up by a third but the pairs scatter both
+ * ways (ratios 0.7, 1.6, 0.8, 0.8, 1.67: one-sided p about 0.4), it is no
+ * evidence: the regression stands (the median alone made it "busier").
+ */
+static void test_busier_needs_evidence(void **state)
+{
+	const double down20[N] = {800, 808, 792, 804, 796};
+	const double steady[N] = {1.0, 1.5, 0.5, 2.0, 1.2}; /* runnable ms/op before */
+	const double grew[N] = {1.5, 2.25, 0.75, 3.0, 1.8};
+	const double scattered[N] = {0.7, 2.4, 0.4, 1.6, 2.0}; /* median 1.2 -> 1.6 */
+	struct wperf_gate_opts g = {.paired = 1};
+	struct wperf_runset brs, rs;
+	struct wperf_baseline b;
+	struct wperf_error err = {0};
+	struct wperf_verdict v;
+	const struct side base = {.knots = NULL}, head = {.tp = down20};
+
+	(void)state;
+	for (int noisy = 0; noisy < 2; noisy++) {
+		make_runs(&brs, &base);
+		make_runs(&rs, &head);
+		for (size_t i = 0; i < N; i++) {
+			struct wperf_run *r[2] = {&brs.runs[i], &rs.runs[i]};
+			const double runnable[2] = {steady[i], noisy ? scattered[i] : grew[i]};
+
+			for (int side = 0; side < 2; side++) {
+				double ops = r[side]->throughput * 5; /* a 5 s window */
+
+				r[side]->have_time = 1;
+				r[side]->running_ns = (uint64_t)(2.0 * 1e6 * ops); /* 2 ms/op */
+				r[side]->runnable_ns = (uint64_t)(runnable[side] * 1e6 * ops);
+			}
+		}
+		g.base_runs = &brs;
+		if (wperf_baseline_from_runs(&brs, "synthetic-fig1", NULL, &b, &err) ||
+		    wperf_verdict(&rs, &b, &g, &v, &err))
+			fail_msg("%s", err.msg);
+		assert_int_equal(v.kind,
+				 noisy ? WPERF_VERDICT_REGRESSION : WPERF_VERDICT_INCONCLUSIVE);
+		if (!noisy)
+			assert_non_null(strstr(find(&v, WPERF_FINDING_THROUGHPUT, NULL)->note,
+					       "the machine was busier"));
+		wperf_verdict_release(&v);
+		wperf_baseline_release(&b);
+		wperf_runset_release(&rs);
+		wperf_runset_release(&brs);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -396,6 +450,7 @@ int main(void)
 	    cmocka_unit_test(test_tarone_divisor),
 	    cmocka_unit_test(test_holm_step_down),
 	    cmocka_unit_test(test_inconclusive_and_undecided),
+	    cmocka_unit_test(test_busier_needs_evidence),
 	};
 
 	return cmocka_run_group_tests_name("the gate's families and levels", tests, NULL, NULL);
