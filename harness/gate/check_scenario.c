@@ -62,6 +62,16 @@ unsigned check_looks_runs(const struct check_looks *l, unsigned first, unsigned 
 	return n < max ? n : max < first ? first : max;
 }
 
+double check_looks_final_level(const struct check_looks *l, unsigned first, unsigned k,
+			       double alpha)
+{
+	unsigned last = check_looks_runs(l, first, check_looks_count(l, first) - 1);
+
+	return k ? alpha - wperf_spent_by(alpha,
+					  (double)check_looks_runs(l, first, k - 1) / (double)last)
+		 : alpha;
+}
+
 double check_looks_level(const struct check_looks *l, unsigned first, unsigned k, double alpha)
 {
 	unsigned last = check_looks_runs(l, first, check_looks_count(l, first) - 1);
@@ -299,7 +309,7 @@ static int run_looks(struct check *c, struct wperf_error *err)
 	for (unsigned k = 0; !e && k < c->looks; k++) {
 		unsigned want = runs_at_look(c, k);
 		struct wperf_verdict v = {0};
-		int clear;
+		int clear, last = k + 1 == c->looks;
 
 		if (k && over_budget(c, done, want))
 			break; /* judged at the last look's level */
@@ -309,7 +319,16 @@ static int run_looks(struct check *c, struct wperf_error *err)
 			run_set_plan(c->set[HEAD - i], want);
 		while (!e && done < want)
 			e = run_pair(c, ++done, err);
-		if (e || k + 1 == c->looks)
+		/* No time for the next look: this one is the last, and spends what
+		 * is left of the scenario's alpha (decided by the clock, not by
+		 * what the runs say). */
+		if (!e && !last && over_budget(c, done, runs_at_look(c, k + 1))) {
+			last = 1;
+			if (!c->fresh)
+				c->j.alpha =
+				    check_looks_final_level(&c->o->looks, c->first, k, c->alpha);
+		}
+		if (e || last)
 			break;
 		e = look(c, &v, err);
 		clear = !e && wperf_verdict_settled(&v);

@@ -54,6 +54,10 @@ unsigned check_looks_runs(const struct check_looks *l, unsigned first, unsigned 
 /* The level of look k of the same, for a scenario whose alpha is alpha: the
  * part the spending plan gives it (core/gate/spending.h). */
 double check_looks_level(const struct check_looks *l, unsigned first, unsigned k, double alpha);
+/* The level of look k when the plan ends there (no time for the next): what
+ * the earlier looks left of alpha. */
+double check_looks_final_level(const struct check_looks *l, unsigned first, unsigned k,
+			       double alpha);
 
 struct check_scenario_opts {
 	const char *scenario;	/* its file, in the work tree */
