@@ -460,6 +460,7 @@ static void check_cpus(struct ctx *x)
 	for (size_t i = 0; i < x->end->ncpus; i++) {
 		const struct wperf_cpu_counters *d = &x->end->cpus[i], *s = NULL;
 		const struct wperf_cpu_tally *t;
+		struct wperf_checks_line *idle;
 
 		for (size_t j = 0; j < x->start->ncpus && !s; j++)
 			if (x->start->cpus[j].cpu == d->cpu)
@@ -470,9 +471,13 @@ static void check_cpus(struct ctx *x)
 		if (!x->out->cpus_checked || d->cpu >= x->tl->ncpu ||
 		    !(t = &x->tl->cpus[d->cpu])->switches)
 			continue; /* no switch recorded: idle or busy, the model cannot tell */
-		add(x, WPERF_CHECK_CPU_IDLE, t->idle_ns,
-		    cpu_grew(s, d, WPERF_CPU_IDLE, unit) + cpu_grew(s, d, WPERF_CPU_IOWAIT, unit),
-		    share(x->window, CPU_TOLERANCE) + unit, "cpu%u", d->cpu);
+		idle = add(x, WPERF_CHECK_CPU_IDLE, t->idle_ns,
+			   cpu_grew(s, d, WPERF_CPU_IDLE, unit) +
+			       cpu_grew(s, d, WPERF_CPU_IOWAIT, unit),
+			   share(x->window, CPU_TOLERANCE) + unit, "cpu%u, %llu idle exits", d->cpu,
+			   (unsigned long long)t->idle_exits);
+		if (idle)
+			idle->exits = t->idle_exits;
 		add(x, WPERF_CHECK_CPU_CHAIN, t->guessed_ns, 0, share(x->window, CPU_TOLERANCE),
 		    "cpu%u, %llu breaks", d->cpu, (unsigned long long)t->breaks);
 	}

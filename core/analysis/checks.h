@@ -31,7 +31,14 @@
  *                 (wperf_thread_acct, timeline.h)
  *   thread slices the times it got a CPU vs the kernel's count of them
  *   cpu idle      a CPU's idle time vs /proc/stat's idle + iowait; tolerance 1%
- *                 of the window and the counter's unit (a USER_HZ tick)
+ *                 of the window and the counter's unit (a USER_HZ tick). The
+ *                 kernel stops counting idle when the CPU leaves its idle
+ *                 loop, the model at the switch that ends the idle task's
+ *                 turn: the idle loop's way out (the tick restarted, the
+ *                 scheduler) is idle to the model only. The line says how
+ *                 many times the CPU came out of idle; at high wakeup rates
+ *                 on a VM that path, about 12-14 us each (measured), exceeds
+ *                 the tolerance
  *   cpu chain     each recorded switch on a CPU starts from the thread the one
  *                 before put there; a break is a switch that was not recorded
  *
@@ -97,6 +104,7 @@ struct wperf_checks_line {
 	uint8_t status;	    /* enum wperf_check_status */
 	char subject[64];   /* "disk:254:0 vda", "nic:lo", "cpu0", "app/worker-1 4711" */
 	uint32_t tid, tgid; /* thread lines */
+	uint64_t exits;	    /* cpu idle lines: the times the CPU came out of idle */
 	char process[16];   /* thread lines: the process's name */
 	uint64_t model, kernel, tolerance; /* in the kind's unit */
 	int64_t diff;			   /* model - kernel */

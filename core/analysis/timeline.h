@@ -175,9 +175,10 @@ struct wperf_timeline_opts {
  * then.
  */
 struct wperf_cpu_tally {
-	uint64_t idle_ns;  /* running its idle task, the interrupts it served taken out */
-	uint64_t switches; /* recorded on it */
-	uint64_t breaks;   /* switches whose prev was not the last switch's next */
+	uint64_t idle_ns;    /* running its idle task, the interrupts it served taken out */
+	uint64_t switches;   /* recorded on it */
+	uint64_t idle_exits; /* of them, the idle task's: the CPU came out of idle */
+	uint64_t breaks;     /* switches whose prev was not the last switch's next */
 	/* Time in which each break's missing switch lies: from when it is taken to
 	 * have come to the event that showed it. What the model may be off by. */
 	uint64_t guessed_ns;

@@ -62,8 +62,10 @@ void tl_tally_switch(struct tl_builder *b, struct tl_cpu *c, const struct wperf_
 	c->tally.switches++;
 	/* The idle task leaves: idle since it came (or since the window's start,
 	 * at the CPU's first switch). */
-	if (ev->hdr.tid == 0)
+	if (ev->hdr.tid == 0) {
 		add_idle(b, c, c->have_cur ? c->cur_since : b->start, ev->hdr.ts);
+		c->tally.idle_exits++;
+	}
 	c->have_cur = 1;
 	c->cur_tid = ev->sw.next_tid;
 	c->cur_tgid = ev->sw.next_tgid;

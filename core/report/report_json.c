@@ -207,6 +207,8 @@ static json_object *checks(const struct wperf_checks *c, const char *target)
 		    json_object_new_string(l->status == WPERF_CHECK_OK ? "OK" : "WARN"));
 		json_object_object_add(
 		    x, "counted", json_object_new_boolean(wperf_report_check_counts(c, i, target)));
+		if (l->kind == WPERF_CHECK_CPU_IDLE)
+			json_object_object_add(x, "exits", u64(l->exits));
 		if (l->kind >= WPERF_CHECK_THREAD_RUN && l->kind <= WPERF_CHECK_THREAD_SLICES) {
 			json_object_object_add(x, "tid", json_object_new_int64(l->tid));
 			json_object_object_add(x, "tgid", json_object_new_int64(l->tgid));

@@ -65,6 +65,25 @@ static uint64_t top_threads_floor(const struct wperf_checks *c)
 	return floor;
 }
 
+/* Why a CPU's idle time is over the kernel's, for each line that says so. */
+static void idle_exits_note(struct text *t, const struct wperf_checks *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct wperf_checks_line *l = &c->lines[i];
+
+		if (l->kind != WPERF_CHECK_CPU_IDLE || l->status == WPERF_CHECK_OK ||
+		    l->diff <= 0 || !l->exits)
+			continue;
+		text_put(t,
+			 "  %.*s: the model counts the CPU idle up to the switch that ends its "
+			 "idle, the kernel up to its idle loop's exit: %.1f us more at each of "
+			 "%llu exits from idle (the tick restarted and the scheduler run, on a VM "
+			 "a slow path)\n",
+			 (int)strcspn(l->subject, ","), l->subject,
+			 (double)l->diff / 1e3 / (double)l->exits, (unsigned long long)l->exits);
+	}
+}
+
 void text_checks(struct text *t, const struct wperf_checks *c, const char *target)
 {
 	uint64_t floor = target ? 0 : top_threads_floor(c);
@@ -98,6 +117,7 @@ void text_checks(struct text *t, const struct wperf_checks *c, const char *targe
 		}
 		check_line(t, l);
 	}
+	idle_exits_note(t, c);
 	if (others)
 		text_put(
 		    t,

@@ -314,6 +314,44 @@ static void test_disk_busy_counted_in_jiffies(void **state)
 	tb_release(&tr);
 }
 
+/*
+ * Exits from idle: record()'s cpu0 leaves idle once (to A at 2 s; B's break
+ * at 3.01 s is no switch), cpu1 once (to C at 4 s). With the kernel's idle
+ * of cpu0 0.5 s under the model's (6.5 s against 7 s), its line warns, and
+ * the text says why and by how much an exit: 500000 us at its one exit.
+ */
+static void test_idle_exits_said(void **state)
+{
+	const struct wperf_thread_counters none[1] = {{0}};
+	struct trace_builder tr;
+	struct reading r0, r1;
+	struct wperf_checks c;
+	struct wperf_buf text = {0};
+
+	(void)state;
+	new_trace(&tr);
+	record(&tr);
+	reading(&r0, WPERF_COUNTERS_START, 1 * SEC, 10000, 5000, 1000, 2000, none, 0);
+	reading(&r1, WPERF_COUNTERS_END, 11 * SEC - 1 * MS, 12000, 5120, 1650, 2600, none, 0);
+	tb_counters(&tr, &r0.c, &r1.c);
+	checks_of(&tr, &c);
+	assert_int_equal(line(&c, WPERF_CHECK_CPU_IDLE, "cpu0")->exits, 1);
+	assert_int_equal(line(&c, WPERF_CHECK_CPU_IDLE, "cpu1")->exits, 1);
+	line_is(&c, WPERF_CHECK_CPU_IDLE, "cpu0, 1 idle exits", 7 * SEC, 6500 * MS, 110 * MS,
+		WPERF_CHECK_WARN);
+	line_is(&c, WPERF_CHECK_CPU_IDLE, "cpu1, 1 idle exits", 6 * SEC, 6 * SEC, 110 * MS,
+		WPERF_CHECK_OK);
+	assert_int_equal(wperf_report_checks_text(&c, NULL, &text), 0);
+	assert_non_null(strstr((const char *)text.data,
+			       "cpu0: the model counts the CPU idle up to the switch that ends its "
+			       "idle, the kernel up to its idle loop's exit: 500000.0 us more at "
+			       "each of 1 exits from idle"));
+	assert_null(strstr((const char *)text.data, "cpu1: the model counts"));
+	wperf_buf_release(&text);
+	wperf_checks_release(&c);
+	tb_release(&tr);
+}
+
 /* One request of 4 MiB on sda: made by maker in context made, issued in
  * context issued (by maker in its thread's), completed 1 s later in an
  * interrupt. */
@@ -441,6 +479,7 @@ int main(void)
 	    cmocka_unit_test(test_disk_busy),
 	    cmocka_unit_test(test_disk_busy_counted_in_jiffies),
 	    cmocka_unit_test(test_disk_owned),
+	    cmocka_unit_test(test_idle_exits_said),
 	    cmocka_unit_test(test_thread_off),
 	    cmocka_unit_test(test_no_counters),
 	    cmocka_unit_test(test_target_counts),
