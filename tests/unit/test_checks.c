@@ -342,6 +342,7 @@ static void test_idle_exits_said(void **state)
 	line_is(&c, WPERF_CHECK_CPU_IDLE, "cpu1, 1 idle exits", 6 * SEC, 6 * SEC, 110 * MS,
 		WPERF_CHECK_OK);
 	assert_int_equal(wperf_report_checks_text(&c, NULL, &text), 0);
+	assert_int_equal(wperf_buf_append(&text, "", 1), 0); /* the text has no NUL of its own */
 	assert_non_null(strstr((const char *)text.data,
 			       "cpu0: the model counts the CPU idle up to the switch that ends its "
 			       "idle, the kernel up to its idle loop's exit: 500000.0 us more at "
