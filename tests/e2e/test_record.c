@@ -397,10 +397,22 @@ static void test_shortlived_mappings(void **state)
 	free(o);
 }
 
-/* -p narrows the recording to a process and its children, those it had and
- * those it starts: every switch and wakeup involves them, and the children's
- * programs are in. */
-static void test_pid_filter(void **state)
+/* A shell running script, started by the test (its child). */
+static pid_t start_shell(const char *script)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", script, NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* record -p target for 2 s into e2e_tmpdir()/name, which must succeed: the
+ * trace. */
+static struct wperf_trace *record_pid(pid_t target, const char *name)
 {
 	char trace[512], pidarg[16];
 	char *argv[] = {(char *)e2e_path("wperf-bench"),
@@ -416,27 +428,35 @@ static void test_pid_filter(void **state)
 	struct e2e_output *o = calloc(1, sizeof(*o));
 	struct wperf_trace *t = NULL;
 	struct wperf_error err = {0};
+
+	assert_non_null(o);
+	snprintf(trace, sizeof(trace), "%s/%s", e2e_tmpdir(), name);
+	snprintf(pidarg, sizeof(pidarg), "%d", (int)target);
+	e2e_run(argv, -1, o);
+	if (o->status != 0)
+		fail_msg("wperf-bench record -p exited %d: %s", o->status, o->err);
+	free(o);
+	if (wperf_trace_open(trace, &t, &err) < 0)
+		fail_msg("%s", err.msg);
+	return t;
+}
+
+/* -p narrows the recording to a process and its children, those it had and
+ * those it starts: every switch and wakeup involves them, and the children's
+ * programs are in. */
+static void test_pid_filter(void **state)
+{
 	size_t n, children = 0, switches = 0, foreign = 0;
+	struct wperf_trace *t;
 	pid_t target;
 	int status;
 
 	(void)state;
 	e2e_require_bpf();
-	snprintf(trace, sizeof(trace), "%s/pid.trace", e2e_tmpdir());
-	target = fork();
-	assert_true(target >= 0);
-	if (target == 0) {
-		execl("/bin/sh", "sh", "-c",
-		      "sleep 0.7; for i in 1 2 3; do /bin/true; done; sleep 2", NULL);
-		_exit(127);
-	}
-	snprintf(pidarg, sizeof(pidarg), "%d", (int)target);
-	e2e_run(argv, -1, o);
+	target = start_shell("sleep 0.7; for i in 1 2 3; do /bin/true; done; sleep 2");
+	t = record_pid(target, "pid.trace");
 	kill(target, SIGKILL);
 	waitpid(target, &status, 0);
-	assert_int_equal(o->status, 0);
-	if (wperf_trace_open(trace, &t, &err) < 0)
-		fail_msg("%s", err.msg);
 	struct wperf_event *ev = e2e_events(t, &n);
 	struct wperf_thread_table tt = {0};
 
@@ -476,7 +496,6 @@ static void test_pid_filter(void **state)
 	wperf_thread_table_release(&tt);
 	free(ev);
 	wperf_trace_free(t);
-	free(o);
 }
 
 /* The children pid had when /proc was read, as its children file lists them
@@ -504,20 +523,8 @@ static void children_of(pid_t pid, char *buf, size_t size)
  */
 static void test_pid_follows_earlier_children(void **state)
 {
-	char trace[512], pidarg[16], kids[256] = "";
-	char *argv[] = {(char *)e2e_path("wperf-bench"),
-			"record",
-			"-q",
-			"-o",
-			trace,
-			"-p",
-			pidarg,
-			"-d",
-			"2",
-			NULL};
-	struct e2e_output *o = calloc(1, sizeof(*o));
-	struct wperf_trace *t = NULL;
-	struct wperf_error err = {0};
+	char kids[256] = "";
+	struct wperf_trace *t;
 	struct wperf_event *ev;
 	size_t n, trues = 0;
 	pid_t target;
@@ -525,32 +532,20 @@ static void test_pid_follows_earlier_children(void **state)
 
 	(void)state;
 	e2e_require_bpf();
-	snprintf(trace, sizeof(trace), "%s/earlier.trace", e2e_tmpdir());
-	target = fork();
-	assert_true(target >= 0);
-	if (target == 0) {
-		execl("/bin/sh", "sh", "-c",
-		      "(sleep 0.8; for i in 1 2 3; do /bin/true; done) & wait", NULL);
-		_exit(127);
-	}
+	target = start_shell("(sleep 0.8; for i in 1 2 3; do /bin/true; done) & wait");
 	for (int i = 0; i < 200 && !kids[0]; i++) {
 		usleep(10000);
 		children_of(target, kids, sizeof(kids));
 	}
 	assert_true(kids[0] != '\0'); /* the subshell is there before the recording */
-	snprintf(pidarg, sizeof(pidarg), "%d", (int)target);
-	e2e_run(argv, -1, o);
+	t = record_pid(target, "earlier.trace");
 	waitpid(target, &status, 0); /* done after the subshell, 0.8 s in */
-	assert_int_equal(o->status, 0);
-	if (wperf_trace_open(trace, &t, &err) < 0)
-		fail_msg("%s", err.msg);
 	ev = e2e_events(t, &n);
 	for (size_t i = 0; i < n; i++)
 		trues += ev[i].hdr.kind == WPERF_EV_EXEC && !strcmp(ev[i].name.comm, "true");
 	assert_int_equal(trues, 3);
 	free(ev);
 	wperf_trace_free(t);
-	free(o);
 }
 
 /* Where the cgroup v2 hierarchy is mounted (/sys/fs/cgroup, or
