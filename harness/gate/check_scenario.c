@@ -467,8 +467,6 @@ int check_scenario(const struct check_scenario_opts *o, struct wperf_check_scena
 		c.started = progress_now_s();
 		if (c.sides == 2)
 			c.j.base = &c.r[BASE];
-		else
-			c.j.numbers_inform = !c.fresh; /* numbers only interleaved */
 		e = run_looks(&c, err);
 	}
 	/* The base's set was opened last: it closes first (signals are restored in turn). */

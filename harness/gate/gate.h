@@ -69,9 +69,6 @@ struct gate_judging {
 	 * compared too. */
 	const struct results *base;
 	double alpha; /* each test's level (the check's rate over its tests); 0: the scenario's */
-	/* Without base: the stored baseline's numbers inform, the structure fails
-	 * (wperf_gate_opts.numbers_inform): a check's rule. */
-	int numbers_inform;
 };
 
 /*
