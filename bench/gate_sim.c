@@ -15,14 +15,20 @@
  * among them as check-perf divides it: a results folder of `wperf-bench run`
  * (summary.json), or a scenario folder of check-perf or ab (base/ and head/,
  * pooled: an A/A check ran the same code on both sides). Its accepted
- * entries are those of DIR/base.yaml, else of baselines/SCENARIO.yaml.
+ * entries are those of DIR/base.yaml, else of baselines/SCENARIO.yaml; its
+ * gate options (tolerances, detect) those of scenarios/SCENARIO.yaml, else
+ * the runs' own: the bar is the tree's, as a check's is its base's.
  *
- * A trial, per scenario: max runs drawn for the base and max others for the
- * head, without replacement (a pool under 2 * max runs is drawn from with
- * replacement, a bootstrap, and the output says so); the effects planted on
- * the head's; looks at first, first + 3, ... up to max runs per side, each at
- * its level, until the verdict is settled. The check fails when a scenario's
- * verdict fails (exit code 1; with --strict, inconclusive too).
+ * A trial, per scenario: from a check's folder, max of its pairs of runs
+ * (base run i and head run i, made one beside the other), each a coin's toss
+ * for which of its runs is the base's: the labels shuffled within pairs, as
+ * a permutation test of a paired design does; from a results folder, max
+ * runs for the base and max others for the head. Without replacement (too
+ * few pairs or runs are drawn from with replacement, a bootstrap, and the
+ * output says so); the effects planted on the head's; looks at first,
+ * first + 3, ... up to max runs per side, each at its level, until the
+ * verdict is settled. The check fails when a scenario's verdict fails (exit
+ * code 1; with --strict, inconclusive too).
  *
  * Effects, on the head's runs only:
  *   throughput=V  each run's throughput times 1 + V (V < 0: worse); a
@@ -43,10 +49,10 @@
  * lies above alpha; --assert-power: a scenario's power at the effect has its
  * interval below P); 2 an error.
  *
- * Unlike a real check: no time budget, and the pairs are drawn at random: the
- * paired tests judge as if the machine never drifted, the pool's whole spread
- * noise to them (the power may be understated, the A/A rate is not flattered).
- * The runs keep what they had: lost events, checks, expected answers met.
+ * Unlike a real check: no time budget; a results folder's runs are paired at
+ * random, the pool's whole spread noise to the paired tests (the power is
+ * understated where the machine drifts). The runs keep what they had: lost
+ * events, checks, expected answers met.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -115,7 +121,7 @@ static void print_pass(const struct sim *s, const struct effects *eff)
 		printf(" %14s", wperf_verdict_name(cols[c]));
 	printf(" %9s\n", "runs/side");
 	for (size_t i = 0; i < s->nsc; i++) {
-		const struct scenario *sc = &s->sc[i];
+		const struct sim_scenario *sc = &s->sc[i];
 
 		sim_wilson(sc->fails, s->trials, &lo, &hi);
 		printf("  %-*s  %.4f [%.4f, %.4f]", w, sc->pool.scenario, sc->fails / n, lo, hi);
@@ -184,15 +190,18 @@ static void print_setup(const struct sim *s)
 	}
 	printf("\n");
 	for (size_t i = 0; i < s->nsc; i++) {
-		const struct scenario *sc = &s->sc[i];
+		const struct sim_scenario *sc = &s->sc[i];
 		size_t n = sc->pool.runs.nruns;
 
-		printf("  %s: %zu runs pooled from %s, accepted entries: %s\n", sc->pool.scenario,
-		       n, sc->dir, sc->accepted_from);
-		if (n < 2 * (size_t)s->max)
-			printf("    BOOTSTRAP: %zu runs cannot give %u a side without "
+		size_t have = sc->pairs ? sc->pairs : n / 2;
+
+		printf("  %s: %zu runs pooled from %s (%s), accepted entries: %s, settings: %s\n",
+		       sc->pool.scenario, n, sc->dir, sc->pairs ? "in pairs" : "no pairs",
+		       sc->accepted_from, sc->settings_from);
+		if (have < s->max)
+			printf("    BOOTSTRAP: %zu %s cannot give %u a side without "
 			       "replacement; drawn with replacement\n",
-			       n, s->max);
+			       sc->pairs ? sc->pairs : n, sc->pairs ? "pairs" : "runs", s->max);
 	}
 	printf("\n");
 }
@@ -334,7 +343,7 @@ static int power_reached(const struct sim *s, double min)
 	double lo, hi;
 
 	for (size_t i = 0; i < s->nsc; i++) {
-		const struct scenario *sc = &s->sc[i];
+		const struct sim_scenario *sc = &s->sc[i];
 		size_t k =
 		    sc->kinds[WPERF_VERDICT_REGRESSION] + sc->kinds[WPERF_VERDICT_NEW_BOTTLENECK];
 

@@ -17,6 +17,7 @@
 #include "core/gate/spending.h"
 #include "core/gate/stats.h"
 #include "harness/gate/gate.h"
+#include "harness/run/run_set.h"
 
 #define Z95 1.959963984540054 /* the normal's 97.5% quantile: a 95% interval */
 
@@ -113,9 +114,31 @@ static int read_complete(const char *dir, struct results *r, struct wperf_error 
 	return e;
 }
 
+/* The gate options the check would judge with: those of the tree's scenario
+ * file (scenarios/NAME.yaml, as a base's), else those the runs were made
+ * with. A file that no longer loads is an error, not a silent fallback. */
+static int load_settings(struct sim_scenario *sc, struct wperf_error *err)
+{
+	const struct scenario_vars vars = {
+	    .results_dir = "<results>", .build_dir = "build", .env = environ};
+	struct scenario *s = NULL;
+
+	snprintf(sc->settings_from, sizeof(sc->settings_from), "scenarios/%s.yaml",
+		 sc->pool.scenario);
+	if (access(sc->settings_from, F_OK) != 0) {
+		snprintf(sc->settings_from, sizeof(sc->settings_from), "the runs'");
+		return 0;
+	}
+	if (scenario_load(sc->settings_from, &vars, &s, err) < 0)
+		return -EINVAL;
+	run_set_gate_opts(s, &sc->pool.gate);
+	scenario_free(s);
+	return 0;
+}
+
 /* The folder's runs into sc->pool, a check's base/ and head/ pooled; its
  * accepted entries as the check would take them (none when it has none). */
-static int load_pool(struct scenario *sc, struct wperf_error *err)
+static int load_pool(struct sim_scenario *sc, struct wperf_error *err)
 {
 	struct results head;
 	char path[PATH_MAX];
@@ -134,11 +157,17 @@ static int load_pool(struct scenario *sc, struct wperf_error *err)
 	snprintf(path, sizeof(path), "%s/head", sc->dir);
 	if (check && (e = read_complete(path, &head, err)))
 		return e;
+	if (check) {
+		sc->head_at = sc->pool.runs.nruns;
+		sc->pairs = head.runs.nruns < sc->head_at ? head.runs.nruns : sc->head_at;
+	}
 	for (size_t i = 0; check && !e && i < head.runs.nruns; i++)
 		if (results_add_run(&sc->pool, &head.runs.runs[i], &head.expect[i]) < 0)
 			e = wperf_error_set(err, -ENOMEM, "out of memory");
 	if (check)
 		results_release(&head);
+	if (!e)
+		e = load_settings(sc, err);
 	/* a check's base.yaml has the base's accepted entries; else the stored baseline's */
 	snprintf(sc->accepted_from, sizeof(sc->accepted_from), "%s/base.yaml", sc->dir);
 	if (!e && (!check || access(sc->accepted_from, F_OK) != 0))
@@ -176,7 +205,7 @@ static int plant_vertex(const struct wperf_run *r, struct planted *p)
 /* The edge effect's edge: of the pool's edges (the baseline of all its runs
  * has each edge's share in every run), the heaviest by median share whose
  * median times factor is at most 1, else the heaviest. */
-static int choose_edge(struct scenario *sc, double factor, struct wperf_error *err)
+static int choose_edge(struct sim_scenario *sc, double factor, struct wperf_error *err)
 {
 	struct wperf_baseline b = {0};
 	size_t best = SIZE_MAX, any = SIZE_MAX;
@@ -206,7 +235,7 @@ static int choose_edge(struct scenario *sc, double factor, struct wperf_error *e
 }
 
 /* Every pooled run's edges with the chosen edge's share times factor. */
-static int plant_edges(struct scenario *sc, double factor, struct wperf_error *err)
+static int plant_edges(struct sim_scenario *sc, double factor, struct wperf_error *err)
 {
 	int e = choose_edge(sc, factor, err);
 
@@ -230,7 +259,7 @@ static int plant_edges(struct scenario *sc, double factor, struct wperf_error *e
 
 /* The scratch of the trials, and the two sides as gate_options reads them:
  * the pool's scenario, machine, gate and metrics, the drawn runs. */
-static int scenario_prepare(const struct sim *s, struct scenario *sc, struct wperf_error *err)
+static int scenario_prepare(const struct sim *s, struct sim_scenario *sc, struct wperf_error *err)
 {
 	size_t n = sc->pool.runs.nruns;
 	int e = 0;
@@ -265,7 +294,7 @@ static int scenario_prepare(const struct sim *s, struct scenario *sc, struct wpe
 	return 0;
 }
 
-static void scenario_release(struct scenario *sc)
+static void scenario_release(struct sim_scenario *sc)
 {
 	for (size_t i = 0; sc->planted && i < sc->pool.runs.nruns; i++) {
 		if (sc->planted[i].knots)
@@ -287,7 +316,8 @@ static void scenario_release(struct scenario *sc)
 
 /* The head's run i drawn from pooled run k, with the effects. The vertex's
  * coin is tossed whatever the effects, so that every pass draws alike. */
-static void plant(const struct effects *eff, struct scenario *sc, size_t k, size_t i, struct rng *r)
+static void plant(const struct effects *eff, struct sim_scenario *sc, size_t k, size_t i,
+		  struct rng *r)
 {
 	struct wperf_run *run = &sc->drawn[HEAD][i];
 	const struct planted *p = &sc->planted[k];
@@ -307,36 +337,63 @@ static void plant(const struct effects *eff, struct scenario *sc, size_t k, size
 	run->runnable_ns = (uint64_t)((double)run->runnable_ns * (1 + eff->throughput));
 }
 
-/* The trial's runs: max a side, the base's first; without replacement when
- * the pool has 2 * max runs (a partial Fisher-Yates shuffle), else with. */
-static void draw(const struct sim *s, const struct effects *eff, struct scenario *sc, struct rng *r)
+/* The next of the trial's draws from n things: without replacement (a step
+ * of a partial Fisher-Yates shuffle of order) when there are want of them,
+ * else with. */
+static size_t draw_one(size_t *order, size_t i, size_t n, size_t want, struct rng *r)
 {
-	size_t n = sc->pool.runs.nruns, want = 2 * (size_t)s->max, *order = sc->order;
+	size_t j, k;
 
-	for (size_t i = 0; i < want; i++) {
+	if (n < want)
+		return rng_below(r, n);
+	j = i + rng_below(r, n - i);
+	k = order[j];
+	order[j] = order[i];
+	order[i] = k;
+	return k;
+}
+
+/* Run k of the pool as the side's run at. */
+static void take(const struct effects *eff, struct sim_scenario *sc, int side, size_t at, size_t k,
+		 struct rng *r)
+{
+	sc->drawn[side][at] = sc->pool.runs.runs[k];
+	sc->drawn_expect[side][at] = sc->pool.expect[k];
+	if (side == HEAD)
+		plant(eff, sc, k, at, r);
+}
+
+/*
+ * The trial's runs: max a side. A check's pairs stay pairs, as the paired
+ * tests see them live (a drift of the machine moves both runs of a pair):
+ * max pairs drawn, each a coin's toss for which of its runs is the base's.
+ * Without pairs, max runs for the base and max others for the head. Without
+ * replacement when there are enough, else with (a bootstrap).
+ */
+static void draw(const struct sim *s, const struct effects *eff, struct sim_scenario *sc,
+		 struct rng *r)
+{
+	size_t n = sc->pool.runs.nruns;
+
+	for (size_t i = 0; sc->pairs && i < s->max; i++) {
+		size_t p = draw_one(sc->order, i, sc->pairs, s->max, r);
+		int swap = rng_unit(r) < 0.5;
+
+		take(eff, sc, swap ? HEAD : BASE, i, p, r);
+		take(eff, sc, swap ? BASE : HEAD, i, sc->head_at + p, r);
+	}
+	for (size_t i = 0; !sc->pairs && i < 2 * (size_t)s->max; i++) {
 		int side = i < s->max ? BASE : HEAD;
-		size_t at = side == BASE ? i : i - s->max, k;
 
-		if (n >= want) {
-			size_t j = i + rng_below(r, n - i);
-
-			k = order[j];
-			order[j] = order[i];
-			order[i] = k;
-		} else {
-			k = rng_below(r, n);
-		}
-		sc->drawn[side][at] = sc->pool.runs.runs[k];
-		sc->drawn_expect[side][at] = sc->pool.expect[k];
-		if (side == HEAD)
-			plant(eff, sc, k, at, r);
+		take(eff, sc, side, side == BASE ? i : i - s->max,
+		     draw_one(sc->order, i, n, 2 * (size_t)s->max, r), r);
 	}
 }
 
 /* The verdict on the first n runs of each side at level, as check_scenario.c's
  * look() makes it: a baseline of the base's runs with the accepted entries,
  * the head judged against it with the options a check sets (paired). */
-static int look(struct scenario *sc, unsigned n, double level, struct wperf_verdict *v,
+static int look(struct sim_scenario *sc, unsigned n, double level, struct wperf_verdict *v,
 		struct wperf_error *err)
 {
 	struct gate_judging j = {.base = &sc->side[BASE], .alpha = level};
@@ -361,8 +418,8 @@ static int look(struct scenario *sc, unsigned n, double level, struct wperf_verd
 /* One scenario of a trial, look after look as check_scenario.c's run_looks()
  * goes: each at its level of the plan, on until the verdict is settled or the
  * last look; *kind its verdict, *runs the runs per side it took. */
-static int judge_scenario(const struct sim *s, struct scenario *sc, enum wperf_verdict_kind *kind,
-			  unsigned *runs, struct wperf_error *err)
+static int judge_scenario(const struct sim *s, struct sim_scenario *sc,
+			  enum wperf_verdict_kind *kind, unsigned *runs, struct wperf_error *err)
 {
 	for (unsigned k = 0; k < s->looks; k++) {
 		unsigned want = check_looks_runs(&s->plan, s->first, k);
@@ -391,7 +448,7 @@ int sim_pass(struct sim *s, const struct effects *eff, struct wperf_error *err)
 	rng_seed(&r, s->seed);
 	s->check_fails = 0;
 	for (size_t i = 0; !e && i < s->nsc; i++) {
-		struct scenario *sc = &s->sc[i];
+		struct sim_scenario *sc = &s->sc[i];
 
 		memset(sc->kinds, 0, sizeof(sc->kinds));
 		sc->fails = sc->runs_used = 0;
@@ -405,7 +462,7 @@ int sim_pass(struct sim *s, const struct effects *eff, struct wperf_error *err)
 		int fails = 0;
 
 		for (size_t i = 0; !e && i < s->nsc; i++) {
-			struct scenario *sc = &s->sc[i];
+			struct sim_scenario *sc = &s->sc[i];
 			enum wperf_verdict_kind kind = WPERF_VERDICT_PASS;
 			unsigned runs = 0;
 			int f;

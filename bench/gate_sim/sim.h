@@ -37,15 +37,20 @@ struct planted {
 	struct wperf_run_edge *edges; /* the run's edges, the chosen one scaled */
 };
 
-struct scenario {
+struct sim_scenario {
 	const char *dir;
 	struct results pool;		/* every run of the folder, both sides */
 	struct wperf_baseline accepted; /* only its accepted entries count */
 	char accepted_from[PATH_MAX];	/* its file, or "none" */
+	char settings_from[PATH_MAX];	/* the scenario file of its gate options, or "the runs'" */
 	struct planted *planted;	/* per pooled run */
 	char *edge_from, *edge_to;	/* the edge effect's edge (NULL: none yet) */
 	double edge_factor;		/* of the planted edges; 0: none yet */
-	size_t *order;			/* a permutation of the pool, drawn from */
+	size_t *order;			/* a permutation of the pool (or its pairs), drawn from */
+	/* A check's folder: its runs were made in pairs, base run i (pooled
+	 * run i) beside head run i (pooled run head_at + i); 0 pairs: a results
+	 * folder, no pairs. */
+	size_t pairs, head_at;
 	/* The trial's runs (shallow copies of the pool's) and the two sides made
 	 * of them, as gate_options and the verdict read a check's. */
 	struct wperf_run *drawn[2];
@@ -66,7 +71,7 @@ struct sim {
 	struct check_looks plan;
 	unsigned looks;
 	double scenario_alpha;
-	struct scenario *sc;
+	struct sim_scenario *sc;
 	size_t nsc;
 	/* the tallies of the last pass */
 	size_t check_fails;

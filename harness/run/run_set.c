@@ -321,6 +321,17 @@ static void finish(struct run_set *set)
 		progress_warn(&set->progress, "plots: %s", err.msg);
 }
 
+void run_set_gate_opts(const struct scenario *s, struct wperf_gate_opts *g)
+{
+	g->edge_tolerance = s->gate.edge_tolerance;
+	g->throughput_tolerance = s->gate.throughput_tolerance;
+	g->warn_ratio = s->gate.warn_ratio;
+	g->min_runs = s->gate.min_runs;
+	g->max_lost = s->gate.max_lost;
+	g->detect = s->gate.detect;
+	g->lower_is_better = !s->load.throughput.higher_is_better;
+}
+
 static void init_results(struct run_set *set)
 {
 	const struct scenario *s = set->s;
@@ -334,13 +345,7 @@ static void init_results(struct run_set *set)
 	r->started = time(NULL);
 	results_environment(&r->env);
 	git_repo_info_of(".", &r->git);
-	r->gate.edge_tolerance = s->gate.edge_tolerance;
-	r->gate.throughput_tolerance = s->gate.throughput_tolerance;
-	r->gate.warn_ratio = s->gate.warn_ratio;
-	r->gate.min_runs = s->gate.min_runs;
-	r->gate.max_lost = s->gate.max_lost;
-	r->gate.detect = s->gate.detect;
-	r->gate.lower_is_better = !s->load.throughput.higher_is_better;
+	run_set_gate_opts(s, &r->gate);
 }
 
 /* Into the set's working directory (*back: the way back, -1: none). */

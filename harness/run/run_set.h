@@ -43,6 +43,12 @@ int run_set_open(const struct run_set_opts *o, struct results *out, struct run_s
 
 /* The scenario's expected answer as the gate checks it; want points into s. */
 void run_set_expectation(const struct scenario *s, struct wperf_expect *want);
+
+/* The gate options of s's scenario file (its gate: block and the throughput's
+ * direction) into g, the rest of g as it was: what its results are judged
+ * with. */
+void run_set_gate_opts(const struct scenario *s, struct wperf_gate_opts *g);
+
 /* How many runs the set makes: the option's, else the scenario's. */
 unsigned run_set_planned(const struct run_set *set);
 
