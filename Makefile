@@ -8,6 +8,7 @@
 #   make check-perf  the performance gate over the scenarios tagged ci: against baselines/, or
 #                 CHECK_PERF_BASE=REF: base commit REF against the work tree, run in turns
 #   make validation  run the synthetic suite and its fixes; writes docs/validation.md
+#   make case-studies  run the real servers and their fixes; writes docs/case-studies.md's table
 #   make test     run the unit and end-to-end tests (cmocka), the include and size rules,
 #                 the shell completion and the man pages
 #   make test-core  the tests of libwperf alone (no clang BPF target, bpftool or BPF)
@@ -115,7 +116,7 @@ FUZZ_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRCS) $(FUZZ_HARNESS_SRCS) 
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= $(FUZZ_SRCS:fuzz/%.c=%)
 
-.PHONY: all deps build-deps deb demo check-perf validation test test-core test-unit test-e2e check-bpf-arm64 asan valgrind bench fuzz man completion install clean
+.PHONY: all deps build-deps deb demo check-perf validation case-studies test test-core test-unit test-e2e check-bpf-arm64 asan valgrind bench fuzz man completion install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -277,6 +278,10 @@ check-perf: all
 validation: all
 	@WPERF_BENCH=$(WPERF_BENCH) bash bench/validation.sh $(BUILD)/validation
 
+# ---- the real servers with a fix, run and written up in docs/case-studies.md ----
+case-studies: all
+	@WPERF_BENCH=$(WPERF_BENCH) bash bench/case_studies.sh $(BUILD)/case-studies
+
 # ---- benchmarks ----
 $(BUILD)/bench/%: bench/%.c $(LIBHARNESS) $(LIBWPERF) $(BENCH_SKELS)
 	@mkdir -p $(@D)
@@ -357,6 +362,7 @@ install: $(WPERF_BENCH) $(LIBWPERF) man completion
 	install -m 0644 docs/*.md $(DOC_DIR)/docs/
 	install -m 0644 docs/case-studies/*.svg $(DOC_DIR)/docs/case-studies/
 	install -m 0644 scenarios/*.yaml $(EXAMPLES_DIR)/
+	install -D -m 0644 scenarios/nginx/nginx.conf $(EXAMPLES_DIR)/nginx/nginx.conf
 
 # ---- the Debian packages: debian/ ----
 # dpkg-buildpackage writes the packages beside the tree it builds: it builds a

@@ -13,5 +13,6 @@ extras=(
 	zookeeper libzookeeper-mt-dev                   # scenarios/zookeeper.yaml: server, C client
 	openjdk-17-jdk-headless                         # jcmd: the JVM writes its perf map on demand
 	memcached libmemcached-dev                      # scenarios/memcached.yaml: server, C client
+	nginx-light wrk                                 # scenarios/nginx.yaml: server, load
 )
 exec bash "$(dirname "$0")/install-build-deps.sh" "${extras[@]}"
