@@ -32,13 +32,13 @@
  *   thread slices the times it got a CPU vs the kernel's count of them
  *   cpu idle      a CPU's idle time vs /proc/stat's idle + iowait; tolerance 1%
  *                 of the window and the counter's unit (a USER_HZ tick). The
- *                 kernel stops counting idle when the CPU leaves its idle
- *                 loop, the model at the switch that ends the idle task's
- *                 turn: the idle loop's way out (the tick restarted, the
- *                 scheduler) is idle to the model only. The line says how
- *                 many times the CPU came out of idle; at high wakeup rates
- *                 on a VM that path, about 12-14 us each (measured), exceeds
- *                 the tolerance
+ *                 model counts idle from the switch to the idle task; the
+ *                 kernel's clock starts inside the idle loop's way in (the
+ *                 tick stopped: an hrtimer reprogrammed, a VM exit), which no
+ *                 tracepoint marks. The line says how many times the CPU came
+ *                 out of idle; at high wakeup rates on a VM the difference,
+ *                 about 6-15 us each (measured), exceeds the tolerance
+ *                 (docs/report-schema.md)
  *   cpu chain     each recorded switch on a CPU starts from the thread the one
  *                 before put there; a break is a switch that was not recorded
  *

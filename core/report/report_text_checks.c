@@ -75,10 +75,10 @@ static void idle_exits_note(struct text *t, const struct wperf_checks *c)
 		    l->diff <= 0 || !l->exits)
 			continue;
 		text_put(t,
-			 "  %.*s: the model counts the CPU idle up to the switch that ends its "
-			 "idle, the kernel up to its idle loop's exit: %.1f us more at each of "
-			 "%llu exits from idle (the tick restarted and the scheduler run, on a VM "
-			 "a slow path)\n",
+			 "  %.*s: the model counts the CPU idle from the switch to its idle task, "
+			 "the kernel from a moment of the idle loop's way in that no event marks "
+			 "(the tick stopped, on a VM a slow path): %.1f us more at each of %llu "
+			 "exits from idle\n",
 			 (int)strcspn(l->subject, ","), l->subject,
 			 (double)l->diff / 1e3 / (double)l->exits, (unsigned long long)l->exits);
 	}

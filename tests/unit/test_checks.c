@@ -344,9 +344,10 @@ static void test_idle_exits_said(void **state)
 	assert_int_equal(wperf_report_checks_text(&c, NULL, &text), 0);
 	assert_int_equal(wperf_buf_append(&text, "", 1), 0); /* the text has no NUL of its own */
 	assert_non_null(strstr((const char *)text.data,
-			       "cpu0: the model counts the CPU idle up to the switch that ends its "
-			       "idle, the kernel up to its idle loop's exit: 500000.0 us more at "
-			       "each of 1 exits from idle"));
+			       "cpu0: the model counts the CPU idle from the switch to its idle "
+			       "task, the kernel from a moment of the idle loop's way in that no "
+			       "event marks (the tick stopped, on a VM a slow path): 500000.0 us "
+			       "more at each of 1 exits from idle"));
 	assert_null(strstr((const char *)text.data, "cpu1: the model counts"));
 	wperf_buf_release(&text);
 	wperf_checks_release(&c);
