@@ -363,6 +363,7 @@ install: $(WPERF_BENCH) $(LIBWPERF) man completion
 	install -m 0644 docs/case-studies/*.svg $(DOC_DIR)/docs/case-studies/
 	install -m 0644 scenarios/*.yaml $(EXAMPLES_DIR)/
 	install -D -m 0644 scenarios/nginx/nginx.conf $(EXAMPLES_DIR)/nginx/nginx.conf
+	install -D -m 0755 scenarios/zookeeper/slowdisk.sh $(EXAMPLES_DIR)/zookeeper/slowdisk.sh
 
 # ---- the Debian packages: debian/ ----
 # dpkg-buildpackage writes the packages beside the tree it builds: it builds a

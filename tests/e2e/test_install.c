@@ -95,8 +95,14 @@ static void test_documents_and_examples(void **state)
 	assert_installed_all("README.md", "usr/share/doc/wperf-bench", 1);
 	assert_installed_all("docs/*.md", "usr/share/doc/wperf-bench", 1);
 	assert_installed_all("scenarios/*.yaml", "usr/share/wperf-bench/scenarios", 0);
-	/* what an example reads beside it (${SCENARIO_DIR}/nginx/nginx.conf) */
-	assert_installed_all("scenarios/nginx/nginx.conf", "usr/share/wperf-bench/scenarios/nginx", 0);
+	/* what an example reads or runs beside it (${SCENARIO_DIR}/nginx/nginx.conf) */
+	assert_installed_all("scenarios/nginx/nginx.conf", "usr/share/wperf-bench/scenarios/nginx",
+			     0);
+	assert_installed_all("scenarios/zookeeper/slowdisk.sh",
+			     "usr/share/wperf-bench/scenarios/zookeeper", 0);
+	assert_int_equal(
+	    access(e2e_join(root, "usr/share/wperf-bench/scenarios/zookeeper/slowdisk.sh"), X_OK),
+	    0);
 }
 
 /* The man pages of the program and of each command, and the completion. */
