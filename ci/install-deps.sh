@@ -14,5 +14,6 @@ extras=(
 	openjdk-17-jdk-headless                         # jcmd: the JVM writes its perf map on demand
 	memcached libmemcached-dev                      # scenarios/memcached.yaml: server, C client
 	nginx-light wrk                                 # scenarios/nginx.yaml: server, load
+	mariadb-server sysbench                         # scenarios/mariadb.yaml: server, load
 )
 exec bash "$(dirname "$0")/install-build-deps.sh" "${extras[@]}"
