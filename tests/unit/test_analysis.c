@@ -468,6 +468,20 @@ static void test_target_by_program(void **state)
 	tb_release(&b);
 }
 
+/* The start of the target tests' traces: a shell (500) on CPU 0 from 1 ms,
+ * which forks 501 at 2 ms, and another process (600); cgroups: the trace's
+ * META cgroups, or NULL for none. */
+static void shell_and_other(struct trace_builder *b, const char *cgroups)
+{
+	tb_init(b, 0, 100 * MS);
+	if (cgroups)
+		tb_meta(b, WPERF_META_CGROUPS, cgroups);
+	tb_thread(b, 500, 500, "sh");
+	tb_thread(b, 600, 600, "other");
+	tb_switch(b, 1 * MS, 0, 0, 500, 1, -1, -1);
+	tb_fork(b, 2 * MS, 0, 500, 501, 501, "sh");
+}
+
 /*
  * A recorded command's target is its process and every process it started
  * (issue 27): a shell (500) starts a server (501), which forks a daemon (502)
@@ -484,11 +498,7 @@ static void test_target_tree(void **state)
 	char *list;
 
 	(void)state;
-	tb_init(&b, 0, 100 * MS);
-	tb_thread(&b, 500, 500, "sh");
-	tb_thread(&b, 600, 600, "other");
-	tb_switch(&b, 1 * MS, 0, 0, 500, 1, -1, -1);
-	tb_fork(&b, 2 * MS, 0, 500, 501, 501, "sh");
+	shell_and_other(&b, NULL);
 	tb_switch(&b, 3 * MS, 0, 500, 0, 0, -1, -1);
 	tb_switch(&b, 4 * MS, 1, 0, 501, 1, -1, -1);
 	tb_name(&b, WPERF_EV_EXEC, 5 * MS, 1, 501, "server");
@@ -531,13 +541,7 @@ static void test_target_cgroup(void **state)
 	char *list;
 
 	(void)state;
-	tb_init(&b, 0, 100 * MS);
-	tb_meta(&b, WPERF_META_CGROUPS,
-		"/bench.slice/run.scope\t500\n/system.slice\t1,600\n/user.slice/x\t7");
-	tb_thread(&b, 500, 500, "sh");
-	tb_thread(&b, 600, 600, "other");
-	tb_switch(&b, 1 * MS, 0, 0, 500, 1, -1, -1);
-	tb_fork(&b, 2 * MS, 0, 500, 501, 501, "sh");
+	shell_and_other(&b, "/bench.slice/run.scope\t500\n/system.slice\t1,600\n/user.slice/x\t7");
 	tb_fork(&b, 3 * MS, 0, 501, 502, 502, "sh");
 	tb_switch(&b, 4 * MS, 0, 500, 600, 0, -1, -1);
 	tb_switch(&b, 5 * MS, 0, 600, 0, 0, -1, -1);
