@@ -22,8 +22,10 @@ doc=docs/case-studies.md
 begin='<!-- the table below is written by bench/case_studies.sh: run it, do not edit -->'
 end='<!-- end of the table -->'
 
-grep -qxF "$begin" "$doc" && grep -qxF "$end" "$doc" ||
-	{ echo "case_studies.sh: $doc has no marker lines for the table" >&2; exit 2; }
+if ! grep -qxF "$begin" "$doc" || ! grep -qxF "$end" "$doc"; then
+	echo "case_studies.sh: $doc has no marker lines for the table" >&2
+	exit 2
+fi
 # shellcheck source=bench/result_table.sh
 . bench/result_table.sh
 

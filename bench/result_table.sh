@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # bench/result_table.sh: the table of docs/validation.md and of
 # docs/case-studies.md, one row per scenario from its results folders, sourced
 # by bench/validation.sh and bench/case_studies.sh (needs jq, and root and
@@ -20,7 +21,7 @@ run_with_fix() {
 	local name fixed
 	name=$(basename "$2" .yaml)
 	fixed=$(dirname "$2")/$name-fixed.yaml
-	"$bench" run -q --results "$1/$name" "$2" >/dev/null || true
+	"${bench:?}" run -q --results "$1/$name" "$2" >/dev/null || true
 	[ ! -f "$fixed" ] || "$bench" run -q --results "$1/$name-fixed" "$fixed" >/dev/null || true
 }
 
