@@ -13,7 +13,8 @@
  * A part of a split identity is named by a function of its own stacks that no
  * other part of the identity has: "pools@a_worker". The program's own code
  * comes first (a frame in no shared library: a pool is best told by the code
- * that runs it), then the function whose stacks weigh most in the part. A
+ * that runs it), then the function whose stacks weigh most in the part, with
+ * near ties (NAME_TIE) broken by name, so that the name holds run after run. A
  * function's name is the same on every run and machine, and across builds of
  * the same code. A part with no function of its own (all its frames are in
  * the other parts' stacks, or none has a symbol) is named by a hash of its
@@ -135,24 +136,43 @@ static int elsewhere(const struct part *parts, uint32_t nparts, uint32_t g,
 	return 0;
 }
 
-/* Whether function a names a part better than b (NULL). */
-static int better(const struct frame_weight *a, const struct frame_weight *b)
+/*
+ * Weights within this share of the heaviest's are a tie. The functions of one
+ * call chain are in nearly the same stacks of a part (a server's connection
+ * threads: handle_one_connection, do_handle_one_connection, do_command), and
+ * which of them weighs a little more changes from run to run; the name a gate
+ * compares across runs must not. Among the tied, the first by name.
+ */
+#define NAME_TIE 0.2
+
+/* Can function f of part g name it: a symbol that no other part has? */
+static int can_name(const struct part *parts, uint32_t nparts, uint32_t g,
+		    const struct frame_weight *f)
 {
-	if (!b || a->library != b->library)
-		return !b || a->library < b->library;
-	return a->weight > b->weight || (a->weight == b->weight && strcmp(a->name, b->name) < 0);
+	return f->name[0] != '[' && !elsewhere(parts, nparts, g, f);
 }
 
-/* Names part g: "@FUNCTION" by a function of its own, or "~HASH". */
+/* Names part g: "@FUNCTION" by a function of its own (the program's own code
+ * before a library's; the heaviest, ties by NAME_TIE), or "~HASH". */
 static void name_part(struct part *parts, uint32_t nparts, uint32_t g)
 {
 	struct part *p = &parts[g];
 	const struct frame_weight *f = (const struct frame_weight *)(const void *)p->frames.data,
 				  *best = NULL;
+	size_t n = p->frames.len / sizeof(*f);
+	uint8_t library = 1;
+	double heaviest = 0;
 
-	for (size_t i = 0; i < p->frames.len / sizeof(*f); i++)
-		if (f[i].name[0] != '[' && better(&f[i], best) &&
-		    !elsewhere(parts, nparts, g, &f[i]))
+	for (size_t i = 0; i < n; i++) /* the class (own code or not), and its heaviest */
+		if (can_name(parts, nparts, g, &f[i]) && f[i].library <= library) {
+			heaviest = f[i].library < library || f[i].weight > heaviest ? f[i].weight
+										     : heaviest;
+			library = f[i].library;
+		}
+	for (size_t i = 0; i < n; i++)
+		if (can_name(parts, nparts, g, &f[i]) && f[i].library == library &&
+		    f[i].weight >= (1 - NAME_TIE) * heaviest &&
+		    (!best || strcmp(f[i].name, best->name) < 0))
 			best = &f[i];
 	if (best)
 		snprintf(p->name, sizeof(p->name), "@%s", best->name);

@@ -87,8 +87,9 @@ static const char pools_map[] = "1000 100 futex_wait\n"
 				"9000 100 pthread_cond_signal\n"
 				"a000 100 feed_a\n"
 				"b000 100 feed_b\n"
-				"c000 100 feed_main\n";
-enum { US_A = 1, US_B, US_MAIN, US_CUT, US_FEED_A, US_FEED_B, US_FEED_MAIN };
+				"c000 100 feed_main\n"
+				"d000 100 a_serve\n";
+enum { US_A = 1, US_B, US_MAIN, US_CUT, US_FEED_A, US_FEED_B, US_FEED_MAIN, US_A_SERVE };
 static const uint64_t stack_a[] = {0x1010, 0x2010, 0x3010, 0x5010};
 static const uint64_t stack_b[] = {0x1010, 0x2010, 0x4010, 0x5010};
 static const uint64_t stack_main[] = {0x6010, 0x7010};
@@ -96,6 +97,8 @@ static const uint64_t stack_cut[] = {0x1010}; /* a walk stopped in the C library
 static const uint64_t feed_a[] = {0x8010, 0x9010, 0xa010};
 static const uint64_t feed_b[] = {0x8010, 0x9010, 0xb010};
 static const uint64_t feed_main[] = {0x8010, 0xc010};
+/* pool A's wait one call deeper: a_worker calls a_serve */
+static const uint64_t stack_a_serve[] = {0x1010, 0x2010, 0xd010, 0x3010, 0x5010};
 
 static void pools_stacks(struct trace_builder *b)
 {
@@ -107,6 +110,7 @@ static void pools_stacks(struct trace_builder *b)
 	tb_stack(b, US_FEED_A, 1, 3, feed_a);
 	tb_stack(b, US_FEED_B, 1, 3, feed_b);
 	tb_stack(b, US_FEED_MAIN, 1, 2, feed_main);
+	tb_stack(b, US_A_SERVE, 1, 5, stack_a_serve);
 }
 
 /* At t0, waker wakes tid (from its stack us_wake); tid runs 1 ms on CPU 1 and
@@ -192,6 +196,47 @@ static void test_unnamed_pools_stay_apart(void **state)
 	a = analyze(&b, 0, &t);
 	check_pools(a);
 	finish(a, t, &b);
+}
+
+/*
+ * A part's name holds from run to run. Pool A's threads wait in a_serve,
+ * called by a_worker: both functions are its own, on one call chain. In one
+ * run every wait is in a_serve; in the other, one of the twenty is in
+ * a_worker itself, so a_worker weighs a little more. By weight alone the
+ * part was pools@a_serve in the first (a tie, then the name) and
+ * pools@a_worker in the second; near ties go by name: pools@a_serve in both.
+ */
+static void test_part_names_hold(void **state)
+{
+	(void)state;
+	for (int once_outside = 0; once_outside < 2; once_outside++) {
+		struct trace_builder b;
+		struct wperf_trace *t;
+		struct wperf_analysis *a;
+
+		tb_init(&b, 0, 100 * MS);
+		pools_stacks(&b);
+		tb_thread(&b, POOLS, POOLS, "pools");
+		tb_thread(&b, FEED, POOLS, "feeder");
+		for (uint32_t tid = 501; tid <= 504; tid++)
+			tb_thread(&b, tid, POOLS, "pools");
+		for (int c = 0; c < 10; c++) {
+			cycle(&b, 501, FEED, c * 10 * MS, US_FEED_A,
+			      once_outside && c == 0 ? US_A : US_A_SERVE);
+			cycle(&b, 502, FEED, c * 10 * MS + MS, US_FEED_A, US_A_SERVE);
+		}
+		worker(&b, 503, 2 * MS, US_B, US_FEED_B);
+		worker(&b, 504, 3 * MS, US_B, US_FEED_B);
+		tb_switch(&b, 0, 0, POOLS, 0, 0, -1, US_MAIN);
+		tb_wake(&b, 95 * MS, 0, POOLS, FEED, -1, US_FEED_MAIN);
+		tb_sort(&b);
+		a = analyze(&b, 0, &t);
+		if (!find(a, "pools@a_serve"))
+			fail_msg("no pools@a_serve (once outside: %d)", once_outside);
+		assert_int_equal(find(a, "pools@a_serve")->nmembers, 2);
+		assert_int_equal(find(a, "pools@b_worker")->nmembers, 2);
+		finish(a, t, &b);
+	}
 }
 
 /*
@@ -511,6 +556,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_unnamed_pools_stay_apart),
+	    cmocka_unit_test(test_part_names_hold),
 	    cmocka_unit_test(test_identical_workers_merge),
 	    cmocka_unit_test(test_processes_of_one_program_merge),
 	    cmocka_unit_test(test_walks_into_data_are_cut),
