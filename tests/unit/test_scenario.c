@@ -278,7 +278,7 @@ static void test_fig1_and_defaults(void **state)
 	assert_int_equal(s->analysis.naliases, 0);
 	assert_strv(s->analysis.aliases, NULL);
 	assert_true(s->gate.edge_tolerance == 0.10);
-	assert_true(s->gate.throughput_tolerance == 0.15); /* the disk drifts: see the file */
+	assert_true(s->gate.throughput_tolerance == 0.05);
 	assert_true(s->gate.warn_ratio == 0.5);
 	assert_int_equal(s->gate.min_runs, 5);
 	scenario_free(s);
