@@ -375,15 +375,19 @@ static void the_fork_path_keeps_one_comment(void **state)
 	wperf_buf_release(&text);
 }
 
-/* 6: the next push reverts the plant: a pass, in the same comment. The head
- * is the base's code again, so "improved" may come too, as often as the gate's
- * level allows a false one (q <= alpha, a few in a hundred): it passes as well. */
+/* 6: the next push reverts the plant: the check passes (exit 0), in the same
+ * comment, which no longer names the planted vertex. The head is the base's
+ * code again, so its verdict is the gate's on noise: "pass", or as often as
+ * the gate's levels allow, "improved" (q <= alpha) or "inconclusive" (a change
+ * past the tolerance that the runs could not tell from noise: the clean-clone
+ * CI's ASan build saw -5.2% at 8 runs a side), neither of which fails. */
 static void the_fix_passes_in_the_same_comment(void **state)
 {
 	const char *summary = e2e_tmp_path("summary-2.md");
 	struct wperf_check c;
 	struct wperf_buf body = {0};
 	const struct wperf_check_scenario *s;
+	enum wperf_verdict_kind kind;
 	char row[64];
 
 	(void)state;
@@ -393,9 +397,10 @@ static void the_fix_passes_in_the_same_comment(void **state)
 	assert_int_equal(c.n, 1);
 	s = scenario(&c, SCENARIO);
 	assert_false(s->error);
-	if (s->verdict.kind != WPERF_VERDICT_IMPROVED)
+	kind = s->verdict.kind;
+	if (kind != WPERF_VERDICT_IMPROVED && kind != WPERF_VERDICT_INCONCLUSIVE)
 		e2e_verdict_is(s, WPERF_VERDICT_PASS, check);
-	snprintf(row, sizeof(row), "| `" SCENARIO "` | %s |", wperf_verdict_name(s->verdict.kind));
+	snprintf(row, sizeof(row), "| `" SCENARIO "` | %s |", wperf_verdict_name(kind));
 	wperf_check_release(&c);
 	upload_and_download();
 
@@ -403,7 +408,9 @@ static void the_fix_passes_in_the_same_comment(void **state)
 	post_from_the_job(forge_token_env);
 	expect(0, "out", "comment updated https://github.example/o/r/pull/7#issuecomment-");
 	the_one_comment(&body);
-	assert_has(&body, FORGE_MARKER "\n**wperf-bench: 1 scenario passes");
+	assert_has(&body, kind == WPERF_VERDICT_INCONCLUSIVE
+			      ? FORGE_MARKER "\n**wperf-bench: 1 inconclusive in 1 scenario**"
+			      : FORGE_MARKER "\n**wperf-bench: 1 scenario passes");
 	assert_has(&body, row);
 	if (strstr((const char *)body.data, NEW_VERTEX))
 		fail_msg("the fix's comment still names " NEW_VERTEX ":\n%s",
