@@ -163,16 +163,19 @@ static void name_part(struct part *parts, uint32_t nparts, uint32_t g)
 	uint8_t library = 1;
 	double heaviest = 0;
 
-	for (size_t i = 0; i < n; i++) /* the class (own code or not), and its heaviest */
-		if (can_name(parts, nparts, g, &f[i]) && f[i].library <= library) {
-			heaviest = f[i].library < library || f[i].weight > heaviest ? f[i].weight
-										     : heaviest;
-			library = f[i].library;
-		}
+	/* the class (own code, else a library's) and its heaviest */
+	for (size_t i = 0; i < n; i++) {
+		if (f[i].library > library || !can_name(parts, nparts, g, &f[i]))
+			continue;
+		if (f[i].library < library || f[i].weight > heaviest)
+			heaviest = f[i].weight;
+		library = f[i].library;
+	}
+	/* of its near ties, the first by name */
 	for (size_t i = 0; i < n; i++)
-		if (can_name(parts, nparts, g, &f[i]) && f[i].library == library &&
-		    f[i].weight >= (1 - NAME_TIE) * heaviest &&
-		    (!best || strcmp(f[i].name, best->name) < 0))
+		if (f[i].library == library && f[i].weight >= (1 - NAME_TIE) * heaviest &&
+		    (!best || strcmp(f[i].name, best->name) < 0) &&
+		    can_name(parts, nparts, g, &f[i]))
 			best = &f[i];
 	if (best)
 		snprintf(p->name, sizeof(p->name), "@%s", best->name);
