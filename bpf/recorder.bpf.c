@@ -12,7 +12,8 @@
  *
  * Here: the maps, the staging of records and the ring buffer, and the
  * programs' list. Each kind of event is in a part of its own, included
- * below: stacks.bpf.h (the stacks of a blocking thread and its waker),
+ * below: stacks.bpf.h (the stacks of a blocking thread and its waker, with
+ * stack_caller.bpf.h and stack_copy.bpf.h),
  * interrupts.bpf.h, sched.bpf.h (switches, wakeups, thread lifetimes),
  * block.bpf.h, net.bpf.h and annotations.bpf.h (USDT).
  */
@@ -23,6 +24,7 @@
 #include <bpf/usdt.bpf.h>
 #include "bpf/wperf_event.h"
 #include "bpf/stack_caller.bpf.h"
+#include "bpf/stack_copy.bpf.h"
 
 #define PF_KTHREAD 0x00200000
 

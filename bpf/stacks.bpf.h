@@ -61,6 +61,7 @@ static __always_inline void take_stacks(void *ctx, struct task_struct *task, __u
 	bool kthread = task->flags & PF_KTHREAD;
 	struct thread_places *places = NULL;
 	struct stack_place *slot = NULL;
+	struct pt_regs *regs = NULL;
 	__u64 ip = 0, sp = 0, syscall = 0;
 
 	*kstack = WPERF_NO_STACK;
@@ -68,8 +69,7 @@ static __always_inline void take_stacks(void *ctx, struct task_struct *task, __u
 	if (tgid == self_tgid || !stack_mode)
 		return;
 	if (!kthread) {
-		struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
-
+		regs = (struct pt_regs *)bpf_task_pt_regs(task);
 		/* A typed pointer from a helper: plain loads, in raw_tp programs too. */
 		ip = PT_REGS_IP(regs);
 		sp = PT_REGS_SP(regs);
@@ -98,7 +98,10 @@ static __always_inline void take_stacks(void *ctx, struct task_struct *task, __u
 	if (stack_mode & STACKS_KERNEL)
 		*kstack = take_stack(ctx, 0);
 	if ((stack_mode & STACKS_USER) && !kthread) {
-		*ustack = recovered_stack_id(task, ip, sp);
+		if (copy_user_stacks)
+			*ustack = copy_user_stack(task, tgid, regs);
+		else
+			*ustack = recovered_stack_id(task, ip, sp);
 		if (*ustack == WPERF_NO_STACK)
 			*ustack = take_stack(ctx, BPF_F_USER_STACK);
 	}

@@ -203,4 +203,32 @@ struct wperf_recovered_stack {
 	__u64 ips[WPERF_RECOVER_DEPTH];
 };
 
+/*
+ * A copy of the top of a user stack and of the user registers there, taken in
+ * place of a frame-pointer walk under `record --stacks dwarf`
+ * (bpf/stack_copy.bpf.h), kept in the recorder's "stack_copies" map under a
+ * stack id from the stack map's size up. The analysis unwinds it offline with
+ * the binaries' call frame information (core/analysis/symbolize_unwind.c), as
+ * `perf --call-graph dwarf` does.
+ *
+ * regs are in the architecture's DWARF numbering: x86-64 0-16 (rax, rdx, rcx,
+ * rbx, rsi, rdi, rbp, rsp, r8-r15, rip), arm64 0-31 (x0-x30, sp). bytes hold
+ * size bytes of memory from address base, a 1 KiB boundary at or below the
+ * stack pointer.
+ */
+#define WPERF_COPY_REGS	  32
+#define WPERF_COPY_CHUNK  1024
+#define WPERF_COPY_CHUNKS 8
+#define WPERF_COPY_BYTES  (WPERF_COPY_CHUNK * WPERF_COPY_CHUNKS)
+
+struct wperf_stack_copy_raw {
+	__u32 tgid, tid;
+	__u32 nregs; /* registers set in regs */
+	__u32 size;  /* bytes copied: whole chunks, up to WPERF_COPY_BYTES */
+	__u64 ip;
+	__u64 base;
+	__u64 regs[WPERF_COPY_REGS];
+	__u8 bytes[WPERF_COPY_BYTES];
+};
+
 #endif /* WPERF_EVENT_H */

@@ -92,6 +92,17 @@ void wperf_symbolize_stack(struct wperf_symbolizer *s, int32_t id, int user, uin
  */
 int wperf_demangle(const char *name, char *buf, size_t size);
 
+/*
+ * Unwinds the user stacks that `record --stacks dwarf` copied (t's
+ * STACK_COPIES) with the call frame information of the process's binaries,
+ * and adds them to t's STACKS table under the copies' ids
+ * (wperf_trace_add_stacks): call it after wperf_trace_open, before anything
+ * reads t's stacks. A copy that cannot be unwound (its binary gone, no call
+ * frame information) keeps its innermost frame. 0 (also when t has no
+ * copies), or a negative errno with err set.
+ */
+int wperf_unwind_copies(struct wperf_trace *t, struct wperf_error *err);
+
 /* Frees the symbolizer and closes its files (NULL-safe). */
 void wperf_symbolizer_free(struct wperf_symbolizer *s);
 

@@ -25,6 +25,7 @@ void sym_proc_close(struct wperf_symbolizer *s, struct sym_proc *p)
 		dwfl_end(p->dwfl); /* closes the modules' files */
 	p->dwfl = NULL;
 	p->dwfl_done = 0;
+	p->attached = 0;
 	for (size_t i = 0; i < p->map_count; i++)
 		s->maps[p->map_first + i].mod = NULL;
 	s->live_modules -= p->nmods;

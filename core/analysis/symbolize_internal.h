@@ -2,7 +2,8 @@
 /*
  * What the files of the symbolizer share (symbolize.c: creation, the frame
  * cache and formatting; symbolize_dwfl.c: each process's libdwfl session;
- * symbolize_perfmap.c: JIT names from perf maps). Not a public API.
+ * symbolize_perfmap.c: JIT names from perf maps; symbolize_unwind.c: copied
+ * stacks unwound in those sessions). Not a public API.
  */
 #ifndef WPERF_SYMBOLIZE_INTERNAL_H
 #define WPERF_SYMBOLIZE_INTERNAL_H
@@ -31,6 +32,7 @@ struct sym_proc {
 	size_t map_first, map_count; /* its range of s->maps */
 	Dwfl *dwfl;		     /* NULL: not open (yet, or any more) */
 	int dwfl_done;		     /* the session was built (dwfl may be NULL if that failed) */
+	int attached;		     /* dwfl has the unwinder's thread callbacks */
 	size_t nmods;		     /* modules the session opened */
 	uint64_t last_use;
 	int jit_done; /* jit[] parsed */
@@ -61,6 +63,7 @@ struct wperf_symbolizer {
 	struct wperf_buf strings;
 	uint64_t clock; /* use counter for the LRU */
 	size_t live_modules;
+	struct unwind_job *unwinding; /* the copy symbolize_unwind.c is unwinding, or NULL */
 };
 
 /* ---- symbolize_dwfl.c ---- */

@@ -179,7 +179,10 @@ static int record(struct loader *L, const yaml_node_t *map)
 {
 	static const char *const keys[] = {"targets", "warmup",	   "window",
 					   "stacks",  "buffer_mb", "on_stop"};
-	static const char *const stacks[] = {"none", "kernel", "user", "all"};
+	static const char *const stacks[] = {"none", "kernel", "user", "all", "dwarf"};
+	static const enum scenario_stacks modes[] = {SCENARIO_STACKS_NONE, SCENARIO_STACKS_KERNEL,
+						     SCENARIO_STACKS_USER, SCENARIO_STACKS_ALL,
+						     SCENARIO_STACKS_DWARF};
 	struct scenario_record *r = &L->s->record;
 	const double duration = L->s->load.duration;
 	const yaml_node_t *v;
@@ -207,16 +210,16 @@ static int record(struct loader *L, const yaml_node_t *map)
 		size_t i = 0;
 		char got[64];
 
-		while (i < 4 && strcmp(mode, stacks[i]))
+		while (i < 5 && strcmp(mode, stacks[i]))
 			i++;
-		if (i == 4) {
+		if (i == 5) {
 			wperf_doc_path_key(&L->y.path, "stacks");
 			v = wperf_yaml_lookup(&L->y, map, "stacks");
-			return wperf_yaml_fail(&L->y, v,
-					       "expected none, kernel, user or all, found %s",
-					       wperf_yaml_describe(v, got, sizeof(got)));
+			return wperf_yaml_fail(
+			    &L->y, v, "expected none, kernel, user, all or dwarf, found %s",
+			    wperf_yaml_describe(v, got, sizeof(got)));
 		}
-		r->stacks = (enum scenario_stacks)i;
+		r->stacks = modes[i];
 	}
 	/* A recording that starts or ends after the load would see nothing of it. */
 	if (duration > 0 && r->warmup >= duration) {

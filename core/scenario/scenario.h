@@ -161,6 +161,7 @@ enum scenario_stacks {
 	SCENARIO_STACKS_KERNEL,
 	SCENARIO_STACKS_USER,
 	SCENARIO_STACKS_ALL,
+	SCENARIO_STACKS_DWARF = 7, /* all, the user stacks copied and unwound offline */
 };
 
 struct scenario_record {

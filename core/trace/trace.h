@@ -26,7 +26,7 @@
 
 #define WPERF_TRACE_MAGIC	  "WPERFTRC"
 #define WPERF_TRACE_MAJOR	  1 /* a reader refuses other majors */
-#define WPERF_TRACE_MINOR	  2 /* readers accept any minor: additions only */
+#define WPERF_TRACE_MINOR	  3 /* readers accept any minor: additions only */
 #define WPERF_TRACE_HEADER_SIZE	  16
 #define WPERF_SECTION_HEADER_SIZE 32
 
@@ -43,6 +43,7 @@ enum wperf_section_kind {
 	WPERF_SECTION_END = 9,	    /* last section: the file is complete */
 	WPERF_SECTION_COUNTERS =
 	    10, /* the kernel's own counters, read at the window's start or end */
+	WPERF_SECTION_STACK_COPIES = 11, /* user stacks copied for offline unwinding (1.3) */
 };
 
 #define WPERF_SECTION_ZSTD 0x1 /* flags: the payload is zstd-compressed */
@@ -85,6 +86,23 @@ struct wperf_mapping {
 	uint8_t build_id_len; /* 0: none found */
 	uint8_t build_id[20];
 	const char *path;
+};
+
+/*
+ * The top of a user stack copied with the user registers (record --stacks
+ * dwarf, trace format 1.3; struct wperf_stack_copy_raw says what each field
+ * holds). The analysis unwinds it into the user stack of the same id
+ * (wperf_unwind_copies, core/analysis/symbolize.h); the STACKS table has no
+ * stack under that id.
+ */
+struct wperf_stack_copy {
+	int32_t id;
+	uint32_t tgid, tid;
+	uint32_t nregs; /* WPERF_COPY_REGS at most */
+	uint64_t ip, base;
+	uint64_t regs[WPERF_COPY_REGS];
+	uint32_t size;
+	const uint8_t *bytes;
 };
 
 /* A kernel address seen in a stack, resolved at recording time. */
@@ -261,6 +279,8 @@ int wperf_trace_writer_ksyms(struct wperf_trace_writer *w, const struct wperf_ks
 			     struct wperf_error *err);
 int wperf_trace_writer_perfmap(struct wperf_trace_writer *w, const struct wperf_perfmap *p,
 			       struct wperf_error *err);
+int wperf_trace_writer_stack_copies(struct wperf_trace_writer *w, const struct wperf_stack_copy *c,
+				    size_t n, struct wperf_error *err);
 
 /* Writes a COUNTERS section: one reading of the kernel's counters (c->when). */
 int wperf_trace_writer_counters(struct wperf_trace_writer *w, const struct wperf_counters *c,
@@ -310,6 +330,16 @@ const struct wperf_stack *wperf_trace_stack(const struct wperf_trace *t, int32_t
 const struct wperf_mapping *wperf_trace_mappings(const struct wperf_trace *t, size_t *n);
 const struct wperf_ksym *wperf_trace_ksyms(const struct wperf_trace *t, size_t *n);
 const struct wperf_perfmap *wperf_trace_perfmaps(const struct wperf_trace *t, size_t *n);
+const struct wperf_stack_copy *wperf_trace_stack_copies(const struct wperf_trace *t, size_t *n);
+
+/*
+ * Adds stacks made from the trace's own data (the user stacks the analysis
+ * unwinds from stack copies) to its STACKS table, copying their frames. Stacks
+ * and tables the accessors returned before are invalid after it: call it
+ * before anything reads them. 0, or -ENOMEM with err set.
+ */
+int wperf_trace_add_stacks(struct wperf_trace *t, const struct wperf_stack *s, size_t n,
+			   struct wperf_error *err);
 
 /*
  * The counters read at when (enum wperf_counters_when), or NULL when the trace

@@ -42,11 +42,17 @@
 const char *wperf_trace__section_name(uint32_t kind)
 {
 	static const char *const names[] = {
-	    [WPERF_SECTION_META] = "META",	   [WPERF_SECTION_EVENTS] = "EVENTS",
-	    [WPERF_SECTION_THREADS] = "THREADS",   [WPERF_SECTION_STACKS] = "STACKS",
-	    [WPERF_SECTION_MAPPINGS] = "MAPPINGS", [WPERF_SECTION_KSYMS] = "KSYMS",
-	    [WPERF_SECTION_PERFMAP] = "PERFMAP",   [WPERF_SECTION_STATS] = "STATS",
-	    [WPERF_SECTION_END] = "END",	   [WPERF_SECTION_COUNTERS] = "COUNTERS",
+	    [WPERF_SECTION_META] = "META",
+	    [WPERF_SECTION_EVENTS] = "EVENTS",
+	    [WPERF_SECTION_THREADS] = "THREADS",
+	    [WPERF_SECTION_STACKS] = "STACKS",
+	    [WPERF_SECTION_MAPPINGS] = "MAPPINGS",
+	    [WPERF_SECTION_KSYMS] = "KSYMS",
+	    [WPERF_SECTION_PERFMAP] = "PERFMAP",
+	    [WPERF_SECTION_STATS] = "STATS",
+	    [WPERF_SECTION_END] = "END",
+	    [WPERF_SECTION_COUNTERS] = "COUNTERS",
+	    [WPERF_SECTION_STACK_COPIES] = "STACK_COPIES",
 	};
 
 	if (kind < sizeof(names) / sizeof(names[0]) && names[kind])
@@ -312,7 +318,7 @@ static int load_sections(struct wperf_trace *t, uint64_t off, struct wperf_error
 			ret = load_end(t, &s, nsections, err);
 			break;
 		}
-		if (s.kind >= WPERF_SECTION_META && s.kind <= WPERF_SECTION_COUNTERS) {
+		if (s.kind >= WPERF_SECTION_META && s.kind <= WPERF_SECTION_STACK_COPIES) {
 			ret = check_section(t, &s, err);
 			if (ret)
 				break;
@@ -375,6 +381,7 @@ void wperf_trace_free(struct wperf_trace *t)
 	wperf_buf_release(&t->mappings);
 	wperf_buf_release(&t->ksyms);
 	wperf_buf_release(&t->perfmaps);
+	wperf_buf_release(&t->copies);
 	wperf_buf_release(&t->lost);
 	wperf_buf_release(&t->events);
 	wperf_trace__free_counters(t);

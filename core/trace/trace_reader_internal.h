@@ -64,6 +64,7 @@ struct wperf_trace {
 	struct wperf_buf mappings; /* struct wperf_mapping */
 	struct wperf_buf ksyms;	   /* struct wperf_ksym */
 	struct wperf_buf perfmaps; /* struct wperf_perfmap */
+	struct wperf_buf copies;   /* struct wperf_stack_copy, bytes in the arena */
 	struct wperf_buf lost;	   /* uint64_t, stats.lost */
 	struct wperf_trace_stats stats;
 	int have_stats;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The table sections of a trace (META, THREADS, STACKS, MAPPINGS, KSYMS,
- * PERFMAP, STATS; COUNTERS in trace_reader_counters.c): decoding their payloads into arrays owned
- * by the trace, and the accessors that return those arrays.
+ * PERFMAP, STATS, STACK_COPIES; COUNTERS in trace_reader_counters.c): decoding
+ * their payloads into arrays owned by the trace, and the accessors that return
+ * those arrays.
  *
  * The payloads are untrusted: every read goes through a bounds-checked cursor,
  * and every count is checked against the bytes that could hold it before
@@ -179,6 +180,29 @@ static int read_ksym(struct wperf_trace *t, struct wperf_cursor *c, void *row)
 	return 0;
 }
 
+static int read_stack_copy(struct wperf_trace *t, struct wperf_cursor *c, void *row)
+{
+	struct wperf_stack_copy *sc = row;
+	const uint8_t *bytes;
+
+	sc->id = wperf_cur_s32(c);
+	sc->tgid = wperf_cur_u32(c);
+	sc->tid = wperf_cur_u32(c);
+	sc->ip = wperf_cur_uvarint(c);
+	sc->base = wperf_cur_uvarint(c);
+	sc->nregs = wperf_cur_count32(c, 1);
+	if (sc->nregs > WPERF_COPY_REGS)
+		wperf_cursor_fail(c, WPERF_DEC_RANGE);
+	for (uint32_t r = 0; r < sc->nregs && !c->err; r++)
+		sc->regs[r] = wperf_cur_uvarint(c);
+	sc->size = wperf_cur_count32(c, 1);
+	bytes = wperf_cur_bytes(c, sc->size);
+	if (!bytes)
+		return 0; /* the cursor has the error */
+	sc->bytes = AS_PTR(t->arena.len);
+	return wperf_buf_append(&t->arena, bytes, sc->size);
+}
+
 static int load_perfmap(struct wperf_trace *t, struct wperf_cursor *c)
 {
 	struct wperf_perfmap *pm = wperf_trace__push(&t->perfmaps, sizeof(*pm));
@@ -264,6 +288,10 @@ int wperf_trace__load_table(struct wperf_trace *t, const struct section *s, ZSTD
 	case WPERF_SECTION_PERFMAP:
 		ret = load_perfmap(t, &c);
 		break;
+	case WPERF_SECTION_STACK_COPIES: /* id, tgid, tid, ip, base, nregs, size */
+		ret = load_rows(t, &c, &t->copies, 7, sizeof(struct wperf_stack_copy),
+				read_stack_copy);
+		break;
 	case WPERF_SECTION_STATS:
 		ret = load_stats(t, s, &c, err);
 		if (ret && ret != -ENOMEM)
@@ -293,27 +321,38 @@ static int cmp_stack(const void *a, const void *b)
 	return wperf_cmp_keys(kx, ky, 2);
 }
 
-/* The arenas are final now: turn the offsets in the tables into pointers. */
-void wperf_trace__resolve_pointers(struct wperf_trace *t)
+/* The frames are final now: the stacks' offsets into pointers, and the
+ * stacks sorted for wperf_trace_stack(). */
+static void resolve_stacks(struct wperf_trace *t)
 {
 	struct wperf_stack *st = (struct wperf_stack *)(void *)t->stacks.data;
-	struct wperf_mapping *m = (struct wperf_mapping *)(void *)t->mappings.data;
-	struct wperf_ksym *k = (struct wperf_ksym *)(void *)t->ksyms.data;
-	struct wperf_perfmap *pm = (struct wperf_perfmap *)(void *)t->perfmaps.data;
-	const char *arena = (const char *)t->arena.data;
 	const uint64_t *ips = (const uint64_t *)(void *)t->ips.data;
 
 	for (size_t i = 0; i < t->stacks.len / sizeof(*st); i++)
 		st[i].ips = st[i].nr ? ips + AS_OFF(st[i].ips) : NULL;
+	if (t->stacks.len)
+		qsort(st, t->stacks.len / sizeof(*st), sizeof(*st), cmp_stack);
+}
+
+/* The arenas are final now: turn the offsets in the tables into pointers. */
+void wperf_trace__resolve_pointers(struct wperf_trace *t)
+{
+	struct wperf_mapping *m = (struct wperf_mapping *)(void *)t->mappings.data;
+	struct wperf_ksym *k = (struct wperf_ksym *)(void *)t->ksyms.data;
+	struct wperf_perfmap *pm = (struct wperf_perfmap *)(void *)t->perfmaps.data;
+	struct wperf_stack_copy *sc = (struct wperf_stack_copy *)(void *)t->copies.data;
+	const char *arena = (const char *)t->arena.data;
+
+	resolve_stacks(t);
 	for (size_t i = 0; i < t->mappings.len / sizeof(*m); i++)
 		m[i].path = arena + AS_OFF(m[i].path);
 	for (size_t i = 0; i < t->ksyms.len / sizeof(*k); i++)
 		k[i].name = arena + AS_OFF(k[i].name);
 	for (size_t i = 0; i < t->perfmaps.len / sizeof(*pm); i++)
 		pm[i].text = arena + AS_OFF(pm[i].text);
+	for (size_t i = 0; i < t->copies.len / sizeof(*sc); i++)
+		sc[i].bytes = (const uint8_t *)arena + AS_OFF(sc[i].bytes);
 	t->stats.lost = (uint64_t *)(void *)t->lost.data;
-	if (t->stacks.len)
-		qsort(st, t->stacks.len / sizeof(*st), sizeof(*st), cmp_stack);
 }
 
 /* ---- accessors ---- */
@@ -386,4 +425,38 @@ const struct wperf_ksym *wperf_trace_ksyms(const struct wperf_trace *t, size_t *
 const struct wperf_perfmap *wperf_trace_perfmaps(const struct wperf_trace *t, size_t *n)
 {
 	return TABLE(t, perfmaps, struct wperf_perfmap, n);
+}
+
+const struct wperf_stack_copy *wperf_trace_stack_copies(const struct wperf_trace *t, size_t *n)
+{
+	return TABLE(t, copies, struct wperf_stack_copy, n);
+}
+
+int wperf_trace_add_stacks(struct wperf_trace *t, const struct wperf_stack *s, size_t n,
+			   struct wperf_error *err)
+{
+	struct wperf_stack *st = (struct wperf_stack *)(void *)t->stacks.data;
+	size_t have = t->stacks.len / sizeof(*st), frames = 0;
+	const uint64_t *old = (const uint64_t *)(void *)t->ips.data;
+
+	for (size_t i = 0; i < n; i++)
+		frames += s[i].nr;
+	/* Both arrays may move: the frames as offsets until they are final. */
+	for (size_t i = 0; i < have; i++)
+		st[i].ips = AS_PTR(st[i].nr ? (size_t)(st[i].ips - old) : 0);
+	if (wperf_buf_reserve(&t->ips, frames * sizeof(uint64_t)) ||
+	    wperf_buf_reserve(&t->stacks, n * sizeof(*st))) {
+		resolve_stacks(t);
+		return wperf_error_set(err, -ENOMEM, "%s: out of memory for %zu more stacks",
+				       t->path, n);
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct wperf_stack *row = wperf_trace__push(&t->stacks, sizeof(*row));
+
+		*row = s[i];
+		row->ips = AS_PTR(t->ips.len / sizeof(uint64_t));
+		wperf_buf_append(&t->ips, s[i].ips, s[i].nr * sizeof(uint64_t));
+	}
+	resolve_stacks(t);
+	return 0;
 }

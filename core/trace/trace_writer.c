@@ -399,6 +399,31 @@ int wperf_trace_writer_ksyms(struct wperf_trace_writer *w, const struct wperf_ks
 	return table_end(w, WPERF_SECTION_KSYMS, err);
 }
 
+int wperf_trace_writer_stack_copies(struct wperf_trace_writer *w, const struct wperf_stack_copy *c,
+				    size_t n, struct wperf_error *err)
+{
+	rows_begin(w, n);
+	for (size_t i = 0; i < n; i++) {
+		if (c[i].nregs > WPERF_COPY_REGS || (c[i].size && !c[i].bytes))
+			return wperf_error_set(err, -EINVAL,
+					       "trace writer: stack copy %d has %u registers and "
+					       "%u bytes%s",
+					       c[i].id, c[i].nregs, c[i].size,
+					       c[i].bytes ? "" : " but no data");
+		put_svarint(w, c[i].id);
+		put_uvarint(w, c[i].tgid);
+		put_uvarint(w, c[i].tid);
+		put_uvarint(w, c[i].ip);
+		put_uvarint(w, c[i].base);
+		put_uvarint(w, c[i].nregs);
+		for (uint32_t r = 0; r < c[i].nregs; r++)
+			put_uvarint(w, c[i].regs[r]);
+		put_uvarint(w, c[i].size);
+		put_bytes(w, c[i].bytes, c[i].size);
+	}
+	return table_end(w, WPERF_SECTION_STACK_COPIES, err);
+}
+
 int wperf_trace_writer_perfmap(struct wperf_trace_writer *w, const struct wperf_perfmap *p,
 			       struct wperf_error *err)
 {

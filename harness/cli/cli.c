@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "harness/cli/cli.h"
+#include "core/analysis/symbolize.h"
 #include "core/util/closest.h"
 #include "harness/gate/gate.h"
 
@@ -68,6 +69,12 @@ int cli_open_trace(const char *cmd, const char *path, struct wperf_trace **t)
 
 	if (wperf_trace_open(path, t, &err) < 0)
 		return cli_error(cmd, "%s", err.msg);
+	/* --stacks dwarf: the copied user stacks become stacks before anything reads them. */
+	if (wperf_unwind_copies(*t, &err) < 0) {
+		wperf_trace_free(*t);
+		*t = NULL;
+		return cli_error(cmd, "%s", err.msg);
+	}
 	return 0;
 }
 

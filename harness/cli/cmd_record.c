@@ -42,7 +42,7 @@ static int parse_stacks(const char *cmd, const struct cli_option *opt, const cha
 {
 	(void)opt;
 	if (recording_parse_stacks(arg, field))
-		return cli_error(cmd, "--stacks is none, kernel, user or all, not '%s'", arg);
+		return cli_error(cmd, "--stacks is none, kernel, user, all or dwarf, not '%s'", arg);
 	return 0;
 }
 
@@ -115,7 +115,9 @@ const struct cli_option cli_record_options[] = {
      CLI_PARSE_ALL(parse_pids)},
     {0, RECORDING_OPT_STACKS, "MODE",
      "none, kernel, user or all (default): the stacks of a thread as it blocks and of a waker "
-     "as it wakes",
+     "as it wakes, user stacks walked by frame pointers; dwarf: all, the user stacks copied "
+     "(8 KiB each) and unwound by the analysis from the binaries' call frame information, "
+     "for programs built without frame pointers",
      CLI_PARSE(struct record_opts, stack_mode, parse_stacks)},
     {0, RECORDING_OPT_USDT, "BINARY",
      "attach the wperf_annotate.h probes of BINARY (the COMMAND and the -p processes are "

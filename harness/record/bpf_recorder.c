@@ -32,6 +32,7 @@ struct bpf_recorder {
 	size_t nlinks;
 	struct wperf_buf hooks; /* NUL-terminated text */
 	uint32_t walked_ids;	/* the stack map's ids; stacks with caller follow */
+	int copies;		/* --stacks dwarf: user stacks are copied, not walked */
 };
 
 /*
@@ -199,6 +200,30 @@ static int attach_tracepoints(struct bpf_recorder *r, struct wperf_error *err)
 	return 0;
 }
 
+/* The read-only configuration and the maps' sizes, between open and load. */
+static void configure(struct bpf_recorder *r, const struct bpf_recorder_opts *opts)
+{
+	r->skel->rodata->self_tgid = getpid();
+	r->skel->rodata->stack_mode = opts->stack_mode;
+	r->skel->rodata->filter_targets = opts->npids > 0;
+	r->skel->rodata->wakeup_bytes = opts->ringbuf_bytes / 8;
+	bpf_map__set_max_entries(r->skel->maps.events, opts->ringbuf_bytes);
+	bpf_map__set_max_entries(r->skel->maps.stacks, opts->stack_entries);
+	/* The kernel rounds a stack map up to a power of two: its ids, then
+	 * as many recovered stacks (bpf/stack_caller.bpf.h). */
+	for (r->walked_ids = 1; r->walked_ids < opts->stack_entries; r->walked_ids <<= 1)
+		;
+	r->skel->rodata->recovered_base = (int32_t)r->walked_ids;
+	r->skel->rodata->recovered_room = opts->stack_entries;
+	bpf_map__set_max_entries(r->skel->maps.recovered_ids, opts->stack_entries);
+	bpf_map__set_max_entries(r->skel->maps.recovered_stacks, opts->stack_entries);
+	/* --stacks dwarf: copies take the recovered stacks' ids (bpf/stack_copy.bpf.h). */
+	r->copies = (opts->stack_mode & RECORD_STACKS_DWARF) != 0;
+	r->skel->rodata->copy_user_stacks = r->copies;
+	if (r->copies)
+		bpf_map__set_max_entries(r->skel->maps.stack_copies, opts->stack_entries);
+}
+
 int bpf_recorder_open(const struct bpf_recorder_opts *opts, struct bpf_recorder **out,
 		      struct wperf_error *err)
 {
@@ -209,6 +234,13 @@ int bpf_recorder_open(const struct bpf_recorder_opts *opts, struct bpf_recorder 
 	e = check_privileges(err);
 	if (e)
 		return e;
+#if !defined(__x86_64__) && !defined(__aarch64__)
+	if (opts->stack_mode & RECORD_STACKS_DWARF)
+		return wperf_error_set(
+		    err, -ENOTSUP,
+		    "--stacks dwarf copies the user registers of x86-64 and arm64 "
+		    "only: use --stacks all here");
+#endif
 	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0)
 		return wperf_error_set(
 		    err, -ENOENT,
@@ -229,20 +261,7 @@ int bpf_recorder_open(const struct bpf_recorder_opts *opts, struct bpf_recorder 
 				    strerror(errno));
 		goto cleanup;
 	}
-	r->skel->rodata->self_tgid = getpid();
-	r->skel->rodata->stack_mode = opts->stack_mode;
-	r->skel->rodata->filter_targets = opts->npids > 0;
-	r->skel->rodata->wakeup_bytes = opts->ringbuf_bytes / 8;
-	bpf_map__set_max_entries(r->skel->maps.events, opts->ringbuf_bytes);
-	bpf_map__set_max_entries(r->skel->maps.stacks, opts->stack_entries);
-	/* The kernel rounds a stack map up to a power of two: its ids, then
-	 * as many recovered stacks (bpf/stack_caller.bpf.h). */
-	for (r->walked_ids = 1; r->walked_ids < opts->stack_entries; r->walked_ids <<= 1)
-		;
-	r->skel->rodata->recovered_base = (int32_t)r->walked_ids;
-	r->skel->rodata->recovered_room = opts->stack_entries;
-	bpf_map__set_max_entries(r->skel->maps.recovered_ids, opts->stack_entries);
-	bpf_map__set_max_entries(r->skel->maps.recovered_stacks, opts->stack_entries);
+	configure(r, opts);
 	choose_program_types(r->skel->obj, vmlinux);
 
 	e = recorder_bpf__load(r->skel);
@@ -434,6 +453,16 @@ int bpf_recorder_stack(const struct bpf_recorder *r, int32_t id, uint64_t ips[12
 	while (n < 127 && ips[n])
 		n++;
 	return n;
+}
+
+int bpf_recorder_stack_copy(const struct bpf_recorder *r, int32_t id,
+			    struct wperf_stack_copy_raw *out)
+{
+	if (!r->copies || id < (int32_t)r->walked_ids)
+		return -ENOENT;
+	if (bpf_map__lookup_elem(r->skel->maps.stack_copies, &id, sizeof(id), out, sizeof(*out), 0))
+		return -errno;
+	return 0;
 }
 
 void bpf_recorder_free(struct bpf_recorder *r)

@@ -11,11 +11,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "bpf/wperf_event.h"
 #include "core/util/buf.h"
 #include "core/util/error.h"
 
 #define RECORD_STACKS_KERNEL 0x1
 #define RECORD_STACKS_USER   0x2
+#define RECORD_STACKS_DWARF  0x4 /* user stacks copied for offline unwinding, not walked */
 
 struct bpf_recorder_opts {
 	unsigned stack_mode;	/* RECORD_STACKS_* */
@@ -78,6 +80,13 @@ uint32_t bpf_recorder_stack_ids(const struct bpf_recorder *r);
 
 /* The frames of stack id (innermost first) into ips[127]; returns the count or -errno. */
 int bpf_recorder_stack(const struct bpf_recorder *r, int32_t id, uint64_t ips[127]);
+
+/*
+ * The copy of a user stack with id (--stacks dwarf) into out; 0, -ENOENT when
+ * id is no copy (a walked stack), or -errno.
+ */
+int bpf_recorder_stack_copy(const struct bpf_recorder *r, int32_t id,
+			    struct wperf_stack_copy_raw *out);
 
 /* Detaches and frees (NULL-safe). */
 void bpf_recorder_free(struct bpf_recorder *r);

@@ -104,6 +104,48 @@ static int write_stacks(struct wperf_trace_writer *w, const struct bpf_recorder 
 	return e;
 }
 
+/* Copies per STACK_COPIES section: a section is held in memory as it is written. */
+#define COPIES_PER_SECTION 128
+
+/*
+ * The STACK_COPIES sections (--stacks dwarf): every copied user stack an event
+ * references, for the analysis to unwind.
+ */
+static int write_stack_copies(struct wperf_trace_writer *w, const struct bpf_recorder *bpf,
+			      const struct trace_sink *sink, uint32_t stack_ids,
+			      struct wperf_error *err)
+{
+	struct wperf_stack_copy_raw *raw = malloc(COPIES_PER_SECTION * sizeof(*raw));
+	struct wperf_stack_copy rows[COPIES_PER_SECTION];
+	size_t n = 0;
+	int e = raw ? 0 : wperf_error_set(err, -ENOMEM, "out of memory for the stack copies");
+
+	for (uint32_t id = 0; id < stack_ids && !e; id++) {
+		const struct wperf_stack_copy_raw *r = &raw[n];
+
+		if (!trace_sink_stack_used(sink, id, 1) ||
+		    bpf_recorder_stack_copy(bpf, (int32_t)id, &raw[n]))
+			continue; /* a walked stack, or no copy was stored */
+		rows[n] = (struct wperf_stack_copy){.id = (int32_t)id,
+						    .tgid = r->tgid,
+						    .tid = r->tid,
+						    .nregs = r->nregs,
+						    .ip = r->ip,
+						    .base = r->base,
+						    .size = r->size,
+						    .bytes = r->bytes};
+		memcpy(rows[n].regs, r->regs, sizeof(rows[n].regs));
+		if (++n == COPIES_PER_SECTION) {
+			e = wperf_trace_writer_stack_copies(w, rows, n, err);
+			n = 0;
+		}
+	}
+	if (!e && n)
+		e = wperf_trace_writer_stack_copies(w, rows, n, err);
+	free(raw);
+	return e;
+}
+
 struct perfmap_ctx {
 	struct wperf_trace_writer *w;
 	struct wperf_error *err;
@@ -132,6 +174,8 @@ int record_write_tables(struct wperf_trace_writer *w, const struct bpf_recorder 
 	int e;
 
 	e = write_stacks(w, bpf, sink, bpf_recorder_stack_ids(bpf), err);
+	if (!e)
+		e = write_stack_copies(w, bpf, sink, bpf_recorder_stack_ids(bpf), err);
 	if (!e)
 		e = wperf_trace_writer_mappings(w, (struct wperf_mapping *)pm->mappings.data,
 						pm->mappings.len / sizeof(struct wperf_mapping),

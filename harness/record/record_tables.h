@@ -16,8 +16,9 @@
 int record_write_threads(struct wperf_trace_writer *w, struct wperf_error *err);
 
 /*
- * STACKS, KSYMS, MAPPINGS and PERFMAP, once the sink has stopped: every stack an
- * event references, read from the BPF stack map, and what symbolizes it.
+ * STACKS, STACK_COPIES, KSYMS, MAPPINGS and PERFMAP, once the sink has stopped:
+ * every stack an event references, read from the BPF maps, and what
+ * symbolizes it.
  */
 int record_write_tables(struct wperf_trace_writer *w, const struct bpf_recorder *bpf,
 			struct trace_sink *sink, struct wperf_error *err);

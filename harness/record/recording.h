@@ -65,8 +65,8 @@ void recording_opts_init(struct record_opts *o);
  * more than RECORDING_MAX_PIDS. */
 int recording_add_pids(struct record_opts *o, const char *list);
 
-/* "none", "kernel", "user" or "all" (RECORD_STACKS_* bits 0 to 3) into
- * *mode; 0, or -EINVAL. */
+/* "none", "kernel", "user", "all" (RECORD_STACKS_* bits 0 to 3) or "dwarf"
+ * (all three bits) into *mode; 0, or -EINVAL. */
 int recording_parse_stacks(const char *name, unsigned *mode);
 
 /* The name of a stack mode, as recording_parse_stacks reads it. */

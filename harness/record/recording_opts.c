@@ -45,16 +45,22 @@ int recording_add_pids(struct record_opts *o, const char *list)
 	return 0;
 }
 
-/* The stack modes by name, indexed by RECORD_STACKS_* bits. */
+/* The stack modes by name, indexed by RECORD_STACKS_KERNEL and _USER bits;
+ * "dwarf" is all three bits. */
 static const char *const stack_modes[] = {"none", "kernel", "user", "all"};
+#define STACKS_DWARF_MODE (RECORD_STACKS_KERNEL | RECORD_STACKS_USER | RECORD_STACKS_DWARF)
 
 const char *recording_stacks_name(unsigned mode)
 {
-	return stack_modes[mode & 3];
+	return mode & RECORD_STACKS_DWARF ? "dwarf" : stack_modes[mode & 3];
 }
 
 int recording_parse_stacks(const char *name, unsigned *mode)
 {
+	if (!strcmp(name, "dwarf")) {
+		*mode = STACKS_DWARF_MODE;
+		return 0;
+	}
 	for (unsigned m = 0; m < sizeof(stack_modes) / sizeof(*stack_modes); m++)
 		if (!strcmp(name, stack_modes[m])) {
 			*mode = m;

@@ -74,6 +74,8 @@ int analyze_run(const struct scenario *s, const char *trace, const char *target,
 	ao.target = ro.target; /* the CMetric is over its threads */
 	e = wperf_trace_open(trace, &t, err);
 	if (!e)
+		e = wperf_unwind_copies(t, err);
+	if (!e)
 		e = wperf_analyze(t, &ao, &a, err);
 	if (!e)
 		ro.target = a->target; /* a PID+ made the pids it names */

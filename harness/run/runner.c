@@ -236,7 +236,9 @@ static int harness_pids(struct run_state *st, struct wperf_buf *pids)
 /* A scenario's record.stacks is the recorder's stack mode, bit for bit. */
 _Static_assert(SCENARIO_STACKS_KERNEL == RECORD_STACKS_KERNEL &&
 		   SCENARIO_STACKS_USER == RECORD_STACKS_USER &&
-		   SCENARIO_STACKS_ALL == (RECORD_STACKS_KERNEL | RECORD_STACKS_USER),
+		   SCENARIO_STACKS_ALL == (RECORD_STACKS_KERNEL | RECORD_STACKS_USER) &&
+		   SCENARIO_STACKS_DWARF ==
+		       (RECORD_STACKS_KERNEL | RECORD_STACKS_USER | RECORD_STACKS_DWARF),
 	       "scenario stacks and RECORD_STACKS_* differ");
 
 /*

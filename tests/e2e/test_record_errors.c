@@ -92,7 +92,7 @@ static void test_bad_options(void **state)
 	(void)state;
 	e2e_run(stacks, -1, o);
 	assert_int_equal(o->status, 2);
-	assert_non_null(strstr(o->err, "--stacks is none, kernel, user or all, not 'some'"));
+	assert_non_null(strstr(o->err, "--stacks is none, kernel, user, all or dwarf, not 'some'"));
 	e2e_run(duration, -1, o);
 	assert_int_equal(o->status, 2);
 	assert_non_null(strstr(o->err, "--duration wants a positive number of seconds, not '-3'"));

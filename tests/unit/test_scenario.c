@@ -198,7 +198,7 @@ static void test_valid_load_record(void **state)
 	assert_ptr_equal(t[4].service, scenario_service(s, "web-1"));
 	assert_true(s->record.warmup == 1);
 	assert_true(s->record.window == 5); /* 5s */
-	assert_int_equal(s->record.stacks, SCENARIO_STACKS_KERNEL);
+	assert_int_equal(s->record.stacks, SCENARIO_STACKS_DWARF);
 	scenario_free(s);
 }
 
@@ -822,6 +822,8 @@ int main(void)
 	    ERROR_CASE("bad-deep.yaml", "4:38: nested deeper than 32 levels"),
 	    ERROR_CASE("bad-buffer.yaml", "5:14: record.buffer_mb: expected a power of two from 1 "
 					  "to 4096, found 48"),
+	    ERROR_CASE("bad-stacks.yaml", "5:11: record.stacks: expected none, kernel, user, all "
+					  "or dwarf, found \"frames\""),
 	    ERROR_CASE("bad-max-lost.yaml",
 		       "4:18: gate.max_lost: expected a number in (0, 1], found "
 		       "\"2\""),

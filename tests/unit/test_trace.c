@@ -792,6 +792,85 @@ static void test_tables_uncompressed(void **state)
 	check_tables(path);
 }
 
+/* Two copies of user stacks (--stacks dwarf) over two sections, read back;
+ * then stacks unwound from them added to a STACKS table that already has
+ * stacks, every one still found by its id. */
+static void test_stack_copies(void **state)
+{
+	const char *path = TPATH("copies.trace");
+	static const uint64_t walked[] = {0x401000, 0x402000};
+	const struct wperf_stack st = {.id = 3, .user = 1, .nr = 2, .ips = walked};
+	struct wperf_stack_copy c[2] = {
+	    {.id = 40000,
+	     .tgid = 7,
+	     .tid = 8,
+	     .nregs = 17,
+	     .ip = 0x7f0000001234,
+	     .base = 0x7ffc0000fc00,
+	     .size = 2048},
+	    {.id = 40001, .tgid = 7, .tid = 9, .nregs = 0, .ip = 1, .base = 0, .size = 0},
+	};
+	static uint8_t bytes[2048];
+	const uint64_t unwound[] = {0x7f0000001234, 0x401234, 0x400abc};
+	const struct wperf_stack added = {.id = 40000, .user = 1, .nr = 3, .ips = unwound};
+	struct wperf_trace_writer *w;
+	struct wperf_error err = {0};
+	struct wperf_trace *t;
+	const struct wperf_stack_copy *r;
+	const struct wperf_stack *s;
+	int fd = create_file(path);
+	size_t n;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bytes); i++)
+		bytes[i] = (uint8_t)(i * 7);
+	c[0].bytes = bytes;
+	for (uint32_t i = 0; i < 17; i++)
+		c[0].regs[i] = UINT64_MAX - i;
+	assert_int_equal(wperf_trace_writer_new(fd, NULL, &w, &err), 0);
+	assert_int_equal(wperf_trace_writer_stacks(w, &st, 1, &err), 0);
+	assert_int_equal(wperf_trace_writer_stack_copies(w, &c[0], 1, &err), 0);
+	assert_int_equal(wperf_trace_writer_stack_copies(w, &c[1], 1, &err), 0);
+	c[1].nregs = WPERF_COPY_REGS + 1;
+	assert_int_equal(wperf_trace_writer_stack_copies(w, &c[1], 1, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "stack copy 40001 has 33 registers"));
+	wperf_trace_writer_free(w);
+	close(fd);
+	fd = create_file(path); /* again, without the refused row */
+	c[1].nregs = 0;
+	assert_int_equal(wperf_trace_writer_new(fd, NULL, &w, &err), 0);
+	assert_int_equal(wperf_trace_writer_stacks(w, &st, 1, &err), 0);
+	assert_int_equal(wperf_trace_writer_stack_copies(w, &c[0], 1, &err), 0);
+	assert_int_equal(wperf_trace_writer_stack_copies(w, &c[1], 1, &err), 0);
+	assert_int_equal(wperf_trace_writer_finish(w, NULL, &err), 0);
+	wperf_trace_writer_free(w);
+	close(fd);
+
+	if (wperf_trace_open(path, &t, &err))
+		fail_msg("open: %s", err.msg);
+	r = wperf_trace_stack_copies(t, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(r[0].id, 40000);
+	assert_true(r[0].tgid == 7 && r[0].tid == 8 && r[0].nregs == 17);
+	assert_true(r[0].ip == 0x7f0000001234 && r[0].base == 0x7ffc0000fc00);
+	assert_true(r[0].regs[0] == UINT64_MAX && r[0].regs[16] == UINT64_MAX - 16);
+	assert_int_equal(r[0].size, sizeof(bytes));
+	assert_memory_equal(r[0].bytes, bytes, sizeof(bytes));
+	assert_true(r[1].id == 40001 && r[1].tid == 9 && r[1].size == 0 && r[1].nregs == 0);
+	assert_null(wperf_trace_stack(t, 40000, 1)); /* a copy is no stack until unwound */
+
+	assert_int_equal(wperf_trace_add_stacks(t, &added, 1, &err), 0);
+	s = wperf_trace_stack(t, 40000, 1);
+	assert_non_null(s);
+	assert_int_equal(s->nr, 3);
+	assert_memory_equal(s->ips, unwound, sizeof(unwound));
+	s = wperf_trace_stack(t, 3, 1);
+	assert_non_null(s);
+	assert_int_equal(s->nr, 2);
+	assert_memory_equal(s->ips, walked, sizeof(walked));
+	wperf_trace_free(t);
+}
+
 static void test_empty_trace(void **state)
 {
 	const char *path = TPATH("empty.trace");
@@ -1482,6 +1561,12 @@ static void test_bad_tables(void **state)
 	     "ab",
 	     12, "KSYMS section"},
 	    {WPERF_SECTION_PERFMAP, "\x01\x80", 2, "PERFMAP section"},
+	    /* a stack copy with 33 registers, then one with more bytes than the section */
+	    {WPERF_SECTION_STACK_COPIES,
+	     "\x01\x02\x01\x01\x01\x01\x21" /* then 34 zeros: the registers and a size */
+	     "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+	     41, "out of range"},
+	    {WPERF_SECTION_STACK_COPIES, "\x01\x02\x01\x01\x01\x01\x00\x05\x00", 9, "runs past"},
 	    {WPERF_SECTION_STATS, "\x00\x00\x00\x00", 4, "STATS section"},
 	    {WPERF_SECTION_STATS,
 	     "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x09\x00", 18,
@@ -1760,6 +1845,7 @@ int main(void)
 	    cmocka_unit_test(test_late_events),
 	    cmocka_unit_test(test_tables_compressed),
 	    cmocka_unit_test(test_tables_uncompressed),
+	    cmocka_unit_test(test_stack_copies),
 	    cmocka_unit_test(test_empty_trace),
 	    cmocka_unit_test(test_writer_errors),
 	    cmocka_unit_test(test_unknown_section_skipped),
