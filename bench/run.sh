@@ -5,14 +5,16 @@
 # The storm is `pingpong --pin CPU -d SECONDS`: two threads pinned to one CPU
 # handing a turn back and forth through a condition variable, a few context
 # switches and wakeups per round trip, about half a million of each a second.
-# Four conditions, interleaved round by round (base floor record
-# record-nostacks, base floor ...) so that a drift of the machine hits them all
-# alike:
+# Five conditions, interleaved round by round (base floor record
+# record-nostacks record-dwarf, base floor ...) so that a drift of the machine
+# hits them all alike:
 #   base             pingpong alone
 #   floor            pingpong under build/bench/floor: empty BPF programs on the
 #                    recorder's hooks, the cost no recorder on them can beat
 #   record           wperf-bench record -q --stacks all -- pingpong
 #   record-nostacks  wperf-bench record -q --stacks none -- pingpong
+#   record-dwarf     wperf-bench record -q --stacks dwarf -- pingpong: user
+#                    stacks copied (8 KiB each) instead of walked
 # Per condition: the median round trips per second over the rounds and their
 # spread (min..max), the throughput ratio to base, and the cost per event:
 #
@@ -63,7 +65,7 @@ TARGET_BYTES=16
 WPERF=$B/wperf-bench
 FLOOR=$B/bench/floor
 PINGPONG=$B/synthetic/pingpong
-CONDITIONS=(base floor record record-nostacks)
+CONDITIONS=(base floor record record-nostacks record-dwarf)
 
 die() {
 	echo "bench: error: $*" >&2
@@ -102,6 +104,7 @@ run() {
 	floor) "$FLOOR" -- "${storm[@]}" >"$out" 2>"$err" ;;
 	record) "$WPERF" record -q --stacks all -o "$trace" -- "${storm[@]}" >"$out" 2>"$err" ;;
 	record-nostacks) "$WPERF" record -q --stacks none -o "$trace" -- "${storm[@]}" >"$out" 2>"$err" ;;
+	record-dwarf) "$WPERF" record -q --stacks dwarf -o "$trace" -- "${storm[@]}" >"$out" 2>"$err" ;;
 	esac
 	rc=$?
 	if [ "$rc" -ne 0 ]; then
@@ -183,7 +186,7 @@ END {
 	rounds = 0
 	for (r = 1; r <= nrounds; r++)
 		if (polluted || clean[r]) sel[++rounds] = r
-	nc = split("base floor record record-nostacks", conds, " ")
+	nc = split("base floor record record-nostacks record-dwarf", conds, " ")
 	for (k = 1; k <= nc; k++) {
 		c = conds[k]
 		for (i = 1; i <= rounds; i++) { r = sel[i]; x[i] = thr[c, r]; e[i] = ev[c, r] }
@@ -225,6 +228,8 @@ END {
 			ratio["record"], rspread["record"], target_ratio, ratio["record"] + 0 <= target_ratio ? "met" : "MISSED"
 		printf "recorder cost per event without stacks = %sx the floor'\''s (per round: %s)\n",
 			ratio["record-nostacks"], rspread["record-nostacks"]
+		printf "recorder cost per event with --stacks dwarf = %sx the floor'\''s (per round: %s)\n",
+			ratio["record-dwarf"], rspread["record-dwarf"]
 	} else {
 		printf "recorder cost per event = n/a: the floor cost nothing measurable (floor %.0f vs base %.0f round trips/s)\n", med["floor"], b
 	}
@@ -256,6 +261,7 @@ END {
 	printf "bench: storm record_cost_per_event_vs_floor=%s target=%.1f %s\n", ratio["record"], target_ratio,
 		!ok ? "n/a" : ratio["record"] + 0 <= target_ratio ? "met" : "MISSED"
 	printf "bench: storm record_nostacks_cost_per_event_vs_floor=%s\n", ratio["record-nostacks"]
+	printf "bench: storm record_dwarf_cost_per_event_vs_floor=%s\n", ratio["record-dwarf"]
 	for (k = 3; k <= nc; k++) {
 		c = conds[k]
 		printf "bench: storm %s_events_per_s=%.0f lost_events=%d bytes_per_event=%.2f bytes_per_sched_event=%.2f\n",

@@ -24,7 +24,6 @@
 #include <bpf/usdt.bpf.h>
 #include "bpf/wperf_event.h"
 #include "bpf/stack_caller.bpf.h"
-#include "bpf/stack_copy.bpf.h"
 
 #define PF_KTHREAD 0x00200000
 
@@ -284,6 +283,7 @@ int flush_stage(void *ctx)
 	return 0;
 }
 
+#include "bpf/stack_copy.bpf.h"
 #include "bpf/stacks.bpf.h"
 #include "bpf/interrupts.bpf.h"
 #include "bpf/sched.bpf.h"

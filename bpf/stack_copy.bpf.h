@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * `record --stacks dwarf`: the top of a user stack copied for offline unwinding
- * (included by recorder.bpf.c after stack_caller.bpf.h, whose stack ids it
- * shares).
+ * (included by recorder.bpf.c before stacks.bpf.h; it shares the ids of
+ * stack_caller.bpf.h's recovered stacks).
  *
  * The kernel walks a user stack by frame pointers, and Debian builds its
  * libraries and servers without them: the walk stops, or reads data as return
@@ -18,7 +18,8 @@
  * microseconds, several times a frame-pointer walk; the stack cache of
  * stacks.bpf.h takes it once per place, as it does a walk. Each copy holds
  * 8.5 KiB of kernel memory until the recording ends, at most as many as the
- * stack map has entries. When there is no room left the kernel's walk is taken.
+ * stack map has entries. When there is no room left the kernel's walk is
+ * taken, and the copy counts as a stack lost.
  */
 #ifndef WPERF_STACK_COPY_BPF_H
 #define WPERF_STACK_COPY_BPF_H
@@ -105,8 +106,10 @@ static __always_inline __s32 copy_user_stack(struct task_struct *task, __u32 tgi
 	if (!c->size)
 		return WPERF_NO_STACK;
 	n = __sync_fetch_and_add(&recovered_taken, 1);
-	if (n >= recovered_room)
+	if (n >= recovered_room) {
+		count(WPERF_CNT_STACK_LOST); /* the room is full: a walk stands in */
 		return WPERF_NO_STACK;
+	}
 	id = recovered_base + (__s32)n;
 	if (bpf_map_update_elem(&stack_copies, &id, c, BPF_NOEXIST))
 		return WPERF_NO_STACK;

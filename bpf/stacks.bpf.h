@@ -28,9 +28,14 @@ static __always_inline __s32 take_stack(void *ctx, __u64 flags)
  * that changed below the same system call, is seen too. (Reading the caller's
  * return address would tell callers apart, but without frame pointers, as in
  * glibc, that read faults, and a fault costs more than the walk it would save.)
+ * A copy of the stack (--stacks dwarf) costs more than a walk, in time and in
+ * the room for copies, so a copied place is taken again only every
+ * COPY_REFRESH_EVERY-th use: on the storm, 256 would fill the 16K copies in
+ * three seconds.
  */
-#define REFRESH_EVERY 256
-#define PLACES	      4 /* a power of two */
+#define REFRESH_EVERY	   256
+#define COPY_REFRESH_EVERY 65536
+#define PLACES		   4 /* a power of two */
 
 enum stack_role { ROLE_BLOCK = 0, ROLE_WAKE = 1 };
 
@@ -89,7 +94,9 @@ static __always_inline void take_stacks(void *ctx, struct task_struct *task, __u
 				break;
 			}
 		}
-		if (slot && ++slot->uses % REFRESH_EVERY) {
+		__u32 refresh = copy_user_stacks ? COPY_REFRESH_EVERY : REFRESH_EVERY;
+
+		if (slot && ++slot->uses & (refresh - 1)) {
 			*kstack = slot->kstack;
 			*ustack = slot->ustack;
 			return;

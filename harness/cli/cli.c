@@ -10,6 +10,7 @@
 #include "harness/cli/cli.h"
 #include "core/analysis/symbolize.h"
 #include "core/util/closest.h"
+#include "harness/record/recording.h"
 #include "harness/gate/gate.h"
 
 static void report(const char *cmd, const char *kind, const char *fmt, va_list ap)
@@ -75,6 +76,15 @@ int cli_open_trace(const char *cmd, const char *path, struct wperf_trace **t)
 		*t = NULL;
 		return cli_error(cmd, "%s", err.msg);
 	}
+	return 0;
+}
+
+int cli_parse_stacks(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
+{
+	(void)opt;
+	if (recording_parse_stacks(arg, field))
+		return cli_error(cmd, "--stacks is none, kernel, user, all or dwarf, not '%s'",
+				 arg);
 	return 0;
 }
 

@@ -108,6 +108,9 @@ extern const struct cli_option cli_baseline_src_options[];
 int cli_parse_baseline_ref(const char *cmd, const struct cli_option *opt, const char *arg,
 			   void *src);
 
+/* --stacks MODE (recording_parse_stacks) into the unsigned field. */
+int cli_parse_stacks(const char *cmd, const struct cli_option *opt, const char *arg, void *field);
+
 /* Opens the trace at path, its copied user stacks unwound (record --stacks
  * dwarf); 0, or EXIT_ERROR after saying why. */
 int cli_open_trace(const char *cmd, const char *path, struct wperf_trace **t);

@@ -44,7 +44,7 @@ static int by_events(const void *a, const void *b)
 static void print_header(const struct wperf_trace *t)
 {
 	const struct wperf_trace_stats *st = wperf_trace_stats(t);
-	size_t nthreads, nstacks, nmaps, nksyms, nperf;
+	size_t nthreads, nstacks, nmaps, nksyms, nperf, ncopies;
 	uint64_t total = 0, lost = 0;
 
 	printf("format: wperf trace %d.%u\n", WPERF_TRACE_MAJOR, wperf_trace_version_minor(t));
@@ -77,8 +77,11 @@ static void print_header(const struct wperf_trace *t)
 	wperf_trace_mappings(t, &nmaps);
 	wperf_trace_ksyms(t, &nksyms);
 	wperf_trace_perfmaps(t, &nperf);
-	printf("tables: %zu threads, %zu stacks, %zu mappings, %zu kernel symbols, %zu perf maps\n",
-	       nthreads, nstacks, nmaps, nksyms, nperf);
+	wperf_trace_stack_copies(t, &ncopies);
+	printf("tables: %zu threads, %zu stacks", nthreads, nstacks);
+	if (ncopies)
+		printf(" (%zu user stacks unwound from copies)", ncopies);
+	printf(", %zu mappings, %zu kernel symbols, %zu perf maps\n", nmaps, nksyms, nperf);
 }
 
 static void print_counters(const struct wperf_trace *t)

@@ -38,14 +38,6 @@ static int parse_pids(const char *cmd, const struct cli_option *opt, const char 
 	return 0;
 }
 
-static int parse_stacks(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
-{
-	(void)opt;
-	if (recording_parse_stacks(arg, field))
-		return cli_error(cmd, "--stacks is none, kernel, user, all or dwarf, not '%s'", arg);
-	return 0;
-}
-
 static int parse_usdt(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
 {
 	struct record_opts *o = field;
@@ -118,7 +110,7 @@ const struct cli_option cli_record_options[] = {
      "as it wakes, user stacks walked by frame pointers; dwarf: all, the user stacks copied "
      "(8 KiB each) and unwound by the analysis from the binaries' call frame information, "
      "for programs built without frame pointers",
-     CLI_PARSE(struct record_opts, stack_mode, parse_stacks)},
+     CLI_PARSE(struct record_opts, stack_mode, cli_parse_stacks)},
     {0, RECORDING_OPT_USDT, "BINARY",
      "attach the wperf_annotate.h probes of BINARY (the COMMAND and the -p processes are "
      "attached anyway)",

@@ -24,6 +24,15 @@ struct run_args {
 	struct cli_vars vars; /* --var and the repository's, for o.defs */
 };
 
+static int parse_run_stacks(const char *cmd, const struct cli_option *opt, const char *arg,
+			    void *field)
+{
+	struct run_args *a = field;
+
+	a->o.stacks_set = 1;
+	return cli_parse_stacks(cmd, opt, arg, &a->o.stacks);
+}
+
 const struct cli_option cli_run_options[] = {
     {'n', "runs", "N", "run N times instead of the scenario's runs",
      CLI_COUNT(struct run_args, o.runs, 1, 1000)},
@@ -44,6 +53,10 @@ const struct cli_option cli_run_options[] = {
      "the repository's root); repeatable, a later one winning; wins over the repository's "
      ".wperf-bench.yaml and the environment",
      CLI_PARSE(struct run_args, vars.args, cli_parse_var)},
+    {0, "stacks", "MODE",
+     "record the stacks as record --stacks MODE does (none, kernel, user, all or dwarf) "
+     "instead of as the scenario's record.stacks says",
+     CLI_PARSE_ALL(parse_run_stacks)},
     {'q', "quiet", NULL, "only warnings, errors and the verdict",
      CLI_FLAG(struct run_args, o.quiet)},
     {0},

@@ -396,6 +396,8 @@ int run_set_open(const struct run_set_opts *o, struct results *out, struct run_s
 		e = load_scenario(set, err);
 	if (e)
 		return e;
+	if (o->stacks_set) /* the same bits (runner.c) */
+		set->s->record.stacks = (enum scenario_stacks)o->stacks;
 	set->runs = o->runs ? o->runs : set->s->runs;
 	init_results(set);
 	if (init_metrics(set->s, &out->runs) < 0)

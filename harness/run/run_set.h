@@ -30,6 +30,8 @@ struct run_set_opts {
 	int quiet;		 /* only warnings and errors on the terminal */
 	const char *workdir;	 /* the runs' working directory; NULL: this one */
 	const char *label;	 /* before "run N/M" in messages ("base"); NULL: none */
+	unsigned stacks;	 /* RECORD_STACKS_* instead of the scenario's record.stacks */
+	int stacks_set;		 /* stacks is set */
 };
 
 struct run_set;
