@@ -10,7 +10,7 @@
 #include "core/gate/runset.h"
 #include "harness/base/output.h"
 #include "harness/cli/cli.h"
-#include "harness/cli/diff_write.h"
+#include "core/gate/run_diff.h"
 #include "harness/cli/trace_analysis.h"
 
 #define CMD "diff"
@@ -62,7 +62,7 @@ int cmd_diff(int argc, char **argv)
 {
 	struct diff_args args = {0};
 	struct wperf_run runs[2];
-	struct diff_sides d = {.run = {&runs[0], &runs[1]}};
+	struct wperf_run_diff d = {.run = {&runs[0], &runs[1]}};
 	struct wperf_buf out = {0};
 	struct wperf_error err = {0};
 	int status;
@@ -78,7 +78,8 @@ int cmd_diff(int argc, char **argv)
 		if (take_run(d.name[i], &args.analysis, &runs[i]))
 			status = EXIT_ERROR;
 	}
-	if (status < 0 && (args.json ? diff_write_json(&d, &out) : diff_write_text(&d, &out)) < 0)
+	if (status < 0 &&
+	    (args.json ? wperf_run_diff_json(&d, &out) : wperf_run_diff_text(&d, &out)) < 0)
 		status = cli_error(CMD, "writing the diff: out of memory");
 	if (status < 0 && output_write(args.output, out.data, out.len, &err) < 0)
 		status = cli_error(CMD, "%s", err.msg);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The writers of wperf-bench diff: knots, sinks and edges of two runs by
- * identity, since identities, unlike tids, are the same across recordings.
+ * Two runs side by side, as wperf-bench diff writes them: knots, sinks and
+ * edges by identity, since identities, unlike tids, are the same across
+ * recordings.
  */
-#include "harness/cli/diff_write.h"
+#include "core/gate/run_diff.h"
 
 #include <errno.h>
 #include <math.h>
@@ -41,7 +42,7 @@ static int cmp_change(const void *pa, const void *pb)
 }
 
 /* The edges of both runs, each once (both runs' are sorted by (from, to)). */
-static struct diff_edge *edges(const struct diff_sides *d, size_t *n)
+static struct diff_edge *edges(const struct wperf_run_diff *d, size_t *n)
 {
 	const struct wperf_run *a = d->run[0], *b = d->run[1];
 	struct diff_edge *out = calloc(a->nedges + b->nedges + 1, sizeof(*out));
@@ -77,7 +78,7 @@ static int has_id(const struct wperf_idset *s, const char *id)
 }
 
 /* Calls fn for each knot of either run (A's first) with the side it is on. */
-static int each_knot(const struct diff_sides *d, void *ctx,
+static int each_knot(const struct wperf_run_diff *d, void *ctx,
 		     int (*fn)(void *ctx, const struct wperf_idset *k, enum side s))
 {
 	int e = 0;
@@ -95,7 +96,7 @@ static int each_knot(const struct diff_sides *d, void *ctx,
 }
 
 /* Likewise for each sink. */
-static int each_sink(const struct diff_sides *d, void *ctx,
+static int each_sink(const struct wperf_run_diff *d, void *ctx,
 		     int (*fn)(void *ctx, const char *id, enum side s))
 {
 	int e = 0;
@@ -135,7 +136,7 @@ static int text_share(struct wperf_buf *out, double share)
 			    : wperf_buf_printf(out, " %7.1f%%", 100 * share);
 }
 
-int diff_write_text(const struct diff_sides *d, struct wperf_buf *out)
+int wperf_run_diff_text(const struct wperf_run_diff *d, struct wperf_buf *out)
 {
 	size_t n;
 	struct diff_edge *e = edges(d, &n);
@@ -208,7 +209,7 @@ static int put_share(struct json_object *o, const char *key, double share)
 			    : wperf_json_put(o, key, wperf_json_number(share));
 }
 
-static int json_edges(const struct diff_sides *d, struct json_object *arr)
+static int json_edges(const struct wperf_run_diff *d, struct json_object *arr)
 {
 	size_t n;
 	struct diff_edge *e = edges(d, &n);
@@ -234,7 +235,7 @@ static int json_edges(const struct diff_sides *d, struct json_object *arr)
 	return ret;
 }
 
-int diff_write_json(const struct diff_sides *d, struct wperf_buf *out)
+int wperf_run_diff_json(const struct wperf_run_diff *d, struct wperf_buf *out)
 {
 	struct json_object *o = json_object_new_object(), *knots = json_object_new_array(),
 			   *sinks = json_object_new_array(), *es = json_object_new_array();

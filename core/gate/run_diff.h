@@ -5,8 +5,8 @@
  * more) with its share of each window and the change, as text or JSON
  * (schema "wperf-diff/1", docs/report-schema.md).
  */
-#ifndef WPERF_CLI_DIFF_WRITE_H
-#define WPERF_CLI_DIFF_WRITE_H
+#ifndef WPERF_GATE_RUN_DIFF_H
+#define WPERF_GATE_RUN_DIFF_H
 
 #include "core/gate/runset.h"
 #include "core/util/buf.h"
@@ -15,13 +15,13 @@
 
 /* What is compared: the two runs (taken from their analyses by
  * wperf_run_from_analysis) and the files they came from. */
-struct diff_sides {
+struct wperf_run_diff {
 	const char *name[2];
 	const struct wperf_run *run[2];
 };
 
 /* Each writer appends to out; 0 or -ENOMEM. */
-int diff_write_text(const struct diff_sides *d, struct wperf_buf *out);
-int diff_write_json(const struct diff_sides *d, struct wperf_buf *out);
+int wperf_run_diff_text(const struct wperf_run_diff *d, struct wperf_buf *out);
+int wperf_run_diff_json(const struct wperf_run_diff *d, struct wperf_buf *out);
 
-#endif /* WPERF_CLI_DIFF_WRITE_H */
+#endif /* WPERF_GATE_RUN_DIFF_H */
