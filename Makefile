@@ -79,6 +79,7 @@ LOAD_SRCS := $(wildcard scenarios/*/*.c)
 LOAD_BINS := $(patsubst scenarios/%.c,$(BUILD)/loads/%,$(LOAD_SRCS))
 LOAD_LIBS_zookeeper := -lzookeeper_mt
 LOAD_LIBS_memcached := $(shell pkg-config --libs libmemcached 2>/dev/null)
+LOAD_LIBS_sqlite := $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)

@@ -15,5 +15,6 @@ extras=(
 	memcached libmemcached-dev                      # scenarios/memcached.yaml: server, C client
 	nginx-light wrk                                 # scenarios/nginx.yaml: server, load
 	mariadb-server sysbench                         # scenarios/mariadb.yaml: server, load
+	libsqlite3-dev                                  # scenarios/sqlite-wal.yaml: sqload's library
 )
 exec bash "$(dirname "$0")/install-build-deps.sh" "${extras[@]}"
