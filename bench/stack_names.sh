@@ -16,8 +16,10 @@
 # its binaries' own symbol tables: the names are in the -dbgsym packages of the
 # debian-debug archive, or from debuginfod.debian.net with DEBUGINFOD_URLS set),
 # "[unknown 0x...]" neither. Printed per scenario and mode: the distinct
-# stacks, their mean depth (user frames per stack), the share of frames
-# resolved and named, and the share named weighted by the time waited.
+# stacks, their mean depth (user frames per stack), the share of them that
+# reach their thread's first frame (__clone3, or _start for a main thread),
+# the share of frames resolved and named, and the share named weighted by the
+# time waited.
 #
 # Needs root and BPF (it records), the servers and load generators (`make
 # deps`).
@@ -28,7 +30,7 @@ out=${STACK_NAMES_OUT:-build/stack-names}
 [ "$#" -gt 0 ] || set -- memcached nginx mariadb
 mkdir -p "$out"
 
-printf '%-10s %-6s %8s %8s %10s %10s %12s\n' scenario mode stacks depth resolved named "named(time)"
+printf '%-10s %-6s %8s %8s %8s %10s %10s %12s\n' scenario mode stacks depth whole resolved named "named(time)"
 for name in "$@"; do
 	yaml=scenarios/$name.yaml
 	[ -f "$yaml" ] || { echo "stack_names.sh: no $yaml" >&2; exit 2; }
@@ -62,16 +64,18 @@ for name in "$@"; do
 				key = $0; sub(/ [0-9]+$/, "", key)
 				if (!(key in seen)) {
 					seen[key] = 1; stacks++; frames += stack; nframes += named; rframes += resolved
+					whole += f[2] ~ /^(__clone3|__clone|_start)_/
 				}
 				tframes += stack * us; tnamed += named * us
 			}
 			END {
-				if (!stacks) { printf "%-10s %-6s %8d %8s %10s %10s %12s\n", name, mode, 0, "-", "-", "-", "-"; exit }
-				printf "%-10s %-6s %8d %8.1f %9.1f%% %9.1f%% %11.1f%%\n", name, mode, stacks,
-					frames / stacks, 100 * rframes / frames, 100 * nframes / frames, 100 * tnamed / tframes
-				printf "bench: stack_names scenario=%s mode=%s stacks=%d depth=%.1f resolved_pct=%.1f named_pct=%.1f named_time_pct=%.1f\n",
-					name, mode, stacks, frames / stacks, 100 * rframes / frames, 100 * nframes / frames,
-					100 * tnamed / tframes > "/dev/stderr"
+				if (!stacks) { printf "%-10s %-6s %8d %8s %8s %10s %10s %12s\n", name, mode, 0, "-", "-", "-", "-", "-"; exit }
+				printf "%-10s %-6s %8d %8.1f %7.0f%% %9.1f%% %9.1f%% %11.1f%%\n", name, mode, stacks,
+					frames / stacks, 100 * whole / stacks, 100 * rframes / frames, 100 * nframes / frames,
+					100 * tnamed / tframes
+				printf "bench: stack_names scenario=%s mode=%s stacks=%d depth=%.1f whole_pct=%.0f resolved_pct=%.1f named_pct=%.1f named_time_pct=%.1f\n",
+					name, mode, stacks, frames / stacks, 100 * whole / stacks, 100 * rframes / frames,
+					100 * nframes / frames, 100 * tnamed / tframes > "/dev/stderr"
 			}' "$dir/folded"
 	done
 done

@@ -20,11 +20,32 @@
  * 8.5 KiB of kernel memory until the recording ends, at most as many as the
  * stack map has entries. When there is no room left the kernel's walk is
  * taken, and the copy counts as a stack lost.
+ *
+ * Walks of the same stack share one id in the stack map; copies cannot be
+ * compared, so a thread that blocks from more places than its cache holds
+ * (MariaDB's connection threads: 160K copies in 5 s) would copy again each
+ * time it comes back. So the places copied are also kept in an LRU map, by
+ * process and place (the stack pointer tells the threads apart), and a place
+ * found there takes its copy again only when the thread's cache says it is
+ * time to (COPY_REFRESH_EVERY, stacks.bpf.h).
  */
 #ifndef WPERF_STACK_COPY_BPF_H
 #define WPERF_STACK_COPY_BPF_H
 
 const volatile bool copy_user_stacks = false; /* --stacks dwarf */
+
+/* A place copied: (process, role, ip, sp, syscall) -> its copy's id. */
+struct copy_place {
+	__u64 ip, sp, syscall;
+	__u32 tgid, role;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1); /* resized by user space in dwarf mode */
+	__type(key, struct copy_place);
+	__type(value, __s32);
+} copy_places SEC(".maps");
 
 /* copy id -> the copy (sized by user space to the stack map's entries; 1 when
  * copies are not taken, as a map cannot have none). */
@@ -113,6 +134,31 @@ static __always_inline __s32 copy_user_stack(struct task_struct *task, __u32 tgi
 	id = recovered_base + (__s32)n;
 	if (bpf_map_update_elem(&stack_copies, &id, c, BPF_NOEXIST))
 		return WPERF_NO_STACK;
+	return id;
+}
+
+/*
+ * The copy of task's user stack at its place (ip, sp, syscall, role): the one
+ * taken there before, unless again (the thread's cache wants a fresh one), or
+ * a new one.
+ */
+static __always_inline __s32 copied_stack(struct task_struct *task, __u32 tgid,
+					  struct pt_regs *regs, __u64 syscall, __u32 role,
+					  bool again)
+{
+	struct copy_place key = {.ip = PT_REGS_IP(regs),
+				 .sp = PT_REGS_SP(regs),
+				 .syscall = syscall,
+				 .tgid = tgid,
+				 .role = role};
+	__s32 *found = again ? NULL : bpf_map_lookup_elem(&copy_places, &key);
+	__s32 id;
+
+	if (found)
+		return *found;
+	id = copy_user_stack(task, tgid, regs);
+	if (id != WPERF_NO_STACK)
+		bpf_map_update_elem(&copy_places, &key, &id, BPF_ANY);
 	return id;
 }
 

@@ -106,7 +106,7 @@ static __always_inline void take_stacks(void *ctx, struct task_struct *task, __u
 		*kstack = take_stack(ctx, 0);
 	if ((stack_mode & STACKS_USER) && !kthread) {
 		if (copy_user_stacks)
-			*ustack = copy_user_stack(task, tgid, regs);
+			*ustack = copied_stack(task, tgid, regs, syscall, role, slot != NULL);
 		else
 			*ustack = recovered_stack_id(task, ip, sp);
 		if (*ustack == WPERF_NO_STACK)

@@ -220,8 +220,10 @@ static void configure(struct bpf_recorder *r, const struct bpf_recorder_opts *op
 	/* --stacks dwarf: copies take the recovered stacks' ids (bpf/stack_copy.bpf.h). */
 	r->copies = (opts->stack_mode & RECORD_STACKS_DWARF) != 0;
 	r->skel->rodata->copy_user_stacks = r->copies;
-	if (r->copies)
+	if (r->copies) {
 		bpf_map__set_max_entries(r->skel->maps.stack_copies, opts->stack_entries);
+		bpf_map__set_max_entries(r->skel->maps.copy_places, 4 * opts->stack_entries);
+	}
 }
 
 int bpf_recorder_open(const struct bpf_recorder_opts *opts, struct bpf_recorder **out,
