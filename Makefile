@@ -230,6 +230,7 @@ test-e2e: all $(E2E_BINS)
 
 test: all man completion $(UNIT_BINS) $(E2E_BINS) check-bpf-arm64
 	@bash tests/layers.sh
+	@WPERF_BUILD=$(BUILD) bash tests/calls.sh
 	@bash tests/sizes.sh
 	@bash tests/pages.sh
 	@WPERF_BUILD=$(BUILD) bash tests/completion.sh

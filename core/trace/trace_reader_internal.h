@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the trace reader's three files share: trace_reader.c (opening and
- * validation), trace_reader_tables.c (the table sections) and
- * trace_reader_events.c (the event iterator). Private to libwperf: not
+ * What the trace reader's files share: trace_reader.c (opening and
+ * validation) on top, trace_reader_tables.c (the table sections, with
+ * trace_reader_counters.c) and trace_reader_events.c (the event iterator)
+ * under it, and trace_reader_sections.c (a section's name and payload, and
+ * the errors) at the bottom. Private to libwperf: not
  * installed and not part of the API, which is trace.h.
  */
 #ifndef WPERF_TRACE_READER_INTERNAL_H
@@ -76,7 +78,7 @@ struct wperf_trace {
 	uint64_t end_nevents;	 /* the total that END promises */
 };
 
-/* ---- trace_reader.c ---- */
+/* ---- trace_reader_sections.c: below the other three ---- */
 
 /* The name of a section kind ("META", ...), or "unknown": for messages. */
 const char *wperf_trace__section_name(uint32_t kind);

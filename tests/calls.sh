@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# tests/calls.sh: that no two files of core/ and harness/ call each other both
+# ways: a module is a one-way stack (its state at the bottom, the handlers
+# above it, the dispatcher on top), so that a reader can follow a call down
+# and never has to come back up. Read from the built objects (nm: the symbols
+# each one defines and the ones it uses), so it sees calls through headers and
+# macros as the linker does. Run by make test after the build; prints each
+# pair that calls both ways and exits 1.
+#
+# The pairs below were there when the check was written (issue 28) and are
+# still to be cut; a pair not in the list fails, and so does a listed pair
+# that is gone (take it out of the list: the list only shrinks).
+set -u
+cd "$(dirname "$0")/.." || exit 2
+build=${WPERF_BUILD:-build}
+known=(
+	"core/analysis/knots.o core/analysis/knots_top.o"
+	"core/analysis/timeline.o core/analysis/timeline_devices.o"
+	"core/analysis/timeline.o core/analysis/timeline_disks.o"
+	"core/analysis/timeline.o core/analysis/timeline_irq.o"
+	"core/analysis/timeline.o core/analysis/timeline_tally.o"
+	"core/analysis/timeline.o core/analysis/timeline_threads.o"
+	"core/analysis/timeline_devices.o core/analysis/timeline_disks.o"
+	"core/gate/check_report.o core/gate/check_report_findings.o"
+	"core/gate/run_from_analysis.o core/gate/runset.o"
+	"core/gate/verdict.o core/gate/verdict_levels.o"
+	"core/gate/verdict.o core/gate/verdict_metrics.o"
+	"core/gate/verdict.o core/gate/verdict_tests.o"
+	"core/report/report_text.o core/report/report_text_checks.o"
+	"core/report/report_text.o core/report/report_text_waits.o"
+	"core/scenario/scenario.o core/scenario/scenario_services.o"
+	"core/scenario/scenario_include.o core/scenario/scenario_services.o"
+	"harness/run/results.o harness/run/results_json.o"
+)
+objs=$(cd "$build" 2>/dev/null && find core harness -name '*.o' | sort)
+[ -n "$objs" ] || { echo "calls: no objects under $build/core and $build/harness: build first" >&2; exit 2; }
+# "FILE DEF SYMBOL" and "FILE USE SYMBOL" lines, then the pairs of files that
+# use each other's symbols, each pair once, in name order.
+pairs=$(cd "$build" && for o in $objs; do
+	nm "$o" | awk -v f="$o" 'NF == 3 && $2 ~ /^[TDBR]$/ { print f, "DEF", $3 } NF == 2 && $1 == "U" { print f, "USE", $2 }'
+done | awk '
+	$2 == "DEF" { owner[$3] = $1; next }
+	{ use[NR] = $1 " " $3 }
+	END {
+		for (i in use) {
+			split(use[i], u, " ")
+			o = owner[u[2]]
+			if (o != "" && o != u[1]) calls[u[1] " " o] = 1
+		}
+		for (c in calls) {
+			split(c, p, " ")
+			if ((p[2] " " p[1]) in calls && p[1] < p[2]) print p[1], p[2]
+		}
+	}' | sort)
+bad=0
+while IFS= read -r pair; do
+	[ -n "$pair" ] || continue
+	listed=0
+	for k in "${known[@]}"; do [ "$k" = "$pair" ] && listed=1; done
+	[ "$listed" = 1 ] || { echo "calls: ${pair% *} and ${pair#* } call each other both ways"; bad=1; }
+done <<<"$pairs"
+for k in "${known[@]}"; do
+	grep -qxF "$k" <<<"$pairs" || { echo "calls: ${k% *} and ${k#* } no longer call each other both ways: take them out of tests/calls.sh's list"; bad=1; }
+done
+[ "$bad" -eq 0 ] && echo "calls: no new pair of files calls each other both ways (${#known[@]} known, to be cut)"
+exit "$bad"
