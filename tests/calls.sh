@@ -26,11 +26,8 @@ known=(
 	"core/gate/verdict.o core/gate/verdict_levels.o"
 	"core/gate/verdict.o core/gate/verdict_metrics.o"
 	"core/gate/verdict.o core/gate/verdict_tests.o"
-	"core/report/report_text.o core/report/report_text_checks.o"
-	"core/report/report_text.o core/report/report_text_waits.o"
 	"core/scenario/scenario.o core/scenario/scenario_services.o"
 	"core/scenario/scenario_include.o core/scenario/scenario_services.o"
-	"harness/run/results.o harness/run/results_json.o"
 )
 objs=$(cd "$build" 2>/dev/null && find core harness -name '*.o' | sort)
 [ -n "$objs" ] || { echo "calls: no objects under $build/core and $build/harness: build first" >&2; exit 2; }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the writers of the report for people share (report_text.c: the
- * verdict, the knots and the CMetric; report_text_waits.c: what is not the
- * bottleneck; report_text_checks.c: the checks). Not a public API.
+ * verdict, the knots and the CMetric, on top; report_text_waits.c: what is
+ * not the bottleneck; report_text_checks.c: the checks; report_text_lines.c:
+ * what they all write with, at the bottom). Not a public API.
  */
 #ifndef WPERF_REPORT_TEXT_INTERNAL_H
 #define WPERF_REPORT_TEXT_INTERNAL_H
@@ -25,6 +26,7 @@ struct text {
 	int err;
 };
 
+/* ---- report_text_lines.c ---- */
 /* Appends a printf-formatted line (at most 4 KiB) to t->out; t->err on failure. */
 void text_put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The name vertex v is shown by. */

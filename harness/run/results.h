@@ -77,7 +77,8 @@ int results_add_run(struct results *r, struct wperf_run *run, const struct resul
 
 /*
  * Writes summary.json and summary.md (verdict_md appended when not NULL), and
- * creates or removes INCOMPLETE to match r->complete. 0 or a negative errno.
+ * creates or removes INCOMPLETE to match r->complete (results_summary.c). 0 or
+ * a negative errno.
  */
 int results_write(const struct results *r, const char *verdict_md, struct wperf_error *err);
 
