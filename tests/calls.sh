@@ -21,12 +21,9 @@ known=(
 	"core/analysis/timeline.o core/analysis/timeline_tally.o"
 	"core/analysis/timeline.o core/analysis/timeline_threads.o"
 	"core/analysis/timeline_devices.o core/analysis/timeline_disks.o"
-	"core/gate/check_report.o core/gate/check_report_findings.o"
-	"core/gate/run_from_analysis.o core/gate/runset.o"
 	"core/gate/verdict.o core/gate/verdict_levels.o"
 	"core/gate/verdict.o core/gate/verdict_metrics.o"
 	"core/gate/verdict.o core/gate/verdict_tests.o"
-	"core/scenario/scenario.o core/scenario/scenario_services.o"
 	"core/scenario/scenario_include.o core/scenario/scenario_services.o"
 )
 objs=$(cd "$build" 2>/dev/null && find core harness -name '*.o' | sort)

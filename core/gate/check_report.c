@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,39 +20,6 @@
 #define NOTE_NAMES	5   /* scenarios named in it; the rest counted */
 #define STRUCTURE_NAMES 5
 
-void check_md_printf(struct md *m, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (!m->ret)
-		m->ret = wperf_buf_vprintf(&m->b, fmt, ap);
-	va_end(ap);
-}
-
-void check_md_code(struct md *m, const char *s)
-{
-	if (!m->ret)
-		m->ret = wperf_md_code(&m->b, s ? s : "");
-}
-
-void check_md_text(struct md *m, const char *s)
-{
-	if (!m->ret)
-		m->ret = wperf_md_text(&m->b, s ? s : "");
-}
-
-void check_md_html(struct md *m, const char *s)
-{
-	if (!m->ret)
-		m->ret = wperf_xml_text(&m->b, s ? s : "");
-}
-
-void check_md_ids(struct md *m, const struct wperf_idset *s)
-{
-	if (!m->ret)
-		m->ret = wperf_markdown_ids(&m->b, s);
-}
 static const char *plural(size_t n, const char *one, const char *more)
 {
 	return n == 1 ? one : more;

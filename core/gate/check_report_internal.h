@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the writers of a whole check's Markdown share (check_report.c: the
- * summary, its table and details under the length cap;
- * check_report_findings.c: the lines about findings). Not a public API.
+ * summary, its table and details under the length cap, on top;
+ * check_report_findings.c: the lines about findings; check_report_md.c: the
+ * text they write with, at the bottom). Not a public API.
  */
 #ifndef WPERF_CHECK_REPORT_INTERNAL_H
 #define WPERF_CHECK_REPORT_INTERNAL_H
@@ -16,6 +17,7 @@ struct md {
 	int ret;
 };
 
+/* ---- check_report_md.c ---- */
 void check_md_printf(struct md *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* s (NULL: "") as a Markdown code span that is safe in a table cell. */
 void check_md_code(struct md *m, const char *s);

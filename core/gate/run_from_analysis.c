@@ -259,8 +259,3 @@ int wperf_run_from_analysis(const struct wperf_analysis *a, const char *target, 
 	}
 	return 0;
 }
-
-uint64_t wperf_run_checks_warn(const struct wperf_run *r)
-{
-	return r->have_checks ? r->checks_warn : 0;
-}

@@ -256,6 +256,11 @@ void wperf_run_release(struct wperf_run *r)
 	wperf_run_init(r);
 }
 
+uint64_t wperf_run_checks_warn(const struct wperf_run *r)
+{
+	return r->have_checks ? r->checks_warn : 0;
+}
+
 /* ---- the run set ---- */
 
 size_t wperf_runset_runs_warned(const struct wperf_runset *rs)

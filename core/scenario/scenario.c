@@ -493,11 +493,3 @@ void scenario_free(struct scenario *s)
 	wperf_buf_release(&s->mem);
 	free(s);
 }
-
-const struct scenario_service *scenario_service(const struct scenario *s, const char *name)
-{
-	for (size_t i = 0; i < s->nservices; i++)
-		if (!strcmp(s->services[i].name, name))
-			return &s->services[i];
-	return NULL;
-}

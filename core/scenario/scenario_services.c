@@ -335,3 +335,11 @@ int sc_services(struct loader *L, const yaml_node_t *root)
 	wperf_doc_path_pop(&L->y.path, saved);
 	return 0;
 }
+
+const struct scenario_service *scenario_service(const struct scenario *s, const char *name)
+{
+	for (size_t i = 0; i < s->nservices; i++)
+		if (!strcmp(s->services[i].name, name))
+			return &s->services[i];
+	return NULL;
+}
