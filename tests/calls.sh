@@ -15,12 +15,6 @@ cd "$(dirname "$0")/.." || exit 2
 build=${WPERF_BUILD:-build}
 known=(
 	"core/analysis/knots.o core/analysis/knots_top.o"
-	"core/analysis/timeline.o core/analysis/timeline_devices.o"
-	"core/analysis/timeline.o core/analysis/timeline_disks.o"
-	"core/analysis/timeline.o core/analysis/timeline_irq.o"
-	"core/analysis/timeline.o core/analysis/timeline_tally.o"
-	"core/analysis/timeline.o core/analysis/timeline_threads.o"
-	"core/analysis/timeline_devices.o core/analysis/timeline_disks.o"
 	"core/gate/verdict.o core/gate/verdict_levels.o"
 	"core/gate/verdict.o core/gate/verdict_metrics.o"
 	"core/gate/verdict.o core/gate/verdict_tests.o"

@@ -31,36 +31,6 @@
 
 #define MAX_IRQ_DEPTH 64
 
-void *tl_push(struct wperf_buf *b, size_t size)
-{
-	void *p;
-
-	if (wperf_buf_reserve(b, size) < 0)
-		return NULL;
-	p = b->data + b->len;
-	memset(p, 0, size);
-	b->len += size;
-	return p;
-}
-
-struct tl_cpu *tl_cpu(struct tl_builder *b, uint32_t cpu)
-{
-	size_t n = TL_COUNT(b->cpus, struct tl_cpu);
-
-	if (cpu >= TL_MAX_CPUS)
-		return NULL;
-	for (; n <= cpu; n++) {
-		struct tl_cpu *c = tl_push(&b->cpus, sizeof(*c));
-
-		if (!c) {
-			b->oom = 1;
-			return NULL;
-		}
-		c->irq_thread = c->blk_dev = c->net_rx = c->net_tx = c->lo_sender = TL_NONE;
-	}
-	return &TL_AT(b->cpus, struct tl_cpu, cpu);
-}
-
 /*
  * Thread th comes on cpu at t after a wakeup from another CPU: is its runnable
  * time counted otherwise by the kernel (wperf_thread_acct)? When this CPU
@@ -297,13 +267,13 @@ static void on_spin(struct tl_builder *b, const struct wperf_event *ev)
 		if (!th->spinning || th->spin_lock != ev->usdt.lock)
 			return; /* no matching SPIN_BEFORE */
 		th->spinning = 0;
-		if (!(s = tl_push(&b->spins, sizeof(*s)))) {
+		if (!(s = wperf_buf_push(&b->spins, sizeof(*s)))) {
 			b->oom = 1;
 			return;
 		}
 		*s = (struct tl_spin){i, th->spin_t1, ev->hdr.ts, ev->usdt.lock};
 	} else if (ev->hdr.kind == WPERF_EV_SPIN_RELEASE) {
-		struct tl_release *r = tl_push(&b->releases, sizeof(*r));
+		struct tl_release *r = wperf_buf_push(&b->releases, sizeof(*r));
 
 		if (!r) {
 			b->oom = 1;
@@ -311,7 +281,7 @@ static void on_spin(struct tl_builder *b, const struct wperf_event *ev)
 		}
 		*r = (struct tl_release){ev->usdt.lock, ev->hdr.ts, b->release_seq++, i, TL_NONE};
 	} else {
-		struct tl_mark *m = tl_push(&b->marks, sizeof(*m));
+		struct tl_mark *m = wperf_buf_push(&b->marks, sizeof(*m));
 
 		if (!m) {
 			b->oom = 1;

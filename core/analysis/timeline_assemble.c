@@ -163,7 +163,7 @@ static int push(struct wperf_buf *out, const struct wperf_segment *s, uint8_t st
 
 	if (start >= end)
 		return 0;
-	if (!(g = tl_push(out, sizeof(*g))))
+	if (!(g = wperf_buf_push(out, sizeof(*g))))
 		return -ENOMEM;
 	*g = *s;
 	g->end = end;
@@ -262,7 +262,7 @@ static int thread_entities(const struct tl_builder *b, struct wperf_buf *entitie
 
 	for (size_t i = 0; i < n; i++) {
 		const struct tl_thread *th = &TL_AT(b->threads, struct tl_thread, i);
-		struct wperf_entity *e = tl_push(entities, sizeof(*e));
+		struct wperf_entity *e = wperf_buf_push(entities, sizeof(*e));
 
 		if (!e)
 			return -ENOMEM;

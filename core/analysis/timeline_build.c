@@ -42,7 +42,7 @@ static int collect_late(struct tl_builder *b, struct wperf_buf *late, uint64_t *
 		*lo = ts < *lo ? ts : *lo;
 		*hi = ts > *hi ? ts : *hi;
 		if (seq > 0 && ts < max) {
-			struct late *l = tl_push(late, sizeof(*l));
+			struct late *l = wperf_buf_push(late, sizeof(*l));
 
 			if (!l)
 				ret = wperf_error_set(b->err, -ENOMEM,
@@ -179,6 +179,7 @@ int wperf_timeline_build(const struct wperf_trace *t, const struct wperf_timelin
 	wperf_buf_release(&late);
 	if (!ret) {
 		close_all(&b);
+		tl_disks_finish(&b); /* the disks' busy time, which the devices' then uses */
 		tl_devices_finish(&b);
 		tl = calloc(1, sizeof(*tl));
 		ret = tl ? 0 : -ENOMEM;

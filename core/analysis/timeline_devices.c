@@ -104,8 +104,8 @@ uint32_t tl_device_of(struct tl_builder *b, uint8_t kind, uint32_t key)
 		goto oom;
 	if (!added)
 		return TL_AT(*index, uint32_t, k);
-	if (n >= PV_MAX || !(slot = tl_push(index, sizeof(*slot))) ||
-	    !(d = tl_push(&b->devices, sizeof(*d))))
+	if (n >= PV_MAX || !(slot = wperf_buf_push(index, sizeof(*slot))) ||
+	    !(d = wperf_buf_push(&b->devices, sizeof(*d))))
 		goto oom;
 	*slot = (uint32_t)n;
 	d->kind = kind;
@@ -138,7 +138,7 @@ void tl_add_busy(struct tl_builder *b, struct tl_device *d, uint64_t s, uint64_t
 		last[1] = e;
 		return;
 	}
-	if (!(last = tl_push(&d->busy, 2 * sizeof(uint64_t)))) {
+	if (!(last = wperf_buf_push(&d->busy, 2 * sizeof(uint64_t)))) {
 		b->oom = 1;
 		return;
 	}
@@ -155,7 +155,7 @@ void tl_add_share(struct tl_builder *b, struct tl_device *d, uint32_t thread, ui
 	if (thread == TL_NONE || bytes == 0)
 		return; /* a share of 0 bytes would divide the idle time by 0 */
 	k = wperf_idmap_get(&d->share_of, thread, &added);
-	if (k < 0 || (added && !tl_push(&d->shares, sizeof(*s)))) {
+	if (k < 0 || (added && !wperf_buf_push(&d->shares, sizeof(*s)))) {
 		b->oom = 1;
 		return;
 	}
@@ -228,7 +228,6 @@ void tl_devices_finish(struct tl_builder *b)
 	const struct wperf_capacity *cap = &b->opts.capacity;
 	uint64_t window = b->end - b->start;
 
-	tl_disks_finish(b);
 	for (size_t i = 0; i < n; i++) {
 		struct tl_device *d = dev(b, i);
 		const uint64_t *iv;
@@ -260,7 +259,7 @@ int64_t tl_devices_entities(struct tl_builder *b, uint32_t first, struct wperf_b
 
 	for (size_t i = 0; i < nd; i++) {
 		struct tl_device *d = dev(b, i);
-		struct wperf_entity *e = tl_push(entities, sizeof(*e));
+		struct wperf_entity *e = wperf_buf_push(entities, sizeof(*e));
 
 		if (!e)
 			return -ENOMEM;
@@ -292,7 +291,7 @@ static void seg(struct walk *w, uint8_t state, uint64_t s, uint64_t e)
 
 	if (s >= e)
 		return;
-	if (!(g = tl_push(w->out, sizeof(*g)))) {
+	if (!(g = wperf_buf_push(w->out, sizeof(*g)))) {
 		w->oom = 1;
 		return;
 	}
@@ -370,7 +369,7 @@ int tl_device_shares(const struct tl_builder *b, struct wperf_buf *out)
 		size_t n = TL_COUNT(d->shares, struct wperf_io_share);
 
 		for (size_t k = 0; k < n; k++) {
-			struct wperf_io_share *s = tl_push(out, sizeof(*s));
+			struct wperf_io_share *s = wperf_buf_push(out, sizeof(*s));
 
 			if (!s)
 				return -ENOMEM;

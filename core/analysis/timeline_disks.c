@@ -119,7 +119,7 @@ static void req_remove(struct tl_builder *b, struct tl_request *r)
 static void req_end(struct tl_builder *b, struct tl_device *dv, struct tl_request *r,
 		    struct tl_when end)
 {
-	struct tl_req_interval *iv = tl_push(&dv->reqs, sizeof(*iv));
+	struct tl_req_interval *iv = wperf_buf_push(&dv->reqs, sizeof(*iv));
 
 	r->state = TL_REQ_ENDED;
 	if (!iv) {

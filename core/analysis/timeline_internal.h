@@ -257,14 +257,26 @@ static inline uint64_t tl_muldiv(uint64_t a, uint64_t b, uint64_t c)
 #define TL_AT(buf, type, i) (((type *)(void *)(buf).data)[i])
 #define TL_COUNT(buf, type) ((buf).len / sizeof(type))
 
-/* Appends a zeroed element of size bytes; NULL when out of memory (the caller
- * sets b->oom). */
-void *tl_push(struct wperf_buf *b, size_t size);
-
-/* timeline.c: the CPU state of cpu, or NULL for an absurd cpu number (at or
- * above TL_MAX_CPUS: its per-CPU work is skipped). */
+/* The CPU state of cpu, or NULL for an absurd cpu number (at or above
+ * TL_MAX_CPUS: its per-CPU work is skipped) or when out of memory (b->oom). */
 #define TL_MAX_CPUS 65536
-struct tl_cpu *tl_cpu(struct tl_builder *b, uint32_t cpu);
+static inline struct tl_cpu *tl_cpu(struct tl_builder *b, uint32_t cpu)
+{
+	size_t n = TL_COUNT(b->cpus, struct tl_cpu);
+
+	if (cpu >= TL_MAX_CPUS)
+		return NULL;
+	for (; n <= cpu; n++) {
+		struct tl_cpu *c = wperf_buf_push(&b->cpus, sizeof(*c));
+
+		if (!c) {
+			b->oom = 1;
+			return NULL;
+		}
+		c->irq_thread = c->blk_dev = c->net_rx = c->net_tx = c->lo_sender = TL_NONE;
+	}
+	return &TL_AT(b->cpus, struct tl_cpu, cpu);
+}
 /* timeline.c: what event ev does to the threads, CPUs and devices it concerns. */
 void tl_step(struct tl_builder *b, const struct wperf_event *ev);
 
@@ -354,7 +366,8 @@ void tl_capacity_note(const struct tl_builder *b, char *note, size_t size);
 /* ---- timeline_disks.c ---- */
 /* BLOCK_* events; issuer: the thread that issued, or TL_NONE. */
 int tl_block_event(struct tl_builder *b, const struct wperf_event *ev, uint32_t issuer);
-/* Before tl_devices_finish uses them: the disks' busy intervals and io_ticks. */
+/* At the window's end, before tl_devices_finish uses them: the disks' busy
+ * intervals and io_ticks. */
 void tl_disks_finish(struct tl_builder *b);
 
 /* ---- timeline_irq.c ---- */

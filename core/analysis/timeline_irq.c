@@ -31,7 +31,7 @@ static struct tl_source *src(const struct tl_builder *b, uint32_t s)
 int tl_sources_init(struct tl_builder *b)
 {
 	for (int i = 0; i < TL_NFIXED; i++) {
-		struct tl_source *s = tl_push(&b->sources, sizeof(*s));
+		struct tl_source *s = wperf_buf_push(&b->sources, sizeof(*s));
 
 		if (!s)
 			return -ENOMEM;
@@ -56,7 +56,7 @@ void tl_vote(struct tl_builder *b, int32_t irq, uint32_t device)
 	int64_t k = wperf_idmap_get(&b->vote_of, (uint32_t)irq, &added);
 	struct tl_vote *v;
 
-	if (k < 0 || (added && !tl_push(&b->votes, sizeof(*v)))) {
+	if (k < 0 || (added && !wperf_buf_push(&b->votes, sizeof(*v)))) {
 		b->oom = 1;
 		return;
 	}
@@ -79,7 +79,7 @@ static uint32_t source(struct tl_builder *b, uint8_t ctx, int32_t irq)
 	struct tl_source *s;
 
 	if (k < 0 || k + TL_NFIXED >= PV_MAX ||
-	    (added && !(s = tl_push(&b->sources, sizeof(*s))))) {
+	    (added && !(s = wperf_buf_push(&b->sources, sizeof(*s))))) {
 		b->oom = 1;
 		return WPERF_NO_ENTITY;
 	}
@@ -259,7 +259,7 @@ int64_t tl_sources_entities(struct tl_builder *b, uint32_t first, struct wperf_b
 			s->entity = TL_AT(b->devices, struct tl_device, d).entity;
 			continue;
 		}
-		if (!(e = tl_push(entities, sizeof(*e))))
+		if (!(e = wperf_buf_push(entities, sizeof(*e))))
 			return -ENOMEM;
 		e->kind = WPERF_ENTITY_IRQ;
 		snprintf(e->name, sizeof(e->name), "%s", name);

@@ -67,7 +67,7 @@ uint32_t tl_stacks_id(struct tl_builder *b, const struct wperf_wait_stacks *k)
 	slot = stacks_slot(b, k);
 	if (*slot)
 		return *slot - 1;
-	if (!(s = tl_push(&b->stacks, sizeof(*s)))) {
+	if (!(s = wperf_buf_push(&b->stacks, sizeof(*s)))) {
 		b->oom = 1;
 		return WPERF_NO_STACKS;
 	}

@@ -34,7 +34,7 @@ static void count_break(struct tl_builder *b, const struct tl_cpu *c)
 	int64_t i = wperf_idmap_get(&b->break_of, c->cur_tid, &added);
 	struct wperf_break_tally *t;
 
-	if (i < 0 || (added && !tl_push(&b->break_tally, sizeof(*t)))) {
+	if (i < 0 || (added && !wperf_buf_push(&b->break_tally, sizeof(*t)))) {
 		b->oom = 1;
 		return;
 	}
@@ -92,7 +92,7 @@ void tl_tally_net(struct tl_builder *b, const struct wperf_event *ev)
 	     i < n && TL_AT(b->nic_tally, struct wperf_nic_tally, i).ifindex < ev->net.ifindex; i++)
 		;
 	if (i == n || TL_AT(b->nic_tally, struct wperf_nic_tally, i).ifindex != ev->net.ifindex) {
-		if (!tl_push(&b->nic_tally, sizeof(*t))) {
+		if (!wperf_buf_push(&b->nic_tally, sizeof(*t))) {
 			b->oom = 1;
 			return;
 		}
@@ -117,7 +117,7 @@ void tl_tally_exit(struct tl_builder *b, uint32_t thread, const struct wperf_eve
 
 	if (!(ev->hdr.flags & WPERF_EXIT_SCHEDSTAT) || thread == TL_NONE)
 		return;
-	if (!(r = tl_push(&b->exits, sizeof(*r)))) {
+	if (!(r = wperf_buf_push(&b->exits, sizeof(*r)))) {
 		b->oom = 1;
 		return;
 	}

@@ -22,7 +22,7 @@ uint32_t tl_new_thread(struct tl_builder *b, uint32_t tid, uint32_t tgid)
 	size_t n = TL_COUNT(b->threads, struct tl_thread);
 	struct tl_thread *th;
 
-	if (n >= PV_MAX || !(th = tl_push(&b->threads, sizeof(*th)))) {
+	if (n >= PV_MAX || !(th = wperf_buf_push(&b->threads, sizeof(*th)))) {
 		b->oom = 1;
 		return TL_NONE;
 	}
@@ -47,7 +47,7 @@ uint32_t *tl_tid_slot(struct tl_builder *b, uint32_t tid)
 
 	if (k < 0) { /* a new tid: the map and tid_thread grow together */
 		k = wperf_idmap_get(&b->tids, tid, NULL);
-		if (k < 0 || !(slot = tl_push(&b->tid_thread, sizeof(*slot)))) {
+		if (k < 0 || !(slot = wperf_buf_push(&b->tid_thread, sizeof(*slot)))) {
 			b->oom = 1;
 			return NULL;
 		}

@@ -105,10 +105,6 @@ int wperf_trace__table_error(const struct wperf_trace *t, const struct section *
 
 /* ---- trace_reader_tables.c ---- */
 
-/* Makes room for one more element of size bytes in b and returns it, zeroed;
- * NULL when out of memory. */
-void *wperf_trace__push(struct wperf_buf *b, size_t size);
-
 /* Decodes a checked table section (a known kind but EVENTS and END) into t. */
 int wperf_trace__load_table(struct wperf_trace *t, const struct section *s, ZSTD_DCtx *dctx,
 			    struct wperf_buf *scratch, struct wperf_error *err);

@@ -21,18 +21,6 @@
 #include "core/util/varint.h"
 #include "core/util/cmp.h"
 
-void *wperf_trace__push(struct wperf_buf *b, size_t size)
-{
-	void *e;
-
-	if (wperf_buf_reserve(b, size))
-		return NULL;
-	e = b->data + b->len;
-	memset(e, 0, size);
-	b->len += size;
-	return e;
-}
-
 /* Copies a uvarint-length string into the arena; returns its offset, or SIZE_MAX. */
 static size_t arena_lstr(struct wperf_trace *t, struct wperf_cursor *c, size_t *len_out)
 {
@@ -69,7 +57,7 @@ static int load_meta(struct wperf_trace *t, const struct section *s, const uint8
 			    "META section, payload byte %zu: a key without a "
 			    "NUL-terminated value",
 			    i);
-		kv = wperf_trace__push(&t->meta, sizeof(*kv));
+		kv = wperf_buf_push(&t->meta, sizeof(*kv));
 		if (!kv)
 			return -ENOMEM;
 		kv->key = t->arena.len;
@@ -94,7 +82,7 @@ static int load_rows(struct wperf_trace *t, struct wperf_cursor *c, struct wperf
 	if (wperf_buf_reserve(rows, n * size))
 		return -ENOMEM;
 	for (uint64_t i = 0; i < n && !c->err; i++) {
-		int ret = read_row(t, c, wperf_trace__push(rows, size)); /* reserved: no NULL */
+		int ret = read_row(t, c, wperf_buf_push(rows, size)); /* reserved: no NULL */
 
 		if (ret)
 			return ret;
@@ -205,7 +193,7 @@ static int read_stack_copy(struct wperf_trace *t, struct wperf_cursor *c, void *
 
 static int load_perfmap(struct wperf_trace *t, struct wperf_cursor *c)
 {
-	struct wperf_perfmap *pm = wperf_trace__push(&t->perfmaps, sizeof(*pm));
+	struct wperf_perfmap *pm = wperf_buf_push(&t->perfmaps, sizeof(*pm));
 	size_t text, len = 0;
 
 	if (!pm)
@@ -451,7 +439,7 @@ int wperf_trace_add_stacks(struct wperf_trace *t, const struct wperf_stack *s, s
 				       t->path, n);
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct wperf_stack *row = wperf_trace__push(&t->stacks, sizeof(*row));
+		struct wperf_stack *row = wperf_buf_push(&t->stacks, sizeof(*row));
 
 		*row = s[i];
 		row->ips = AS_PTR(t->ips.len / sizeof(uint64_t));

@@ -65,6 +65,18 @@ void wperf_hugepage_hint(void *p, size_t n)
 	madvise((void *)start, end - start, MADV_HUGEPAGE); /* a hint: errors do not matter */
 }
 
+void *wperf_buf_push(struct wperf_buf *b, size_t size)
+{
+	void *p;
+
+	if (wperf_buf_reserve(b, size))
+		return NULL;
+	p = b->data + b->len;
+	memset(p, 0, size);
+	b->len += size;
+	return p;
+}
+
 int wperf_buf_append(struct wperf_buf *b, const void *p, size_t n)
 {
 	int ret;

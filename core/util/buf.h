@@ -34,6 +34,10 @@ int wperf_buf_reserve(struct wperf_buf *b, size_t extra);
  */
 void wperf_hugepage_hint(void *p, size_t n);
 
+/* Appends a zeroed element of size bytes and returns it; NULL when out of
+ * memory (the buffer is unchanged). */
+void *wperf_buf_push(struct wperf_buf *b, size_t size);
+
 /* Appends n bytes; returns 0 or -ENOMEM. */
 int wperf_buf_append(struct wperf_buf *b, const void *p, size_t n);
 
