@@ -58,6 +58,29 @@ static void test_append_grows(void **state)
 	wperf_buf_release(&b);
 }
 
+/* Pushed elements come zeroed, in order, and keep their contents as the
+ * buffer grows under them. */
+static void test_push(void **state)
+{
+	struct wperf_buf b = {0};
+
+	(void)state;
+	for (uint32_t i = 0; i < 1000; i++) {
+		uint32_t *e = wperf_buf_push(&b, 3 * sizeof(uint32_t));
+
+		assert_non_null(e);
+		assert_true(e[0] == 0 && e[1] == 0 && e[2] == 0);
+		e[0] = i, e[1] = ~i, e[2] = 7 * i;
+		assert_int_equal(b.len, (i + 1) * 3 * sizeof(uint32_t));
+	}
+	for (uint32_t i = 0; i < 1000; i++) {
+		const uint32_t *e = (const uint32_t *)(const void *)b.data + 3 * i;
+
+		assert_true(e[0] == i && e[1] == ~i && e[2] == 7 * i);
+	}
+	wperf_buf_release(&b);
+}
+
 static void test_reserve(void **state)
 {
 	struct wperf_buf b = {0};
@@ -315,6 +338,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_empty_buffer),
 	    cmocka_unit_test(test_append_grows),
+	    cmocka_unit_test(test_push),
 	    cmocka_unit_test(test_reserve),
 	    cmocka_unit_test(test_fixed_width),
 	    cmocka_unit_test(test_uvarint_round_trip),
