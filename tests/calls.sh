@@ -15,9 +15,6 @@ cd "$(dirname "$0")/.." || exit 2
 build=${WPERF_BUILD:-build}
 known=(
 	"core/analysis/knots.o core/analysis/knots_top.o"
-	"core/gate/verdict.o core/gate/verdict_levels.o"
-	"core/gate/verdict.o core/gate/verdict_metrics.o"
-	"core/gate/verdict.o core/gate/verdict_tests.o"
 	"core/scenario/scenario_include.o core/scenario/scenario_services.o"
 )
 objs=$(cd "$build" 2>/dev/null && find core harness -name '*.o' | sort)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the files of the gate share (verdict.c: warnings and the verdict;
- * verdict_tests.c: the tests; verdict_levels.c: the family's adjusted p
- * values and the findings' levels). Not a public API.
+ * What the files of the gate share (verdict.c: warnings and the verdict, on
+ * top; verdict_tests.c and verdict_metrics.c: the tests; verdict_levels.c:
+ * the family's adjusted p values and the findings' levels;
+ * verdict_findings.c: adding findings and warnings, at the bottom). Not a
+ * public API.
  */
 #ifndef WPERF_VERDICT_INTERNAL_H
 #define WPERF_VERDICT_INTERNAL_H
@@ -41,6 +43,8 @@ struct gate {
 	size_t divisor; /* the primaries' Holm-Tarone divisor at the first step */
 	int busier;	/* the target waited for CPUs more per operation (test_costs) */
 };
+
+/* ---- verdict_findings.c ---- */
 /* printf into a new string; NULL when out of memory. */
 char *gate_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Frees the strings and arrays of f. */
