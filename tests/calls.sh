@@ -15,13 +15,13 @@ cd "$(dirname "$0")/.." || exit 2
 build=${WPERF_BUILD:-build}
 known=(
 	"core/analysis/knots.o core/analysis/knots_top.o"
-	"core/scenario/scenario_include.o core/scenario/scenario_services.o"
 )
 objs=$(cd "$build" 2>/dev/null && find core harness -name '*.o' | sort)
 [ -n "$objs" ] || { echo "calls: no objects under $build/core and $build/harness: build first" >&2; exit 2; }
 # "FILE DEF SYMBOL" and "FILE USE SYMBOL" lines, then the pairs of files that
 # use each other's symbols, each pair once, in name order.
 pairs=$(cd "$build" && for o in $objs; do
+	[ -f "$OLDPWD/${o%.o}.c" ] || continue # a stale object: its source is gone
 	nm "$o" | awk -v f="$o" 'NF == 3 && $2 ~ /^[TDBR]$/ { print f, "DEF", $3 } NF == 2 && $1 == "U" { print f, "USE", $2 }'
 done | awk '
 	$2 == "DEF" { owner[$3] = $1; next }

@@ -3,8 +3,8 @@
  * What the parts of the scenario loader share: scenario_yaml.c reads the file
  * and owns the scenario's memory, scenario_values.c turns YAML nodes into
  * checked C values (strings with ${VARIABLES} expanded, regexes), scenario.c
- * and scenario_services.c know the schema and walk it, scenario_include.c
- * reads the files a scenario includes. The YAML itself (key
+ * and scenario_services.c know the schema and walk it (the services with the
+ * files a scenario includes for them). The YAML itself (key
  * paths, positions, checked mappings, numbers, booleans) is the
  * strict-document kit's (core/util/doc_yaml.h).
  *
@@ -34,7 +34,7 @@ struct loader {
 	size_t bytes;	      /* allocated so far, against SC_MAX_BYTES */
 	char **empty;	      /* {NULL}: every list that was not given */
 	/* The real paths of the files being read, each included by the one
-	 * before (scenario_include.c): one more would be a cycle. */
+	 * before (scenario_services.c): one more would be a cycle. */
 	const char *including[SC_MAX_INCLUDES];
 	size_t depth;
 };
@@ -117,8 +117,6 @@ int sc_commands(struct loader *L, const yaml_node_t *root, const char *key,
 /* The services of root (a scenario or an included file): those of its
  * include: files first, then its own, appended to the scenario's. */
 int sc_services(struct loader *L, const yaml_node_t *root);
-/* The files under root's include:, read in order (scenario_include.c). */
-int sc_includes(struct loader *L, const yaml_node_t *root);
 /* The keys of map that a service and the load share: command, env (a mapping of
  * variable names to strings, as "NAME=VALUE" strings ending with NULL; L->empty
  * when absent) and cwd. 0 or -1. */
