@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Shared by knots.c (refinement and the answer), knots_top.c (the top level: the
- * whole graph) and knots_refine.c (SCCs and cuts); not part of libwperf's API.
+ * whole graph), knots_refine.c (SCCs and cuts) and knots_state.c (pending
+ * knots, the work list, the entries found); not part of libwperf's API.
  */
 #ifndef WPERF_KNOTS_INTERNAL_H
 #define WPERF_KNOTS_INTERNAL_H
@@ -54,6 +55,7 @@ struct knot_component {
 	uint8_t io, ignored, gone;
 };
 
+/* ---- knots_state.c ---- */
 /* Frees p's arrays (NULL after). */
 void knot_pending_free(struct knot_pending *p);
 /* Appends a final (or background) knot or sink made of p to list; on success
