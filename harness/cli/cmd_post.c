@@ -6,7 +6,6 @@
  * its failures are warnings, and the exit status is the verdicts'.
  */
 #include <curl/curl.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,21 +55,13 @@ static int find_target(struct post_opts *o, struct post_target *t)
  * a failure is a warning. */
 static void write_summary(const struct post_comment *c, int dry_run)
 {
-	const char *path = getenv("GITHUB_STEP_SUMMARY");
-	FILE *f;
+	const char *path = post_env("GITHUB_STEP_SUMMARY");
+	struct wperf_error err = {0};
 
-	if (!path || !path[0])
-		return;
-	if (dry_run) {
+	if (path && dry_run)
 		printf("(dry run: the Markdown would be appended to %s)\n", path);
-		return;
-	}
-	f = fopen(path, "ae");
-	if (f)
-		fprintf(f, "%s\n", post_comment_markdown(c));
-	if (!f || ferror(f) | fclose(f))
-		cli_warn(CMD, "cannot append the job summary to %s ($GITHUB_STEP_SUMMARY): %s",
-			 path, strerror(errno));
+	else if (path && post_comment_append_summary(c, path, &err) < 0)
+		cli_warn(CMD, "%s", err.msg);
 }
 
 static void retrying(const char *method, const char *url, const char *why, unsigned wait_ms)
@@ -193,20 +184,11 @@ static int parse_options(int argc, char **argv, struct post_opts *o)
  * (into url), the first back-off. An exit status. */
 static int environment_defaults(struct post_opts *o, char *url, size_t size)
 {
-	const char *server = post_env("GITHUB_SERVER_URL"), *repo = post_env("GITHUB_REPOSITORY");
-	const char *run = post_env("GITHUB_RUN_ID"), *retry = post_env(FORGE_HTTP_RETRY_MS_ENV);
-	const char *job = post_env("CI_JOB_URL");
+	const char *retry = post_env(FORGE_HTTP_RETRY_MS_ENV);
 
-	o->forge = o->forge_name ? (strcmp(o->forge_name, "gitlab") ? POST_GITHUB : POST_GITLAB)
-		   : post_env("GITLAB_CI") ? POST_GITLAB
-					   : POST_GITHUB;
-	if (!o->artifacts && o->forge == POST_GITHUB && server && repo && run) {
-		snprintf(url, size, "%s/%s/actions/runs/%s", server, repo, run);
-		o->artifacts = url;
-	} else if (!o->artifacts && o->forge == POST_GITLAB && job) {
-		snprintf(url, size, "%s/artifacts/browse", job);
-		o->artifacts = url;
-	}
+	o->forge = post_forge_named(o->forge_name);
+	if (!o->artifacts)
+		o->artifacts = post_artifacts_url(o->forge, url, size);
 	o->http.retries = FORGE_HTTP_RETRIES;
 	o->http.retrying = retrying;
 	if (retry && cli_parse_count(CMD, "$" FORGE_HTTP_RETRY_MS_ENV, retry, 1, POST_RETRY_MS_MAX,

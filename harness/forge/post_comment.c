@@ -242,3 +242,19 @@ const char *post_comment_markdown(const struct post_comment *c)
 {
 	return (const char *)c->text.data + strlen(c->marker) + 1;
 }
+
+int post_comment_append_summary(const struct post_comment *c, const char *path,
+				struct wperf_error *err)
+{
+	FILE *f = fopen(path, "ae");
+	int e;
+
+	if (f)
+		fprintf(f, "%s\n", post_comment_markdown(c));
+	if (f && !(ferror(f) | fclose(f)))
+		return 0;
+	e = errno ? -errno : -EIO;
+	return wperf_error_set(err, e,
+			       "cannot append the job summary to %s ($GITHUB_STEP_SUMMARY): %s",
+			       path, strerror(-e));
+}

@@ -60,4 +60,9 @@ void post_comment_release(struct post_comment *c);
 /* The Markdown, without the marker's line: for the job summary. */
 const char *post_comment_markdown(const struct post_comment *c);
 
+/* Appends the Markdown to the job summary file at path ($GITHUB_STEP_SUMMARY);
+ * 0, or a negative errno with err naming the file. */
+int post_comment_append_summary(const struct post_comment *c, const char *path,
+				struct wperf_error *err);
+
 #endif /* WPERF_POST_COMMENT_H */

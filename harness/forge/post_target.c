@@ -119,6 +119,27 @@ const char *post_env(const char *name)
 	return v && v[0] ? v : NULL;
 }
 
+enum post_forge_id post_forge_named(const char *name)
+{
+	if (name)
+		return strcmp(name, "gitlab") ? POST_GITHUB : POST_GITLAB;
+	return post_env("GITLAB_CI") ? POST_GITLAB : POST_GITHUB;
+}
+
+const char *post_artifacts_url(enum post_forge_id forge, char *url, size_t size)
+{
+	const char *server = post_env("GITHUB_SERVER_URL"), *repo = post_env("GITHUB_REPOSITORY");
+	const char *run = post_env("GITHUB_RUN_ID"), *job = post_env("CI_JOB_URL");
+
+	if (forge == POST_GITHUB && server && repo && run)
+		snprintf(url, size, "%s/%s/actions/runs/%s", server, repo, run);
+	else if (forge == POST_GITLAB && job)
+		snprintf(url, size, "%s/artifacts/browse", job);
+	else
+		return NULL;
+	return url;
+}
+
 /* The merge request's IID from $CI_MERGE_REQUEST_IID, when it is set; 0 or
  * -EINVAL with err. */
 static int job_mr(unsigned long *mr, struct wperf_error *err)

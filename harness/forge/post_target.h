@@ -57,6 +57,14 @@ struct post_target {
 /* A variable of the environment, NULL when unset or empty. */
 const char *post_env(const char *name);
 
+/* The forge named ("github" or "gitlab"), else the one whose CI job this is
+ * (GitLab's when $GITLAB_CI is set), else GitHub. */
+enum post_forge_id post_forge_named(const char *name);
+
+/* The link to this CI job's artifacts, from the environment of forge's CI,
+ * into url (size bytes); NULL outside a CI job. */
+const char *post_artifacts_url(enum post_forge_id forge, char *url, size_t size);
+
 /* The target of w into t: 0, or -EINVAL with err (an API URL that would send
  * the token in clear, a repository or request number that is not one). */
 int post_find_target(const struct post_where *w, struct post_target *t, struct wperf_error *err);
