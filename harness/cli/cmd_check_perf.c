@@ -5,15 +5,8 @@
  * on this machine and the head is judged against the base's runs; without, it
  * is judged against its stored baseline (whose numbers count only when it was
  * made on this machine: see gate_options). The runs of a scenario are added a
- * few at a time while its verdict is unclear (check_scenario.h).
- *
- * The false-failure rate: each scenario gets an equal part of the check's
- * alpha, its looks spend it by a plan (check_scenario.h), and its primary
- * tests are adjusted together (Holm and Tarone, in the verdict), so that
- * identical code fails the whole check with a chance of at most alpha. With
- * --strict an inconclusive scenario fails too, and an inconclusive finding
- * is one within WPERF_GATE_INCONCLUSIVE times the level: the scenarios get
- * that much less, and the same bound holds.
+ * few at a time while its verdict is unclear (check_scenario.h); the check as
+ * a whole, and its false-failure rate, is harness/gate/check_perf.h's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,13 +16,8 @@
 
 #include "harness/cli/cli.h"
 #include "harness/cli/cli_vars.h"
-#include "harness/gate/check_run.h"
-#include "harness/gate/check_scenario.h"
-#include "harness/gate/check_select.h"
+#include "harness/gate/check_perf.h"
 #include "harness/gate/check_shard.h"
-#include "harness/gate/check_write.h"
-#include "harness/gate/repo_config.h"
-#include "harness/run/results.h"
 #include "core/scenario/scenario.h"
 
 #define CMD "check-perf"
@@ -40,35 +28,11 @@
 #define CHECK_PERF_BUDGET_S (15 * 60)
 
 struct check_perf {
-	const char *tag, *base_ref, *target, *results;
-	char *results_abs; /* --results made absolute */
-	int base_mode, strict, quiet, keep_tree, merge, trust_head;
+	struct check_perf_opts o;
 	struct gate_baseline_src baseline;
-	struct check_looks looks;
-	double alpha;
-	double budget; /* seconds for the whole check's runs; 0: none */
-	struct check_shard shard;
-	struct cli_vars vars;	    /* --var and the repository's config, which holds them */
-	const char *build_dir;	    /* vars' BUILD_DIR, else build (each tree's) */
-	struct check_selection sel; /* the selected scenarios */
-	struct base_tree *tree;	    /* --base: the base commit's tree, opened first */
+	char *results_abs;    /* --results made absolute */
+	struct cli_vars vars; /* --var and the repository's config, which holds them */
 };
-
-/* Each operand: a scenario file, or a folder whose *.yaml files are scenarios
- * (check_select.h); an exit status. */
-static int select_scenarios(struct check_perf *cp, char **operands, int n)
-{
-	struct wperf_error err = {0};
-
-	cp->sel.tag = cp->tag;
-	cp->sel.build_dir = cp->build_dir;
-	cp->sel.defs = cp->vars.defs;
-	cp->sel.tree = cp->trust_head ? NULL : cp->tree;
-	cp->sel.shard = &cp->shard;
-	if (check_select(&cp->sel, operands, (size_t)n, &err) < 0)
-		return cli_error(CMD, "%s", err.msg);
-	return EXIT_OK;
-}
 
 /* --budget DURATION: "15m", "900", "1h". */
 static int parse_budget(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
@@ -89,8 +53,8 @@ static int parse_base(const char *cmd, const struct cli_option *opt, const char 
 	struct check_perf *cp = field;
 
 	(void)cmd, (void)opt;
-	cp->base_mode = 1;
-	cp->base_ref = strcmp(arg, "merge-base") ? arg : NULL;
+	cp->o.base_mode = 1;
+	cp->o.run.base_ref = strcmp(arg, "merge-base") ? arg : NULL;
 	return 0;
 }
 
@@ -117,7 +81,7 @@ static int parse_shard(const char *cmd, const struct cli_option *opt, const char
 
 const struct cli_option cli_check_perf_options[] = {
     {'t', "tag", "TAG", "the scenarios' tag (default: the config's tag, else " CHECK_PERF_TAG ")",
-     CLI_STRING(struct check_perf, tag)},
+     CLI_STRING(struct check_perf, o.tag)},
     {0, "var", "NAME=VALUE",
      "defines the scenario variable ${NAME} (BUILD_DIR included: relative, each tree's "
      "folder); repeatable; wins over the config's variables and the environment",
@@ -125,11 +89,11 @@ const struct cli_option cli_check_perf_options[] = {
     {0, "shard", "I/N",
      "run only share I of N of the selected scenarios (those whose rank in name order is I-1 "
      "modulo N), for a CI matrix; RESULTS/" CHECK_SHARD_FILE " says which",
-     CLI_PARSE(struct check_perf, shard, parse_shard)},
+     CLI_PARSE(struct check_perf, o.shard, parse_shard)},
     {0, "merge", NULL,
      "the operands are the RESULTS folders of a check's shards (all of them): write their one "
      "summary.json, summary.md and junit.xml into RESULTS, run nothing",
-     CLI_FLAG(struct check_perf, merge)},
+     CLI_FLAG(struct check_perf, o.merge)},
     {0, "base", "REF",
      "judge against commit REF run in turns ('merge-base': the merge base of HEAD with the "
      "target branch)",
@@ -137,11 +101,11 @@ const struct cli_option cli_check_perf_options[] = {
     {0, "trust-head-settings", NULL,
      "with --base: run and judge the head under its own scenario files and accepted: entries "
      "(default: the base's; the head's changes are listed, and apply once merged)",
-     CLI_FLAG(struct check_perf, trust_head)},
+     CLI_FLAG(struct check_perf, o.run.trust_head)},
     {0, "target", "BRANCH",
      "the target branch of merge-base (default: $GITHUB_BASE_REF, "
      "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME, origin's default branch, main, master)",
-     CLI_STRING(struct check_perf, target)},
+     CLI_STRING(struct check_perf, o.target)},
     {0, "baseline-ref", "REF",
      "without --base: read the stored baselines as they are at commit REF ('merge-base' as "
      "above)",
@@ -149,64 +113,54 @@ const struct cli_option cli_check_perf_options[] = {
     {'n', "runs", "N",
      "runs per side at the first look (default: each scenario's runs, at least its gate's "
      "min_runs)",
-     CLI_COUNT(struct check_perf, looks.first, 2, 1000)},
+     CLI_COUNT(struct check_perf, o.run.looks.first, 2, 1000)},
     {0, "max-runs", "M", "runs per side at the most (default: N + 12)",
-     CLI_COUNT(struct check_perf, looks.max, 2, 1000)},
+     CLI_COUNT(struct check_perf, o.run.looks.max, 2, 1000)},
     {0, "budget", "DURATION",
      "time for the whole check's runs (default " CHECK_PERF_BUDGET "): runs are added to a "
      "scenario that cannot yet tell its gate.detect change only while its share of what is "
      "left lasts",
-     CLI_PARSE(struct check_perf, budget, parse_budget)},
+     CLI_PARSE(struct check_perf, o.run.budget, parse_budget)},
     {0, "alpha", "A",
      "the chance that identical code fails (default: " CLI_STR(WPERF_GATE_ALPHA) ")",
-     CLI_PARSE(struct check_perf, alpha, parse_alpha)},
+     CLI_PARSE(struct check_perf, o.run.alpha, parse_alpha)},
     {0, "strict", NULL,
      "an inconclusive scenario fails the check too (each scenario gets half the alpha)",
-     CLI_FLAG(struct check_perf, strict)},
+     CLI_FLAG(struct check_perf, o.run.strict)},
     {'r', "results", "DIR",
      "where to leave it all (default: the config's results, else " CHECK_PERF_DIR
      " of the repository; emptied)",
-     CLI_STRING(struct check_perf, results)},
+     CLI_STRING(struct check_perf, o.run.results)},
     {0, "keep-tree", NULL, "keep the base's tree (its path is printed)",
-     CLI_FLAG(struct check_perf, keep_tree)},
+     CLI_FLAG(struct check_perf, o.keep_tree)},
     {'q', "quiet", NULL, "only the scenarios' verdicts, warnings and errors",
-     CLI_FLAG(struct check_perf, quiet)},
+     CLI_FLAG(struct check_perf, o.run.quiet)},
     {0},
 };
 
 static int parse(int argc, char **argv, struct check_perf *cp)
 {
 	int status = cli_parse(CMD, &cli_check_perf_help, argc, argv, cp);
+	const struct check_perf_opts *o = &cp->o;
 
 	if (status >= 0)
 		return status;
-	cp->baseline.target = cp->target;
-	if (cp->trust_head && !cp->base_mode)
+	cp->baseline.target = o->target;
+	if (o->run.trust_head && !o->base_mode)
 		return cli_error(CMD, "--trust-head-settings goes with --base: without it, the "
 				      "work tree's settings are the only ones");
-	if (cp->base_mode && cp->baseline.at_commit)
+	if (o->base_mode && cp->baseline.at_commit)
 		return cli_error(CMD, "--base and --baseline-ref exclude each other: with --base "
 				      "the base's own runs are the baseline");
-	if (cp->looks.first && cp->looks.max && cp->looks.max < cp->looks.first)
-		return cli_error(CMD, "--max-runs %u is below --runs %u", cp->looks.max,
-				 cp->looks.first);
-	if (cp->merge && (cp->shard.of || cp->base_mode || cp->baseline.at_commit))
+	if (o->run.looks.first && o->run.looks.max && o->run.looks.max < o->run.looks.first)
+		return cli_error(CMD, "--max-runs %u is below --runs %u", o->run.looks.max,
+				 o->run.looks.first);
+	if (o->merge && (o->shard.of || o->base_mode || cp->baseline.at_commit))
 		return cli_error(CMD, "--merge runs nothing: --shard, --base and --baseline-ref "
 				      "belong to the shards' runs");
-	if (cp->merge && optind == argc)
+	if (o->merge && optind == argc)
 		return cli_error(CMD, "--merge wants the RESULTS folders of the shards");
 	return -1;
-}
-
-/* path as seen from here, absolute (the check moves to the root), into a new
- * string; NULL when out of memory. */
-static char *from_here(const char *path)
-{
-	char cwd[PATH_MAX], *out;
-
-	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		return strdup(path);
-	return asprintf(&out, "%s/%s", cwd, path) < 0 ? NULL : out;
 }
 
 /*
@@ -216,126 +170,47 @@ static char *from_here(const char *path)
  */
 static int enter_repository(struct check_perf *cp, char **operands, int n, struct wperf_buf *ops)
 {
+	struct check_run_opts *run = &cp->o.run;
+	const struct repo_config *config = &cp->vars.config;
 	int status = EXIT_OK;
 
 	for (int i = 0; i < n && status == EXIT_OK; i++) {
-		char *abs = from_here(operands[i]);
+		char *abs = check_path_from_here(operands[i]);
 
 		if (!abs || wperf_buf_append(ops, &abs, sizeof(abs)) < 0)
 			status = cli_error(CMD, "out of memory");
 	}
-	if (status == EXIT_OK && cp->results &&
-	    !(cp->results = cp->results_abs = from_here(cp->results)))
+	if (status == EXIT_OK && run->results &&
+	    !(run->results = cp->results_abs = check_path_from_here(run->results)))
 		status = cli_error(CMD, "out of memory");
 	if (status == EXIT_OK)
 		status = cli_vars_define(CMD, &cp->vars, 1, NULL, NULL);
-	cp->build_dir = cp->vars.build_dir ? cp->vars.build_dir : "build";
-	if (status == EXIT_OK && chdir(cp->vars.config.root) < 0)
-		status = cli_error(CMD, "%s: %s", cp->vars.config.root, strerror(errno));
+	if (status == EXIT_OK && chdir(config->root) < 0)
+		status = cli_error(CMD, "%s: %s", config->root, strerror(errno));
+	if (status == EXIT_OK && !n && check_default_operands(config, ops) < 0)
+		status = cli_error(CMD, "out of memory");
 	if (status != EXIT_OK)
 		return status;
-	cp->tag = cp->tag ? cp->tag : cp->vars.config.tag ? cp->vars.config.tag : CHECK_PERF_TAG;
-	cp->results = cp->results		? cp->results
-		      : cp->vars.config.results ? cp->vars.config.results
-						: CHECK_PERF_DIR;
-	cp->baseline.dir = cp->vars.config.baselines;
-	for (size_t i = 0; !n && i < cp->vars.config.nscenarios; i++) {
-		char *copy = strdup(cp->vars.config.scenarios[i]);
-
-		if (!copy || wperf_buf_append(ops, &copy, sizeof(copy)) < 0)
-			return cli_error(CMD, "out of memory");
-	}
-	if (!ops->len) {
-		char *fallback = strdup("scenarios");
-
-		if (!fallback || wperf_buf_append(ops, &fallback, sizeof(fallback)) < 0)
-			return cli_error(CMD, "out of memory");
-	}
+	run->build_dir = cp->vars.build_dir ? cp->vars.build_dir : "build";
+	run->defs = cp->vars.defs;
+	run->baseline = &cp->baseline;
+	cp->o.tag = cp->o.tag ? cp->o.tag : config->tag ? config->tag : CHECK_PERF_TAG;
+	run->results = run->results	 ? run->results
+		       : config->results ? config->results
+					 : CHECK_PERF_DIR;
+	cp->baseline.dir = config->baselines;
 	return EXIT_OK;
-}
-
-/* The exit status of the check c. */
-static int check_status(const struct wperf_check *c, int strict)
-{
-	int error;
-	enum wperf_verdict_kind k = wperf_check_kind(c, &error);
-
-	if (error)
-		return EXIT_ERROR;
-	if (wperf_verdict_fails_check(k, strict))
-		return EXIT_FAIL;
-	return EXIT_OK;
-}
-
-/* Runs the shard's scenarios (all without --shard) into c and writes the
- * check; 0, or a negative errno with err. */
-static int run_check(struct check_perf *cp, struct wperf_check *c, struct wperf_error *err)
-{
-	const struct check_run_opts o = {.sel = &cp->sel,
-					 .shard = &cp->shard,
-					 .tree = cp->tree,
-					 .base_ref = cp->base_ref,
-					 .results = cp->results,
-					 .baseline = &cp->baseline,
-					 .looks = cp->looks,
-					 .alpha = cp->alpha,
-					 .strict = cp->strict,
-					 .budget = cp->budget,
-					 .build_dir = cp->build_dir,
-					 .defs = cp->vars.defs,
-					 .quiet = cp->quiet,
-					 .trust_head = cp->trust_head};
-
-	c->base_mode = cp->base_mode;
-	return check_run(&o, c, err);
-}
-
-/* Merges the shards' folders dirs (n) into one check c, written into RESULTS;
- * 0, or a negative errno with err. */
-static int merge_check(struct check_perf *cp, char *const *dirs, size_t n, struct wperf_check *c,
-		       struct wperf_error *err)
-{
-	char into[PATH_MAX], dir[PATH_MAX];
-	int e = 0;
-
-	/* RESULTS is emptied first: it must be none of the shards'. */
-	for (size_t i = 0; i < n && !e; i++)
-		if (realpath(dirs[i], dir) && realpath(cp->results, into) && !strcmp(dir, into))
-			e = wperf_error_set(
-			    err, -EINVAL,
-			    "%s is one of the shards: name another folder with --results", dirs[i]);
-	e = e ? e : check_write_prepare(cp->results, err);
-	e = e ? e : check_merge(dirs, n, cp->results, c, err);
-	return e ? e : check_write(c, cp->results, err);
-}
-
-/* The check (or the merge of its shards) into c: an exit status, EXIT_OK when
- * the check could be made, whatever its verdict. */
-static int check_or_merge(struct check_perf *cp, char **operands, size_t nops,
-			  struct wperf_check *c)
-{
-	struct wperf_error err = {0};
-	int status;
-
-	if (cp->merge)
-		return merge_check(cp, operands, nops, c, &err) ? cli_error(CMD, "%s", err.msg)
-								: EXIT_OK;
-	/* the base's tree first: its scenario files decide the selection */
-	if (cp->base_mode &&
-	    base_tree_open(cp->base_ref, cp->target, cp->keep_tree, &cp->tree, &err) < 0)
-		return cli_error(CMD, "%s", err.msg);
-	status = select_scenarios(cp, operands, (int)nops);
-	if (status == EXIT_OK && run_check(cp, c, &err))
-		status = cli_error(CMD, "%s", err.msg);
-	return status;
 }
 
 int cmd_check_perf(int argc, char **argv)
 {
-	struct check_perf cp = {.alpha = WPERF_GATE_ALPHA, .budget = CHECK_PERF_BUDGET_S};
+	struct check_perf cp = {
+	    .o.run = {.alpha = WPERF_GATE_ALPHA, .budget = CHECK_PERF_BUDGET_S}};
+	struct check_perf_state st = {0};
+	struct wperf_error err = {0};
 	struct wperf_check c = {0};
 	struct wperf_buf ops = {0};
-	int status = parse(argc, argv, &cp);
+	int status = parse(argc, argv, &cp), failed_to_run = 0;
 	char **operands = NULL;
 	size_t nops = 0;
 
@@ -344,25 +219,25 @@ int cmd_check_perf(int argc, char **argv)
 	status = enter_repository(&cp, argv + optind, argc - optind, &ops);
 	operands = (char **)ops.data;
 	nops = ops.len / sizeof(*operands);
-	if (status == EXIT_OK)
-		status = check_or_merge(&cp, operands, nops, &c);
+	if (status == EXIT_OK && check_perf(&cp.o, &st, operands, nops, &c, &err) < 0)
+		status = cli_error(CMD, "%s", err.msg);
 	if (status == EXIT_OK) {
-		int failed_to_run = 0;
 		enum wperf_verdict_kind k = wperf_check_kind(&c, &failed_to_run);
 
-		status = check_status(&c, cp.strict);
 		/* a scenario that could not run is the check's outcome, whatever the others say */
+		status = failed_to_run					 ? EXIT_ERROR
+			 : wperf_verdict_fails_check(k, cp.o.run.strict) ? EXIT_FAIL
+									 : EXIT_OK;
 		fprintf(stderr, "check-perf: %s%s in %.0f s (%.1f min); %s/summary.md, junit.xml\n",
 			failed_to_run ? "error" : wperf_verdict_name(k),
-			cp.merge ? " (merged)" : "", c.seconds, c.seconds / 60, cp.results);
+			cp.o.merge ? " (merged)" : "", c.seconds, c.seconds / 60, cp.o.run.results);
 	}
 out:
 	wperf_check_release(&c);
 	for (size_t i = 0; i < nops; i++)
 		free(operands[i]);
-	check_selection_release(&cp.sel);
+	check_perf_release(&st);
 	free(cp.results_abs);
-	base_tree_free(cp.tree);
 	cli_vars_release(&cp.vars);
 	wperf_buf_release(&ops);
 	return status;
