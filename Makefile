@@ -365,6 +365,7 @@ install: $(WPERF_BENCH) $(LIBWPERF) man completion
 	install -m 0644 docs/case-studies/*.svg $(DOC_DIR)/docs/case-studies/
 	install -m 0644 scenarios/*.yaml $(EXAMPLES_DIR)/
 	install -D -m 0644 scenarios/nginx/nginx.conf $(EXAMPLES_DIR)/nginx/nginx.conf
+	install -D -m 0644 scenarios/caddy/Caddyfile $(EXAMPLES_DIR)/caddy/Caddyfile
 	install -D -m 0755 scenarios/zookeeper/slowdisk.sh $(EXAMPLES_DIR)/zookeeper/slowdisk.sh
 
 # ---- the Debian packages: debian/ ----

@@ -16,5 +16,6 @@ extras=(
 	nginx-light wrk                                 # scenarios/nginx.yaml: server, load
 	mariadb-server sysbench                         # scenarios/mariadb.yaml: server, load
 	libsqlite3-dev                                  # scenarios/sqlite-wal.yaml: sqload's library
+	caddy                                           # scenarios/caddy.yaml: server (the load is wrk)
 )
 exec bash "$(dirname "$0")/install-build-deps.sh" "${extras[@]}"
