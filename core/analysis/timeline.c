@@ -27,7 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/analysis/timeline_cpu.h"
+#include "core/analysis/timeline_devices.h"
 #include "core/analysis/timeline_internal.h"
+#include "core/analysis/timeline_irq.h"
+#include "core/analysis/timeline_threads.h"
 
 #define MAX_IRQ_DEPTH 64
 

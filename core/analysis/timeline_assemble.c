@@ -18,7 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/analysis/timeline_devices.h"
 #include "core/analysis/timeline_internal.h"
+#include "core/analysis/timeline_irq.h"
+#include "core/analysis/timeline_threads.h"
 #include "core/util/cmp.h"
 
 /*

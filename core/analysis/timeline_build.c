@@ -10,7 +10,11 @@
 #include <string.h>
 
 #include "core/util/radix.h"
+#include "core/analysis/timeline_cpu.h"
+#include "core/analysis/timeline_devices.h"
 #include "core/analysis/timeline_internal.h"
+#include "core/analysis/timeline_irq.h"
+#include "core/analysis/timeline_threads.h"
 #include "core/trace/meta.h"
 
 /*

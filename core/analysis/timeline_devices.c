@@ -19,7 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/analysis/timeline_cpu.h"
+#include "core/analysis/timeline_devices.h"
 #include "core/analysis/timeline_internal.h"
+#include "core/analysis/timeline_irq.h"
 #include "core/trace/meta.h"
 
 #define DEFAULT_NIC_BPS	 1000000000ull /* 1 Gbit/s */

@@ -28,7 +28,10 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "core/analysis/timeline_cpu.h"
+#include "core/analysis/timeline_devices.h"
 #include "core/analysis/timeline_internal.h"
+#include "core/analysis/timeline_irq.h"
 #include "core/util/cmp.h"
 
 /* ---- block requests: open addressing on (device, key) ---- */

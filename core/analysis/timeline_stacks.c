@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/analysis/timeline_internal.h"
+#include "core/analysis/timeline_threads.h"
 
 static size_t stacks_hash(const struct wperf_wait_stacks *k)
 {

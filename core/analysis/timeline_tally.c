@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/analysis/timeline_cpu.h"
 #include "core/analysis/timeline_internal.h"
 #include "core/util/cmp.h"
 

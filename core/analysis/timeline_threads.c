@@ -7,7 +7,9 @@
  */
 #include <stdio.h>
 
+#include "core/analysis/timeline_cpu.h"
 #include "core/analysis/timeline_internal.h"
+#include "core/analysis/timeline_threads.h"
 
 int tl_excluded(const struct tl_builder *b, uint32_t tgid)
 {
