@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the load generators of the real-workload scenarios (scenarios/NAME/X.c)
- * share: fatal errors, option numbers, the clock, a fast random generator and a
- * latency histogram. Header-only: each load generator is one program built
- * from one file (see the Makefile), and defines LOADGEN_NAME, its name in
- * messages, before including this.
+ * share: fatal errors, option numbers, the clock, a fast random generator, a
+ * latency histogram and the progress while the load runs. Header-only: each load generator is one
+ * program built from one file (see the Makefile), and defines LOADGEN_NAME, its name in messages,
+ * before including this.
  */
 #ifndef WPERF_LOADGEN_H
 #define WPERF_LOADGEN_H
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,6 +154,62 @@ static uint64_t hist_percentile(const uint64_t *hist, uint64_t count, double q)
 			return hist_value(b);
 	}
 	return 0;
+}
+
+/* ---- while the load runs ---- */
+
+/* The load's window: started, measured from (the warm-up's end), ended. */
+struct loadgen_window {
+	int64_t start_ns, measure_ns, end_ns;
+};
+
+/*
+ * Main while the load runs: the progress once a second on stderr ("NAME: 2.0
+ * s: 1234 UNIT/s"), total() being the work done so far, until the window's
+ * end, *stop (a thread's error: seen within 100 ms) or SIGINT/SIGTERM
+ * (blocked in every thread, taken here). Returns the signal, or 0.
+ */
+static int loadgen_wait(const struct loadgen_window *w, atomic_bool *stop, uint64_t (*total)(void),
+			const char *unit)
+    __attribute__((unused)); /* a load that stops by its own clock needs none */
+
+static int loadgen_wait(const struct loadgen_window *w, atomic_bool *stop, uint64_t (*total)(void),
+			const char *unit)
+{
+	sigset_t sigs;
+	uint64_t last = 0;
+	int64_t last_ns = w->start_ns, next = w->start_ns + NSEC_PER_SEC;
+
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	for (;;) {
+		int64_t now = now_ns(), until = next < w->end_ns ? next : w->end_ns;
+
+		if (now >= w->end_ns || atomic_load(stop))
+			return 0;
+		if (until > now) {
+			int64_t wait =
+			    until - now < 100 * NSEC_PER_MSEC ? until - now : 100 * NSEC_PER_MSEC;
+			struct timespec ts = {.tv_sec = 0, .tv_nsec = wait};
+			int sig = sigtimedwait(&sigs, NULL, &ts);
+
+			if (sig > 0)
+				return sig;
+		}
+		now = now_ns();
+		if (now >= next) {
+			uint64_t done = total();
+
+			fprintf(stderr, "%s: %5.1f s: %.0f %s/s%s\n", LOADGEN_NAME,
+				(double)(now - w->start_ns) / NSEC_PER_SEC,
+				(double)(done - last) * NSEC_PER_SEC / (double)(now - last_ns),
+				unit, now < w->measure_ns ? " (warm-up)" : "");
+			last = done;
+			last_ns = now;
+			next += NSEC_PER_SEC;
+		}
+	}
 }
 
 #endif /* WPERF_LOADGEN_H */

@@ -449,54 +449,6 @@ static uint64_t progress_total(void)
 	return n;
 }
 
-/*
- * Main while the load runs: progress once a second on stderr, until the end
- * of the window, a worker's error or SIGINT/SIGTERM (blocked in every thread,
- * taken here). Returns the signal, or 0.
- */
-static int wait_load(void)
-{
-	sigset_t sigs;
-	uint64_t last = 0;
-	int64_t last_ns = app.start_ns, next = app.start_ns + NSEC_PER_SEC;
-
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	for (;;) {
-		int64_t now = now_ns(), until = next < app.end_ns ? next : app.end_ns;
-		struct timespec ts;
-		int sig;
-
-		if (now >= app.end_ns || atomic_load(&app.stop))
-			return 0;
-		if (until > now) {
-			ts.tv_sec = (until - now) / NSEC_PER_SEC;
-			ts.tv_nsec = (until - now) % NSEC_PER_SEC;
-			/* Wake up at least every 100 ms to see a worker's error. */
-			if (ts.tv_sec > 0 || ts.tv_nsec > 100 * NSEC_PER_MSEC) {
-				ts.tv_sec = 0;
-				ts.tv_nsec = 100 * NSEC_PER_MSEC;
-			}
-			sig = sigtimedwait(&sigs, NULL, &ts);
-			if (sig > 0)
-				return sig;
-		}
-		now = now_ns();
-		if (now >= next) {
-			uint64_t total = progress_total();
-
-			fprintf(stderr, "mcload: %5.1f s: %.0f ops/s%s\n",
-				(double)(now - app.start_ns) / NSEC_PER_SEC,
-				(double)(total - last) * NSEC_PER_SEC / (double)(now - last_ns),
-				now < app.measure_ns ? " (warm-up)" : "");
-			last = total;
-			last_ns = now;
-			next += NSEC_PER_SEC;
-		}
-	}
-}
-
 /* ---- options ---- */
 
 static void usage(FILE *f)
@@ -661,7 +613,8 @@ int main(int argc, char **argv)
 		if (err)
 			die(1, "pthread_create: %s", strerror(err));
 	}
-	sig = wait_load();
+	sig = loadgen_wait(&(struct loadgen_window){app.start_ns, app.measure_ns, app.end_ns},
+			   &app.stop, progress_total, "ops");
 	stop_ns = now_ns();
 	atomic_store(&app.stop, true);
 	for (int t = 0; t < app.threads; t++)

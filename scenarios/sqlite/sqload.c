@@ -437,47 +437,6 @@ static uint64_t progress_total(void)
 	return total;
 }
 
-/*
- * Until the end of --duration, a signal or an error: prints the progress once
- * a second on stderr. Returns the signal, or 0.
- */
-static int wait_load(void)
-{
-	sigset_t sigs;
-	int64_t next = app.start_ns + NSEC_PER_SEC, last_ns = app.start_ns;
-	uint64_t last = 0;
-
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	for (;;) {
-		int64_t now = now_ns(), until = next < app.end_ns ? next : app.end_ns;
-
-		if (now >= app.end_ns || atomic_load(&app.stop))
-			return 0;
-		if (until > now) {
-			struct timespec ts = {.tv_sec = (until - now) / NSEC_PER_SEC,
-					      .tv_nsec = (until - now) % NSEC_PER_SEC};
-			int sig = sigtimedwait(&sigs, NULL, &ts);
-
-			if (sig > 0)
-				return sig;
-		}
-		now = now_ns();
-		if (now >= next) {
-			uint64_t total = progress_total();
-
-			fprintf(stderr, "sqload: %5.1f s: %.0f rows/s%s\n",
-				(double)(now - app.start_ns) / NSEC_PER_SEC,
-				(double)(total - last) * NSEC_PER_SEC / (double)(now - last_ns),
-				now < app.measure_ns ? " (warm-up)" : "");
-			last = total;
-			last_ns = now;
-			next += NSEC_PER_SEC;
-		}
-	}
-}
-
 /* ---- options ---- */
 
 static void usage(FILE *f)
@@ -664,7 +623,8 @@ int main(int argc, char **argv)
 		start(&app.writers_v[i].thread, writer_main, &app.writers_v[i]);
 	for (int i = 0; i < app.clients; i++)
 		start(&app.clients_v[i].thread, client_main, &app.clients_v[i]);
-	sig = wait_load();
+	sig = loadgen_wait(&(struct loadgen_window){app.start_ns, app.measure_ns, app.end_ns},
+			   &app.stop, progress_total, "rows");
 	stop_ns = now_ns();
 	atomic_store(&app.stop, true);
 	wake_all();
