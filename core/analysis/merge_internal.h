@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Shared by merge.c, merge_profile.c and merge_split.c; no part of libwperf's
- * interface.
+ * Shared by merge.c, merge_profile.c, merge_frames.c and merge_split.c (with
+ * merge_likeness.h); no part of libwperf's interface.
  *
- * Ownership: struct merge_profiles and struct merge_likeness own their arrays;
- * their _release functions free them (a zeroed struct is empty).
+ * Ownership: struct merge_profiles owns its arrays;
+ * merge_profiles_release frees them (a zeroed struct is empty).
  */
 #ifndef WPERF_MERGE_INTERNAL_H
 #define WPERF_MERGE_INTERNAL_H
@@ -127,27 +127,5 @@ uint32_t merge_stack_depth(const struct merge_profiles *p, const struct wperf_st
  */
 size_t merge_use_frames(const struct merge_profiles *p, const struct merge_use *u,
 			struct wperf_buf *out, size_t *nown, int *err);
-
-/* ---- likeness (merge_likeness.c) ---- */
-
-/* A member's weight on one stack of its identity. */
-struct merge_weight {
-	uint32_t member, stack;
-	double weight;
-};
-
-/* The threads of one identity, made comparable. */
-struct merge_likeness {
-	struct wperf_buf weights; /* struct merge_weight, by (member, stack) */
-	uint32_t *first, *count;  /* per member: its weights */
-	double *norm;		  /* per member: the Euclidean norm of its weights */
-};
-
-/* Of threads m[0, n) of one identity (with profiles in p). 0 or -ENOMEM. */
-int merge_likeness_build(const struct merge_profiles *p, const struct merge_member *m, size_t n,
-			 struct merge_likeness *out);
-/* The cosine similarity of members i and j; 0 when either has no stack. */
-double merge_likeness_cosine(const struct merge_likeness *l, size_t i, size_t j);
-void merge_likeness_release(struct merge_likeness *l);
 
 #endif /* WPERF_MERGE_INTERNAL_H */

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "core/analysis/merge_internal.h"
+#include "core/analysis/merge_likeness.h"
 #include "core/util/cmp.h"
 
 /* A stack seen among the threads: its frames, and its weight over all of them. */

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "core/analysis/merge_internal.h"
+#include "core/analysis/merge_likeness.h"
 #include "core/analysis/symbolize.h"
 
 #define NAME_LEN 48 /* of a function's name in an identity */
