@@ -1,56 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The baseline of a scenario: what its repeated runs looked like on a known
- * good commit, kept as YAML under baselines/ for people to read and review:
- *
- *   format: wperf-baseline/1
- *   scenario: synthetic-fig1
- *   environment:
- *     kernel: 6.1.0-18-amd64
- *     cpus: 2
- *     tool: wperf-bench 0.1.0
- *     cpu: Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz
- *     calibration: 4.3902
- *   runs: 5
- *   throughput: {samples: [1012, 998, 1003, 1010, 995], unit: requests/s}
- *   knots:
- *   - vertices: ["disk:254:0", fig1/B]
- *     seen: 5
- *   edges:
- *   - from: fig1/B
- *     to: "disk:254:0"
- *     samples: [0.55, 0.54, 0.56, 0.55, 0.53]
- *   metrics:
- *   - name: latency_p99
- *     unit: ms
- *     lower_is_better: true
- *     samples: [4.1, 4.3, 4.0, 4.2, 4.1]
- *   accepted:
- *   - knot: [fig1/B, "disk:*"]
- *     reason: the disk is the bottleneck by design
- *   - edge: {from: fig1/A, to: fig1/B}
- *     reason: A waits for B, as it should
- *
- * environment: the machine (core/gate/env.h), every key optional (cpu: the CPU
- * model; calibration: ns a step of the calibration loop, left out when
- * unknown, as in baselines made before fingerprints; 0 reads as unknown); on
- * one line, {kernel: ..., cpus: 2, tool: ...}, when it has no cpu. runs: how
- * many runs made it. throughput.samples: one per run that measured a throughput
- * (at most runs). knots: every knot (set of vertex identities) seen
- * in any run, and in how many. edges: every edge kept in any run (share of the
- * window at least WPERF_RUN_MIN_SHARE), with its share in each run, 0 in a run
- * that did not have it: exactly runs samples. metrics: the scenario's other
- * metrics (core/gate/metric.h) in its order, each with one sample per run that
- * measured it (at most runs); a baseline with metrics is format
- * wperf-baseline/2 (WPERF_BASELINE_FORMAT_METRICS), one without is written as
- * wperf-baseline/1, as before metrics, and both are read. accepted: known bottlenecks,
- * written by people, that the gate lets pass; a knot entry lists fnmatch(3)
- * globs, an edge entry globs for its two ends.
- *
- * The reader is strict: an unknown key, a value of the wrong type, a missing
- * key, a duplicate, an alias or an unsupported format is an error that names
- * the file, line, column and key path:
- *   baselines/x.yaml:4:3: edges[2].samples[0]: expected a number
+ * good commit, kept as YAML under baselines/ for people to read and review
+ * (format wperf-baseline/1, or /2 with metrics; every key is documented in
+ * docs/scenarios.md, "The baseline file"). The reader is strict: an error
+ * names the file, line, column and key path.
  *
  * Ownership: a struct wperf_baseline owns all its strings and arrays;
  * wperf_baseline_release frees them and leaves a zeroed struct.

@@ -5,70 +5,8 @@
  * tools and rendered as one Markdown text for people (the pull-request
  * comment, the job summary, CHECK/summary.md).
  *
- * CHECK/summary.json ("format": "wperf-check/1"). Every key is required (null
- * where it says so), no other key is allowed, and numbers are finite; a reader
- * refuses anything else, naming the file and the key path. Numbers are
- * written with the fewest digits that read back exactly.
- *
- *   {"format": "wperf-check/1",
- *    "verdict": "regression",          wperf_check_kind's name, "error" when a
- *                                      scenario is in error (a reader checks it)
- *    "mode": "base",                   "base": head against base runs interleaved
- *                                      on this machine; "baselines": against stored baselines
- *    "base": {"ref": "HEAD~1", "commit": "<40 hex>",   null in "baselines" mode
- *             "trust_head_settings": false},  --trust-head-settings (optional: later)
- *    "head": {"commit": "<40 hex>", "branch": "main", "dirty": false},
- *                                      commit null outside git, branch null when detached
- *    "alpha": 0.05,                    the false-failure rate of the whole check
- *    "seconds": 812.5,                 time to the verdict
- *    "scenarios": [
- *      {"name": "synthetic-fig1",      also the verdict's scenario
- *       "dir": "synthetic-fig1",       its folder, relative to CHECK
- *       "verdict": "regression",       wperf_verdict_name, or "error" (the verdict
- *                                      is then zeroed: 0, false, [], null)
- *       "reason": "...",               one line: why error or inconclusive; null otherwise
- *       "pairs": 8,                    runs per side
- *       "seconds": 95.2,
- *       "runs": 8, "baseline_runs": 8, "paired": true,       as in the verdict
- *       "alpha": 0.0024,               the primaries' level together (see verdict.h)
- *       "tests": 7,                    primary tests
- *       "detectable": 0.06,            relative throughput change; null when unknown
- *       "detect": 0.05,                the change the runs were to tell (gate.detect)
- *       "presence": 4,                 runs a new vertex must be in to fail; 0: none
- *       "underpowered": true,          detectable > detect, or presence 0
- *                                      (detect, presence, underpowered: optional)
- *       "structure_only": false,
- *       "lost_events": 0, "lossy_runs": 0,
- *       "unconfirmed_runs": 0,         runs a check against the kernel's counters
- *                                      contradicts (optional: absent in older files)
- *       "throughput": {"before": 140.1, "after": 111.2, "unit": "requests/s"},
- *                                      before/after null when unknown; unit may be ""
- *       "metrics": [{"name": "latency_p99", "unit": "ms", "before": 4.1, "after": 4.3}],
- *                                      the scenario's other metrics (core/gate/metric.h);
- *                                      absent without any (and in older files)
- *       "findings": [                  in the verdict's order
- *         {"kind": "edge",             "new-knot" "knot-gone" "edge" "throughput"
- *                                      "vertex" "expectation" "metric"
- *          "level": "fail",            "info" "warn" "fail"
- *          "worse": true, "inconclusive": false, "accepted": false,
- *          "from": "fig1/B", "to": "fig1/extra",
- *                                      edge, vertex (the edge that brought it); else null
- *          "vertex": null, "sink": false,   vertex
- *          "knot": null,               new-knot, knot-gone: [identities]; else null
- *          "before": 0.01, "after": 0.31, "change": 5.2,   null when NaN
- *          "before_range": [0, 0.02], "after_range": [0.29, 0.33],
- *                                      [lo, hi], each null when NaN; null when both are
- *          "seen": 8, "runs": 8, "before_seen": 0, "before_runs": 8,
- *          "p": 0.0001, "q": 0.0004, "detectable": 0.03,   null when NaN
- *          "runs_needed": 0,
- *          "note": "worse beyond the tolerance (10%) and the noise",   or null
- *          "sites": [{"waiter": "fsync (fig1.c:88)", "waker": null, "share": 0.93}],
- *                                      waiter, waker null when unknown
- *          "metric": "latency_p99", "unit": "ms"}],   kind metric only (unit may be null)
- *       "warnings": ["..."],
- *       "settings_changed": ["scenarios/x.yaml: gate.throughput_tolerance: 0.05 -> 0.9"]}]}
- *                                      base mode: what the head changes of its own gate
- *                                      (optional: absent in older files)
+ * CHECK/summary.json ("format": "wperf-check/1"), every key of it, is
+ * documented in docs/ci.md; check_read.c refuses anything else.
  *
  * Ownership: a struct wperf_check owns its scenarios, their strings and their
  * verdicts; wperf_check_release frees them and leaves a zeroed struct.

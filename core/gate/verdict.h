@@ -4,100 +4,13 @@
  * verdict, with the findings behind it; then the verdict for people (Markdown)
  * and for CI (JUnit XML).
  *
- * The rules. Every comparison is a test with a one-sided p value, in the
- * direction of the change (the gate fails in one direction only; an
- * improvement is information). The tests are of two kinds. The primaries
- * decide: each metric of the load (the throughput, the scenario's metrics),
- * the expected answer, and each vertex's membership of the bottleneck. The
- * edges explain: an edge fails only when a primary fails, and alone it is a
- * warning (a change of the graph's shape that no metric felt). Each kind's
- * p values are adjusted together, in each direction, by Holm's step-down
- * with Tarone's divisor (verdict_levels.c): the chance that identical code
- * fails any primary is at most alpha (the caller divides the check's among
- * scenarios and looks: see harness/gate/check_scenario.h), and a test that
- * cannot reach the level with its runs (a vertex seen in one run of ten)
- * does not dilute the others'. A test needs min_runs runs on each side; with
- * fewer it has no p and cannot fail.
- *
- * Vertices. For every identity that is a member of a final knot in a run or
- * in the base (and, with the base's runs at hand, of a final sink): in how
- * many runs of each side it is there (a baseline's vertex count is the sum of
- * the seen of its knots: a vertex is in one knot per run at most), Fisher's
- * exact test, and the change, the difference of the shares of runs (after -
- * before), whose tolerance is WPERF_GATE_VERTEX_TOLERANCE: from a minority of
- * the runs to a majority. A vertex that joined is worse: a new bottleneck; one
- * that left, better. The edge that brought it is the edge between it and the
- * rest whose median share grew most. An accepted knot entry one of whose globs
- * matches the vertex accepts it.
- *
- * Metrics. Every other metric of the run set (rs->metrics, core/gate/metric.h)
- * is tested as the throughput is, with its own direction and tolerance (0:
- * throughput_tolerance), against the baseline's samples of the same name; a
- * finding (kind METRIC) names it. A metric the baseline lacks, or that no run
- * measured, is a warning, not a test.
- *
- * Edges and throughput. The samples are the edge's share of the window in
- * each run (0 in a run without the edge) or the measured throughputs. Edges
- * whose medians are both under edge_floor are no test. Paired (the baseline
- * made from runs interleaved with these), the test is the paired t test on
- * the differences (of the shares; of the logs of the throughputs), and the
- * change the mean difference, over max(before median, edge_floor) for an
- * edge, exp(mean log ratio) - 1 for the throughput; otherwise Mann-Whitney,
- * and the change of the medians, over the same reference. An edge gets worse
- * when its share grows; the throughput when it falls (or grows, with
- * lower_is_better).
- *
- * Levels, for a change for the worse, tol the tolerance of its kind, q the
- * adjusted p value:
- *   - a primary, |change| > tol, q <= alpha: FAIL; but a vertex that joined
- *     while a metric improved beyond the noise (and none got worse) is a
- *     WARN: the bottleneck moved, the code did not get slower;
- *   - a primary, |change| > tol, no p, or q <= WPERF_GATE_INCONCLUSIVE *
- *     alpha: WARN, inconclusive, with the runs per side that would tell;
- *   - a primary, |change| > tol otherwise: WARN, within run-to-run noise;
- *   - an edge, |change| > tol, q <= alpha: FAIL when a primary fails, else
- *     WARN;
- *   - a vertex that joined, |change| <= tol, its own p under
- *     WPERF_GATE_SUGGESTIVE: WARN, undecided (a minority of these runs may
- *     be a majority of the runs to come);
- *   - warn_ratio * tol < |change| <= tol, q <= alpha: WARN;
- *   - otherwise no finding.
- * A primary's change beyond tol whose own p is under WPERF_GATE_SUGGESTIVE
- * is undecided: the looks of a check go on (more runs settle it); that
- * costs runs, not false failures. An improvement beyond tol with q <= alpha
- * is INFO; it is never a regression. An accepted edge entry (from and to
- * globs) turns an edge's failure or warning into INFO.
- *
- * Expectations. Against the base's runs (paired), a test like a vertex's on
- * how many runs of each side missed the scenario's expected answer: the head
- * missing it in more runs beyond chance fails (a machine that makes the
- * analyzer miss does so on both sides). Against a stored baseline: when most
- * runs that checked it missed it, a FAIL; when some did, a WARN.
- *
- * Another machine. With structure_only, edges and the throughput are not
- * compared at all: numbers from a machine of another fingerprint say nothing
- * about the code.
- *
- * The verdict, first that applies: NEW_BOTTLENECK (a vertex joined, or a
- * NEW_KNOT from an older file), REGRESSION (any other failure), INCONCLUSIVE,
- * IMPROVED (the throughput improved or a vertex left the knots), PASS. Exit
- * status (wperf_verdict_exit_code): 0 for pass, improved and inconclusive, 1
- * for new-bottleneck and regression; 2 is left to errors.
- *
- * Lost events. A run that lost more than max_lost of its events (lost /
- * (recorded + lost); a run that does not say how many it recorded and lost
- * any counts as over) may miss the very waits the gate looks for: with such
- * a run the gate cannot pass. PASS and IMPROVED become INCONCLUSIVE, with a
- * warning that says which runs and what to do; a failure stays a failure.
- *
- * Unconfirmed runs. A run whose graph the kernel's own counters contradict
- * (a check of its trace is WARN, core/analysis/checks.h: a disk's busy time against
- * io_ticks, a thread's running time against schedstat, ...) is no evidence
- * either way: the same as a lossy run, on either side.
- *
- * Warnings (not findings): the environment differs (kernel, tool) from a
- * stored baseline's, the numbers were not compared, runs lost events, fewer
- * runs than min_runs on either side.
+ * The rules (the tests, their levels, the verdict) are written down in
+ * docs/gate-rules.md; docs/ci.md explains the statistics for users. In short:
+ * every comparison is a one-sided test in the direction of the change; the
+ * primaries (the load's metrics, the expected answer, each vertex's
+ * membership of the bottleneck) decide, adjusted together by Holm's
+ * step-down with Tarone's divisor; an edge fails only beside a failing
+ * primary; an improvement is never a regression.
  *
  * Ownership: a struct wperf_verdict owns its findings and warnings;
  * wperf_verdict_release frees them.
