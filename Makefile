@@ -54,6 +54,11 @@ LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lpthread -lm
 TEST_LDLIBS := $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 
 CORE_SRCS := $(wildcard core/*/*.c)
+# Programs that use libwperf through its public interface alone (include/wperf),
+# as another project would: built by make test, and against the installed
+# package by tests/e2e/test_install.c.
+EXAMPLE_BINS := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
+PUBLIC_HEADERS := $(wildcard include/wperf/*.h)
 CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 LIBWPERF := $(BUILD)/libwperf.a
 
@@ -228,7 +233,7 @@ test-unit: $(UNIT_BINS)
 test-e2e: all $(E2E_BINS)
 	@WPERF_BUILD=$(BUILD) bash tests/run.sh $(E2E_BINS)
 
-test: all man completion $(UNIT_BINS) $(E2E_BINS) check-bpf-arm64
+test: all man completion $(UNIT_BINS) $(E2E_BINS) $(EXAMPLE_BINS) check-bpf-arm64
 	@bash tests/layers.sh
 	@WPERF_BUILD=$(BUILD) bash tests/calls.sh
 	@bash tests/sizes.sh
@@ -334,14 +339,17 @@ completion: $(WPERF_BENCH)
 	$(WPERF_BENCH) help --completion bash > $(COMPLETION_DIR)/wperf-bench
 	$(WPERF_BENCH) help --completion zsh > $(COMPLETION_DIR)/_wperf-bench
 
+$(BUILD)/examples/%: examples/%.c $(LIBWPERF) $(PUBLIC_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -I. -I$(BUILD),$(CFLAGS)) -Iinclude $(LDFLAGS) $< $(LIBWPERF) $(LDLIBS) -o $@
+
 # ---- install ----
-# libwperf's public headers keep their paths under include/wperf, so that
-# they include each other as in the tree; wperf.pc says where they are. The
+# libwperf's public interface is include/wperf/ (wperf.h and error.h), the only
+# headers installed: #include <wperf/wperf.h>, pkg-config wperf. The
 # documents keep their folders too (README.md links docs/NAME.md); the scenarios
 # are examples of the schema: the synthetic and real-workload ones run their
 # programs from ${BUILD_DIR}, which only a source tree's build has.
 VERSION := $(shell sed -n 's/^\#define WPERF_VERSION "\(.*\)"/\1/p' harness/base/version.h)
-PUBLIC_HEADERS := $(filter-out %_internal.h,$(wildcard core/*/*.h)) bpf/wperf_event.h
 DOC_DIR = $(DESTDIR)$(PREFIX)/share/doc/wperf-bench
 EXAMPLES_DIR = $(DESTDIR)$(PREFIX)/share/wperf-bench/scenarios
 
@@ -350,7 +358,8 @@ install: $(WPERF_BENCH) $(LIBWPERF) man completion
 	install -m 0755 $(WPERF_BENCH) $(DESTDIR)$(PREFIX)/bin/wperf-bench
 	install -m 0644 include/wperf_annotate.h $(DESTDIR)$(PREFIX)/include/wperf_annotate.h
 	install -m 0644 $(LIBWPERF) $(DESTDIR)$(LIBDIR)/libwperf.a
-	for h in $(PUBLIC_HEADERS); do install -D -m 0644 $$h $(DESTDIR)$(PREFIX)/include/wperf/$$h || exit 1; done
+	install -d $(DESTDIR)$(PREFIX)/include/wperf
+	install -m 0644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/wperf/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 		wperf.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/wperf.pc
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1

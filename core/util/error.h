@@ -7,12 +7,7 @@
 #ifndef WPERF_ERROR_H
 #define WPERF_ERROR_H
 
-#define WPERF_ERROR_MSG_LEN 512
-
-struct wperf_error {
-	int code; /* negative errno, 0 when no error was set */
-	char msg[WPERF_ERROR_MSG_LEN];
-};
+#include "include/wperf/error.h" /* struct wperf_error: part of the public interface */
 
 /*
  * Sets err (when not NULL) to code and a printf-style message; returns code so
