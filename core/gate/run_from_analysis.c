@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/report/report.h"
+#include "core/analysis/select.h"
 #include "core/gate/runset.h"
 
 /* The knots and sinks of a that the target waits for, as identity sets. */
@@ -23,7 +23,7 @@ static int take_knots(const struct wperf_analysis *a, const char *target, struct
 	for (size_t i = 0; i < a->knots.nfinal && !ret; i++) {
 		const struct wperf_knot *k = &a->knots.knots[i];
 
-		if (!wperf_report_knot_wanted(a, k, target))
+		if (!wperf_knot_wanted(a, k, target))
 			continue;
 		if (k->kind == WPERF_SINK) {
 			const char *id = v[k->vertices[0]].identity;
@@ -102,7 +102,7 @@ static int take_timer_paced(const struct wperf_analysis *a, const char *target,
 
 	if (!ret) {
 		wperf_analysis_mark_target(a, target, mine);
-		ret = wperf_report_timer_paced(a, mine, &p, &n);
+		ret = wperf_timer_paced_threads(a, mine, &p, &n);
 	}
 	if (!ret && n && !(ids = calloc(n, sizeof(*ids))))
 		ret = -ENOMEM;
@@ -206,7 +206,7 @@ static int take_edges(const struct wperf_analysis *a, const char *target, struct
  * (tolerance 0.150 s)": the first check that leaves r unconfirmed. */
 static int take_checks_first(const struct wperf_analysis *a, struct wperf_run *r)
 {
-	const struct wperf_checks_line *l = wperf_report_checks_unconfirmed(&a->checks);
+	const struct wperf_checks_line *l = wperf_checks_unconfirmed(&a->checks);
 	int ns, digits;
 	double scale;
 	const char *unit;
@@ -240,7 +240,7 @@ int wperf_run_from_analysis(const struct wperf_analysis *a, const char *target, 
 	out->lost_events = a->timeline ? a->timeline->lost_events : 0;
 	out->events = a->timeline ? a->timeline->recorded_events : 0;
 	out->have_checks = a->checks.have_counters;
-	out->checks_warn = wperf_report_checks_confirming(&a->checks, &ok);
+	out->checks_warn = wperf_checks_confirming(&a->checks, &ok);
 	out->checks_ok = ok;
 	ret = take_checks_first(a, out);
 	if (!ret)

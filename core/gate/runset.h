@@ -61,9 +61,9 @@ struct wperf_run {
 	struct wperf_idset sinks; /* the final sinks' identities */
 	char *cmetric_first;	  /* the target's vertex with the largest CMetric; NULL: none */
 	struct wperf_idset timer_paced; /* threads that pace the target with a timer
-					   (wperf_report_timer_paced) */
+					   (wperf_timer_paced_threads) */
 	/* The checks of the model against the kernel's counters that confirm the
-	 * graph, the devices' (wperf_report_checks_confirming): how many agree and
+	 * graph, the devices' (wperf_checks_confirming): how many agree and
 	 * disagree. A run
 	 * with a disagreement is one whose graph the kernel does not confirm.
 	 * have_checks 0: the trace had no counters (or the summary is older). */
@@ -125,7 +125,7 @@ void wperf_run_init(struct wperf_run *r);
 
 /*
  * Extracts a run from an analysis. target (a process name or pids, as in
- * wperf_report_knot_wanted; NULL: every knot) selects the knots; throughput is
+ * wperf_knot_wanted; NULL: every knot) selects the knots; throughput is
  * the measured one or NaN. -EINVAL when the analysis has an empty window,
  * -ENOMEM; on error out is left empty.
  */

@@ -151,7 +151,7 @@ static void mark_knots(struct dot *d, const char *target)
 {
 	const struct wperf_analysis *a = d->a;
 
-	d->nknots = wperf_report_number_knots(a, target, d->knot_of);
+	d->nknots = wperf_number_knots(a, target, d->knot_of);
 	for (size_t i = 0; i < a->knots.nfinal; i++)
 		if (a->knots.knots[i].kind == WPERF_SINK)
 			for (size_t j = 0; j < a->knots.knots[i].nvertices; j++)

@@ -133,7 +133,7 @@ static json_object *knots(const struct wperf_analysis *a, const char *target)
 		json_object_object_add(o, "kind", json_object_new_string(kinds[k->kind % 4]));
 		json_object_object_add(o, "final", json_object_new_boolean(i < a->knots.nfinal));
 		json_object_object_add(
-		    o, "target", json_object_new_boolean(wperf_report_knot_wanted(a, k, target)));
+		    o, "target", json_object_new_boolean(wperf_knot_wanted(a, k, target)));
 		json_object_object_add(o, "vertices", ids);
 		json_object_object_add(o, "identities", names);
 		json_object_object_add(o, "min_weight_ns", u64(k->min_weight));
@@ -147,14 +147,14 @@ static json_object *knots(const struct wperf_analysis *a, const char *target)
 }
 
 /* The threads the target waits for that pace it with a timer
- * (wperf_report_timer_paced); NULL when out of memory. */
+ * (wperf_timer_paced_threads); NULL when out of memory. */
 static json_object *timer_paced(const struct wperf_analysis *a, const uint8_t *mine)
 {
 	json_object *arr;
 	struct wperf_timer_paced *p;
 	size_t n;
 
-	if (wperf_report_timer_paced(a, mine, &p, &n) < 0)
+	if (wperf_timer_paced_threads(a, mine, &p, &n) < 0)
 		return NULL;
 	arr = json_object_new_array();
 	for (size_t i = 0; i < n; i++) {
@@ -181,7 +181,7 @@ static json_object *checks(const struct wperf_checks *c, const char *target)
 		return NULL;
 	o = json_object_new_object();
 	lines = json_object_new_array();
-	warn = wperf_report_checks_warnings(c, target, &ok);
+	warn = wperf_checks_warnings(c, target, &ok);
 	json_object_object_add(o, "ok", json_object_new_uint64(ok));
 	json_object_object_add(o, "warn", json_object_new_uint64(warn));
 	json_object_object_add(o, "irq_time", json_object_new_string(irq_time[c->irq_time % 3]));
@@ -206,7 +206,7 @@ static json_object *checks(const struct wperf_checks *c, const char *target)
 		    x, "status",
 		    json_object_new_string(l->status == WPERF_CHECK_OK ? "OK" : "WARN"));
 		json_object_object_add(
-		    x, "counted", json_object_new_boolean(wperf_report_check_counts(c, i, target)));
+		    x, "counted", json_object_new_boolean(wperf_check_counts(c, i, target)));
 		if (l->kind == WPERF_CHECK_CPU_IDLE)
 			json_object_object_add(x, "exits", u64(l->exits));
 		if (l->kind >= WPERF_CHECK_THREAD_RUN && l->kind <= WPERF_CHECK_THREAD_SLICES) {

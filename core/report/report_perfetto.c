@@ -305,7 +305,7 @@ int wperf_report_perfetto(const struct wperf_analysis *a, struct wperf_symbolize
 		free(p.knot_of);
 		return -ENOMEM;
 	}
-	wperf_report_number_knots(a, opts ? opts->target : NULL, p.knot_of);
+	wperf_number_knots(a, opts ? opts->target : NULL, p.knot_of);
 	p.err = wperf_buf_printf(out, "{\"traceEvents\":[");
 	if (choose_tracks(&p)) {
 		char note[256];

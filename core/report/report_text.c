@@ -113,11 +113,11 @@ static void header(struct text *t)
 			 "WARNING: %llu events were lost while recording: edges may be missing or "
 			 "too light\n",
 			 (unsigned long long)tl->lost_events);
-	if (wperf_report_checks_warnings(&a->checks, t->o.target, NULL))
+	if (wperf_checks_warnings(&a->checks, t->o.target, NULL))
 		text_put(t,
 			 "WARNING: %zu checks of the model against the kernel's counters disagree "
 			 "(listed at the end)\n",
-			 wperf_report_checks_warnings(&a->checks, t->o.target, NULL));
+			 wperf_checks_warnings(&a->checks, t->o.target, NULL));
 	if (tl->capacity_note[0])
 		text_put(t, "devices: %s\n", tl->capacity_note);
 	if (tl->false_wakeups_removed || tl->spins_converted)
@@ -205,13 +205,13 @@ int wperf_report_text(const struct wperf_analysis *a, struct wperf_symbolizer *s
 	header(&t);
 	for (size_t i = 0; i < a->knots.nfinal; i++)
 		knots += a->knots.knots[i].kind == WPERF_KNOT &&
-			 wperf_report_knot_wanted(a, &a->knots.knots[i], t.o.target);
+			 wperf_knot_wanted(a, &a->knots.knots[i], t.o.target);
 	text_put(&t, "verdict: %zu knot%s bound%s the throughput%s\n\n", knots,
 		 knots == 1 ? "" : "s", knots == 1 ? "s" : "",
 		 knots ? ":" : " (no knot: look at the sinks and the CMetric)");
 	for (size_t i = 0, n = 0; i < a->knots.nfinal; i++)
 		if (a->knots.knots[i].kind == WPERF_KNOT &&
-		    wperf_report_knot_wanted(a, &a->knots.knots[i], t.o.target))
+		    wperf_knot_wanted(a, &a->knots.knots[i], t.o.target))
 			knot_section(&t, &a->knots.knots[i], ++n);
 	if (!knots)
 		text_busy_hint(&t);

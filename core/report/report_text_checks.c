@@ -87,7 +87,7 @@ static void idle_exits_note(struct text *t, const struct wperf_checks *c)
 void text_checks(struct text *t, const struct wperf_checks *c, const char *target)
 {
 	uint64_t floor = target ? 0 : top_threads_floor(c);
-	size_t ok, warn = wperf_report_checks_warnings(c, target, &ok), others = 0, others_warn = 0;
+	size_t ok, warn = wperf_checks_warnings(c, target, &ok), others = 0, others_warn = 0;
 
 	if (!c->have_counters) {
 		text_put(t, "checks: no counters in this trace (recorded before trace format 1.1): "
@@ -103,7 +103,7 @@ void text_checks(struct text *t, const struct wperf_checks *c, const char *targe
 		if (thread_group(c, i)) {
 			int warns = l[0].status || l[1].status || l[2].status;
 
-			if (!wperf_report_check_counts(c, i, target)) {
+			if (!wperf_check_counts(c, i, target)) {
 				others++;
 				others_warn += warns;
 				i += 2;

@@ -44,7 +44,7 @@ void text_busy_hint(struct text *t)
 
 		if (k->kind != WPERF_SINK || waited_for(a, v) ||
 		    a->merged.vertices[v].cpu < BUSY_CPU ||
-		    !wperf_report_knot_wanted(a, k, t->o.target))
+		    !wperf_knot_wanted(a, k, t->o.target))
 			continue;
 		text_put(t, "busy: %s, %.2f CPUs, never waits, and nobody waits for it\n",
 			 text_vname(t, v), a->merged.vertices[v].cpu);
@@ -138,7 +138,7 @@ void text_set_aside(struct text *t)
 /* May the list of the long waits show edge ed? */
 static int long_wait(const struct text *t, const struct wperf_edge *ed)
 {
-	return !wperf_report_in_knot(t->a, ed->from) && !t->a->ignored[ed->to] &&
+	return !wperf_in_knot(t->a, ed->from) && !t->a->ignored[ed->to] &&
 	       ed->from != ed->to;
 }
 
@@ -242,7 +242,7 @@ void text_unexplained(struct text *t)
 			 with, text_plural(with));
 }
 
-/* The target's threads that wait for v (wperf_report_waits_on): those a
+/* The target's threads that wait for v (wperf_waits_on): those a
  * pacer paces. */
 static void pacer_waiters(struct text *t, uint32_t v)
 {
@@ -252,7 +252,7 @@ static void pacer_waiters(struct text *t, uint32_t v)
 	for (size_t i = 0; i < g->nedges; i++) {
 		const struct wperf_edge *ed = &g->edges[i];
 
-		if (!wperf_report_waits_on(t->a, t->mine, ed, v))
+		if (!wperf_waits_on(t->a, t->mine, ed, v))
 			continue;
 		text_put(t, "%s %s %.3f s (%.1f%%)", first ? "        waited for by" : ",",
 			 text_vname(t, ed->from), ed->weight / 1e9, text_pct(t, ed->weight));
@@ -263,7 +263,7 @@ static void pacer_waiters(struct text *t, uint32_t v)
 }
 
 /* The threads the target waits for that sleep on timers while others wait
- * for them (wperf_report_timer_paced), with who of the target waits and where
+ * for them (wperf_timer_paced_threads), with who of the target waits and where
  * they sleep. */
 void text_timer_paced(struct text *t)
 {
@@ -271,7 +271,7 @@ void text_timer_paced(struct text *t)
 	struct wperf_timer_paced *p;
 	size_t n;
 
-	if (wperf_report_timer_paced(a, t->mine, &p, &n) < 0) {
+	if (wperf_timer_paced_threads(a, t->mine, &p, &n) < 0) {
 		t->err = -ENOMEM;
 		return;
 	}

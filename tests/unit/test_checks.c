@@ -448,7 +448,7 @@ static void test_no_counters(void **state)
 		fail_msg("%s", err.msg);
 	assert_int_equal(wperf_report_checks_text(&a->checks, NULL, &text), 0);
 	assert_non_null(memmem(text.data, text.len, "no counters in this trace", 25));
-	assert_int_equal(wperf_report_checks_warnings(&a->checks, NULL, NULL), 0);
+	assert_int_equal(wperf_checks_warnings(&a->checks, NULL, NULL), 0);
 	wperf_buf_release(&text);
 	wperf_analysis_free(a);
 	wperf_trace_free(t);
@@ -465,10 +465,10 @@ static void test_target_counts(void **state)
 	(void)state;
 	record_checks(&tr, 8 * SEC + 20 * MS, &c); /* A off: WARN */
 	/* every line: cpu1's chain and A's running time disagree */
-	assert_int_equal(wperf_report_checks_warnings(&c, NULL, &ok), 2);
+	assert_int_equal(wperf_checks_warnings(&c, NULL, &ok), 2);
 	assert_int_equal(ok, c.n - 2);
 	/* another process as the target: A's lines do not count, the CPUs' do */
-	assert_int_equal(wperf_report_checks_warnings(&c, "999", &ok), 1);
+	assert_int_equal(wperf_checks_warnings(&c, "999", &ok), 1);
 	assert_int_equal(ok, 7); /* disk busy and owned, 2 NIC, 2 idle, cpu0's chain */
 	wperf_checks_release(&c);
 	tb_release(&tr);

@@ -91,7 +91,7 @@ static void test_fig1_trace(void **state)
 	for (size_t i = 0; i < a->knots.nfinal; i++) {
 		const struct wperf_knot *k = &a->knots.knots[i];
 
-		if (k->kind != WPERF_KNOT || !wperf_report_knot_wanted(a, k, pid))
+		if (k->kind != WPERF_KNOT || !wperf_knot_wanted(a, k, pid))
 			continue;
 		assert_true(knot_has(a, k, "fig1/B"));
 		assert_true(knot_has(a, k, "disk:"));

@@ -170,7 +170,7 @@ static void test_timer_paced_thread_found(void **state)
 
 	(void)state;
 	wperf_analysis_mark_target(g.a, "app", mine);
-	assert_int_equal(wperf_report_timer_paced(g.a, mine, &p, &n), 0);
+	assert_int_equal(wperf_timer_paced_threads(g.a, mine, &p, &n), 0);
 	/* app sleeps too, but nobody waits for it */
 	assert_int_equal(n, 1);
 	assert_ptr_equal(&g.a->merged.vertices[p[0].vertex], vertex("app/P"));
