@@ -135,6 +135,7 @@ static void use_tables(const struct wperf_trace *t)
 	const struct wperf_mapping *m;
 	const struct wperf_ksym *k;
 	const struct wperf_perfmap *pm;
+	const struct wperf_stack_copy *sc;
 	size_t n;
 
 	for (size_t i = 0; i < wperf_trace_meta_count(t); i++) {
@@ -163,6 +164,12 @@ static void use_tables(const struct wperf_trace *t)
 	k = wperf_trace_ksyms(t, &n);
 	for (size_t i = 0; i < n; i++)
 		sink += k[i].addr + strlen(k[i].name);
+	sc = wperf_trace_stack_copies(t, &n);
+	for (size_t i = 0; i < n; i++) {
+		FUZZ_CHECK(sc[i].nregs <= WPERF_COPY_REGS);
+		sink += sc[i].regs[sc[i].nregs ? sc[i].nregs - 1 : 0] +
+			(sc[i].size ? sc[i].bytes[sc[i].size - 1] : 0);
+	}
 	pm = wperf_trace_perfmaps(t, &n);
 	for (size_t i = 0; i < n; i++) {
 		struct wperf_buf jit = {0};
@@ -217,7 +224,9 @@ static int read_analysis(const uint8_t *data, size_t size, struct wperf_error *e
 
 	if (ret < 0)
 		return ret;
-	ret = wperf_analyze(t, NULL, &a, err);
+	ret = wperf_unwind_copies(t, err); /* user stacks copied with --stacks dwarf */
+	if (ret == 0)
+		ret = wperf_analyze(t, NULL, &a, err);
 	wperf_analysis_free(a);
 	wperf_trace_free(t);
 	return ret;
