@@ -89,6 +89,14 @@ static void test_headers_and_library(void **state)
 	wperf_buf_release(&pc);
 }
 
+/* A library built with the sanitizers (make asan) needs their runtime in the
+ * programs that link it. */
+#ifdef __SANITIZE_ADDRESS__
+#define SANITIZERS "-fsanitize=address,undefined"
+#else
+#define SANITIZERS ""
+#endif
+
 /* examples/knots.c, built against the installed package alone (its header,
  * its library, its pkg-config file), finds fig1's knot in the committed trace. */
 static void test_example_builds_against_the_package(void **state)
@@ -97,9 +105,10 @@ static void test_example_builds_against_the_package(void **state)
 	struct e2e_output o;
 
 	(void)state;
-	e2e_shell("PKG_CONFIG_PATH=%s PKG_CONFIG_SYSROOT_DIR=%s cc -std=c11 -Wall -Wextra -Werror "
-		  "examples/knots.c $(PKG_CONFIG_PATH=%s PKG_CONFIG_SYSROOT_DIR=%s pkg-config "
-		  "--cflags --libs --static wperf) -o '%s'",
+	e2e_shell("PKG_CONFIG_PATH=%s PKG_CONFIG_SYSROOT_DIR=%s cc -std=c11 -Wall -Wextra "
+		  "-Werror " SANITIZERS
+		  " examples/knots.c $(PKG_CONFIG_PATH=%s PKG_CONFIG_SYSROOT_DIR=%s "
+		  "pkg-config --cflags --libs --static wperf) -o '%s'",
 		  e2e_join(root, "usr/lib/pkgconfig"), root, e2e_join(root, "usr/lib/pkgconfig"),
 		  root, bin);
 	e2e_run_in(&o, ".", bin, "tests/data/fig1.trace", NULL);
