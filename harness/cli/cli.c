@@ -64,14 +64,14 @@ void cli_warn(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 }
 
-int cli_open_trace(const char *cmd, const char *path, struct wperf_trace **t)
+int cli_open_trace(const char *cmd, const char *path, int unwind, struct wperf_trace **t)
 {
 	struct wperf_error err = {0};
 
 	if (wperf_trace_open(path, t, &err) < 0)
 		return cli_error(cmd, "%s", err.msg);
 	/* --stacks dwarf: the copied user stacks become stacks before anything reads them. */
-	if (wperf_unwind_copies(*t, &err) < 0) {
+	if (unwind && wperf_unwind_copies(*t, &err) < 0) {
 		wperf_trace_free(*t);
 		*t = NULL;
 		return cli_error(cmd, "%s", err.msg);

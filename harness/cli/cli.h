@@ -111,8 +111,9 @@ int cli_parse_baseline_ref(const char *cmd, const struct cli_option *opt, const 
 /* --stacks MODE (recording_parse_stacks) into the unsigned field. */
 int cli_parse_stacks(const char *cmd, const struct cli_option *opt, const char *arg, void *field);
 
-/* Opens the trace at path, its copied user stacks unwound (record --stacks
- * dwarf); 0, or EXIT_ERROR after saying why. */
-int cli_open_trace(const char *cmd, const char *path, struct wperf_trace **t);
+/* Opens the trace at path, with unwind its copied user stacks unwound
+ * (record --stacks dwarf: for a command that reads stacks, as unwinding
+ * opens every binary they ran); 0, or EXIT_ERROR after saying why. */
+int cli_open_trace(const char *cmd, const char *path, int unwind, struct wperf_trace **t);
 
 #endif /* WPERF_CLI_H */

@@ -47,7 +47,7 @@ static int take_run(const char *path, const struct cli_analysis *c, struct wperf
 	struct wperf_analysis *a = NULL;
 	struct wperf_error err = {0};
 	const char *target;
-	int status = cli_open_trace(CMD, path, &t);
+	int status = cli_open_trace(CMD, path, 1, &t);
 
 	if (!status)
 		status = cli_analyze(CMD, path, t, c, &a, &target);

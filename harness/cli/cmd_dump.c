@@ -147,7 +147,7 @@ int cmd_dump(int argc, char **argv)
 	if (status >= 0)
 		return status;
 	status = EXIT_OK;
-	if (cli_open_trace(CMD, argv[optind], &t))
+	if (cli_open_trace(CMD, argv[optind], 0, &t))
 		return EXIT_ERROR;
 	if (args.counters) {
 		status = dump_counters(t);

@@ -80,7 +80,7 @@ static void print_header(const struct wperf_trace *t)
 	wperf_trace_stack_copies(t, &ncopies);
 	printf("tables: %zu threads, %zu stacks", nthreads, nstacks);
 	if (ncopies)
-		printf(" (%zu user stacks unwound from copies)", ncopies);
+		printf(" and %zu user stacks copied (--stacks dwarf)", ncopies);
 	printf(", %zu mappings, %zu kernel symbols, %zu perf maps\n", nmaps, nksyms, nperf);
 }
 
@@ -200,7 +200,7 @@ int cmd_info(int argc, char **argv)
 
 	if (status >= 0)
 		return status;
-	if (cli_open_trace(CMD, argv[optind], &t))
+	if (cli_open_trace(CMD, argv[optind], 0, &t))
 		return EXIT_ERROR;
 	print_header(t);
 	print_counters(t);

@@ -137,7 +137,7 @@ int cmd_report(int argc, char **argv)
 	status = cli_parse(CMD, &cli_report_help, argc, argv, &args);
 	if (status >= 0)
 		return status;
-	if (cli_open_trace(CMD, argv[optind], &t))
+	if (cli_open_trace(CMD, argv[optind], 1, &t))
 		return EXIT_ERROR;
 	args.ro.trace_name = argv[optind];
 	args.ro.aliases = args.aliases;
