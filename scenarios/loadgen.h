@@ -141,6 +141,14 @@ static uint64_t hist_value(unsigned bucket)
 	return ((uint64_t)(bucket - shift * HIST_HALF) << shift) + ((1ull << shift) >> 1);
 }
 
+/* Counts a latency of us microseconds into hist and the largest, *max_us. */
+static inline void hist_add(uint64_t *hist, uint64_t *max_us, uint64_t us)
+{
+	hist[hist_bucket(us)]++;
+	if (us > *max_us)
+		*max_us = us;
+}
+
 /* The value at or under which a fraction q of the count samples of hist lie. */
 static uint64_t hist_percentile(const uint64_t *hist, uint64_t count, double q)
 {

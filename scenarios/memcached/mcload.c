@@ -407,9 +407,7 @@ static bool batch_collect(struct worker *w, struct conn *c, int64_t *done_ns)
 		w->sets += c->sets;
 		w->misses += c->gets - hits;
 		w->batches++;
-		w->hist[hist_bucket(us)]++;
-		if (us > w->max_us)
-			w->max_us = us;
+		hist_add(w->hist, &w->max_us, us);
 	}
 	return true;
 }

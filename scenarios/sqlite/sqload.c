@@ -365,9 +365,7 @@ static void *client_main(void *arg)
 
 			c->txns++;
 			c->rows += (uint64_t)app.rows;
-			c->hist[hist_bucket(us)]++;
-			if (us > c->max_us)
-				c->max_us = us;
+			hist_add(c->hist, &c->max_us, us);
 		}
 	}
 	return NULL;
