@@ -110,6 +110,12 @@ static __always_inline __s32 copy_user_stack(struct task_struct *task, __u32 tgi
 
 	if (!c)
 		return WPERF_NO_STACK;
+	/* A full room is seen before the 8 KiB are read for nothing; the id is
+	 * taken below, as two CPUs may both find one left. */
+	if (recovered_taken >= recovered_room) {
+		count(WPERF_CNT_STACK_LOST); /* a walk stands in */
+		return WPERF_NO_STACK;
+	}
 	c->tgid = tgid;
 	c->tid = task->pid;
 	c->ip = PT_REGS_IP(regs);
@@ -128,7 +134,7 @@ static __always_inline __s32 copy_user_stack(struct task_struct *task, __u32 tgi
 		return WPERF_NO_STACK;
 	n = __sync_fetch_and_add(&recovered_taken, 1);
 	if (n >= recovered_room) {
-		count(WPERF_CNT_STACK_LOST); /* the room is full: a walk stands in */
+		count(WPERF_CNT_STACK_LOST);
 		return WPERF_NO_STACK;
 	}
 	id = recovered_base + (__s32)n;
