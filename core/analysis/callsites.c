@@ -123,3 +123,22 @@ void wperf_callsites_release(struct wperf_callsites *cs)
 	free(cs->slots);
 	memset(cs, 0, sizeof(*cs));
 }
+
+void wperf_callsites_of_edge(const struct wperf_callsites *cs, uint32_t from, uint32_t to,
+			     size_t *first, size_t *n)
+{
+	const struct wperf_callsite *s = cs->sites;
+	size_t lo = 0, hi = cs->n;
+
+	while (lo < hi) { /* the first site of (from, to) or later */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s[mid].from < from || (s[mid].from == from && s[mid].to < to))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*first = lo;
+	for (*n = 0; lo + *n < cs->n && s[lo + *n].from == from && s[lo + *n].to == to;)
+		(*n)++;
+}

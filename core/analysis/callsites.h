@@ -49,6 +49,11 @@ int wperf_callsites_merge(struct wperf_callsites *cs, const struct wperf_callsit
  * set is read-only afterwards. */
 void wperf_callsites_finish(struct wperf_callsites *cs);
 
+/* The sites of edge from -> to in a finished set, heaviest first:
+ * cs->sites[*first .. *first + *n]. */
+void wperf_callsites_of_edge(const struct wperf_callsites *cs, uint32_t from, uint32_t to,
+			     size_t *first, size_t *n);
+
 void wperf_callsites_release(struct wperf_callsites *cs);
 
 #endif /* WPERF_CALLSITES_H */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A run as the gate keeps it, taken from an analysis (see runset.h): the
- * knots, the edges the target reaches, the CMetric's first, the timer-paced
- * threads and the first check that disagrees with the kernel's counters.
+ * knots, the edges the target reaches and their call sites, the CMetric's
+ * first, the timer-paced threads and the first check that disagrees with the
+ * kernel's counters.
  */
 #include <errno.h>
 #include <math.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "core/analysis/select.h"
+#include "core/analysis/stack_text.h"
 #include "core/gate/runset.h"
 
 /* The knots and sinks of a that the target waits for, as identity sets. */
@@ -140,33 +142,40 @@ static int target_reach(const struct wperf_analysis *a, const char *target, uint
 }
 
 /*
- * The edges of the merged graph at or above WPERF_RUN_MIN_SHARE of the
- * window; with a target, only those among what it waits for. The rest of the
- * machine (a shell of the CI runner waiting for RCU, kernel workers flushing
- * another job's writes) comes and goes from run to run, and the gate would
- * take its noise for the workload's regression.
+ * Does the run keep edge ge: at or above WPERF_RUN_MIN_SHARE of the window,
+ * between vertices that are not ignored and, with a target (reach not NULL),
+ * among what it waits for? The rest of the machine (a shell of the CI runner
+ * waiting for RCU, kernel workers flushing another job's writes) comes and
+ * goes from run to run, and the gate would take its noise for the workload's
+ * regression.
  */
-static int take_edges(const struct wperf_analysis *a, const char *target, struct wperf_run *out)
+static int edge_kept(const struct wperf_analysis *a, const uint8_t *reach,
+		     const struct wperf_edge *ge)
+{
+	if (a->ignored && (a->ignored[ge->from] || a->ignored[ge->to]))
+		return 0;
+	if (reach && !reach[ge->from])
+		return 0;
+	return (double)ge->weight / (double)a->window >= WPERF_RUN_MIN_SHARE;
+}
+
+/* The edges the run keeps (edge_kept). */
+static int take_edges(const struct wperf_analysis *a, const uint8_t *reach, struct wperf_run *out)
 {
 	const struct wperf_graph *g = &a->merged.graph;
 	const struct wperf_vertex *v = a->merged.vertices;
 	struct wperf_buf b = {0}; /* struct wperf_run_edge */
 	struct wperf_run_edge *e;
-	uint8_t *reach;
 	size_t n = 0, total;
-	int ret = target_reach(a, target, &reach);
+	int ret = 0;
 
 	for (size_t i = 0; i < g->nedges && !ret; i++) {
 		const struct wperf_edge *ge = &g->edges[i];
-		struct wperf_run_edge re;
+		struct wperf_run_edge re = {0};
 
-		if (a->ignored && (a->ignored[ge->from] || a->ignored[ge->to]))
-			continue;
-		if (reach && !reach[ge->from])
+		if (!edge_kept(a, reach, ge))
 			continue;
 		re.share = (double)ge->weight / (double)a->window;
-		if (re.share < WPERF_RUN_MIN_SHARE)
-			continue;
 		re.from = wperf_identity_dup(v[ge->from].identity);
 		re.to = wperf_identity_dup(v[ge->to].identity);
 		ret = re.from && re.to ? wperf_buf_append(&b, &re, sizeof(re)) : -ENOMEM;
@@ -191,7 +200,6 @@ static int take_edges(const struct wperf_analysis *a, const char *target, struct
 		free(e[i].from);
 		free(e[i].to);
 	}
-	free(reach);
 	if (ret) {
 		n = 0;
 		wperf_buf_release(&b);
@@ -199,6 +207,78 @@ static int take_edges(const struct wperf_analysis *a, const char *target, struct
 	/* The run takes the buffer's memory. */
 	out->edges = (struct wperf_run_edge *)b.data;
 	out->nedges = n;
+	return ret;
+}
+
+#define SITE_TEXT 1024
+
+/* Where a site's side was, as a run keeps it (struct wperf_run_site), into a
+ * new *out; NULL when it has no stack. */
+static int site_side(struct wperf_symbolizer *sym, int32_t ustack, uint32_t tgid, int32_t kstack,
+		     char **out)
+{
+	char text[SITE_TEXT] = "";
+
+	if (ustack >= 0)
+		wperf_stack_brief(sym, ustack, 1, tgid, WPERF_RUN_SITE_USER_FRAMES, " <- ", text,
+				  sizeof(text));
+	if (!text[0] && kstack >= 0)
+		wperf_stack_brief(sym, kstack, 0, 0, WPERF_RUN_SITE_KERNEL_FRAMES, " <- ", text,
+				  sizeof(text));
+	*out = text[0] ? wperf_identity_dup(text) : NULL;
+	return text[0] && !*out ? -ENOMEM : 0;
+}
+
+/* The call sites of graph edge ge, added to run edge re. */
+static int add_edge_sites(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
+			  const struct wperf_edge *ge, struct wperf_run_edge *re)
+{
+	size_t first, n;
+	int ret = 0;
+
+	wperf_callsites_of_edge(&a->merged.sites, ge->from, ge->to, &first, &n);
+	for (size_t i = first; i < first + n && !ret; i++) {
+		const struct wperf_callsite *s = &a->merged.sites.sites[i];
+		char *waiter = NULL, *waker = NULL;
+
+		ret = site_side(sym, s->ustack, s->waiter_tgid, s->kstack, &waiter);
+		if (!ret)
+			ret = site_side(sym, s->waker_ustack, s->waker_tgid, s->waker_kstack,
+					&waker);
+		if (!ret && (waiter || waker))
+			ret = wperf_run_edge_add_site(re, waiter, waker,
+						      (double)s->weight / (double)a->window);
+		free(waiter);
+		free(waker);
+	}
+	return ret;
+}
+
+/* The call sites of the edges the run keeps, the heaviest WPERF_RUN_SITES of
+ * each; those of the graph edges that one run edge joins add up. */
+static int take_sites(const struct wperf_analysis *a, const uint8_t *reach,
+		      struct wperf_symbolizer *sym, struct wperf_run *out)
+{
+	const struct wperf_graph *g = &a->merged.graph;
+	const struct wperf_vertex *v = a->merged.vertices;
+	int ret = 0;
+
+	for (size_t i = 0; i < g->nedges && !ret; i++) {
+		const struct wperf_edge *ge = &g->edges[i];
+		char *from, *to;
+		struct wperf_run_edge *re;
+
+		if (!edge_kept(a, reach, ge))
+			continue;
+		from = wperf_identity_dup(v[ge->from].identity);
+		to = wperf_identity_dup(v[ge->to].identity);
+		re = from && to ? wperf_run_edge(out, from, to) : NULL;
+		ret = !from || !to ? -ENOMEM : re ? add_edge_sites(a, sym, ge, re) : 0;
+		free(from);
+		free(to);
+	}
+	for (size_t i = 0; i < out->nedges; i++)
+		wperf_run_edge_keep_sites(&out->edges[i], WPERF_RUN_SITES);
 	return ret;
 }
 
@@ -226,8 +306,10 @@ static int take_checks_first(const struct wperf_analysis *a, struct wperf_run *r
 }
 
 int wperf_run_from_analysis(const struct wperf_analysis *a, const char *target, double throughput,
-			    struct wperf_run *out, struct wperf_error *err)
+			    struct wperf_symbolizer *sym, struct wperf_run *out,
+			    struct wperf_error *err)
 {
+	uint8_t *reach = NULL;
 	size_t ok;
 	int ret;
 
@@ -246,13 +328,18 @@ int wperf_run_from_analysis(const struct wperf_analysis *a, const char *target, 
 	if (!ret)
 		ret = take_knots(a, target, out);
 	if (!ret)
-		ret = take_edges(a, target, out);
+		ret = target_reach(a, target, &reach);
+	if (!ret)
+		ret = take_edges(a, reach, out);
+	if (!ret && sym)
+		ret = take_sites(a, reach, sym, out);
 	if (!ret)
 		ret = take_cmetric_first(a, target, out);
 	if (!ret)
 		ret = take_timer_paced(a, target, out);
 	if (!ret)
 		ret = take_time(a, target, out);
+	free(reach);
 	if (ret) {
 		wperf_run_release(out);
 		return wperf_error_set(err, ret, "out of memory while keeping a run for the gate");

@@ -48,6 +48,38 @@ static struct json_object *knots_to_json(const struct wperf_run *r)
 	return arr;
 }
 
+/* A side of a call site: its text, or null. */
+static int put_side(struct json_object *o, const char *key, const char *text)
+{
+	return text ? wperf_json_put(o, key, json_object_new_string(text))
+		    : wperf_json_put_null(o, key);
+}
+
+/* The call sites of e, as {"waiter", "waker", "share"} objects. */
+static struct json_object *sites_to_json(const struct wperf_run_edge *e)
+{
+	struct json_object *arr = json_object_new_array();
+	int ret = arr ? 0 : -ENOMEM;
+
+	for (size_t i = 0; i < e->nsites && !ret; i++) {
+		const struct wperf_run_site *site = &e->sites[i];
+		struct json_object *o = json_object_new_object();
+
+		ret = wperf_json_append(arr, o);
+		if (!ret)
+			ret = put_side(o, "waiter", site->waiter);
+		if (!ret)
+			ret = put_side(o, "waker", site->waker);
+		if (!ret)
+			ret = wperf_json_put(o, "share", wperf_json_number(site->share));
+	}
+	if (ret) {
+		json_object_put(arr);
+		return NULL;
+	}
+	return arr;
+}
+
 /* The edges; *ret is -EINVAL for a share that is negative or not finite. */
 static struct json_object *edges_to_json(const struct wperf_run *r, int *ret)
 {
@@ -62,6 +94,11 @@ static struct json_object *edges_to_json(const struct wperf_run *r, int *ret)
 			*ret = -EINVAL;
 			break;
 		}
+		for (size_t k = 0; k < e->nsites; k++)
+			if (!isfinite(e->sites[k].share) || e->sites[k].share < 0)
+				*ret = -EINVAL;
+		if (*ret)
+			break;
 		o = json_object_new_object();
 		*ret = wperf_json_append(arr, o);
 		if (!*ret)
@@ -70,6 +107,8 @@ static struct json_object *edges_to_json(const struct wperf_run *r, int *ret)
 			*ret = wperf_json_put(o, "to", json_object_new_string(e->to));
 		if (!*ret)
 			*ret = wperf_json_put(o, "share", wperf_json_number(e->share));
+		if (!*ret && e->nsites)
+			*ret = wperf_json_put(o, "sites", sites_to_json(e));
 	}
 	if (*ret) {
 		json_object_put(arr);
@@ -299,44 +338,95 @@ static int read_knot(struct json_object *o, const char *path, struct wperf_run *
 	return ret;
 }
 
+/* A side of call site o (path its name) into *text: a stack in a line, or
+ * NULL for a JSON null. */
+static int read_side(struct json_object *o, const char *path, const char **text,
+		     struct wperf_error *err)
+{
+	*text = NULL;
+	return o ? wperf_json_get_identity(o, path, text, err) : 0;
+}
+
+/* Call site o (path its name) added to edge e. */
+static int read_site(struct json_object *o, const char *path, struct wperf_run_edge *e,
+		     struct wperf_error *err)
+{
+	static const char *const keys[] = {"share", "waiter", "waker"}; /* a side: or null */
+	struct json_object *v[3];
+	char sub[WPERF_JSON_PATH_LEN];
+	const char *waiter = NULL, *waker = NULL;
+	size_t before = e->nsites;
+	double share;
+	int ret = wperf_json_get_keys(o, path, keys, 3, 1, v, err);
+
+	wperf_json_key_path(sub, path, "share");
+	if (!ret)
+		ret = wperf_json_get_number(v[0], sub, &not_negative, &share, err);
+	wperf_json_key_path(sub, path, "waiter");
+	if (!ret)
+		ret = read_side(v[1], sub, &waiter, err);
+	wperf_json_key_path(sub, path, "waker");
+	if (!ret)
+		ret = read_side(v[2], sub, &waker, err);
+	if (!ret && !waiter && !waker)
+		return wperf_json_fail(err, path, "a call site without a waiter or a waker");
+	if (!ret && wperf_run_edge_add_site(e, waiter, waker, share))
+		return wperf_json_no_memory(err, path);
+	if (!ret && e->nsites == before)
+		ret = wperf_json_fail(err, path, "a call site listed twice");
+	return ret;
+}
+
+/* The call sites of edge e, array o (path its name). */
+static int read_sites(struct json_object *o, const char *path, struct wperf_run_edge *e,
+		      struct wperf_error *err)
+{
+	char sub[WPERF_JSON_PATH_LEN];
+	int ret = wperf_json_want_type(o, path, json_type_array, err);
+	size_t n = ret ? 0 : json_object_array_length(o);
+
+	for (size_t i = 0; i < n && !ret; i++) {
+		wperf_json_index_path(sub, path, i);
+		ret = read_site(json_object_array_get_idx(o, i), sub, e, err);
+	}
+	return ret;
+}
+
 /* Edge o (path its name) added to r. */
 static int read_edge(struct json_object *o, const char *path, struct wperf_run *r,
 		     struct wperf_error *err)
 {
-	static const char *const keys[] = {"from", "to", "share"};
-	struct json_object *v[3];
-	char sub[WPERF_JSON_PATH_LEN];
+	static const char *const keys[] = {"from", "to", "share", "sites"}; /* sites: optional */
+	struct json_object *v[4];
+	char sub[WPERF_JSON_PATH_LEN], *f = NULL, *t = NULL;
 	const char *from, *to;
 	size_t before = r->nedges;
 	double share;
-	int ret = wperf_json_get_keys(o, path, keys, 3, 3, v, err);
+	int ret = wperf_json_get_keys(o, path, keys, 4, 3, v, err);
 
-	if (ret)
-		return ret;
 	wperf_json_key_path(sub, path, "from");
-	ret = wperf_json_get_identity(v[0], sub, &from, err);
-	if (ret)
-		return ret;
+	if (!ret)
+		ret = wperf_json_get_identity(v[0], sub, &from, err);
 	wperf_json_key_path(sub, path, "to");
-	ret = wperf_json_get_identity(v[1], sub, &to, err);
-	if (ret)
-		return ret;
+	if (!ret)
+		ret = wperf_json_get_identity(v[1], sub, &to, err);
 	wperf_json_key_path(sub, path, "share");
-	ret = wperf_json_get_number(v[2], sub, &not_negative, &share, err);
-	if (ret)
-		return ret;
-	ret = wperf_run_add_edge(r, from, to, share);
-	if (ret)
-		return wperf_json_no_memory(err, path); /* the share was checked: not -EINVAL */
-	if (r->nedges == before) {
-		/* add_edge added the share to the same edge, listed before. */
-		char *f = wperf_identity_dup(from), *t = wperf_identity_dup(to);
-
-		ret = f && t ? wperf_json_fail(err, path, "edge %s -> %s, listed twice", f, t)
-			     : wperf_json_no_memory(err, path);
-		free(f);
-		free(t);
-	}
+	if (!ret)
+		ret = wperf_json_get_number(v[2], sub, &not_negative, &share, err);
+	/* The identities as the run keeps them. */
+	if (!ret && (!(f = wperf_identity_dup(from)) || !(t = wperf_identity_dup(to))))
+		ret = wperf_json_no_memory(err, path);
+	/* The share was checked: add_edge fails only for memory. */
+	if (!ret && wperf_run_add_edge(r, f, t, share))
+		ret = wperf_json_no_memory(err, path);
+	/* Or it added the share to the same edge, listed before. */
+	if (!ret && r->nedges == before)
+		ret = wperf_json_fail(err, path, "edge %s -> %s, listed twice", f, t);
+	wperf_json_key_path(sub, path, "sites");
+	if (!ret && v[3])
+		ret = read_sites(v[3], sub, wperf_run_edge(r, f, t), err);
+	free(f);
+	free(t);
 	return ret;
 }
 

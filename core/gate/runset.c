@@ -133,10 +133,67 @@ int wperf_run_add_edge(struct wperf_run *r, const char *from, const char *to, do
 
 double wperf_run_edge_share(const struct wperf_run *r, const char *from, const char *to)
 {
+	const struct wperf_run_edge *e = wperf_run_edge(r, from, to);
+
+	return e ? e->share : 0;
+}
+
+struct wperf_run_edge *wperf_run_edge(const struct wperf_run *r, const char *from, const char *to)
+{
 	int found;
 	size_t at = find_edge(r, from, to, &found);
 
-	return found ? r->edges[at].share : 0;
+	return found ? &r->edges[at] : NULL;
+}
+
+static int same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+int wperf_run_edge_add_site(struct wperf_run_edge *e, const char *waiter, const char *waker,
+			    double share)
+{
+	struct wperf_run_site x = {.share = share};
+	size_t at = 0;
+
+	if (!isfinite(share) || share < 0 || (!waiter && !waker))
+		return -EINVAL;
+	while (at < e->nsites &&
+	       !(same_text(e->sites[at].waiter, waiter) && same_text(e->sites[at].waker, waker)))
+		at++;
+	if (at < e->nsites) {
+		e->sites[at].share += share;
+	} else {
+		x.waiter = waiter ? strdup(waiter) : NULL;
+		x.waker = waker ? strdup(waker) : NULL;
+		if ((waiter && !x.waiter) || (waker && !x.waker) ||
+		    push(&e->sites, &e->nsites, &x, sizeof(x))) {
+			free(x.waiter);
+			free(x.waker);
+			return -ENOMEM;
+		}
+	}
+	/* Heaviest first: the site that grew moves up past the lighter ones. */
+	for (; at > 0 && e->sites[at - 1].share < e->sites[at].share; at--) {
+		x = e->sites[at - 1];
+		e->sites[at - 1] = e->sites[at];
+		e->sites[at] = x;
+	}
+	return 0;
+}
+
+void wperf_run_edge_keep_sites(struct wperf_run_edge *e, size_t keep)
+{
+	for (size_t i = keep; i < e->nsites; i++) {
+		free(e->sites[i].waiter);
+		free(e->sites[i].waker);
+	}
+	if (!keep) {
+		free(e->sites);
+		e->sites = NULL;
+	}
+	e->nsites = keep < e->nsites ? keep : e->nsites;
 }
 
 int wperf_run_has_knot(const struct wperf_run *r, const struct wperf_idset *s)
@@ -246,6 +303,7 @@ void wperf_run_release(struct wperf_run *r)
 	for (size_t i = 0; i < r->nedges; i++) {
 		free(r->edges[i].from);
 		free(r->edges[i].to);
+		wperf_run_edge_keep_sites(&r->edges[i], 0);
 	}
 	free(r->edges);
 	wperf_idset_release(&r->sinks);

@@ -15,6 +15,8 @@
  *   ignored (interrupt) vertices and, with a target, every edge that does not
  *   start at the target or at what it waits for (directly or through others):
  *   the rest of the machine is noise to the gate;
+ * - with a symbolizer, each edge's WPERF_RUN_SITES heaviest call sites, as
+ *   text: what a finding about the edge shows people;
  * - the throughput the harness measured, the window, the events recorded and
  *   the events lost, and the value of each of the scenario's other metrics
  *   (core/gate/metric.h);
@@ -33,6 +35,7 @@
 #include <stdint.h>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/symbolize.h"
 #include "core/gate/metric.h"
 #include "core/util/error.h"
 
@@ -45,9 +48,33 @@ struct wperf_idset {
 	size_t n;
 };
 
+/* Call sites kept per edge of a run: as many as a finding shows. */
+#define WPERF_RUN_SITES 3
+/* The frames of a site's stack kept: a user stack needs five to leave the C
+ * library (__futex_abstimed_wait_common <- __pthread_cond_wait_common <-
+ * pthread_cond_wait) and reach the program's own frame; a kernel stack, past
+ * the scheduler's frames, two. */
+#define WPERF_RUN_SITE_USER_FRAMES   5
+#define WPERF_RUN_SITE_KERNEL_FRAMES 2
+
+/*
+ * Where an edge's time went in a run: where the waiter blocked and where the
+ * waker woke it, each its user stack in a line (" <- " between frames,
+ * innermost first, WPERF_RUN_SITE_USER_FRAMES of them), else its kernel stack
+ * (WPERF_RUN_SITE_KERNEL_FRAMES past the scheduler's frames), NULL when there
+ * is none (an interrupt, a device); the analysis's sites that read the same
+ * add up.
+ */
+struct wperf_run_site {
+	char *waiter, *waker;
+	double share; /* of the window, as the edge's */
+};
+
 struct wperf_run_edge {
-	char *from, *to; /* identities */
-	double share;	 /* weight / window; may pass 1 for a merged vertex */
+	char *from, *to;	      /* identities */
+	double share;		      /* weight / window; may pass 1 for a merged vertex */
+	struct wperf_run_site *sites; /* heaviest first, at most WPERF_RUN_SITES; may be none */
+	size_t nsites;
 };
 
 struct wperf_run {
@@ -126,11 +153,13 @@ void wperf_run_init(struct wperf_run *r);
 /*
  * Extracts a run from an analysis. target (a process name or pids, as in
  * wperf_knot_wanted; NULL: every knot) selects the knots; throughput is
- * the measured one or NaN. -EINVAL when the analysis has an empty window,
- * -ENOMEM; on error out is left empty.
+ * the measured one or NaN; sym, the trace's symbolizer, names the edges' call
+ * sites (NULL: the run keeps none). -EINVAL when the analysis has an empty
+ * window, -ENOMEM; on error out is left empty.
  */
 int wperf_run_from_analysis(const struct wperf_analysis *a, const char *target, double throughput,
-			    struct wperf_run *out, struct wperf_error *err);
+			    struct wperf_symbolizer *sym, struct wperf_run *out,
+			    struct wperf_error *err);
 
 /* The checks of r that disagree with the kernel's counters (0 when it has none). */
 uint64_t wperf_run_checks_warn(const struct wperf_run *r);
@@ -144,6 +173,23 @@ int wperf_run_add_knot(struct wperf_run *r, const char *const *ids, size_t n);
 /* Adds share to edge from -> to, keeping the edges sorted; 0, -EINVAL (share
  * negative or not finite) or -ENOMEM. */
 int wperf_run_add_edge(struct wperf_run *r, const char *from, const char *to, double share);
+
+/*
+ * Adds share (of the window) to the call site (waiter, waker) of edge e (either
+ * may be NULL, not both; copied): a site already there that reads the same
+ * gains it, else a new one is added. Keeps e's sites heaviest first (the
+ * earlier of equal ones first). 0, -EINVAL (share negative or not finite, no
+ * stack on either side) or -ENOMEM.
+ */
+int wperf_run_edge_add_site(struct wperf_run_edge *e, const char *waiter, const char *waker,
+			    double share);
+
+/* Frees the sites of e past the first keep (its heaviest). */
+void wperf_run_edge_keep_sites(struct wperf_run_edge *e, size_t keep);
+
+/* The edge from -> to of r, NULL when r does not have it (as strchr, the
+ * caller decides whether it may change it). */
+struct wperf_run_edge *wperf_run_edge(const struct wperf_run *r, const char *from, const char *to);
 
 /* Sets r's value of metric name (NaN: not measured); 0 or -ENOMEM. */
 int wperf_run_set_metric(struct wperf_run *r, const char *name, double value);

@@ -299,5 +299,9 @@ int wperf_verdict(const struct wperf_runset *rs, const struct wperf_baseline *b,
 	if (out->nfindings)
 		qsort(out->findings, out->nfindings, sizeof(*out->findings), cmp_finding);
 	out->kind = decide(out);
+	if (wperf_verdict_take_sites(out, rs)) {
+		wperf_verdict_release(out);
+		return wperf_error_set(err, -ENOMEM, "out of memory while comparing with the baseline");
+	}
 	return 0;
 }

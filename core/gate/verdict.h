@@ -197,6 +197,18 @@ int wperf_verdict(const struct wperf_runset *rs, const struct wperf_baseline *b,
 
 void wperf_verdict_release(struct wperf_verdict *v);
 
+/*
+ * Gives the findings of v that have no call sites those of their edge in the
+ * runs of rs: EDGE findings for the worse at level warn or fail, and VERTEX
+ * findings with an edge (from, to). Each gets the sites its edge keeps
+ * (struct wperf_run_edge, at most WPERF_RUN_SITES) in one run: the run whose
+ * share of the edge is the median (the lower one of two) among the runs that
+ * have the edge; a site's share is of the edge's weight in that run.
+ * wperf_verdict does it with the runs it judges. 0 or -ENOMEM (the findings
+ * keep what they were given, which v owns).
+ */
+int wperf_verdict_take_sites(struct wperf_verdict *v, const struct wperf_runset *rs);
+
 /* "pass", "improved", "new-bottleneck", "regression", "inconclusive". */
 const char *wperf_verdict_name(enum wperf_verdict_kind kind);
 

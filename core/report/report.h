@@ -12,6 +12,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/select.h"
+#include "core/analysis/stack_text.h"
 #include "core/util/buf.h"
 #include "core/analysis/symbolize.h"
 
@@ -83,34 +84,7 @@ int wperf_report_perfetto(const struct wperf_analysis *a, struct wperf_symbolize
 /* What people see for a vertex: its alias from opts, or its identity. */
 const char *wperf_report_display(const struct wperf_report_opts *opts, const char *identity);
 
-/*
- * The stack with this id as every writer shows it (size > 0): its frames
- * innermost first, one a line ('\n' between them), as wperf_symbolize_stack
- * formats them (C++ and Rust names demangled), without the recorder's own
- * frames at the top of a kernel stack (its BPF program, "bpf_prog_..._sched_
- * switch", and the tracepoint's glue, "bpf_trace_run4", "__bpf_trace_...",
- * "__traceiter_..."): it begins at the kernel's first frame of its own.
- */
-void wperf_report_stack(struct wperf_symbolizer *sym, int32_t id, int user, uint32_t tgid,
-			char *buf, size_t size);
-
-/*
- * A stack as people read it in a line: wperf_report_stack, then without the
- * scheduler's frames either (wperf_report_scheduler_frame), at most max_frames
- * of them (0: all) joined by sep, into buf (size > 0; truncated to fit).
- */
-void wperf_report_stack_brief(struct wperf_symbolizer *sym, int32_t id, int user, uint32_t tgid,
-			      unsigned max_frames, const char *sep, char *buf, size_t size);
-
-/* Is frame (a symbolized kernel frame, "__schedule+0x618") the recorder's or
- * the scheduler's own, where every wait ends, and so no news to a reader? */
-int wperf_report_scheduler_frame(const char *frame);
-
 /* "thread", "disk", "nic", "irq". */
 const char *wperf_vertex_kind_name(uint8_t kind);
-
-/* The call sites of edge from -> to, heaviest first: a->merged.sites.sites[*first ..]. */
-void wperf_report_edge_sites(const struct wperf_analysis *a, uint32_t from, uint32_t to,
-			     size_t *first, size_t *n);
 
 #endif /* WPERF_REPORT_H */

@@ -270,7 +270,7 @@ static void put_where(struct dot *d, const char *label, int32_t id, int user, ui
 
 	if (id < 0)
 		return;
-	wperf_report_stack_brief(d->sym, id, user, tgid, user ? 1 : 2, " <- ", where,
+	wperf_stack_brief(d->sym, id, user, tgid, user ? 1 : 2, " <- ", where,
 				 sizeof(where));
 	put(d, "%s %s ", d->line_used++ ? "," : "", label);
 	put_escaped(d, where);
@@ -290,7 +290,7 @@ static void put_edge_tooltip(struct dot *d, const struct wperf_edge *ed)
 	put(d, ": ");
 	put_weight(d, ed->weight);
 	put(d, ", %.1f%% of the window", pct(a, ed->weight));
-	wperf_report_edge_sites(a, ed->from, ed->to, &first, &n);
+	wperf_callsites_of_edge(&a->merged.sites, ed->from, ed->to, &first, &n);
 	for (size_t i = first; d->sym && i < first + n && i < first + top; i++) {
 		const struct wperf_callsite *s = &a->merged.sites.sites[i];
 

@@ -85,7 +85,7 @@ static void stack(struct folded *f, int32_t id, int user, uint32_t tgid, int roo
 	if (id < 0)
 		return;
 	if (f->sym) {
-		wperf_report_stack(f->sym, id, user, tgid, text, sizeof(text));
+		wperf_stack_text(f->sym, id, user, tgid, text, sizeof(text));
 	} else {
 		snprintf(text, sizeof(text), "[%s stack %" PRId32 "]", user ? "user" : "kernel",
 			 id);
@@ -154,7 +154,7 @@ static void edges(struct folded *f)
 		size_t first, n;
 
 		group_start(f);
-		wperf_report_edge_sites(a, ed->from, ed->to, &first, &n);
+		wperf_callsites_of_edge(&a->merged.sites, ed->from, ed->to, &first, &n);
 		for (size_t i = first; i < first + n; i++) {
 			const struct wperf_callsite *s = &a->merged.sites.sites[i];
 			size_t waiter_end;

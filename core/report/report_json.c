@@ -28,7 +28,7 @@ static json_object *frames(struct wperf_symbolizer *sym, int32_t id, int user, u
 	if (id < 0)
 		return NULL;
 	arr = json_object_new_array();
-	wperf_report_stack(sym, id, user, tgid, text, sizeof(text));
+	wperf_stack_text(sym, id, user, tgid, text, sizeof(text));
 	for (char *f = strtok_r(text, "\n", &save); f; f = strtok_r(NULL, "\n", &save))
 		json_object_array_add(arr, json_object_new_string(f));
 	return arr;
@@ -73,7 +73,7 @@ static json_object *call_sites(const struct wperf_analysis *a, struct wperf_symb
 	json_object *arr = json_object_new_array();
 	size_t first, n;
 
-	wperf_report_edge_sites(a, ed->from, ed->to, &first, &n);
+	wperf_callsites_of_edge(&a->merged.sites, ed->from, ed->to, &first, &n);
 	for (size_t i = first; i < first + n && i < first + top; i++) {
 		const struct wperf_callsite *s = &a->merged.sites.sites[i];
 		json_object *o = json_object_new_object();

@@ -37,7 +37,7 @@ double text_pct(const struct text *t, uint64_t ns)
 /* A stack, innermost first, without the scheduler's own frames. */
 void text_stack(struct text *t, int32_t id, int user, uint32_t tgid, char *buf, size_t size)
 {
-	wperf_report_stack_brief(t->sym, id, user, tgid, t->o.frames, " <- ", buf, size);
+	wperf_stack_brief(t->sym, id, user, tgid, t->o.frames, " <- ", buf, size);
 }
 
 /* One line of a call site: the share on the first, the rest indented under it. */
@@ -74,7 +74,7 @@ void text_edge_sites(struct text *t, const struct wperf_edge *ed)
 			 text_vname(t, ed->to));
 		return;
 	}
-	wperf_report_edge_sites(t->a, ed->from, ed->to, &first, &n);
+	wperf_callsites_of_edge(&t->a->merged.sites, ed->from, ed->to, &first, &n);
 	for (size_t i = first; i < first + n && i < first + t->o.top_sites; i++) {
 		const struct wperf_callsite *s = &t->a->merged.sites.sites[i];
 		double share = ed->weight ? 100.0 * (double)s->weight / (double)ed->weight : 0;

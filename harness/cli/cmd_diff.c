@@ -51,7 +51,7 @@ static int take_run(const char *path, const struct cli_analysis *c, struct wperf
 
 	if (!status)
 		status = cli_analyze(CMD, path, t, c, &a, &target);
-	if (!status && wperf_run_from_analysis(a, target, NAN, run, &err) < 0)
+	if (!status && wperf_run_from_analysis(a, target, NAN, NULL, run, &err) < 0)
 		status = cli_error(CMD, "%s: %s", path, err.msg);
 	wperf_analysis_free(a);
 	wperf_trace_free(t);

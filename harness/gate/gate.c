@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 
 #include "core/gate/env.h"
-#include "harness/gate/finding_sites.h"
 #include "harness/git/git_repo.h"
 #include "harness/base/output.h"
 #include "harness/run/plots.h"
@@ -209,7 +208,6 @@ int gate_judge(struct results *r, const struct wperf_baseline *b, const char *fr
 	struct wperf_gate_opts g;
 	struct wperf_buf md = {0}, junit = {0};
 	const struct wperf_verdict *one = v;
-	struct wperf_error sites_err = {0};
 	char why[256];
 	int e;
 
@@ -220,11 +218,6 @@ int gate_judge(struct results *r, const struct wperf_baseline *b, const char *fr
 	e = wperf_verdict(&r->runs, b, &g, v, err);
 	if (e)
 		return e;
-	/* Where the time of a worse edge goes: a courtesy to the reader, so a
-	 * report that cannot be read costs the sites, not the verdict. */
-	if (finding_sites_fill(r->dir, v, &sites_err) < 0)
-		fprintf(stderr, "wperf-bench: warning: the call sites of the findings: %s\n",
-			sites_err.msg);
 	redraw_plots(r, b);
 	if (wperf_verdict_markdown(v, 0, &md) < 0 || wperf_verdict_junit(&one, 1, &junit) < 0)
 		e = wperf_error_set(err, -ENOMEM, "writing the verdict: out of memory");

@@ -98,7 +98,7 @@ int analyze_run(const struct scenario *s, const char *trace, const char *target,
 	if (!e)
 		e = write_report(a, sym, &ro, wperf_report_dot, "svg", run_dir, "graph.svg", err);
 	if (!e)
-		e = wperf_run_from_analysis(a, ro.target, throughput, out, err);
+		e = wperf_run_from_analysis(a, ro.target, throughput, sym, out, err);
 	wperf_symbolizer_free(sym);
 	wperf_analysis_free(a);
 	wperf_trace_free(t);

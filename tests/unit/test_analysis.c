@@ -297,7 +297,7 @@ static void run_figure1_with(enum harness_shell shell, struct wperf_run *out)
 	struct wperf_analysis *a = analyze(&b, 1, &t);
 
 	/* SH and APP: the load's processes */
-	if (wperf_run_from_analysis(a, "90,100", 1, out, &err))
+	if (wperf_run_from_analysis(a, "90,100", 1, NULL, out, &err))
 		fail_msg("%s", err.msg);
 	wperf_analysis_free(a);
 	wperf_trace_free(t);

@@ -554,9 +554,9 @@ static void test_recorder_frames(void **state)
 	assert_non_null(report);
 	assert_string_equal(first_frame(report, g.va, g.vb, "waiter_kernel"), "__schedule+0x10");
 	assert_string_equal(first_frame(report, g.va, g.vb, "waker_kernel"), "try_to_wake_up+0x40");
-	wperf_report_stack(g.sym, KS_WAKE, 0, 0, stack, sizeof(stack));
+	wperf_stack_text(g.sym, KS_WAKE, 0, 0, stack, sizeof(stack));
 	assert_string_equal(stack, "try_to_wake_up+0x40\nfutex_wake+0x50");
-	wperf_report_stack(g.sym, US_WAKE, 1, APP, stack, sizeof(stack));
+	wperf_stack_text(g.sym, US_WAKE, 1, APP, stack, sizeof(stack));
 	assert_string_equal(stack, "Queue::push [jit]\nproducer loop [jit]");
 	json_object_put(report);
 	free(json);

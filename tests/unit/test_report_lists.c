@@ -188,7 +188,7 @@ static void test_timer_paced_in_the_run(void **state)
 	struct wperf_run run;
 
 	(void)state;
-	assert_int_equal(wperf_run_from_analysis(g.a, "app", NAN, &run, &err), 0);
+	assert_int_equal(wperf_run_from_analysis(g.a, "app", NAN, NULL, &run, &err), 0);
 	assert_int_equal(run.timer_paced.n, 1);
 	assert_string_equal(run.timer_paced.ids[0], "app/P");
 	wperf_run_release(&run);

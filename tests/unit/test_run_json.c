@@ -49,6 +49,16 @@ static void assert_same_run(const struct wperf_run *a, const struct wperf_run *b
 		if (!same_double(a->edges[i].share, b->edges[i].share))
 			fail_msg("edge %zu: share %.17g, expected %.17g", i, b->edges[i].share,
 				 a->edges[i].share);
+		assert_int_equal(a->edges[i].nsites, b->edges[i].nsites);
+		for (size_t k = 0; k < a->edges[i].nsites; k++) {
+			const struct wperf_run_site *x = &a->edges[i].sites[k],
+						    *y = &b->edges[i].sites[k];
+
+			assert_true(!x->waiter == !y->waiter && !x->waker == !y->waker);
+			assert_true(!x->waiter || !strcmp(x->waiter, y->waiter));
+			assert_true(!x->waker || !strcmp(x->waker, y->waker));
+			assert_true(same_double(x->share, y->share));
+		}
 	}
 	assert_int_equal(a->sinks.n, b->sinks.n);
 	for (size_t i = 0; i < a->sinks.n; i++)
@@ -171,6 +181,14 @@ static void awkward_run(struct wperf_run *r)
 	assert_int_equal(wperf_run_add_edge(r, "a", "f", 0.1 + 0.2), 0);
 	assert_int_equal(wperf_run_add_edge(r, "a", "g", 9007199254740993.0), 0); /* 2^53 + 1 */
 	assert_int_equal(wperf_run_add_edge(r, "a", "h", 1e16), 0);
+	/* call sites: either side may be unknown; odd bytes in frames are kept */
+	struct wperf_run_edge *e = wperf_run_edge(r, "fig1/B", "disk:254:0");
+
+	assert_non_null(e);
+	assert_int_equal(
+	    wperf_run_edge_add_site(e, "fsync (fsync.c:27) <- [fig1+0x2de5]", NULL, 0.04), 0);
+	assert_int_equal(wperf_run_edge_add_site(e, NULL, "blk_mq_end_request+0x1c <- x", 0.05), 0);
+	assert_int_equal(wperf_run_edge_add_site(e, "say \"\\\"", "\xe6\x97\xa5", 2.0 / 3), 0);
 	assert_int_equal(wperf_idset_from(k1, 4, &r->sinks), 0);
 	r->cmetric_first = strdup("caf\xc3\xa9");
 	assert_int_equal(wperf_idset_from(k0, 2, &r->timer_paced), 0);
@@ -207,6 +225,13 @@ static void test_round_trip(void **state)
 	assert_string_equal(r.knots[2].ids[0], "bad?"
 					       "?-utf8");
 	assert_string_equal(r.knots[1].ids[3], "\xe6\x97\xa5");
+	/* the sites heaviest first */
+	const struct wperf_run_edge *e = wperf_run_edge(&r, "fig1/B", "disk:254:0");
+
+	assert_int_equal(e->nsites, 3);
+	assert_string_equal(e->sites[0].waiter, "say \"\\\"");
+	assert_null(e->sites[1].waiter);
+	assert_null(e->sites[2].waker);
 	wperf_run_release(&r);
 
 	/* An empty run but for its window. */
@@ -240,6 +265,25 @@ static void test_text(void **state)
 				  "\"edges\":[{\"from\":\"a\",\"to\":\"b\",\"share\":1.0},"
 				  "{\"from\":\"b\",\"to\":\"a\",\"share\":0.1}]}");
 	free(text);
+
+	/* an edge's sites, after its share, heaviest first; a side unknown: null */
+	assert_int_equal(wperf_run_edge_add_site(&r.edges[1], "w", NULL, 0.02), 0);
+	assert_int_equal(wperf_run_edge_add_site(&r.edges[1], NULL, "k", 0.03), 0);
+	assert_int_equal(wperf_run_edge_add_site(&r.edges[1], "w", NULL, 0.02), 0);
+	text = run_text(&r);
+	assert_non_null(strstr(text, "{\"from\":\"b\",\"to\":\"a\",\"share\":0.1,\"sites\":["
+				     "{\"waiter\":\"w\",\"waker\":null,\"share\":0.04},"
+				     "{\"waiter\":null,\"waker\":\"k\",\"share\":0.03}]}"));
+	free(text);
+	wperf_run_edge_keep_sites(&r.edges[1], 1);
+	assert_int_equal(r.edges[1].nsites, 1);
+	assert_string_equal(r.edges[1].sites[0].waiter, "w");
+	wperf_run_edge_keep_sites(&r.edges[1], 0);
+	assert_null(r.edges[1].sites);
+	assert_int_equal(wperf_run_edge_add_site(&r.edges[1], NULL, NULL, 0.1), -EINVAL);
+	assert_int_equal(wperf_run_edge_add_site(&r.edges[1], "w", NULL, -0.1), -EINVAL);
+	assert_int_equal(wperf_run_edge_add_site(&r.edges[1], "w", NULL, NAN), -EINVAL);
+	assert_int_equal(r.edges[1].nsites, 0);
 
 	/* the checks against the kernel's counters, when the trace had them */
 	r.have_checks = 1;
@@ -380,7 +424,33 @@ static const struct {
      ".edges[1]: missing key \"share\""},
     {RUN(GOOD_HEAD, GOOD_KNOTS,
 	 "\"edges\":[{\"from\":\"a\",\"to\":\"b\",\"share\":0.5,\"weight\":1}]"),
-     ".edges[0].weight: unknown key (allowed here: from, to, share)"},
+     ".edges[0].weight: unknown key (allowed here: from, to, share, sites)"},
+    {RUN(GOOD_HEAD, GOOD_KNOTS,
+	 "\"edges\":[{\"from\":\"a\",\"to\":\"b\",\"share\":0.5,\"sites\":{}}]"),
+     ".edges[0].sites: expected an array, found an object"},
+    {RUN(GOOD_HEAD, GOOD_KNOTS,
+	 "\"edges\":[{\"from\":\"a\",\"to\":\"b\",\"share\":0.5,\"sites\":[{\"waiter\":\"w\"}]}]"),
+     ".edges[0].sites[0]: missing key \"share\""},
+    {RUN(GOOD_HEAD, GOOD_KNOTS,
+	 "\"edges\":[{\"from\":\"a\",\"to\":\"b\",\"share\":0.5,\"sites\":[{\"share\":0.1,"
+	 "\"waiter\":null}]}]"),
+     ".edges[0].sites[0]: a call site without a waiter or a waker"},
+    {RUN(GOOD_HEAD, GOOD_KNOTS,
+	 "\"edges\":[{\"from\":\"a\",\"to\":\"b\",\"share\":0.5,\"sites\":[{\"share\":0.1,"
+	 "\"waiter\":\"\"}]}]"),
+     ".edges[0].sites[0].waiter: expected an identity (a non-empty string), found \"\""},
+    {RUN(GOOD_HEAD, GOOD_KNOTS,
+	 "\"edges\":[{\"from\":\"a\",\"to\":\"b\",\"share\":0.5,\"sites\":[{\"share\":-1,"
+	 "\"waker\":\"k\"}]}]"),
+     ".edges[0].sites[0].share: expected a number >= 0, found -1"},
+    {RUN(GOOD_HEAD, GOOD_KNOTS,
+	 "\"edges\":[{\"from\":\"a\",\"to\":\"b\",\"share\":0.5,\"sites\":[{\"share\":0.1,"
+	 "\"waker\":\"k\",\"where\":1}]}]"),
+     ".edges[0].sites[0].where: unknown key (allowed here: share, waiter, waker)"},
+    {RUN(GOOD_HEAD, GOOD_KNOTS,
+	 "\"edges\":[{\"from\":\"a\",\"to\":\"b\",\"share\":0.5,\"sites\":[{\"share\":0.1,"
+	 "\"waker\":\"k\"},{\"share\":0.2,\"waker\":\"k\",\"waiter\":null}]}]"),
+     ".edges[0].sites[1]: a call site listed twice"},
     {RUN(GOOD_HEAD, GOOD_KNOTS,
 	 "\"edges\":[{\"from\":\"a\",\"to\":\"b\",\"share\":0.5},{\"from\":\"b\",\"to\":\"a\","
 	 "\"share\":-0.5}]"),
@@ -459,7 +529,8 @@ static void test_read_where(void **state)
 /* A run that breaks runset.h's rules is not written. */
 static void test_write_bad_share(void **state)
 {
-	struct wperf_run_edge e = {"a", "b", -1};
+	struct wperf_run_site site = {"w", NULL, -0.1};
+	struct wperf_run_edge e = {.from = "a", .to = "b", .share = -1};
 	struct wperf_run r;
 	struct json_object *o = (struct json_object *)&r; /* anything but NULL */
 
@@ -473,6 +544,15 @@ static void test_write_bad_share(void **state)
 	e.share = NAN;
 	assert_int_equal(wperf_run_to_json(&r, &o), -EINVAL);
 	assert_null(o);
+	/* nor a call site's */
+	e.share = 0.5;
+	e.sites = &site;
+	e.nsites = 1;
+	assert_int_equal(wperf_run_to_json(&r, &o), -EINVAL);
+	assert_null(o);
+	site.share = 0.1;
+	assert_int_equal(wperf_run_to_json(&r, &o), 0);
+	json_object_put(o);
 }
 
 /* ---- the environment ---- */

@@ -1352,6 +1352,111 @@ static char *text_of(struct wperf_buf *b)
 	return (char *)b->data;
 }
 
+/* Gives run i's edge fig1/B -> disk:254:0 two call sites: where B's fsync
+ * waits (0.9 of the edge) and, told apart by its waker, run i's own (0.1). */
+static void add_disk_sites(struct wperf_runset *rs)
+{
+	for (size_t i = 0; i < rs->nruns; i++) {
+		struct wperf_run_edge *e = wperf_run_edge(&rs->runs[i], B_DISK);
+		char own[32];
+
+		snprintf(own, sizeof(own), "run %zu", i);
+		assert_int_equal(wperf_run_edge_add_site(e,
+							 "fsync (fsync.c:27) <- writer (fig1.c:88)",
+							 "blk_mq_end_request+0x1c", 0.9 * e->share),
+				 0);
+		assert_int_equal(wperf_run_edge_add_site(e, NULL, own, 0.1 * e->share), 0);
+	}
+}
+
+/* A worse edge shows where its time goes: the sites of the run whose share
+ * of it is the median (run 2 of up50), in the Markdown under its row. */
+static void test_call_sites_of_a_worse_edge(void **state)
+{
+	const double up50[N] = {0.63, 0.57, 0.60, 0.615, 0.585};
+	const double down20[N] = {800, 808, 792, 804, 796};
+	struct wperf_runset rs;
+	struct wperf_buf md = {0};
+	struct wperf_verdict v;
+	const struct wperf_finding *f;
+	char *text;
+
+	(void)state;
+	make_runs(&rs, N, down20, up50, NULL);
+	add_disk_sites(&rs);
+	judge(&rs, NULL, NULL, &v);
+	f = find(&v, WPERF_FINDING_EDGE, "disk:254:0");
+	assert_non_null(f);
+	assert_int_equal(f->level, WPERF_LEVEL_FAIL);
+	assert_int_equal(f->nsites, 2);
+	assert_string_equal(f->sites[0].waiter, "fsync (fsync.c:27) <- writer (fig1.c:88)");
+	assert_string_equal(f->sites[0].waker, "blk_mq_end_request+0x1c");
+	assert_near(f->sites[0].share, 0.9, 1e-12);
+	assert_null(f->sites[1].waiter);
+	assert_string_equal(f->sites[1].waker, "run 2");
+	assert_near(f->sites[1].share, 0.1, 1e-12);
+	/* the throughput has no edge, and no sites */
+	assert_int_equal(find(&v, WPERF_FINDING_THROUGHPUT, NULL)->nsites, 0);
+	assert_int_equal(wperf_verdict_markdown(&v, 0, &md), 0);
+	text = text_of(&md);
+	assert_non_null(strstr(text, "  - 90%: blocked in `fsync (fsync.c:27) <- writer "
+				     "(fig1.c:88)`, woken from `blk_mq_end_request+0x1c`\n"));
+	wperf_buf_release(&md);
+	wperf_verdict_release(&v);
+	wperf_runset_release(&rs);
+}
+
+/* Which findings take sites: the worse edges at warn and fail and the vertices
+ * with an edge, from the runs that have it; one with sites keeps them. */
+static void test_take_sites(void **state)
+{
+	static const struct {
+		enum wperf_finding_kind kind;
+		enum wperf_level level;
+		int worse;
+		const char *from, *to;
+		size_t nsites;
+	} cases[] = {
+	    {WPERF_FINDING_EDGE, WPERF_LEVEL_WARN, 1, B_DISK, 2},
+	    {WPERF_FINDING_EDGE, WPERF_LEVEL_WARN, 0, B_DISK, 0},   /* better */
+	    {WPERF_FINDING_EDGE, WPERF_LEVEL_INFO, 1, B_DISK, 0},   /* no matter */
+	    {WPERF_FINDING_VERTEX, WPERF_LEVEL_INFO, 0, B_DISK, 2}, /* it left: still shown */
+	    {WPERF_FINDING_VERTEX, WPERF_LEVEL_FAIL, 1, NULL, NULL, 0},
+	    {WPERF_FINDING_EDGE, WPERF_LEVEL_FAIL, 1, "fig1/B", "nobody", 0},
+	    {WPERF_FINDING_EDGE, WPERF_LEVEL_FAIL, 1, "fig1/A", "fig1/B", 0}, /* no sites kept */
+	};
+	const size_t n = sizeof(cases) / sizeof(*cases);
+	struct wperf_verdict v = {.findings = calloc(n + 1, sizeof(*v.findings)), .nfindings = n};
+	struct wperf_runset rs;
+
+	(void)state;
+	make_runs(&rs, 4, NULL, NULL, NULL);
+	add_disk_sites(&rs);
+	assert_non_null(v.findings);
+	for (size_t i = 0; i < n; i++) {
+		struct wperf_finding *f = &v.findings[i];
+
+		*f = (struct wperf_finding){
+		    .kind = cases[i].kind, .level = cases[i].level, .worse = cases[i].worse};
+		f->from = cases[i].from ? strdup(cases[i].from) : NULL;
+		f->to = cases[i].to ? strdup(cases[i].to) : NULL;
+	}
+	assert_int_equal(wperf_verdict_take_sites(&v, &rs), 0);
+	for (size_t i = 0; i < n; i++)
+		if (v.findings[i].nsites != cases[i].nsites)
+			fail_msg("finding %zu: %zu sites, expected %zu", i, v.findings[i].nsites,
+				 cases[i].nsites);
+	/* 4 runs of B -> disk: 0.38 0.39 0.40 0.41, the lower median is run 1's */
+	assert_string_equal(v.findings[0].sites[1].waker, "run 1");
+	/* filled already: left alone */
+	free(v.findings[0].sites[1].waker);
+	v.findings[0].sites[1].waker = strdup("mine");
+	assert_int_equal(wperf_verdict_take_sites(&v, &rs), 0);
+	assert_string_equal(v.findings[0].sites[1].waker, "mine");
+	wperf_verdict_release(&v);
+	wperf_runset_release(&rs);
+}
+
 static void test_markdown(void **state)
 {
 	const char *const knots[N] = {KNOT ";fig1/C lock:x", KNOT ";fig1/C lock:x",
@@ -1551,8 +1656,8 @@ static void test_run_from_analysis(void **state)
 		fail_msg("%s", err.msg);
 	pid = wperf_trace_meta(t, WPERF_META_COMMAND_PID);
 	assert_non_null(pid);
-	if (wperf_run_from_analysis(a, pid, 123.5, &r, &err) ||
-	    wperf_run_from_analysis(a, NULL, NAN, &all, &err))
+	if (wperf_run_from_analysis(a, pid, 123.5, NULL, &r, &err) ||
+	    wperf_run_from_analysis(a, NULL, NAN, NULL, &all, &err))
 		fail_msg("%s", err.msg);
 	assert_float_equal(r.throughput, 123.5, 0);
 	assert_true(isnan(all.throughput));
@@ -1810,6 +1915,8 @@ int main(void)
 	    cmocka_unit_test(test_accepted_knot),
 	    cmocka_unit_test(test_edge_alone_warns),
 	    cmocka_unit_test(test_edge_fails_with_the_throughput),
+	    cmocka_unit_test(test_call_sites_of_a_worse_edge),
+	    cmocka_unit_test(test_take_sites),
 	    cmocka_unit_test(test_few_runs_inconclusive),
 	    cmocka_unit_test(test_edge_within_tolerance),
 	    cmocka_unit_test(test_edge_warn),
