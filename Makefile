@@ -122,7 +122,7 @@ FUZZ_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRCS) $(FUZZ_HARNESS_SRCS) 
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= $(FUZZ_SRCS:fuzz/%.c=%)
 
-.PHONY: all deps build-deps deb demo check-perf validation case-studies test test-core test-unit test-e2e check-bpf-arm64 asan valgrind bench fuzz man completion install clean
+.PHONY: all deps build-deps deb demo check-perf validation case-studies test test-build test-core test-unit test-e2e check-bpf-arm64 asan valgrind bench fuzz man completion install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -233,7 +233,15 @@ test-unit: $(UNIT_BINS)
 test-e2e: all $(E2E_BINS)
 	@WPERF_BUILD=$(BUILD) bash tests/run.sh $(E2E_BINS)
 
-test: all man completion $(UNIT_BINS) $(E2E_BINS) $(EXAMPLE_BINS) check-bpf-arm64
+# What the suite needs, built with a job per CPU; the tests then run one at a
+# time, as those that record want the machine to themselves.
+TEST_BUILD := all man completion $(UNIT_BINS) $(E2E_BINS) $(EXAMPLE_BINS) check-bpf-arm64
+JOBS ?= $(shell nproc)
+
+test-build: $(TEST_BUILD)
+
+test:
+	@$(MAKE) --no-print-directory -j$(JOBS) test-build
 	@bash tests/layers.sh
 	@WPERF_BUILD=$(BUILD) bash tests/calls.sh
 	@bash tests/sizes.sh
