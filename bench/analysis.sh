@@ -10,6 +10,10 @@
 #
 # BENCH_EVENTS (default 12500000) sets N; the largest trace has 4N. Then the
 # worst case of nesting, one ring of 64 threads (every wait 63 deep), at N/10.
+# Then recordings of real software (BENCH_REAL_TRACES, space-separated; when
+# unset and this is root, one run of scenarios/memcached.yaml is recorded for
+# it): `report --timings` with -j 1 and -j 2, each step's time and the events
+# per second per core end to end, the target being 10 million.
 # Last, the size on disk of a real recording (BENCH_REAL_TRACE, default
 # tests/data/fig1.trace) per scheduling event (switch or wakeup): the target is 16.
 set -euo pipefail
@@ -48,6 +52,19 @@ awk -v n="$((base / 10))" -v u="$user" -v s="$sys" 'BEGIN {
 	printf "bench: analysis worst_case_ring64 events=%d events_per_s_per_core=%.0f\n", n, n / (u + s) > "/dev/stderr"
 }' 2>>"$tmp/lines"
 rm -f "$tmp/trace"
+real_traces=${BENCH_REAL_TRACES-}
+if [ -z "$real_traces" ] && [ "$(id -u)" = 0 ] &&
+	"$build/wperf-bench" run -q -n 1 -r "$tmp/memcached" scenarios/memcached.yaml >/dev/null 2>&1; then
+	real_traces=$tmp/memcached/runs/1/wperf.trace
+fi
+for trace in $real_traces; do
+	for jobs in 1 2; do
+		echo "real trace $trace, -j $jobs:"
+		"$build/wperf-bench" report -j "$jobs" --timings -f json -o /dev/null "$trace" 2>&1 |
+			sed 's/^report: /  /'
+	done
+done
+[ -n "$real_traces" ] || echo "real traces: none (set BENCH_REAL_TRACES, or run as root to record one)"
 real=${BENCH_REAL_TRACE:-tests/data/fig1.trace}
 if [ -r "$real" ]; then
 	bytes=$(stat -c %s "$real")

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/trace/meta.h"
 #include "core/util/buf.h"
@@ -76,6 +77,19 @@ int wperf_analysis_excluded(const struct wperf_trace *t, struct wperf_buf *out)
 	    append_pids(out, wperf_trace_meta(t, WPERF_META_HARNESS_PIDS)) < 0)
 		return -ENOMEM;
 	return 0;
+}
+
+/* The time since *last into *step, and now into *last (ns). */
+static void lap(uint64_t *last, uint64_t *step)
+{
+	struct timespec ts;
+	uint64_t now;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	if (step)
+		*step = now - *last;
+	*last = now;
 }
 
 /* A new analysis of target (copied; NULL or empty: none), or NULL when out of
@@ -184,32 +198,26 @@ static int knot_graph(struct wperf_analysis *a, double min_edge, const struct wp
 	return 0;
 }
 
-int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts *opts,
-		  struct wperf_analysis **out, struct wperf_error *err)
+/* The timeline of t (the recorder and the harness left out unless opts keeps
+ * them), the checks against the kernel's counters, and the target resolved. */
+static int timeline(struct wperf_analysis *a, const struct wperf_trace *t,
+		    const struct wperf_analysis_opts *opts, uint64_t *clock,
+		    struct wperf_error *err)
 {
-	struct wperf_analysis_opts defaults = {0};
-	struct wperf_timeline_opts to = {0};
-	struct wperf_callsites entity_sites = {0};
-	struct wperf_analysis *a;
+	struct wperf_timeline_opts to = {.capacity = opts->capacity};
 	struct wperf_buf excluded = {0}; /* uint32_t: the tgids left out */
-	int e;
+	int e = 0;
 
-	if (!opts)
-		opts = &defaults;
-	if (!(a = analysis_new(opts->target)))
-		return wperf_error_set(err, -ENOMEM, "out of memory");
-	to.capacity = opts->capacity;
 	/* The recorder and the harness (the runner, the shells that wait for its
 	 * commands) are not the workload: their waits and wakeups would be judged
 	 * with it. */
-	if (!opts->keep_harness && wperf_analysis_excluded(t, &excluded) < 0) {
-		wperf_buf_release(&excluded);
-		wperf_analysis_free(a);
-		return wperf_error_set(err, -ENOMEM, "out of memory");
-	}
+	if (!opts->keep_harness && wperf_analysis_excluded(t, &excluded) < 0)
+		e = wperf_error_set(err, -ENOMEM, "out of memory");
 	to.exclude_tgids = (const uint32_t *)excluded.data;
 	to.nexclude = excluded.len / sizeof(uint32_t);
-	e = wperf_timeline_build(t, &to, &a->timeline, err);
+	if (!e)
+		e = wperf_timeline_build(t, &to, &a->timeline, err);
+	lap(clock, &a->times.timeline);
 	if (!e) {
 		struct wperf_checks_opts ko = {to.exclude_tgids, to.nexclude};
 
@@ -220,26 +228,58 @@ int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts 
 	wperf_buf_release(&excluded);
 	if (!e)
 		e = expand_target(a, t, err);
-	if (e)
-		goto fail;
-	set_window(a, opts);
+	lap(clock, &a->times.checks);
+	return e;
+}
 
-	struct wperf_short_lived sl;
+/* The wait-for graph: short-lived threads folded into their creators, the
+ * edges weighed by cascaded re-distribution, threads merged into identities;
+ * then CMetric and the per-vertex tables. */
+static int weigh(struct wperf_analysis *a, const struct wperf_trace *t,
+		 const struct wperf_analysis_opts *opts, uint64_t *clock, struct wperf_error *err)
+{
+	struct wperf_callsites entity_sites = {0};
 	struct wperf_cascade_opts co = {.jobs = a->jobs};
+	struct wperf_short_lived sl;
+	int e = wperf_short_lived_build(a->timeline, opts->merge.short_lived, &sl, err);
 
-	e = wperf_short_lived_build(a->timeline, opts->merge.short_lived, &sl, err);
+	lap(clock, &a->times.short_lived);
 	co.stand_in = sl.stand_in;
 	if (!e)
 		e = wperf_cascade(&sl.view, &co, &a->entity_graph, &entity_sites, err);
+	lap(clock, &a->times.cascade);
 	if (!e)
 		e = wperf_merge(t, &sl, &a->entity_graph, &entity_sites, &opts->merge, &a->merged,
 				err);
 	wperf_short_lived_release(&sl);
 	wperf_callsites_release(&entity_sites);
+	lap(clock, &a->times.merge);
 	if (!e)
 		e = cmetric(a, opts->min_parallelism, err);
 	if (!e && vertex_tables(a) < 0)
 		e = wperf_error_set(err, -ENOMEM, "out of memory");
+	lap(clock, &a->times.cmetric);
+	return e;
+}
+
+int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts *opts,
+		  struct wperf_analysis **out, struct wperf_error *err)
+{
+	struct wperf_analysis_opts defaults = {0};
+	struct wperf_analysis *a;
+	uint64_t clock;
+	int e;
+
+	if (!opts)
+		opts = &defaults;
+	if (!(a = analysis_new(opts->target)))
+		return wperf_error_set(err, -ENOMEM, "out of memory");
+	lap(&clock, NULL);
+	e = timeline(a, t, opts, &clock, err);
+	if (!e) {
+		set_window(a, opts);
+		e = weigh(a, t, opts, &clock, err);
+	}
 	if (e)
 		goto fail;
 
@@ -252,6 +292,7 @@ int wperf_analyze(const struct wperf_trace *t, const struct wperf_analysis_opts 
 	e = knot_graph(a, opts->min_edge, &ko, err);
 	if (!e)
 		e = wperf_find_knots(&a->knot_graph, &ko, &a->knots, err);
+	lap(&clock, &a->times.knots);
 	if (e)
 		goto fail;
 	*out = a;

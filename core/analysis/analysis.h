@@ -45,6 +45,13 @@ struct wperf_analysis_opts {
 	double min_parallelism;
 };
 
+/* How long each step of wperf_analyze took, in ns of the monotonic clock
+ * (wall time: a step with jobs may take less than its CPU time). For `report
+ * --timings` and the benchmarks; no answer depends on them. */
+struct wperf_analysis_times {
+	uint64_t timeline, checks, short_lived, cascade, merge, cmetric, knots;
+};
+
 struct wperf_analysis {
 	uint64_t start, end, window; /* ns */
 	uint64_t threshold_ns;
@@ -65,6 +72,7 @@ struct wperf_analysis {
 	double *cpu;		  /* CPUs used or wanted (running + runnable) */
 	unsigned jobs;
 	struct wperf_checks checks; /* the model against the kernel's counters */
+	struct wperf_analysis_times times;
 };
 
 /*

@@ -4,9 +4,12 @@
  * refinement) and writes the result in one of several formats.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #include "harness/cli/cli.h"
 #include "harness/cli/trace_analysis.h"
@@ -40,6 +43,8 @@ struct report_args {
 	struct wperf_report_opts ro;
 	const char *aliases[MAX_ALIASES];
 	size_t naliases;
+	int timings;
+	double read_s; /* opening the trace, with --timings */
 };
 
 static int parse_format(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
@@ -83,8 +88,48 @@ const struct cli_option cli_report_options[] = {
      CLI_COUNT(struct report_args, ro.top_edges, 1, 100000)},
     {0, "alias", "ID=NAME", "show the vertex of identity ID as NAME (repeatable)",
      CLI_PARSE_ALL(parse_alias)},
+    {0, "timings", NULL,
+     "print to standard error how long reading, each step of the analysis and writing took, "
+     "and the events analyzed per second of CPU time",
+     CLI_FLAG(struct report_args, timings)},
     {0},
 };
+
+static double seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The process's CPU time so far, user and system, in s. */
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+/* --timings: one line on standard error, each step's wall time. */
+static void print_timings(const struct report_args *args, const struct wperf_analysis *a,
+			  double write_s)
+{
+	const struct wperf_analysis_times *t = &a->times;
+	uint64_t events = a->timeline->recorded_events;
+	double cpu = cpu_seconds();
+
+	fprintf(stderr,
+		"report: timings (s): read %.3f, timeline %.3f, checks %.3f, short-lived %.3f, "
+		"cascade %.3f, merge %.3f, cmetric %.3f, knots %.3f, symbols and writing %.3f; "
+		"%" PRIu64 " events in %.3f s of CPU: %.2fM events/s/core\n",
+		args->read_s, (double)t->timeline / 1e9, (double)t->checks / 1e9,
+		(double)t->short_lived / 1e9, (double)t->cascade / 1e9, (double)t->merge / 1e9,
+		(double)t->cmetric / 1e9, (double)t->knots / 1e9, write_s, events, cpu,
+		cpu > 0 ? (double)events / cpu / 1e6 : 0);
+}
 
 /* The report of t as args ask, written out; the exit status. */
 static int write_report(struct wperf_trace *t, const char *path, struct report_args *args)
@@ -94,12 +139,14 @@ static int write_report(struct wperf_trace *t, const char *path, struct report_a
 	struct wperf_symbolizer *sym = NULL;
 	struct wperf_buf text = {0}, rendered = {0};
 	struct wperf_error err = {0};
+	double write_s;
 	int e, status = EXIT_OK;
 
 	if (cli_analyze(CMD, path, t, &args->analysis, &a, &args->ro.target)) {
 		status = EXIT_ERROR;
 		goto out;
 	}
+	write_s = seconds();
 	if (wperf_symbolizer_new(t, &sym, &err) < 0) {
 		status = cli_error(CMD, "%s: %s", path, err.msg);
 		goto out;
@@ -119,6 +166,8 @@ static int write_report(struct wperf_trace *t, const char *path, struct report_a
 		e = output_write(args->output, text.data, text.len, &err);
 	if (e < 0)
 		status = cli_error(CMD, "%s", err.msg);
+	else if (args->timings)
+		print_timings(args, a, seconds() - write_s);
 out:
 	wperf_buf_release(&text);
 	wperf_buf_release(&rendered);
@@ -137,8 +186,10 @@ int cmd_report(int argc, char **argv)
 	status = cli_parse(CMD, &cli_report_help, argc, argv, &args);
 	if (status >= 0)
 		return status;
+	args.read_s = seconds();
 	if (cli_open_trace(CMD, argv[optind], 1, &t))
 		return EXIT_ERROR;
+	args.read_s = seconds() - args.read_s;
 	args.ro.trace_name = argv[optind];
 	args.ro.aliases = args.aliases;
 	args.ro.naliases = args.naliases;

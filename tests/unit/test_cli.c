@@ -120,7 +120,7 @@ static void a_usage_error_is_one_line_and_a_hint(void **state)
 	    "wperf-bench check-perf: error: unknown option '--tagg'; did you mean '--tag'?");
 	usage_error(cmd_report, ambiguous,
 		    "wperf-bench report: error: option '--t' is ambiguous: --threshold, --target, "
-		    "--top-edges");
+		    "--top-edges, --timings");
 	usage_error(cmd_report, no_arg, "wperf-bench report: error: --format wants FORMAT");
 	usage_error(
 	    cmd_report, bad,
@@ -138,6 +138,35 @@ static void a_usage_error_is_one_line_and_a_hint(void **state)
 	first_line_is(cmd_ab, var_own, "wperf-bench ab: error: --var DURATION: expected a name");
 	first_line_is(cmd_check_perf, var_bare,
 		      "wperf-bench check-perf: error: --var wants NAME=VALUE, not 'PORT'");
+}
+
+/* --timings: one line on standard error, with each step and the events of the
+ * trace (fig1.trace's, as `info` counts them); the report itself unchanged. */
+static void timings_name_every_step(void **state)
+{
+	char *timed[] = {"report", "--timings", "-o", "/dev/null", "tests/data/fig1.trace", NULL};
+	char *plain[] = {"report", "-o", "/dev/null", "tests/data/fig1.trace", NULL};
+	static const char *const steps[] = {
+	    "read ",  "timeline ", "checks ", "short-lived ",	      "cascade ",
+	    "merge ", "cmetric ",  "knots ",  "symbols and writing ", " events in "};
+	int status;
+	char *text = stderr_of(cmd_report, timed, &status);
+
+	(void)state;
+	assert_int_equal(status, EXIT_OK);
+	if (strncmp(text, "report: timings (s): read ", strlen("report: timings (s): read ")) ||
+	    !strstr(text, "M events/s/core\n"))
+		fail_msg("stderr: %s", text);
+	for (size_t i = 0; i < sizeof(steps) / sizeof(*steps); i++)
+		if (!strstr(text, steps[i]))
+			fail_msg("no \"%s\" in: %s", steps[i], text);
+	assert_non_null(strstr(text, "; 6830 events in "));
+	assert_int_equal(strchr(text, '\n') - text + 1, (long)strlen(text)); /* one line */
+	free(text);
+	text = stderr_of(cmd_report, plain, &status);
+	assert_int_equal(status, EXIT_OK);
+	assert_string_equal(text, "");
+	free(text);
 }
 
 static void a_target_of_no_process_is_an_error(void **state)
@@ -252,6 +281,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(edit_distances_count_swaps_as_one),
 	    cmocka_unit_test(a_usage_error_is_one_line_and_a_hint),
+	    cmocka_unit_test(timings_name_every_step),
 	    cmocka_unit_test(a_target_of_no_process_is_an_error),
 	    cmocka_unit_test(diff_shows_the_knots_and_edges_that_changed),
 	};
