@@ -107,8 +107,12 @@ uint32_t tl_device_of(struct tl_builder *b, uint8_t kind, uint32_t key)
 		goto oom;
 	if (!added)
 		return TL_AT(*index, uint32_t, k);
-	if (n >= PV_MAX || !(slot = wperf_buf_push(index, sizeof(*slot))) ||
-	    !(d = wperf_buf_push(&b->devices, sizeof(*d))))
+	if (!(slot = wperf_buf_push(index, sizeof(*slot))))
+		goto oom;
+	/* Looked up once per NIC: a packet is too frequent for the META's names. */
+	if (!disk && is_loopback(b, key))
+		return *slot = TL_LOOPBACK;
+	if (n >= PV_MAX || !(d = wperf_buf_push(&b->devices, sizeof(*d))))
 		goto oom;
 	*slot = (uint32_t)n;
 	d->kind = kind;
@@ -175,15 +179,15 @@ int tl_net_event(struct tl_builder *b, const struct wperf_event *ev, uint32_t is
 	uint64_t s = ev->hdr.ts, e;
 	uint32_t d;
 
-	if (is_loopback(b, ev->net.ifindex)) {
+	if ((d = tl_device_of(b, WPERF_ENTITY_NIC, ev->net.ifindex)) == TL_NONE)
+		return -ENOMEM;
+	if (d == TL_LOOPBACK) {
 		if (c && xmit)
 			c->lo_sender = issuer;
 		else if (c)
 			c->rx_loopback = 1;
 		return 0;
 	}
-	if ((d = tl_device_of(b, WPERF_ENTITY_NIC, ev->net.ifindex)) == TL_NONE)
-		return -ENOMEM;
 	dv = dev(b, d);
 	dv->bytes += ev->net.bytes;
 	dv->ios++;

@@ -60,9 +60,12 @@ struct tl_device {
 	uint32_t entity; /* final index */
 };
 
+#define TL_LOOPBACK (TL_NONE - 1)
+
 void tl_devices_release(struct tl_builder *b);
-/* The device index of a disk (dev) or NIC (ifindex), made when new; TL_NONE
- * when out of memory. */
+/* The device index of a disk (dev) or NIC (ifindex), made when new;
+ * TL_LOOPBACK for the loopback NIC, which is no device (its packets never
+ * leave the machine); TL_NONE when out of memory. */
 uint32_t tl_device_of(struct tl_builder *b, uint8_t kind, uint32_t key);
 /* Appends [s, e), clipped to the window, to the device's busy intervals, merged
  * with the last when they touch (intervals come in order of their starts). */
