@@ -84,8 +84,9 @@ int wperf_event_encode(struct wperf_buf *b, const struct wperf_event *ev, uint64
 }
 
 /*
- * The fast path of the decoder, for switches and wakeups (nearly all the
- * events): each varint is read without a bounds check per byte, at most
+ * The fast path of the decoder, for the kinds a busy machine records most
+ * (switches and wakeups; interrupts and packets: on a server under load they
+ * are as many): each varint is read without a bounds check per byte, at most
  * FAST_VARINT bytes of it (35 bits: more than any field or ts delta of a valid
  * record needs, but for a gap of more than 17 s), when the section has FAST_SLACK
  * bytes past the record's header, room for the longest fields it could read.
@@ -137,6 +138,43 @@ static inline int32_t fast_s32(const uint8_t **p, int *bad)
 	return (int32_t)v;
 }
 
+/* The fields of the kinds the fast path takes, after the common ones; 0 for
+ * any other kind (the checked path reads it). */
+static int fast_fields(unsigned kind, const uint8_t **f, struct wperf_event *ev, int *bad)
+{
+	switch (kind) {
+	case WPERF_EV_SWITCH:
+		ev->sw.next_tid = fast_u32(f, bad);
+		ev->sw.next_tgid = fast_u32(f, bad);
+		ev->sw.prev_state = fast_u32(f, bad);
+		ev->sw.kstack = fast_s32(f, bad);
+		ev->sw.ustack = fast_s32(f, bad);
+		return 1;
+	case WPERF_EV_WAKEUP:
+	case WPERF_EV_WAKEUP_NEW:
+		ev->wake.waker_tid = fast_u32(f, bad);
+		ev->wake.waker_tgid = fast_u32(f, bad);
+		ev->wake.irq = fast_s32(f, bad);
+		ev->wake.target_cpu = fast_u32(f, bad);
+		ev->wake.kstack = fast_s32(f, bad);
+		ev->wake.ustack = fast_s32(f, bad);
+		return 1;
+	case WPERF_EV_HARDIRQ_ENTRY:
+	case WPERF_EV_HARDIRQ_EXIT:
+	case WPERF_EV_SOFTIRQ_ENTRY:
+	case WPERF_EV_SOFTIRQ_EXIT:
+		ev->irq.irq = fast_s32(f, bad);
+		return 1;
+	case WPERF_EV_NET_XMIT:
+	case WPERF_EV_NET_RECV:
+		ev->net.ifindex = fast_u32(f, bad);
+		ev->net.bytes = fast_u32(f, bad);
+		ev->net.irq = fast_s32(f, bad);
+		return 1;
+	}
+	return 0;
+}
+
 int wperf_event_decode_fast(const uint8_t **p, const uint8_t *end, uint64_t *prev_ts,
 			    struct wperf_event *ev)
 {
@@ -149,8 +187,7 @@ int wperf_event_decode_fast(const uint8_t **p, const uint8_t *end, uint64_t *pre
 		return 0;
 	kind = q[0];
 	len = q[1];
-	if ((kind != WPERF_EV_SWITCH && kind != WPERF_EV_WAKEUP && kind != WPERF_EV_WAKEUP_NEW) ||
-	    len > (size_t)(end - q - 2))
+	if (kind >= WPERF_EV_KIND_MAX || len > (size_t)(end - q - 2))
 		return 0;
 	ts = *prev_ts + (uint64_t)wperf_unzigzag(fast_uvarint(&f, &bad));
 	memset(ev, 0, sizeof(*ev));
@@ -161,21 +198,7 @@ int wperf_event_decode_fast(const uint8_t **p, const uint8_t *end, uint64_t *pre
 	ev->hdr.flags = *f++;
 	ev->hdr.tid = fast_u32(&f, &bad);
 	ev->hdr.tgid = fast_u32(&f, &bad);
-	if (kind == WPERF_EV_SWITCH) {
-		ev->sw.next_tid = fast_u32(&f, &bad);
-		ev->sw.next_tgid = fast_u32(&f, &bad);
-		ev->sw.prev_state = fast_u32(&f, &bad);
-		ev->sw.kstack = fast_s32(&f, &bad);
-		ev->sw.ustack = fast_s32(&f, &bad);
-	} else {
-		ev->wake.waker_tid = fast_u32(&f, &bad);
-		ev->wake.waker_tgid = fast_u32(&f, &bad);
-		ev->wake.irq = fast_s32(&f, &bad);
-		ev->wake.target_cpu = fast_u32(&f, &bad);
-		ev->wake.kstack = fast_s32(&f, &bad);
-		ev->wake.ustack = fast_s32(&f, &bad);
-	}
-	if (bad || f > q + 2 + len)
+	if (!fast_fields(kind, &f, ev, &bad) || bad || f > q + 2 + len)
 		return 0;
 	/* Bytes left in the body are fields of a later minor: skipped. */
 	*prev_ts = ts;

@@ -210,8 +210,15 @@ static void round_trip_both_ways(const struct wperf_event *ev)
 	uint64_t prev = ev->hdr.ts - 1000;
 	const uint8_t *p;
 	const char *why = NULL;
-	int fast_kind = ev->hdr.kind == WPERF_EV_SWITCH || ev->hdr.kind == WPERF_EV_WAKEUP ||
-			ev->hdr.kind == WPERF_EV_WAKEUP_NEW;
+	/* the kinds the fast decoder takes: their fields are all u32 or s32 */
+	static const unsigned fast_kinds[] = {
+	    WPERF_EV_SWITCH,	    WPERF_EV_WAKEUP,	   WPERF_EV_WAKEUP_NEW,
+	    WPERF_EV_HARDIRQ_ENTRY, WPERF_EV_HARDIRQ_EXIT, WPERF_EV_SOFTIRQ_ENTRY,
+	    WPERF_EV_SOFTIRQ_EXIT,  WPERF_EV_NET_XMIT,	   WPERF_EV_NET_RECV};
+	int fast_kind = 0;
+
+	for (size_t i = 0; i < sizeof(fast_kinds) / sizeof(*fast_kinds); i++)
+		fast_kind |= ev->hdr.kind == fast_kinds[i];
 
 	assert_int_equal(wperf_event_encode(&b, ev, &prev), 0);
 	p = b.data;
@@ -223,8 +230,7 @@ static void round_trip_both_ways(const struct wperf_event *ev)
 	memcpy(padded, b.data, b.len);
 	p = padded;
 	prev = ev->hdr.ts - 1000;
-	/* a switch's or a wakeup's fields are u32 or s32: five bytes at most, which
-	 * the fast decoder reads */
+	/* a u32 or s32 takes five bytes at most, which the fast decoder reads */
 	assert_int_equal(wperf_event_decode_fast(&p, padded + sizeof(padded), &prev, &got),
 			 fast_kind);
 	if (fast_kind) {
