@@ -27,24 +27,18 @@
 #include "core/analysis/merge_internal.h"
 #include "core/util/cmp.h"
 
-/* The keys sites sort by: a use's thread, role, stacks and the waker's process. */
-static void site_keys(const struct merge_use *u, uint64_t k[6])
-{
-	k[0] = u->entity;
-	k[1] = u->role;
-	k[2] = wperf_key_signed(u->ustack);
-	k[3] = u->waker;
-	k[4] = wperf_key_signed(u->other);
-	k[5] = u->other_tgid;
-}
-
+/* Sites sort by a use's thread, role, stacks and the waker's process; field
+ * by field, as the comparison runs for every pair qsort looks at. */
 static int by_site(const void *a, const void *b)
 {
-	uint64_t kx[6], ky[6];
+	const struct merge_use *x = a, *y = b;
+	int c = wperf_cmp_u64(x->entity, y->entity);
 
-	site_keys(a, kx);
-	site_keys(b, ky);
-	return wperf_cmp_keys(kx, ky, 6);
+	c = c ? c : wperf_cmp_u64(x->role, y->role);
+	c = c ? c : wperf_cmp_u64(wperf_key_signed(x->ustack), wperf_key_signed(y->ustack));
+	c = c ? c : wperf_cmp_u64(x->waker, y->waker);
+	c = c ? c : wperf_cmp_u64(wperf_key_signed(x->other), wperf_key_signed(y->other));
+	return c ? c : wperf_cmp_u64(x->other_tgid, y->other_tgid);
 }
 
 static int by_entity_key(const void *a, const void *b)
