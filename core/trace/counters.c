@@ -83,6 +83,18 @@ int wperf_counters_store_thread(struct wperf_counters_store *s,
 #define ROWS(buf, type)	 ((type *)(void *)(buf).data)
 #define NROWS(buf, type) ((buf).len / sizeof(type))
 
+/* The values and strings at offset off of their arenas. An arena that holds
+ * nothing (rows of no values) has no pointer to add an offset to: NULL. */
+static const uint64_t *value_at(const uint64_t *v, const void *off)
+{
+	return v ? v + AS_OFF(off) : NULL;
+}
+
+static const char *string_at(const char *str, const void *off)
+{
+	return str ? str + AS_OFF(off) : NULL;
+}
+
 static void finish_irqs(struct wperf_counters_store *s, struct wperf_buf *rows,
 			const struct wperf_irq_counters **out, size_t *n)
 {
@@ -92,9 +104,9 @@ static void finish_irqs(struct wperf_counters_store *s, struct wperf_buf *rows,
 
 	*n = NROWS(*rows, struct wperf_irq_counters);
 	for (size_t i = 0; i < *n; i++) {
-		r[i].name = str + AS_OFF(r[i].name);
-		r[i].desc = str + AS_OFF(r[i].desc);
-		r[i].counts = v + AS_OFF(r[i].counts);
+		r[i].name = string_at(str, r[i].name);
+		r[i].desc = string_at(str, r[i].desc);
+		r[i].counts = value_at(v, r[i].counts);
 	}
 	*out = r;
 }
@@ -109,17 +121,17 @@ void wperf_counters_store_finish(struct wperf_counters_store *s)
 
 	s->c.ndisks = NROWS(s->disks, struct wperf_disk_counters);
 	for (size_t i = 0; i < s->c.ndisks; i++) {
-		d[i].name = str + AS_OFF(d[i].name);
-		d[i].fields = v + AS_OFF(d[i].fields);
+		d[i].name = string_at(str, d[i].name);
+		d[i].fields = value_at(v, d[i].fields);
 	}
 	s->c.nnics = NROWS(s->nics, struct wperf_nic_counters);
 	for (size_t i = 0; i < s->c.nnics; i++) {
-		nic[i].name = str + AS_OFF(nic[i].name);
-		nic[i].fields = v + AS_OFF(nic[i].fields);
+		nic[i].name = string_at(str, nic[i].name);
+		nic[i].fields = value_at(v, nic[i].fields);
 	}
 	s->c.ncpus = NROWS(s->cpus, struct wperf_cpu_counters);
 	for (size_t i = 0; i < s->c.ncpus; i++)
-		cpu[i].fields = v + AS_OFF(cpu[i].fields);
+		cpu[i].fields = value_at(v, cpu[i].fields);
 	finish_irqs(s, &s->irqs, &s->c.irqs, &s->c.nirqs);
 	finish_irqs(s, &s->softirqs, &s->c.softirqs, &s->c.nsoftirqs);
 	s->c.disks = d;

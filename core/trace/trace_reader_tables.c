@@ -322,6 +322,13 @@ static void resolve_stacks(struct wperf_trace *t)
 		qsort(st, t->stacks.len / sizeof(*st), sizeof(*st), cmp_stack);
 }
 
+/* arena + off. An arena that holds nothing (copies of no bytes) has no
+ * pointer to add an offset to: NULL. */
+static const char *arena_at(const char *arena, const void *off)
+{
+	return arena ? arena + AS_OFF(off) : NULL;
+}
+
 /* The arenas are final now: turn the offsets in the tables into pointers. */
 void wperf_trace__resolve_pointers(struct wperf_trace *t)
 {
@@ -333,13 +340,13 @@ void wperf_trace__resolve_pointers(struct wperf_trace *t)
 
 	resolve_stacks(t);
 	for (size_t i = 0; i < t->mappings.len / sizeof(*m); i++)
-		m[i].path = arena + AS_OFF(m[i].path);
+		m[i].path = arena_at(arena, m[i].path);
 	for (size_t i = 0; i < t->ksyms.len / sizeof(*k); i++)
-		k[i].name = arena + AS_OFF(k[i].name);
+		k[i].name = arena_at(arena, k[i].name);
 	for (size_t i = 0; i < t->perfmaps.len / sizeof(*pm); i++)
-		pm[i].text = arena + AS_OFF(pm[i].text);
+		pm[i].text = arena_at(arena, pm[i].text);
 	for (size_t i = 0; i < t->copies.len / sizeof(*sc); i++)
-		sc[i].bytes = (const uint8_t *)arena + AS_OFF(sc[i].bytes);
+		sc[i].bytes = (const uint8_t *)arena_at(arena, sc[i].bytes);
 	t->stats.lost = (uint64_t *)(void *)t->lost.data;
 }
 
