@@ -121,7 +121,7 @@ static int by_member_stack(const void *a, const void *b)
 static int add_weight(const struct seen_set *set, uint32_t i, uint32_t d, double w,
 		      struct wperf_buf *out)
 {
-	const uint32_t *t = (const uint32_t *)(const void *)set->targets.data + set->first[d];
+	const uint32_t *t;
 	double total = 0;
 	int e = 0;
 
@@ -130,6 +130,8 @@ static int add_weight(const struct seen_set *set, uint32_t i, uint32_t d, double
 
 		return wperf_buf_append(out, &mw, sizeof(mw));
 	}
+	/* Only now: with no targets at all there is no array to point into. */
+	t = (const uint32_t *)(const void *)set->targets.data + set->first[d];
 	for (uint32_t k = 0; k < set->count[d]; k++)
 		total += set->s[t[k]].weight;
 	for (uint32_t k = 0; k < set->count[d] && !e; k++) {
