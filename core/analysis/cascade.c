@@ -39,7 +39,7 @@ struct last_site {
 
 struct worker {
 	const struct cascade *c;
-	size_t first, last;	      /* its part of the segments (by number), as top-level waits */
+	uint64_t from, until; /* its part of the window: the top-level waits that start there */
 	struct wperf_callsites sites; /* the weight of each edge, by call site */
 	/* per entity: a thread blocks in the same place for the same waker again
 	 * and again, and comparing a wait with the last one costs less than a
@@ -198,6 +198,25 @@ static void cascade_segment(struct worker *w, uint32_t entity, const struct wper
 	}
 }
 
+/* Where each entity's top-level waits for w begin: its first segment that
+ * starts at or after w->from (every segment for the first worker). */
+static void start_at(struct worker *w)
+{
+	const struct wperf_timeline *tl = w->c->tl;
+
+	for (uint32_t e = 0; e < tl->nentities; e++) {
+		const struct wperf_entity *en = &tl->entities[e];
+		size_t k = 0;
+
+		if (w->from) {
+			k = seek(en->segments, en->nsegments, 0, w->from);
+			if (k < en->nsegments && wperf_segment_start(en, k) < w->from)
+				k++; /* it started in the worker before */
+		}
+		w->next[e] = en->first_segment + k;
+	}
+}
+
 /*
  * The worker's top-level waits, a slice of time at a time: each slice takes the
  * waits that start in it from every entity, so that what a cascade reads (the
@@ -205,38 +224,37 @@ static void cascade_segment(struct worker *w, uint32_t entity, const struct wper
  * the cache from the waits before. Entity by entity, a waker's segments would
  * come from memory again for every thread it woke. Slices hold some
  * SLICE_SEGMENTS segments, and are at most nsegments / nentities, so that going
- * over the entities in each costs no more than the segments.
+ * over the entities in each costs no more than the segments. Workers split the
+ * window, not the entities: a few busy threads would leave one worker all the
+ * work.
  */
 static void *work(void *arg)
 {
 	struct worker *w = arg;
 	const struct wperf_timeline *tl = w->c->tl;
-	uint64_t span = tl->end > tl->start ? tl->end - tl->start : 0;
+	uint64_t lo = w->from > tl->start ? w->from : tl->start;
+	uint64_t hi = w->until < tl->end ? w->until : tl->end;
+	uint64_t span = hi > lo ? hi - lo : 0;
 	size_t nslices = tl->nsegments / SLICE_SEGMENTS;
 
 	if (nslices > tl->nsegments / (tl->nentities + 1))
 		nslices = tl->nsegments / (tl->nentities + 1);
 	nslices = nslices ? nslices : 1;
-	for (uint32_t e = 0; e < tl->nentities; e++)
-		w->next[e] = w->first > tl->entities[e].first_segment
-				 ? w->first
-				 : tl->entities[e].first_segment;
+	start_at(w);
 	for (size_t slice = 1; slice <= nslices && !w->err; slice++) {
-		uint64_t until =
-		    slice == nslices
-			? UINT64_MAX
-			: tl->start + (uint64_t)((unsigned __int128)span * slice / nslices);
+		uint64_t until = slice == nslices
+				     ? w->until
+				     : lo + (uint64_t)((unsigned __int128)span * slice / nslices);
 
 		for (uint32_t e = 0; e < tl->nentities; e++) {
 			const struct wperf_entity *en = &tl->entities[e];
-			size_t k = w->next[e], hi = (size_t)en->first_segment + en->nsegments;
+			size_t k = w->next[e], end = (size_t)en->first_segment + en->nsegments;
 			uint64_t from; /* where segment k starts */
 
-			hi = w->last < hi ? w->last : hi;
-			if (k >= hi || stand_in(w->c, e) != e)
+			if (k >= end || stand_in(w->c, e) != e)
 				continue;
 			from = wperf_segment_start(en, k - en->first_segment);
-			for (; k < hi && from < until; k++) {
+			for (; k < end && from < until; k++) {
 				const struct wperf_segment *s =
 				    &en->segments[k - en->first_segment];
 
@@ -290,10 +308,15 @@ static int prepare(struct cascade *c, const struct wperf_timeline *tl,
 static int worker_init(struct worker *w, const struct cascade *c, unsigned j, unsigned jobs)
 {
 	const struct wperf_timeline *tl = c->tl;
+	uint64_t span = tl->end > tl->start ? tl->end - tl->start : 0;
 
 	w->c = c;
-	w->first = tl->nsegments * j / jobs;
-	w->last = tl->nsegments * (j + 1) / jobs;
+	/* Each worker the waits that start in [from, until): one after another,
+	 * the first also taking what starts before the window, the last what
+	 * starts after it. */
+	w->from = j ? tl->start + (uint64_t)((unsigned __int128)span * j / jobs) : 0;
+	w->until = j + 1 < jobs ? tl->start + (uint64_t)((unsigned __int128)span * (j + 1) / jobs)
+				: UINT64_MAX;
 	w->last_site = calloc(tl->nentities + 1, sizeof(*w->last_site));
 	w->share_weight = calloc(tl->nshares + 1, sizeof(*w->share_weight));
 	w->on_path = calloc(tl->nentities + 1, sizeof(*w->on_path));
