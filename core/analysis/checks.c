@@ -361,9 +361,12 @@ static void thread_lines(struct ctx *x, const struct wperf_entity *en, uint32_t 
 		snprintf(subject, sizeof(subject), "%s/%s %u", en->process, en->name, tid);
 	else
 		snprintf(subject, sizeof(subject), "pid %u tid %u (no event)", tgid, tid);
+	/* The kernel's clock for tasks skips what the hypervisor stole while the
+	 * thread ran; the trace's clock cannot see it. The window's steal, on
+	 * every CPU, bounds what one thread lost. */
 	if (!add(x, WPERF_CHECK_THREAD_RUN, m->run, run,
 		 at_least(share(run, RELATIVE_TOLERANCE) + m->lag, share(x->window, THREAD_FLOOR)) +
-		     guessed + unseen,
+		     guessed + unseen + x->out->steal_ns,
 		 "%s", subject) ||
 	    !add(x, WPERF_CHECK_THREAD_WAIT, m->wait, wait,
 		 at_least(share(wait, RELATIVE_TOLERANCE) + m->woken * WAKE_PATH_NS,
@@ -451,6 +454,21 @@ static uint64_t cpu_grew(const struct wperf_cpu_counters *s, const struct wperf_
 	return grew(field(s->fields, s->nfields, f), field(d->fields, d->nfields, f)) * unit;
 }
 
+/* What the hypervisor took from the CPUs in the window (/proc/stat steal),
+ * into x->out->steal_ns: the thread lines need it before the CPUs' own. */
+static void window_steal(struct ctx *x)
+{
+	uint64_t unit = 1000000000u / (x->end->user_hz ? x->end->user_hz : SLOWEST_HZ);
+
+	for (size_t i = 0; i < x->end->ncpus; i++)
+		for (size_t j = 0; j < x->start->ncpus; j++)
+			if (x->start->cpus[j].cpu == x->end->cpus[i].cpu) {
+				x->out->steal_ns += cpu_grew(&x->start->cpus[j], &x->end->cpus[i],
+							     WPERF_CPU_STEAL, unit);
+				break;
+			}
+}
+
 static void check_cpus(struct ctx *x)
 {
 	uint64_t unit = 1000000000u / (x->end->user_hz ? x->end->user_hz : SLOWEST_HZ);
@@ -467,7 +485,6 @@ static void check_cpus(struct ctx *x)
 				s = &x->start->cpus[j];
 		if (!s)
 			continue;
-		x->out->steal_ns += cpu_grew(s, d, WPERF_CPU_STEAL, unit);
 		if (!x->out->cpus_checked || d->cpu >= x->tl->ncpu ||
 		    !(t = &x->tl->cpus[d->cpu])->switches)
 			continue; /* no switch recorded: idle or busy, the model cannot tell */
@@ -497,6 +514,7 @@ int wperf_checks_compute(const struct wperf_timeline *tl, const struct wperf_cou
 	out->have_counters = 1;
 	out->irq_time = end->irq_time;
 	x.window = tl->end > tl->start ? tl->end - tl->start : 0;
+	window_steal(&x);
 	check_disks(&x);
 	check_nics(&x);
 	check_threads(&x);

@@ -180,7 +180,8 @@ static void checks_of(struct trace_builder *tr, struct wperf_checks *out)
  * in ms); lo 2 packets of 60 bytes (74 with their header, which loopback does
  * not count); cpu0 idle 1 + 6 s, cpu1 3 + 3 s.
  */
-static void record_checks(struct trace_builder *tr, uint64_t a_run, struct wperf_checks *c)
+static void record_checks_steal(struct trace_builder *tr, uint64_t a_run, uint64_t steal_ticks,
+				struct wperf_checks *c)
 {
 	const struct wperf_thread_counters threads_start[] = {
 	    {A, APP, 1 * SEC, 7 * SEC, 3 * SEC, 40},
@@ -197,8 +198,15 @@ static void record_checks(struct trace_builder *tr, uint64_t a_run, struct wperf
 	reading(&r0, WPERF_COUNTERS_START, 1 * SEC, 10000, 5000, 1000, 2000, threads_start, 2);
 	reading(&r1, WPERF_COUNTERS_END, 11 * SEC - 1 * MS, 12000, 5120, 1700, 2600, threads_end,
 		2);
+	r1.cpu[0][WPERF_CPU_STEAL] = steal_ticks;
 	tb_counters(tr, &r0.c, &r1.c);
 	checks_of(tr, c);
+}
+
+/* The same, the hypervisor stealing nothing. */
+static void record_checks(struct trace_builder *tr, uint64_t a_run, struct wperf_checks *c)
+{
+	record_checks_steal(tr, a_run, 0, c);
 }
 
 /* The whole recording: disk, NIC, threads and CPUs as the model has them,
@@ -425,6 +433,30 @@ static void test_thread_off(void **state)
 	tb_release(&tr);
 }
 
+/* What the hypervisor stole while A ran the kernel leaves out of A's running
+ * time, and the trace cannot see: A's schedstat 20 ms under the model's 1 s
+ * warns (as test_thread_off's 20 ms over), unless the window's steal, 30 ms
+ * (3 ticks of cpu0's at USER_HZ 100), covers it. */
+static void test_thread_run_less_what_was_stolen(void **state)
+{
+	struct trace_builder tr;
+	struct wperf_checks c;
+
+	(void)state;
+	record_checks(&tr, 8 * SEC - 20 * MS, &c);
+	assert_true(c.steal_ns == 0);
+	line_is(&c, WPERF_CHECK_THREAD_RUN, "app/A 101", 1 * SEC, 980 * MS, 10 * MS,
+		WPERF_CHECK_WARN);
+	wperf_checks_release(&c);
+	tb_release(&tr);
+	record_checks_steal(&tr, 8 * SEC - 20 * MS, 3, &c);
+	assert_true(c.steal_ns == 30 * MS);
+	line_is(&c, WPERF_CHECK_THREAD_RUN, "app/A 101", 1 * SEC, 980 * MS, 10 * MS + 30 * MS,
+		WPERF_CHECK_OK);
+	wperf_checks_release(&c);
+	tb_release(&tr);
+}
+
 /* A trace recorded before format 1.1: no counters, nothing checked, and the
  * report and the analysis say so. */
 static void test_no_counters(void **state)
@@ -483,6 +515,7 @@ int main(void)
 	    cmocka_unit_test(test_disk_owned),
 	    cmocka_unit_test(test_idle_exits_said),
 	    cmocka_unit_test(test_thread_off),
+	    cmocka_unit_test(test_thread_run_less_what_was_stolen),
 	    cmocka_unit_test(test_no_counters),
 	    cmocka_unit_test(test_target_counts),
 	};
