@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #include "harness/cli/cli.h"
 #include "harness/cli/trace_analysis.h"
@@ -19,6 +18,7 @@
 #include "core/trace/meta.h"
 #include "harness/run/graphviz.h"
 #include "harness/base/output.h"
+#include "harness/base/progress.h"
 
 #define CMD	    "report"
 #define MAX_ALIASES 64
@@ -95,14 +95,6 @@ const struct cli_option cli_report_options[] = {
     {0},
 };
 
-static double seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The process's CPU time so far, user and system, in s. */
 static double cpu_seconds(void)
 {
@@ -146,7 +138,7 @@ static int write_report(struct wperf_trace *t, const char *path, struct report_a
 		status = EXIT_ERROR;
 		goto out;
 	}
-	write_s = seconds();
+	write_s = progress_now_s();
 	if (wperf_symbolizer_new(t, &sym, &err) < 0) {
 		status = cli_error(CMD, "%s: %s", path, err.msg);
 		goto out;
@@ -167,7 +159,7 @@ static int write_report(struct wperf_trace *t, const char *path, struct report_a
 	if (e < 0)
 		status = cli_error(CMD, "%s", err.msg);
 	else if (args->timings)
-		print_timings(args, a, seconds() - write_s);
+		print_timings(args, a, progress_now_s() - write_s);
 out:
 	wperf_buf_release(&text);
 	wperf_buf_release(&rendered);
@@ -186,10 +178,10 @@ int cmd_report(int argc, char **argv)
 	status = cli_parse(CMD, &cli_report_help, argc, argv, &args);
 	if (status >= 0)
 		return status;
-	args.read_s = seconds();
+	args.read_s = progress_now_s();
 	if (cli_open_trace(CMD, argv[optind], 1, &t))
 		return EXIT_ERROR;
-	args.read_s = seconds() - args.read_s;
+	args.read_s = progress_now_s() - args.read_s;
 	args.ro.trace_name = argv[optind];
 	args.ro.aliases = args.aliases;
 	args.ro.naliases = args.naliases;
