@@ -18,6 +18,7 @@
 #define DISK_OWNED_SLACK   (1u << 20) /* bytes: a request at a counter's reading */
 #define CPU_TOLERANCE	   0.01	      /* of the window, as for a thread that ran all of it */
 #define THREAD_FLOOR	   0.001      /* of the window: below it a thread's time moves no edge */
+#define STEAL_SLACK	   2	      /* steal is uneven: a thread may lose twice its share */
 #define SLOWEST_HZ	   100	      /* the tick taken when the kernel's is unknown: the longest */
 #define LINK_HEADER	   14	      /* bytes of an Ethernet header (loopback has one too) */
 /* A wait for a CPU starts, for the trace, at a wakeup's first step
@@ -61,6 +62,7 @@ struct ctx {
 	struct wperf_checks *out;
 	struct wperf_buf lines; /* struct wperf_checks_line */
 	uint64_t window;
+	uint64_t busy_ns; /* the CPUs' time not idle in the window, by the model; 0: unknown */
 	int oom;
 };
 
@@ -346,6 +348,21 @@ static struct model model_of(const struct wperf_entity *en, uint64_t t0, uint64_
 	return m;
 }
 
+/* What the hypervisor may have stolen while a thread ran run ns: the kernel's
+ * clock for tasks skips it, the trace's cannot see it. Steal falls only on
+ * busy CPUs, so the thread's part is its share of the busy time, with slack
+ * for steal that came in bursts; the window's whole steal when the model knows
+ * no busy time. */
+static uint64_t stolen_from(const struct ctx *x, uint64_t run)
+{
+	double part;
+
+	if (!x->busy_ns)
+		return x->out->steal_ns;
+	part = (double)x->out->steal_ns * STEAL_SLACK * (double)run / (double)x->busy_ns;
+	return part < (double)x->out->steal_ns ? (uint64_t)part : x->out->steal_ns;
+}
+
 /* The three lines of a thread (en: its model, NULL for one the model lacks). */
 
 static void thread_lines(struct ctx *x, const struct wperf_entity *en, uint32_t tid, uint32_t tgid,
@@ -361,12 +378,9 @@ static void thread_lines(struct ctx *x, const struct wperf_entity *en, uint32_t 
 		snprintf(subject, sizeof(subject), "%s/%s %u", en->process, en->name, tid);
 	else
 		snprintf(subject, sizeof(subject), "pid %u tid %u (no event)", tgid, tid);
-	/* The kernel's clock for tasks skips what the hypervisor stole while the
-	 * thread ran; the trace's clock cannot see it. The window's steal, on
-	 * every CPU, bounds what one thread lost. */
 	if (!add(x, WPERF_CHECK_THREAD_RUN, m->run, run,
 		 at_least(share(run, RELATIVE_TOLERANCE) + m->lag, share(x->window, THREAD_FLOOR)) +
-		     guessed + unseen + x->out->steal_ns,
+		     guessed + unseen + stolen_from(x, m->run),
 		 "%s", subject) ||
 	    !add(x, WPERF_CHECK_THREAD_WAIT, m->wait, wait,
 		 at_least(share(wait, RELATIVE_TOLERANCE) + m->woken * WAKE_PATH_NS,
@@ -455,10 +469,17 @@ static uint64_t cpu_grew(const struct wperf_cpu_counters *s, const struct wperf_
 }
 
 /* What the hypervisor took from the CPUs in the window (/proc/stat steal),
- * into x->out->steal_ns: the thread lines need it before the CPUs' own. */
+ * into x->out->steal_ns, and the CPUs' busy time by the model, into
+ * x->busy_ns: the thread lines need both before the CPUs' own. */
 static void window_steal(struct ctx *x)
 {
 	uint64_t unit = 1000000000u / (x->end->user_hz ? x->end->user_hz : SLOWEST_HZ);
+
+	for (uint32_t cpu = 0; cpu < x->tl->ncpu; cpu++)
+		if (x->tl->cpus[cpu].switches)
+			x->busy_ns += x->window - (x->tl->cpus[cpu].idle_ns < x->window
+						       ? x->tl->cpus[cpu].idle_ns
+						       : x->window);
 
 	for (size_t i = 0; i < x->end->ncpus; i++)
 		for (size_t j = 0; j < x->start->ncpus; j++)
