@@ -145,10 +145,10 @@ static __always_inline bool is_target(__u32 tgid)
  * interrupts on) may have the stage half written when an interrupt's program
  * runs: that one finds the stage busy and reserves in the ring buffer directly.
  * A CPU that goes idle keeps its last records staged until user space runs
- * flush_stage on it (bpf_recorder_flush), which it does every few tens of
- * milliseconds and once more after detaching. So records reach the reader out
- * of order across CPUs, and in order within one CPU but for those direct ones:
- * the reader sorts per CPU and merges.
+ * flush_stage on it (bpf_recorder_flush; a writer too, see there), which it
+ * does every few tens of milliseconds and once more after detaching. So
+ * records reach the reader out of order across CPUs, and in order within one
+ * CPU but for those direct ones: the reader sorts per CPU and merges.
  */
 #define STAGE_BYTES	   4096
 #define RECORD_SPACE(size) (((size) + WPERF_RECORD_ALIGN - 1) & ~(WPERF_RECORD_ALIGN - 1))
@@ -265,9 +265,14 @@ static __always_inline void submit(struct record_slot *slot)
 }
 
 /*
- * Run by user space on each CPU (BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU,
- * in an interrupt there): hands over what the CPU has staged. Returns 1 when a
- * program on that CPU is writing a record: try again.
+ * Run by user space on each CPU (BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU):
+ * hands over what the CPU has staged. Returns 1 when a program on that CPU is
+ * writing a record: try again. On another CPU the kernel runs it in an
+ * interrupt; on the CPU user space runs on it runs it in place, with
+ * interrupts on. So it claims the stage as a writer does: an interrupt's
+ * program that came during the hand-over, finding it free, would append a
+ * record that the hand-over then drops by resetting len, uncounted (a block
+ * completion's two records were lost so, and the disk looked busy to the end).
  */
 SEC("raw_tp")
 int flush_stage(void *ctx)
@@ -279,7 +284,11 @@ int flush_stage(void *ctx)
 		return 0;
 	if (st->busy)
 		return 1;
+	st->busy = 1;
+	barrier();
 	hand_over(st);
+	barrier();
+	st->busy = 0;
 	return 0;
 }
 
