@@ -90,6 +90,9 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 E2E_SRCS := $(wildcard tests/e2e/test_*.c)
 E2E_BINS := $(E2E_SRCS:%.c=$(BUILD)/%)
+# The programs that record the machine (e2e_require_bpf) run one at a time;
+# the others, a job per CPU, before them.
+RECORDING_BINS := $(patsubst %.c,$(BUILD)/%,$(shell grep -l 'e2e_require_bpf' $(E2E_SRCS) /dev/null))
 TEST_HELPERS := $(wildcard tests/lib/*.c)
 TEST_HELPER_OBJS := $(TEST_HELPERS:%.c=$(BUILD)/%.o)
 # The tests of the library alone (they include nothing of harness/ and no
@@ -228,13 +231,15 @@ test-core: $(CORE_TEST_BINS)
 	@bash tests/run.sh $(CORE_TEST_BINS)
 
 test-unit: $(UNIT_BINS)
-	@bash tests/run.sh $(UNIT_BINS)
+	@bash tests/run.sh -j $(JOBS) $(UNIT_BINS)
 
 test-e2e: all $(E2E_BINS)
-	@WPERF_BUILD=$(BUILD) bash tests/run.sh $(E2E_BINS)
+	@WPERF_BUILD=$(BUILD) bash tests/run.sh -j $(JOBS) $(filter-out $(RECORDING_BINS),$(E2E_BINS)) \
+		--alone $(RECORDING_BINS)
 
-# What the suite needs, built with a job per CPU; the tests then run one at a
-# time, as those that record want the machine to themselves.
+# What the suite needs, built with a job per CPU; then the tests that do not
+# record run a job per CPU, and those that record one at a time, as they want
+# the machine to themselves.
 TEST_BUILD := all man completion $(UNIT_BINS) $(E2E_BINS) $(EXAMPLE_BINS) check-bpf-arm64
 JOBS ?= $(shell nproc)
 
@@ -247,7 +252,8 @@ test:
 	@bash tests/sizes.sh
 	@bash tests/pages.sh
 	@WPERF_BUILD=$(BUILD) bash tests/completion.sh
-	@WPERF_BUILD=$(BUILD) bash tests/run.sh $(UNIT_BINS) $(E2E_BINS)
+	@WPERF_BUILD=$(BUILD) bash tests/run.sh -j $(JOBS) $(UNIT_BINS) \
+		$(filter-out $(RECORDING_BINS),$(E2E_BINS)) --alone $(RECORDING_BINS)
 
 asan:
 	$(MAKE) BUILD=build/asan SANITIZE=1 test

@@ -59,7 +59,7 @@ static const char scenario_text[] =
     "    ready: {tcp: \"127.0.0.1:${PORT}\", timeout: 10s}\n"
     "load:\n"
     "  command: [env, \"%2$s\", \"${BUILD_DIR}/client\", \"${PORT}\", \"%4$d\", \"${DURATION}\"]\n"
-    "  duration: 2s\n"
+    "  duration: 1s\n"
     "  throughput:\n"
     "    regex: 'throughput: (\\d+\\.\\d) requests/s'\n"
     "    unit: requests/s\n"

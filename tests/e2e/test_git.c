@@ -293,7 +293,7 @@ static void history_of_a_baseline(void **state)
 	"  - echo built in $PWD\n"                                                                 \
 	"load:\n"                                                                                  \
 	"  command: sh fig1.sh ${BUILD_DIR} ${DURATION} ${RESULTS_DIR}\n"                          \
-	"  duration: 2\n"                                                                          \
+	"  duration: 1\n"                                                                          \
 	"  throughput:\n"                                                                          \
 	"    regex: 'throughput: ([0-9.]+) requests/s'\n"                                          \
 	"    unit: requests/s\n"                                                                   \

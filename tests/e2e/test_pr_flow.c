@@ -48,7 +48,7 @@ static char summary_env[PATH_MAX]; /* GITHUB_STEP_SUMMARY=... */
 static char api_env[128];	   /* GITHUB_API_URL=the stand-in */
 static long comment_id;		   /* of the one comment, once made */
 
-/* The scenario: as the project's synthetic-fig1, two seconds a run; every
+/* The scenario: as the project's synthetic-fig1, one second a run; every
  * process it starts carries the test's marker, so that none may be left. Its
  * program is fig1 named PROGRAM: the analysis merges threads of one name
  * across processes, and the other tests of a shared machine run fig1 with
@@ -62,7 +62,7 @@ static const char scenario_text[] =
     "load:\n"
     "  command: env %s ${BUILD_DIR}/" PROGRAM " --duration ${DURATION} --direct"
     " --write-bytes 4194304 --file ${RESULTS_DIR}/fig1.data\n"
-    "  duration: 2\n"
+    "  duration: 1\n"
     "  throughput:\n"
     "    regex: 'throughput: ([0-9.]+) requests/s'\n"
     "    unit: requests/s\n"
@@ -84,7 +84,7 @@ static const char broken_text[] = "name: " BROKEN "\n"
 				  "tags: [ci]\n"
 				  "load:\n"
 				  "  command: ./no-such-load --duration ${DURATION}\n"
-				  "  duration: 2\n"
+				  "  duration: 1\n"
 				  "  throughput:\n"
 				  "    regex: 'throughput: ([0-9.]+) requests/s'\n"
 				  "runs: 5\n";

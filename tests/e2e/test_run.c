@@ -64,7 +64,7 @@ static void expect_met(const char *dir, const struct results *r, size_t i)
 	"load:\n"                                                                                  \
 	"  command: env %%2$s %%3$s/synthetic/fig1 --duration ${DURATION}"                         \
 	" --file ${RESULTS_DIR}/fig1.data %s\n"                                                    \
-	"  duration: 2\n"                                                                          \
+	"  duration: 1\n"                                                                          \
 	"  throughput:\n"                                                                          \
 	"    regex: 'throughput: ([0-9.]+) requests/s'\n"                                          \
 	"    unit: requests/s\n"                                                                   \
