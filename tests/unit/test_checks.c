@@ -440,30 +440,25 @@ static void test_thread_off(void **state)
  * cpu1 4 s, 7 s in all, of which A ran 1 s; its part is twice its share (the
  * slack for uneven steal). 30 ms stolen (3 ticks at USER_HZ 100) gives A
  * 8.57 ms, too little; 200 ms gives 57.14 ms, enough. */
-static void test_thread_run_less_what_was_stolen(void **state)
+/* A's run line when the hypervisor stole steal_ticks of cpu0's (at USER_HZ 100). */
+static void stolen_case(uint64_t steal_ticks, uint64_t tolerance, int status)
 {
 	struct trace_builder tr;
 	struct wperf_checks c;
 
+	record_checks_steal(&tr, 8 * SEC - 20 * MS, steal_ticks, &c);
+	assert_true(c.steal_ns == steal_ticks * 10 * MS);
+	line_is(&c, WPERF_CHECK_THREAD_RUN, "app/A 101", 1 * SEC, 980 * MS, tolerance, status);
+	wperf_checks_release(&c);
+	tb_release(&tr);
+}
+
+static void test_thread_run_less_what_was_stolen(void **state)
+{
 	(void)state;
-	record_checks(&tr, 8 * SEC - 20 * MS, &c);
-	assert_true(c.steal_ns == 0);
-	line_is(&c, WPERF_CHECK_THREAD_RUN, "app/A 101", 1 * SEC, 980 * MS, 10 * MS,
-		WPERF_CHECK_WARN);
-	wperf_checks_release(&c);
-	tb_release(&tr);
-	record_checks_steal(&tr, 8 * SEC - 20 * MS, 3, &c);
-	assert_true(c.steal_ns == 30 * MS);
-	line_is(&c, WPERF_CHECK_THREAD_RUN, "app/A 101", 1 * SEC, 980 * MS,
-		10 * MS + 30 * MS * 2 / 7, WPERF_CHECK_WARN);
-	wperf_checks_release(&c);
-	tb_release(&tr);
-	record_checks_steal(&tr, 8 * SEC - 20 * MS, 20, &c);
-	assert_true(c.steal_ns == 200 * MS);
-	line_is(&c, WPERF_CHECK_THREAD_RUN, "app/A 101", 1 * SEC, 980 * MS,
-		10 * MS + 200 * MS * 2 / 7, WPERF_CHECK_OK);
-	wperf_checks_release(&c);
-	tb_release(&tr);
+	stolen_case(0, 10 * MS, WPERF_CHECK_WARN);
+	stolen_case(3, 10 * MS + 30 * MS * 2 / 7, WPERF_CHECK_WARN);
+	stolen_case(20, 10 * MS + 200 * MS * 2 / 7, WPERF_CHECK_OK);
 }
 
 /* A trace recorded before format 1.1: no counters, nothing checked, and the
