@@ -479,6 +479,27 @@ static int ksym_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/*
+ * A line of /proc/kallsyms, "ADDR TYPE NAME [MODULE]": the address and the
+ * name (ended in place) of a text symbol; 0 for any other line. By hand, not
+ * sscanf: a kernel has a hundred thousand lines or more, and every recording
+ * reads them all.
+ */
+static int ksym_parse(char *line, unsigned long long *addr, const char **name)
+{
+	char *p, *end;
+
+	*addr = strtoull(line, &p, 16);
+	if (p == line || *addr == 0 || p[0] != ' ' || !p[1] || p[2] != ' ')
+		return 0;
+	if (p[1] != 't' && p[1] != 'T' && p[1] != 'w' && p[1] != 'W')
+		return 0;
+	*name = p + 3;
+	end = p + 3 + strcspn(p + 3, " \t\n");
+	*end = '\0';
+	return end > p + 3;
+}
+
 int ksym_table_load(struct ksym_table **out)
 {
 	struct ksym_table *t = calloc(1, sizeof(*t));
@@ -497,12 +518,10 @@ int ksym_table_load(struct ksym_table **out)
 	}
 	while (!err && fgets(line, sizeof(line), f)) {
 		unsigned long long addr;
-		char type, name[256], module[128] = "";
+		const char *name;
 		struct ksym k;
 
-		if (sscanf(line, "%llx %c %255s %127s", &addr, &type, name, module) < 3)
-			continue;
-		if (addr == 0 || (type != 't' && type != 'T' && type != 'w' && type != 'W'))
+		if (!ksym_parse(line, &addr, &name))
 			continue;
 		k.addr = addr;
 		k.name = (char *)(uintptr_t)t->names.len;
