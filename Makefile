@@ -14,8 +14,8 @@
 #   make test-core  the tests of libwperf alone (no clang BPF target, bpftool or BPF)
 #   make asan     the same tests built with AddressSanitizer and UBSan
 #   make valgrind the analyzer under valgrind on a recorded trace
-#   make bench    print the recorder's overhead (storm, ZooKeeper, memcached), whether it keeps up
-#                 with 1M events/s, and the analyzer's speed
+#   make bench    print the recorder's overhead (storm, ZooKeeper, memcached), each of its
+#                 programs' cost, whether it keeps up with 1M events/s, and the analyzer's speed
 #   make fuzz     run every reader's libFuzzer target (FUZZ_SECONDS each, FUZZ_TARGETS to pick)
 #   make man      the man pages, from the commands' tables, into $(BUILD)/man/
 #   make completion  bash and zsh completion, from the same tables, into $(BUILD)/completion/
@@ -320,6 +320,7 @@ $(BUILD)/tests/e2e/test_gate_sim: $(BUILD)/bench/gate_sim
 
 bench: all $(BENCH_BINS)
 	@WPERF_BUILD=$(BUILD) bash bench/run.sh
+	@WPERF_BUILD=$(BUILD) bash bench/programs.sh
 	@WPERF_BUILD=$(BUILD) bash bench/sustained.sh
 	@WPERF_BUILD=$(BUILD) bash bench/gate_rates.sh
 	@WPERF_BUILD=$(BUILD) bash bench/workloads.sh
