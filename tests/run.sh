@@ -26,15 +26,22 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 passed=0 failed=0 skipped=0 broken=() times=()
 
-# Runs program $1 into $work/NAME.out, its exit status and time beside it.
+# Runs program $1 into $work/NAME.out (shown as it comes too when $2 is
+# "show"), its time beside it, then its exit status: NAME.rc, written last,
+# says that it has ended.
 run_one() {
 	local t=$1 name start rc
 	name=$(basename "$t")
 	start=$(date +%s.%N)
-	"$t" >"$work/$name.out" 2>&1
-	rc=$?
-	echo "$rc" >"$work/$name.rc"
+	if [ "${2:-}" = show ]; then
+		"$t" 2>&1 | tee "$work/$name.out"
+		rc=${PIPESTATUS[0]}
+	else
+		"$t" >"$work/$name.out" 2>&1
+		rc=$?
+	fi
 	awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }' >"$work/$name.time"
+	echo "$rc" >"$work/$name.rc"
 }
 
 # Adds a finished program's counts, status and time to the totals.
@@ -79,13 +86,8 @@ wait
 report_done
 
 for t in ${alone[@]+"${alone[@]}"}; do
-	name=$(basename "$t")
-	start=$(date +%s.%N)
-	"$t" 2>&1 | tee "$work/$name.out"
-	echo "${PIPESTATUS[0]}" >"$work/$name.rc"
-	awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }' >"$work/$name.time"
-	tally "$name"
-	touch "$work/$name.shown"
+	run_one "$t" show
+	tally "$(basename "$t")"
 done
 
 echo
