@@ -471,7 +471,7 @@ static uint64_t cpu_grew(const struct wperf_cpu_counters *s, const struct wperf_
 /* What the hypervisor took from the CPUs in the window (/proc/stat steal),
  * into x->out->steal_ns, and the CPUs' busy time by the model, into
  * x->busy_ns: the thread lines need both before the CPUs' own. */
-static void window_steal(struct ctx *x)
+static void window_cpu_time(struct ctx *x)
 {
 	uint64_t unit = 1000000000u / (x->end->user_hz ? x->end->user_hz : SLOWEST_HZ);
 
@@ -535,7 +535,7 @@ int wperf_checks_compute(const struct wperf_timeline *tl, const struct wperf_cou
 	out->have_counters = 1;
 	out->irq_time = end->irq_time;
 	x.window = tl->end > tl->start ? tl->end - tl->start : 0;
-	window_steal(&x);
+	window_cpu_time(&x);
 	check_disks(&x);
 	check_nics(&x);
 	check_threads(&x);
