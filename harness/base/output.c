@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -316,6 +317,21 @@ int output_make_dirs(const char *dir, struct wperf_error *err)
 	if (!S_ISDIR(st.st_mode))
 		return wperf_error_set(err, -ENOTDIR, "cannot make the folder %s: %s", dir,
 				       "a file of that name is in the way");
+	return 0;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+int output_remove_tree(const char *path, struct wperf_error *err)
+{
+	if (access(path, F_OK) < 0 && errno == ENOENT)
+		return 0;
+	if (nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) < 0)
+		return wperf_error_set(err, -errno, "removing %s: %s", path, strerror(errno));
 	return 0;
 }
 

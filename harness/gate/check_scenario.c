@@ -106,6 +106,15 @@ static int base_variant_path(const struct base_tree *t, const char *scenario, ch
 	return e;
 }
 
+/* The results of an exported tree name its commit; the tree is no repository. */
+static void name_commit(struct results *r, const struct base_tree *t)
+{
+	r->git = t->head;
+	snprintf(r->git.commit, sizeof(r->git.commit), "%s", t->commit);
+	r->git.dirty = 0;
+	r->git.branch[0] = '\0';
+}
+
 /*
  * The head's set first: its scenario says how many runs both sides make. A
  * scenario the change adds is not in the base commit: its head runs alone
@@ -142,9 +151,10 @@ static int open_sides(struct check *c, struct wperf_error *err)
 	ro[HEAD].build_dir = o->build_dir;
 	ro[HEAD].defs = ro[BASE].defs = o->defs;
 	if (o->base) {
-		snprintf(build[HEAD], sizeof(build[HEAD]), "%s%s", git_repo_workdir(o->base->repo),
-			 tree_build);
-		ro[HEAD].workdir = git_repo_workdir(o->base->repo);
+		/* the work tree's path ends in '/', an exported tree's does not */
+		ro[HEAD].workdir = o->head ? o->head->dir : git_repo_workdir(o->base->repo);
+		snprintf(build[HEAD], sizeof(build[HEAD]), "%s%s%s", ro[HEAD].workdir,
+			 o->head ? "/" : "", tree_build);
 		if (!ro[HEAD].build_dir || o->build_dir[0] != '/')
 			ro[HEAD].build_dir = build[HEAD];
 	}
@@ -162,14 +172,10 @@ static int open_sides(struct check *c, struct wperf_error *err)
 		e = run_set_open(&ro[BASE], &c->r[BASE], &c->set[BASE], err);
 	if (e || !o->base)
 		return e;
-	if (c->sides == 2) {
-		/* The base's results name its commit; its tree is no repository. */
-		c->r[BASE].git = o->base->head;
-		snprintf(c->r[BASE].git.commit, sizeof(c->r[BASE].git.commit), "%s",
-			 o->base->commit);
-		c->r[BASE].git.dirty = 0;
-		c->r[BASE].git.branch[0] = '\0';
-	}
+	if (c->sides == 2)
+		name_commit(&c->r[BASE], o->base);
+	if (o->head)
+		name_commit(&c->r[HEAD], o->head);
 	for (int i = c->sides == 2 ? BASE : HEAD; !e && i <= HEAD; i++)
 		e = run_set_build(c->set[i], err);
 	return e;

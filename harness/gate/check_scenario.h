@@ -63,6 +63,9 @@ struct check_scenario_opts {
 	const char *scenario;	/* its file, in the work tree */
 	const char *dir;	/* the results folder (see above) */
 	struct base_tree *base; /* NULL: against the stored baseline */
+	/* With a base: the head's tree, another commit's (bisect's commit under
+	 * test), run as the base's is; NULL: the work tree. */
+	const struct base_tree *head;
 	const struct gate_baseline_src
 	    *baseline; /* without a base; with one, its dir only
 			* (the accepted entries); NULL: baselines/NAME.yaml */

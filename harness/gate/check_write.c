@@ -2,7 +2,6 @@
 #include "harness/gate/check_write.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,12 +12,6 @@
 
 #include "harness/git/git_repo.h"
 #include "harness/base/output.h"
-
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)flag;
-	return ftw->level ? remove(path) : 0; /* the folder itself stays */
-}
 
 /* Is path a check's summary.json (not a run's, which has the same name)? */
 static int is_check_summary(const char *path)
@@ -46,9 +39,7 @@ int check_write_prepare(const char *dir, struct wperf_error *err)
 				       "format " WPERF_CHECK_FORMAT "): name another folder with "
 				       "--results",
 				       dir, CHECK_MARK);
-	if (nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS) < 0)
-		return wperf_error_set(err, -errno, "emptying %s: %s", dir, strerror(errno));
-	return 0;
+	return output_remove_tree(dir, err);
 }
 
 void check_write_head(struct wperf_check *c)

@@ -22,8 +22,12 @@ struct base_tree {
 	char ref[128];		       /* the base as named; "" : the merge base */
 	char commit[GIT_REPO_OID_HEX]; /* the base commit */
 	char dir[256];		       /* the base's tree */
-	int keep;		       /* leave dir for people to look at */
+	int keep;		       /* leave dir: 1 for people to look at (said at the end), or
+					* BASE_TREE_KEEP_QUIET (a folder its caller reuses) */
 };
+
+#define BASE_TREE_KEEP_QUIET 2
+#define BASE_TREE_MARK	     ".wperf-tree" /* in a reused tree: the commit it holds */
 
 /*
  * Opens the repository that holds the working directory, resolves ref (NULL or
@@ -32,6 +36,15 @@ struct base_tree {
  */
 int base_tree_open(const char *ref, const char *target, int keep, struct base_tree **out,
 		   struct wperf_error *err);
+
+/*
+ * The tree of ref (a revision) in dir, kept there to be reused (bisect builds
+ * each commit once): written unless dir already holds a finished export of
+ * that commit (its BASE_TREE_MARK file names it), after removing whatever
+ * else dir holds.
+ */
+int base_tree_open_at(const char *ref, const char *dir, struct base_tree **out,
+		      struct wperf_error *err);
 
 /* The base's copy of path (a file of the work tree): its path in the base's
  * tree into out; -ENOENT when the base commit has no such file. */

@@ -344,32 +344,26 @@ static int changes_path(git_commit *c, const char *path)
 	return changed;
 }
 
-int git_repo_changes(struct git_repo *r, const char *path, const char *since,
+/*
+ * The first-parent line from tip back to (not including) hide, or to the root
+ * when hide is NULL: the commits that changed path (every commit when path is
+ * NULL), oldest first, into *out (free it), *n of them.
+ */
+static int walk_line(struct git_repo *r, const git_oid *tip, const git_oid *hide, const char *path,
 		     struct git_change **out, size_t *n, struct wperf_error *err)
 {
 	git_revwalk *walk = NULL;
 	struct wperf_buf found = {0};
-	git_oid id, hide;
-	int e = git_revwalk_new(&walk, r->repo);
+	git_oid id;
+	int e = git_revwalk_new(&walk, r->repo) < 0 || git_revwalk_push(walk, tip) < 0 ||
+			(hide && git_revwalk_hide(walk, hide) < 0)
+		    ? fail(err, -EIO, "the commits")
+		    : 0;
 
 	*out = NULL;
 	*n = 0;
 	if (!e)
-		e = git_revwalk_push_head(walk);
-	if (e < 0) {
-		e = fail(err, -ENOENT, "HEAD");
-		goto out;
-	}
-	git_revwalk_simplify_first_parent(walk);
-	if (since && peel_branch(r->repo, since, &hide) < 0) {
-		e = wperf_error_set(err, -ENOENT, "%s: no commit '%s' in this repository",
-				    r->workdir, since);
-		goto out;
-	}
-	if (since && git_revwalk_hide(walk, &hide) < 0) {
-		e = fail(err, -EIO, since);
-		goto out;
-	}
+		git_revwalk_simplify_first_parent(walk);
 	while (!e && git_revwalk_next(&id, walk) == 0) {
 		git_commit *c = NULL;
 		struct git_change ch = {0};
@@ -378,14 +372,14 @@ int git_repo_changes(struct git_repo *r, const char *path, const char *since,
 			e = fail(err, -EIO, "a commit");
 			break;
 		}
-		if (changes_path(c, path)) {
+		if (!path || changes_path(c, path)) {
 			e = describe_change(r, &id, &ch, err);
 			if (!e && wperf_buf_append(&found, &ch, sizeof(ch)) < 0)
 				e = wperf_error_set(err, -ENOMEM, "out of memory");
 		}
 		git_commit_free(c);
 	}
-	if (!e) { /* the walk goes newest first; the history reads oldest first */
+	if (!e) { /* the walk goes newest first; a line reads oldest first */
 		struct git_change *all = (struct git_change *)found.data;
 
 		*n = found.len / sizeof(*all);
@@ -398,10 +392,40 @@ int git_repo_changes(struct git_repo *r, const char *path, const char *since,
 		*out = all;
 		found.data = NULL;
 	}
-out:
 	wperf_buf_release(&found);
 	git_revwalk_free(walk);
 	return e;
+}
+
+int git_repo_changes(struct git_repo *r, const char *path, const char *since,
+		     struct git_change **out, size_t *n, struct wperf_error *err)
+{
+	git_oid head, hide;
+
+	*out = NULL;
+	*n = 0;
+	if (git_reference_name_to_id(&head, r->repo, "HEAD") < 0)
+		return fail(err, -ENOENT, "HEAD");
+	if (since && peel_branch(r->repo, since, &hide) < 0)
+		return wperf_error_set(err, -ENOENT, "%s: no commit '%s' in this repository",
+				       r->workdir, since);
+	return walk_line(r, &head, since ? &hide : NULL, path, out, n, err);
+}
+
+int git_repo_range(struct git_repo *r, const char *good, const char *bad, struct git_change **out,
+		   size_t *n, struct wperf_error *err)
+{
+	git_oid from, to;
+
+	*out = NULL;
+	*n = 0;
+	if (git_oid_fromstr(&from, good) < 0 || git_oid_fromstr(&to, bad) < 0)
+		return wperf_error_set(err, -EINVAL, "%s: not commit ids: %s, %s", r->workdir, good,
+				       bad);
+	if (!git_graph_descendant_of(r->repo, &to, &from))
+		return wperf_error_set(err, -EINVAL, "%s: %.12s is not an ancestor of %.12s",
+				       r->workdir, good, bad);
+	return walk_line(r, &to, &from, NULL, out, n, err);
 }
 
 int git_repo_blame_line(struct git_repo *r, const char *oid, const char *path, size_t line,

@@ -87,6 +87,14 @@ int git_repo_changes(struct git_repo *r, const char *path, const char *since,
 		     struct git_change **out, size_t *n, struct wperf_error *err);
 
 /*
+ * The commits after good up to bad (commit ids, hex), on bad's first-parent
+ * line, oldest first (bad last), into *out (free it), *n of them: what a
+ * bisection searches. -EINVAL when good is not an ancestor of bad.
+ */
+int git_repo_range(struct git_repo *r, const char *good, const char *bad, struct git_change **out,
+		   size_t *n, struct wperf_error *err);
+
+/*
  * The commit that last changed line (from 1) of path (relative to the work
  * tree), into *out: as the file is in commit oid, or with oid NULL as it is
  * in the work tree, whose lines not yet committed give -ENOENT (err says so),
