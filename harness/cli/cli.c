@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "harness/cli/cli.h"
 #include "core/analysis/symbolize.h"
@@ -76,6 +77,34 @@ int cli_open_trace(const char *cmd, const char *path, int unwind, struct wperf_t
 		*t = NULL;
 		return cli_error(cmd, "%s", err.msg);
 	}
+	return 0;
+}
+
+void cli_results_dir(const char *kind, const char *scenario, const char *given, char *dir,
+		     size_t size)
+{
+	const char *base = strrchr(scenario, '/') ? strrchr(scenario, '/') + 1 : scenario;
+	char stamp[32];
+	time_t now = time(NULL);
+
+	if (given) {
+		snprintf(dir, size, "%s", given);
+		return;
+	}
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+	snprintf(dir, size, "results/%s-%.*s-%s", kind, (int)strcspn(base, "."), base, stamp);
+}
+
+int cli_parse_alpha(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
+{
+	double *alpha = field;
+	char *end;
+
+	(void)opt;
+	*alpha = strtod(arg, &end);
+	if (*end || !(*alpha > 0 && *alpha < 0.5))
+		return cli_error(cmd, "--alpha wants a number above 0 and below 0.5, not '%s'",
+				 arg);
 	return 0;
 }
 

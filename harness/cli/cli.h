@@ -29,6 +29,7 @@ int cmd_baseline(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
 int cmd_check_perf(int argc, char **argv);
 int cmd_history(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 int cmd_post(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_help(int argc, char **argv);
@@ -41,11 +42,11 @@ int cmd_help(int argc, char **argv);
  */
 extern const struct cli_help cli_record_help, cli_info_help, cli_dump_help, cli_report_help,
     cli_diff_help, cli_check_help, cli_run_help, cli_compare_help, cli_baseline_help, cli_ab_help,
-    cli_check_perf_help, cli_history_help, cli_post_help, cli_help_help;
+    cli_check_perf_help, cli_history_help, cli_bisect_help, cli_post_help, cli_help_help;
 extern const struct cli_option cli_record_options[], cli_info_options[], cli_dump_options[],
     cli_report_options[], cli_diff_options[], cli_check_options[], cli_run_options[],
     cli_compare_options[], cli_baseline_options[], cli_ab_options[], cli_check_perf_options[],
-    cli_history_options[], cli_post_options[], cli_help_options[];
+    cli_history_options[], cli_bisect_options[], cli_post_options[], cli_help_options[];
 
 /* A sub-command as the command list has it: `wperf-bench NAME` calls run with
  * argv[0] NAME; what it says of itself is in its help. */
@@ -107,6 +108,15 @@ extern const struct cli_option cli_baseline_src_options[];
  * gate_baseline_src): REF, or the merge base. */
 int cli_parse_baseline_ref(const char *cmd, const struct cli_option *opt, const char *arg,
 			   void *src);
+
+/* The results folder of a command on one scenario: given, or
+ * results/KIND-STEM-YYYYmmdd-HHMMSS after the scenario file's stem. */
+void cli_results_dir(const char *kind, const char *scenario, const char *given, char *dir,
+		     size_t size);
+
+/* --alpha P, a rate of false failures above 0 and below 0.5, into the
+ * double field. */
+int cli_parse_alpha(const char *cmd, const struct cli_option *opt, const char *arg, void *field);
 
 /* --stacks MODE (recording_parse_stacks) into the unsigned field. */
 int cli_parse_stacks(const char *cmd, const struct cli_option *opt, const char *arg, void *field);

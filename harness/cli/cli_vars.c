@@ -51,6 +51,20 @@ int cli_vars_define(const char *cmd, struct cli_vars *v, int tree_relative, char
 	return EXIT_OK;
 }
 
+int cli_vars_define_looks(const char *cmd, struct cli_vars *v, struct check_looks *looks,
+			  char *const **defs, const char **build_dir)
+{
+	int status;
+
+	if (looks->first && looks->max && looks->max < looks->first)
+		return cli_error(cmd, "--max-runs %u is below --runs %u", looks->max, looks->first);
+	if ((status = cli_vars_define(cmd, v, 1, defs, build_dir)) != EXIT_OK)
+		return status;
+	if (looks->first && !looks->max)
+		looks->max = looks->first;
+	return EXIT_OK;
+}
+
 void cli_vars_release(struct cli_vars *v)
 {
 	wperf_buf_release(&v->args);

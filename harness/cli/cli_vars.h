@@ -12,6 +12,7 @@
 #define WPERF_CLI_VARS_H
 
 #include "core/util/buf.h"
+#include "harness/gate/check_scenario.h"
 #include "harness/gate/repo_config.h"
 
 struct cli_vars {
@@ -31,6 +32,15 @@ struct cli_vars {
  */
 int cli_vars_define(const char *cmd, struct cli_vars *v, int tree_relative, char *const **defs,
 		    const char **build_dir);
+
+/*
+ * For a command that judges a scenario in looks against another tree (ab,
+ * bisect): --runs N and --max-runs M checked (M below N is an error; N alone
+ * is exactly N runs), then cli_vars_define with tree-relative build folders.
+ * EXIT_OK, or the exit status after an error printed for cmd.
+ */
+int cli_vars_define_looks(const char *cmd, struct cli_vars *v, struct check_looks *looks,
+			  char *const **defs, const char **build_dir);
 
 void cli_vars_release(struct cli_vars *v);
 

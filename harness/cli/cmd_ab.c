@@ -11,7 +11,6 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "harness/cli/cli.h"
 #include "harness/cli/cli_vars.h"
@@ -57,22 +56,6 @@ const struct cli_option cli_ab_options[] = {
     {0},
 };
 
-/* RESULTS, or results/ab-STEM-YYYYmmdd-HHMMSS after the scenario's file. */
-static void results_dir(const char *scenario, const char *given, char *dir, size_t size)
-{
-	const char *base = strrchr(scenario, '/') ? strrchr(scenario, '/') + 1 : scenario;
-	size_t stem = strcspn(base, ".");
-	char stamp[32];
-	time_t now = time(NULL);
-
-	if (given) {
-		snprintf(dir, size, "%s", given);
-		return;
-	}
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
-	snprintf(dir, size, "results/ab-%.*s-%s", (int)stem, base, stamp);
-}
-
 int cmd_ab(int argc, char **argv)
 {
 	struct ab_args args = {0};
@@ -87,14 +70,10 @@ int cmd_ab(int argc, char **argv)
 	if (status >= 0)
 		return status;
 	o->scenario = argv[optind];
-	if (o->looks.first && o->looks.max && o->looks.max < o->looks.first)
-		return cli_error(CMD, "--max-runs %u is below --runs %u", o->looks.max,
-				 o->looks.first);
-	if ((status = cli_vars_define(CMD, &args.vars, 1, &o->defs, &o->build_dir)) != EXIT_OK)
+	status = cli_vars_define_looks(CMD, &args.vars, &o->looks, &o->defs, &o->build_dir);
+	if (status != EXIT_OK)
 		return status;
-	if (o->looks.first && !o->looks.max)
-		o->looks.max = o->looks.first;
-	results_dir(o->scenario, args.results, dir, sizeof(dir));
+	cli_results_dir("ab", o->scenario, args.results, dir, sizeof(dir));
 	o->dir = dir;
 	if (base_tree_open(args.base_ref, args.target, args.keep_tree, &tree, &err) < 0) {
 		status = cli_error(CMD, "%s", err.msg);

@@ -58,19 +58,6 @@ static int parse_base(const char *cmd, const struct cli_option *opt, const char 
 	return 0;
 }
 
-static int parse_alpha(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
-{
-	double *alpha = field;
-	char *end;
-
-	(void)opt;
-	*alpha = strtod(arg, &end);
-	if (*end || !(*alpha > 0 && *alpha < 0.5))
-		return cli_error(cmd, "--alpha wants a number above 0 and below 0.5, not '%s'",
-				 arg);
-	return 0;
-}
-
 static int parse_shard(const char *cmd, const struct cli_option *opt, const char *arg, void *field)
 {
 	struct wperf_error err = {0};
@@ -123,7 +110,7 @@ const struct cli_option cli_check_perf_options[] = {
      CLI_PARSE(struct check_perf, o.run.budget, parse_budget)},
     {0, "alpha", "A",
      "the chance that identical code fails (default: " CLI_STR(WPERF_GATE_ALPHA) ")",
-     CLI_PARSE(struct check_perf, o.run.alpha, parse_alpha)},
+     CLI_PARSE(struct check_perf, o.run.alpha, cli_parse_alpha)},
     {0, "strict", NULL,
      "an inconclusive scenario fails the check too (each scenario gets half the alpha)",
      CLI_FLAG(struct check_perf, o.run.strict)},

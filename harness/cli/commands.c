@@ -24,6 +24,7 @@ const struct cli_command cli_commands[] = {
     {"ab", cmd_ab, &cli_ab_help},
     {"check-perf", cmd_check_perf, &cli_check_perf_help},
     {"history", cmd_history, &cli_history_help},
+    {"bisect", cmd_bisect, &cli_bisect_help},
     {"post", cmd_post, &cli_post_help},
     {0},
 };
