@@ -70,6 +70,11 @@ int wperf_report_dot(const struct wperf_analysis *a, struct wperf_symbolizer *sy
 int wperf_report_folded(const struct wperf_analysis *a, struct wperf_symbolizer *sym,
 			const struct wperf_report_opts *opts, struct wperf_buf *out);
 
+/* Appends text (n bytes) to line as a frame of a folded line, after a ';'
+ * unless line is empty: ';', spaces and control characters, which would break
+ * the line, become '_'. 0 or -ENOMEM. */
+int wperf_folded_frame(struct wperf_buf *line, const char *text, size_t n);
+
 /*
  * Chrome trace-event JSON of the timeline (Perfetto, chrome://tracing): a track
  * per thread (" [knot N]" after the names of the members of the knots that

@@ -49,23 +49,23 @@ struct folded {
 	uint64_t group_ns, group_us;
 };
 
-/* Appends one frame to the line, after a ';' unless it is the first. */
-static void frame(struct folded *f, const char *text, size_t n)
+int wperf_folded_frame(struct wperf_buf *line, const char *text, size_t n)
 {
-	if (f->err || n == 0)
-		return;
-	if (f->line.len)
-		f->err = wperf_buf_append(&f->line, ";", 1);
-	if (!f->err)
-		f->err = wperf_buf_reserve(&f->line, n);
-	if (f->err)
-		return;
+	if ((line->len && wperf_buf_append(line, ";", 1) < 0) || wperf_buf_reserve(line, n) < 0)
+		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)text[i];
 
-		f->line.data[f->line.len++] =
-		    c == ';' || c == ' ' || c < 0x20 || c == 0x7f ? '_' : c;
+		line->data[line->len++] = c == ';' || c == ' ' || c < 0x20 || c == 0x7f ? '_' : c;
 	}
+	return 0;
+}
+
+/* Appends one frame to the line (nothing for an empty one). */
+static void frame(struct folded *f, const char *text, size_t n)
+{
+	if (!f->err && n)
+		f->err = wperf_folded_frame(&f->line, text, n);
 }
 
 static void frame_str(struct folded *f, const char *text)

@@ -21,6 +21,7 @@
 
 #include "core/util/closest.h"
 #include "harness/cli/cli.h"
+#include "tests/lib/capture.h"
 
 static void edit_distances_count_swaps_as_one(void **state)
 {
@@ -43,35 +44,12 @@ static void edit_distances_count_swaps_as_one(void **state)
 	assert_int_equal(wperf_suggest_distance("ab"), 1);
 }
 
-/* What fn(argv) wrote on stderr (the caller frees it), and its status. */
-static char *stderr_of(int (*fn)(int, char **), char **argv, int *status)
-{
-	FILE *tmp = tmpfile();
-	int saved = dup(STDERR_FILENO), argc = 0;
-	char *text = calloc(4096, 1);
-
-	assert_non_null(tmp);
-	assert_non_null(text);
-	while (argv[argc])
-		argc++;
-	fflush(stderr);
-	dup2(fileno(tmp), STDERR_FILENO);
-	*status = fn(argc, argv);
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	rewind(tmp);
-	assert_true(fread(text, 1, 4095, tmp) < 4095);
-	fclose(tmp);
-	return text;
-}
-
 /* fn(argv) exits 2 and writes exactly two lines: want, then the hint. */
 static void usage_error(int (*fn)(int, char **), char **argv, const char *want)
 {
 	char hint[512];
 	int status;
-	char *text = stderr_of(fn, argv, &status);
+	char *text = capture_stderr(fn, argv, &status);
 
 	snprintf(hint, sizeof(hint), "%s\nsee 'wperf-bench %s --help'\n", want, argv[0]);
 	assert_int_equal(status, EXIT_ERROR);
@@ -83,7 +61,7 @@ static void usage_error(int (*fn)(int, char **), char **argv, const char *want)
 static void first_line_is(int (*fn)(int, char **), char **argv, const char *want)
 {
 	int status;
-	char *text = stderr_of(fn, argv, &status);
+	char *text = capture_stderr(fn, argv, &status);
 
 	assert_int_equal(status, EXIT_ERROR);
 	if (strncmp(text, want, strlen(want)))
@@ -150,7 +128,7 @@ static void timings_name_every_step(void **state)
 	    "read ",  "timeline ", "checks ", "short-lived ",	      "cascade ",
 	    "merge ", "cmetric ",  "knots ",  "symbols and writing ", " events in "};
 	int status;
-	char *text = stderr_of(cmd_report, timed, &status);
+	char *text = capture_stderr(cmd_report, timed, &status);
 
 	(void)state;
 	assert_int_equal(status, EXIT_OK);
@@ -163,7 +141,7 @@ static void timings_name_every_step(void **state)
 	assert_non_null(strstr(text, "; 6830 events in "));
 	assert_int_equal(strchr(text, '\n') - text + 1, (long)strlen(text)); /* one line */
 	free(text);
-	text = stderr_of(cmd_report, plain, &status);
+	text = capture_stderr(cmd_report, plain, &status);
 	assert_int_equal(status, EXIT_OK);
 	assert_string_equal(text, "");
 	free(text);
@@ -181,19 +159,19 @@ static void a_target_of_no_process_is_an_error(void **state)
 	char *text;
 
 	(void)state;
-	text = stderr_of(cmd_report, fig, &status);
+	text = capture_stderr(cmd_report, fig, &status);
 	assert_int_equal(status, EXIT_ERROR);
 	/* fig1, one letter away, is the closest process name */
 	assert_non_null(strstr(text,
 			       "wperf-bench report: error: tests/data/fig1.trace: --target "
 			       "'fig' is no process of the trace; the closest names: fig1, "));
 	free(text);
-	text = stderr_of(cmd_diff, pid, &status);
+	text = capture_stderr(cmd_diff, pid, &status);
 	assert_int_equal(status, EXIT_ERROR);
 	assert_string_equal(text, "wperf-bench diff: error: tests/data/fig1.trace: --target "
 				  "4000000: no thread of these pids in the trace\n");
 	free(text);
-	text = stderr_of(cmd_report, found, &status);
+	text = capture_stderr(cmd_report, found, &status);
 	assert_int_equal(status, EXIT_OK);
 	assert_string_equal(text, "");
 	free(text);
@@ -244,7 +222,7 @@ static void diff_shows_the_knots_and_edges_that_changed(void **state)
 	(void)state;
 	assert_true(fd >= 0);
 	close(fd);
-	text = stderr_of(cmd_diff, argv, &status);
+	text = capture_stderr(cmd_diff, argv, &status);
 	assert_int_equal(status, EXIT_OK);
 	assert_string_equal(text, "");
 	free(text);
