@@ -8,6 +8,12 @@
  * runs' throughputs and of each edge's shares, and the knots most of its runs
  * had. The points are the plots of a results folder (harness/run/plots.h) with
  * commits on the x axis instead of runs.
+ *
+ * With --changes, the commits where a series of those points moved to a new
+ * level (core/gate/changepoint.h): the throughput, each edge's share (0 at a
+ * commit without it) and each vertex's being in a knot (0 or 1), as a section
+ * of the table and as dashed lines on the plots (the throughput's on
+ * throughput.*, the edges' and the knots' on edges.*).
  */
 #include <errno.h>
 #include <math.h>
@@ -17,15 +23,18 @@
 #include <time.h>
 
 #include "harness/cli/cli.h"
+#include "core/gate/changepoint.h"
 #include "core/gate/stats.h"
+#include "core/gate/verdict_text.h"
 #include "harness/gate/gate.h"
 #include "harness/git/git_repo.h"
 #include "harness/base/output.h"
 #include "harness/run/plots.h"
 
-#define CMD	    "history"
-#define TABLE_EDGES 3 /* edges per commit in the table */
-#define SHORT_OID   12
+#define CMD	      "history"
+#define TABLE_EDGES   3 /* edges per commit in the table */
+#define SHORT_OID     12
+#define DEFAULT_MAX_P CLI_STR(WPERF_CHANGEPOINT_MAX_P)
 
 /* The point of one commit's baseline: medians, and the knots of most runs. */
 static int point_of(const struct wperf_baseline *b, struct wperf_run *p)
@@ -55,18 +64,25 @@ static int cmp_heavier(const void *a, const void *b)
 	return (x->share < y->share) - (x->share > y->share);
 }
 
+/* The start of a row about commit c: "| `OID` | DATE | SUBJECT | ". */
+static int commit_cells(struct wperf_buf *md, const struct git_change *c)
+{
+	char date[16];
+	time_t t = (time_t)c->time;
+
+	strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&t));
+	return wperf_buf_printf(md, "| `%.*s` | %s | %s | ", SHORT_OID, c->oid, date, c->subject);
+}
+
 /* A row of the table: commit, date, subject, runs, throughput, knots, edges. */
 static int table_row(struct wperf_buf *md, const struct git_change *c,
 		     const struct wperf_baseline *b, const struct wperf_run *p)
 {
 	struct wperf_run_edge *top = NULL;
-	char date[16];
-	time_t t = (time_t)c->time;
-	int e;
+	int e = commit_cells(md, c);
 
-	strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&t));
-	e = wperf_buf_printf(md, "| `%.*s` | %s | %s | %zu | ", SHORT_OID, c->oid, date, c->subject,
-			     b->runs);
+	if (!e)
+		e = wperf_buf_printf(md, "%zu | ", b->runs);
 	if (!e)
 		e = isnan(p->throughput) ? wperf_buf_printf(md, "- | ")
 					 : wperf_buf_printf(md, "%.6g | ", p->throughput);
@@ -94,14 +110,34 @@ static int table_row(struct wperf_buf *md, const struct git_change *c,
 	return e;
 }
 
+/* What a series of the points is of. */
+enum series_kind {
+	SERIES_THROUGHPUT,
+	SERIES_EDGE, /* an edge's share, 0 at a point without it */
+	SERIES_KNOT, /* a vertex's being in a knot, 0 or 1 */
+};
+
+/* A series: its kind and its edge (from, to) or vertex (from), borrowed from
+ * the points. */
+struct series {
+	enum series_kind kind;
+	const char *from, *to;
+};
+
 struct history {
 	const char *name, *baseline, *since, *out_dir;
+	int changes;			  /* --changes */
+	struct wperf_changepoint_opts cp; /* --max-p */
 	struct git_repo *repo;
-	struct git_change *changes;
-	size_t nchanges;
-	struct wperf_runset points; /* one per commit shown */
-	const char **labels;	    /* the points' short commit ids */
+	struct git_change *commits; /* that changed the baseline */
+	size_t ncommits;
+	struct wperf_runset points;	    /* one per commit shown */
+	const struct git_change **point_of; /* each point's commit */
+	const char **labels;		    /* the points' short commit ids */
 	char (*oids)[SHORT_OID + 1];
+	struct wperf_buf found;				/* struct series_change, with --changes */
+	size_t searched[SERIES_KNOT + 1];		/* the series searched, by kind */
+	struct wperf_buf throughput_marks, edges_marks; /* size_t: the points to mark */
 	struct wperf_buf md;
 	char unit[32];
 };
@@ -113,6 +149,13 @@ const struct cli_option cli_history_options[] = {
     {0, "since", "REF", "only the commits after REF", CLI_STRING(struct history, since)},
     {'o', "output", "DIR", "where the table and the plots go (default: history/NAME)",
      CLI_STRING(struct history, out_dir)},
+    {0, "changes", NULL,
+     "find the commits where the throughput, an edge's share or a knot's members changed "
+     "(E-Divisive means with Student's t, after Apache Otava)",
+     CLI_FLAG(struct history, changes)},
+    {0, "max-p", "P",
+     "a change point's p must be below P (default " DEFAULT_MAX_P "; implies --changes)",
+     CLI_NUMBER(struct history, cp.max_p, 1e-300, 1)},
     {0},
 };
 
@@ -123,13 +166,14 @@ static int collect(struct history *h, const char *rel, struct wperf_error *err)
 	struct wperf_buf text = {0};
 	int e = 0;
 
-	h->points.runs = calloc(h->nchanges, sizeof(*h->points.runs));
-	h->labels = calloc(h->nchanges, sizeof(*h->labels));
-	h->oids = calloc(h->nchanges, sizeof(*h->oids));
-	if (!h->points.runs || !h->labels || !h->oids)
+	h->points.runs = calloc(h->ncommits, sizeof(*h->points.runs));
+	h->point_of = calloc(h->ncommits, sizeof(*h->point_of));
+	h->labels = calloc(h->ncommits, sizeof(*h->labels));
+	h->oids = calloc(h->ncommits, sizeof(*h->oids));
+	if (!h->points.runs || !h->point_of || !h->labels || !h->oids)
 		return wperf_error_set(err, -ENOMEM, "out of memory");
-	for (size_t i = 0; !e && i < h->nchanges; i++) {
-		const struct git_change *c = &h->changes[i];
+	for (size_t i = 0; !e && i < h->ncommits; i++) {
+		const struct git_change *c = &h->commits[i];
 		struct wperf_baseline b = {0};
 		struct wperf_error bad = {0};
 		char name[PATH_MAX + 64];
@@ -150,10 +194,249 @@ static int collect(struct history *h, const char *rel, struct wperf_error *err)
 			e = wperf_error_set(err, -ENOMEM, "out of memory");
 		snprintf(h->oids[h->points.nruns], sizeof(*h->oids), "%.*s", SHORT_OID, c->oid);
 		h->labels[h->points.nruns] = h->oids[h->points.nruns];
-		h->points.nruns++;
+		h->point_of[h->points.nruns++] = c;
 		wperf_baseline_release(&b);
 	}
 	wperf_buf_release(&text);
+	return e;
+}
+
+/* ---- --changes ---- */
+
+/* A change point of a series, and when it was found (the order of the rows
+ * of one commit: the throughput first, then the edges, then the knots). */
+struct series_change {
+	struct series of;
+	size_t found;
+	struct wperf_changepoint cp;
+};
+
+static int cmp_series(const void *a, const void *b)
+{
+	const struct series *x = a, *y = b;
+	int c = strcmp(x->from, y->from);
+
+	return c || !x->to ? c : strcmp(x->to, y->to);
+}
+
+static int cmp_change(const void *a, const void *b)
+{
+	const struct series_change *x = a, *y = b;
+
+	if (x->cp.index != y->cp.index)
+		return x->cp.index < y->cp.index ? -1 : 1;
+	return (x->found > y->found) - (x->found < y->found);
+}
+
+static int push_series(struct wperf_buf *keys, enum series_kind kind, const char *from,
+		       const char *to)
+{
+	struct series *s = wperf_buf_push(keys, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	*s = (struct series){kind, from, to};
+	return 0;
+}
+
+/* The distinct edges (SERIES_EDGE) or knot vertices (SERIES_KNOT) of the
+ * points, sorted, into keys; 0 or -ENOMEM. */
+static int distinct_series(const struct wperf_runset *points, enum series_kind kind,
+			   struct wperf_buf *keys)
+{
+	struct series *s;
+	size_t n = 0;
+	int e = 0;
+
+	for (size_t i = 0; !e && i < points->nruns; i++) {
+		const struct wperf_run *p = &points->runs[i];
+
+		for (size_t j = 0; !e && kind == SERIES_EDGE && j < p->nedges; j++)
+			e = push_series(keys, kind, p->edges[j].from, p->edges[j].to);
+		for (size_t k = 0; !e && kind == SERIES_KNOT && k < p->nknots; k++)
+			for (size_t v = 0; !e && v < p->knots[k].n; v++)
+				e = push_series(keys, kind, p->knots[k].ids[v], NULL);
+	}
+	s = (struct series *)keys->data;
+	if (!e && keys->len)
+		qsort(s, keys->len / sizeof(*s), sizeof(*s), cmp_series);
+	for (size_t i = 0; !e && i < keys->len / sizeof(*s); i++)
+		if (!n || cmp_series(&s[n - 1], &s[i]))
+			s[n++] = s[i];
+	keys->len = n * sizeof(*s);
+	return e;
+}
+
+/* The value of series s at point p. */
+static double series_value(const struct series *s, const struct wperf_run *p)
+{
+	if (s->kind == SERIES_THROUGHPUT)
+		return p->throughput;
+	if (s->kind == SERIES_EDGE)
+		return wperf_run_edge_share(p, s->from, s->to);
+	for (size_t k = 0; k < p->nknots; k++)
+		for (size_t v = 0; v < p->knots[k].n; v++)
+			if (!strcmp(p->knots[k].ids[v], s->from))
+				return 1;
+	return 0;
+}
+
+/* Adds point at to the marks of a plot, once. */
+static int mark(struct wperf_buf *marks, size_t at)
+{
+	const size_t *m = (const size_t *)marks->data;
+	size_t *slot;
+
+	for (size_t i = 0; i < marks->len / sizeof(*m); i++)
+		if (m[i] == at)
+			return 0;
+	if (!(slot = wperf_buf_push(marks, sizeof(*slot))))
+		return -ENOMEM;
+	*slot = at;
+	return 0;
+}
+
+/* The change points of series s (its values into x), into h->found and the
+ * marks of its plot. */
+static int find_changes(struct history *h, const struct series *s, double *x,
+			struct wperf_error *err)
+{
+	struct wperf_changepoint *cps;
+	size_t n;
+	int e;
+
+	for (size_t i = 0; i < h->points.nruns; i++)
+		x[i] = series_value(s, &h->points.runs[i]);
+	if ((e = wperf_changepoints(x, h->points.nruns, &h->cp, &cps, &n, err)))
+		return e;
+	for (size_t i = 0; !e && i < n; i++) {
+		struct series_change *c = wperf_buf_push(&h->found, sizeof(*c));
+
+		if (!c)
+			e = -ENOMEM;
+		else
+			*c = (struct series_change){*s, h->found.len / sizeof(*c), cps[i]};
+		if (!e)
+			e = mark(s->kind == SERIES_THROUGHPUT ? &h->throughput_marks
+							      : &h->edges_marks,
+				 cps[i].index);
+	}
+	free(cps);
+	return e ? wperf_error_set(err, e, "out of memory") : 0;
+}
+
+/* Every series' change points into h->found, in their commits' order;
+ * h->searched counts the series of each kind. */
+static int detect_changes(struct history *h, struct wperf_error *err)
+{
+	const struct series throughput = {SERIES_THROUGHPUT, NULL, NULL};
+	double *x = malloc(h->points.nruns * sizeof(*x));
+	struct wperf_buf keys = {0};
+	int e = x ? find_changes(h, &throughput, x, err) : -ENOMEM;
+
+	h->searched[SERIES_THROUGHPUT] = 1;
+	for (enum series_kind k = SERIES_EDGE; !e && k <= SERIES_KNOT; k++) {
+		const struct series *s;
+
+		wperf_buf_clear(&keys);
+		if ((e = distinct_series(&h->points, k, &keys)))
+			break;
+		s = (const struct series *)keys.data;
+		h->searched[k] = keys.len / sizeof(*s);
+		for (size_t i = 0; !e && i < h->searched[k]; i++)
+			e = find_changes(h, &s[i], x, err);
+	}
+	if (!e && h->found.len)
+		qsort(h->found.data, h->found.len / sizeof(struct series_change),
+		      sizeof(struct series_change), cmp_change);
+	free(x);
+	wperf_buf_release(&keys);
+	return e == -ENOMEM ? wperf_error_set(err, e, "out of memory") : e;
+}
+
+/* The metric cell of a change: what moved. */
+static int metric_cell(struct wperf_buf *md, const struct series *s, const char *unit)
+{
+	int e;
+
+	if (s->kind == SERIES_THROUGHPUT)
+		return wperf_buf_printf(md, "throughput%s%s%s | ", *unit ? " (" : "", unit,
+					*unit ? ")" : "");
+	e = wperf_md_code(md, s->from);
+	if (!e && s->kind == SERIES_EDGE)
+		e = wperf_buf_printf(md, " → ");
+	if (!e && s->kind == SERIES_EDGE)
+		e = wperf_md_code(md, s->to);
+	return e ? e
+		 : wperf_buf_printf(md, "%s | ", s->kind == SERIES_EDGE ? " share" : " in a knot");
+}
+
+/* The level before and after a change, the change, p: a throughput as it is
+ * measured, a share of the window or of the commits in percent. */
+static int level_cells(struct wperf_buf *md, const struct series_change *c)
+{
+	const struct wperf_changepoint *cp = &c->cp;
+	int e;
+
+	if (c->of.kind == SERIES_THROUGHPUT)
+		e = wperf_buf_printf(md, "%.6g → %.6g | ", cp->mean_before, cp->mean_after);
+	else
+		e = wperf_buf_printf(md, "%.3g%% → %.3g%%%s | ", 100 * cp->mean_before,
+				     100 * cp->mean_after,
+				     c->of.kind == SERIES_KNOT ? " of the commits" : "");
+	if (!e && c->of.kind == SERIES_KNOT)
+		e = wperf_buf_printf(md, "%s | ",
+				     cp->mean_after > cp->mean_before ? "joined" : "left");
+	else if (!e)
+		e = isfinite(cp->rel_change)
+			? wperf_buf_printf(md, "%+.1f%% | ", 100 * cp->rel_change)
+			: wperf_buf_printf(md, "- | ");
+	return e ? e : wperf_buf_printf(md, "%.2g |\n", cp->p);
+}
+
+/* The section of the change points. */
+static int changes_section(struct history *h)
+{
+	const struct series_change *c = (const struct series_change *)h->found.data;
+	size_t n = h->found.len / sizeof(*c);
+	size_t edges = h->searched[SERIES_EDGE], vertices = h->searched[SERIES_KNOT];
+	int e = wperf_buf_printf(
+	    &h->md,
+	    "\n## Change points\n\n"
+	    "E-Divisive means with Student's t test, after Apache Otava: each the first "
+	    "commit of a new level, at p below %g between the levels before and after it. "
+	    "Searched: the throughput, the share of %zu edge%s, whether %zu vert%s in a "
+	    "knot.\n\n",
+	    h->cp.max_p ? h->cp.max_p : WPERF_CHANGEPOINT_MAX_P, edges, edges == 1 ? "" : "s",
+	    vertices, vertices == 1 ? "ex is" : "ices are");
+
+	if (!e && !n)
+		return wperf_buf_printf(&h->md, "None.\n");
+	if (!e)
+		e = wperf_buf_printf(&h->md,
+				     "| commit | date | subject | metric | before → after | "
+				     "change | p |\n|---|---|---|---|---:|---:|---:|\n");
+	for (size_t i = 0; !e && i < n; i++) {
+		e = commit_cells(&h->md, h->point_of[c[i].cp.index]);
+		if (!e)
+			e = metric_cell(&h->md, &c[i].of, h->unit);
+		if (!e)
+			e = level_cells(&h->md, &c[i]);
+	}
+	return e;
+}
+
+/* --changes: the section, and the marks on x for the plots. */
+static int changes_of(struct history *h, struct plots_axis *x, struct wperf_error *err)
+{
+	int e = detect_changes(h, err);
+
+	if (!e && changes_section(h))
+		e = wperf_error_set(err, -ENOMEM, "out of memory");
+	x->throughput_marks = (struct plots_marks){(const size_t *)h->throughput_marks.data,
+						   h->throughput_marks.len / sizeof(size_t)};
+	x->edges_marks = (struct plots_marks){(const size_t *)h->edges_marks.data,
+					      h->edges_marks.len / sizeof(size_t)};
 	return e;
 }
 
@@ -166,9 +449,9 @@ static int history_run(struct history *h, struct wperf_error *err)
 	gate_baseline_path(h->baseline, h->name, path, sizeof(path));
 	if ((e = git_repo_open(".", &h->repo, err)) ||
 	    (e = git_repo_relative(h->repo, path, rel, sizeof(rel), err)) ||
-	    (e = git_repo_changes(h->repo, rel, h->since, &h->changes, &h->nchanges, err)))
+	    (e = git_repo_changes(h->repo, rel, h->since, &h->commits, &h->ncommits, err)))
 		return e;
-	if (!h->nchanges)
+	if (!h->ncommits)
 		return wperf_error_set(err, -ENOENT, "no commit%s%s changed %s",
 				       h->since ? " after " : "", h->since ? h->since : "", rel);
 	e = wperf_buf_printf(
@@ -176,7 +459,7 @@ static int history_run(struct history *h, struct wperf_error *err)
 	    "# %s: the baseline across %zu commit%s\n\n"
 	    "| commit | date | subject | runs | throughput | knots | heaviest edges |\n"
 	    "|---|---|---|---:|---:|---|---|\n",
-	    h->name, h->nchanges, h->nchanges == 1 ? "" : "s");
+	    h->name, h->ncommits, h->ncommits == 1 ? "" : "s");
 	if (e)
 		return wperf_error_set(err, -ENOMEM, "out of memory");
 	if ((e = collect(h, rel, err)))
@@ -186,6 +469,8 @@ static int history_run(struct history *h, struct wperf_error *err)
 				       rel);
 	snprintf(h->points.unit, sizeof(h->points.unit), "%s", h->unit);
 	x.labels = h->labels;
+	if (h->changes && (e = changes_of(h, &x, err)))
+		return e;
 	if ((e = plots_write_axis(&h->points, h->name, &x, h->out_dir, err)))
 		return e;
 	snprintf(file, sizeof(file), "%s/history.md", h->out_dir);
@@ -195,9 +480,13 @@ static int history_run(struct history *h, struct wperf_error *err)
 static void history_release(struct history *h)
 {
 	wperf_runset_release(&h->points);
+	free(h->point_of);
 	free(h->labels);
 	free(h->oids);
-	free(h->changes);
+	free(h->commits);
+	wperf_buf_release(&h->found);
+	wperf_buf_release(&h->throughput_marks);
+	wperf_buf_release(&h->edges_marks);
 	wperf_buf_release(&h->md);
 	git_repo_free(h->repo);
 }
@@ -224,6 +513,7 @@ int cmd_history(int argc, char **argv)
 	if (status >= 0)
 		return status;
 	status = EXIT_OK;
+	h.changes |= h.cp.max_p > 0; /* --max-p asks for them */
 	scenario = argv[optind];
 	scenario_name(scenario, name, sizeof(name));
 	h.name = name;

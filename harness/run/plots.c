@@ -109,11 +109,29 @@ static int script_xtics(struct wperf_buf *gp, const struct plots_axis *x, size_t
 	return e ? e : wperf_buf_printf(gp, ")\n");
 }
 
+/* The marks as dashed red vertical lines at their points, and the label of
+ * the x axis (named axis) saying what they are. */
+static int script_marks(struct wperf_buf *gp, const char *axis, const struct plots_marks *marks)
+{
+	int e = 0;
+
+	for (size_t i = 0; !e && i < marks->n; i++)
+		e = wperf_buf_printf(
+		    gp,
+		    "set arrow from %zu, graph 0 to %zu, graph 1 nohead dt 2 lw 1.5 "
+		    "lc rgb '#cc0000'\n",
+		    marks->at[i] + 1, marks->at[i] + 1);
+	if (!e && marks->n)
+		e = wperf_buf_printf(gp, "set xlabel '%s (dashed: a change point)' noenhanced\n",
+				     axis);
+	return e;
+}
+
 /* The start of the script of plot name: the SVG terminal, the title (the
  * scenario's, then what, then "per run" or per x's name), the key and the x
- * axis: points 1..nruns. */
+ * axis: points 1..nruns, marks at the points of marks (NULL: none). */
 static int script_head(struct wperf_buf *gp, const char *name, const char *title, const char *what,
-		       const struct plots_axis *x, size_t nruns)
+		       const struct plots_axis *x, const struct plots_marks *marks, size_t nruns)
 {
 	const char *axis = x ? x->name : "run";
 	int e = wperf_buf_printf(gp,
@@ -136,6 +154,8 @@ static int script_head(struct wperf_buf *gp, const char *name, const char *title
 				     "set xlabel '%s' noenhanced\n"
 				     "set xrange [0.5:%zu.5]\n",
 				     what, axis, axis, nruns);
+	if (!e && marks)
+		e = script_marks(gp, axis, marks);
 	return e ? e : script_xtics(gp, x, nruns);
 }
 
@@ -319,7 +339,8 @@ static int plot_throughput(const struct wperf_runset *rs, const char *title,
 	}
 
 	if (!e)
-		e = script_head(&gp, "throughput", title, "throughput", x, rs->nruns);
+		e = script_head(&gp, "throughput", title, "throughput", x,
+				x ? &x->throughput_marks : NULL, rs->nruns);
 	if (!e)
 		e = wperf_buf_printf(&gp, "set ylabel '%s", unit[0] ? "" : "throughput");
 	if (!e)
@@ -444,7 +465,8 @@ static int plot_edges(const struct wperf_runset *rs, const char *title, const st
 	}
 
 	if (!e)
-		e = script_head(&gp, "edges", title, "heaviest edges", x, rs->nruns);
+		e = script_head(&gp, "edges", title, "heaviest edges", x,
+				x ? &x->edges_marks : NULL, rs->nruns);
 	if (!e)
 		e = wperf_buf_printf(&gp, "set ylabel 'share of the window' noenhanced\n"
 					  "set yrange [0:*]\n"

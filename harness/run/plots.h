@@ -36,11 +36,20 @@
 int plots_write(const struct wperf_runset *rs, const char *title, const char *dir,
 		struct wperf_error *err);
 
-/* The x axis when the points are not runs: its name ("commit"), and a label
- * for each point (rs->nruns of them) written under its tic. */
+/* Points of the x axis to mark (from 0), each by a dashed vertical line at
+ * it: where a change point puts the first point of a new level. */
+struct plots_marks {
+	const size_t *at;
+	size_t n;
+};
+
+/* The x axis when the points are not runs: its name ("commit"), a label for
+ * each point (rs->nruns of them) written under its tic, and the points to
+ * mark on throughput.* and on edges.* (none when zeroed). */
 struct plots_axis {
 	const char *name;
 	const char *const *labels;
+	struct plots_marks throughput_marks, edges_marks;
 };
 
 /* plots_write with another x axis (NULL: runs 1..n, as plots_write). */

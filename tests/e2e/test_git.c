@@ -4,7 +4,9 @@
  * with the git program, and wperf-bench run in them.
  *   - compare --baseline-ref reads the baseline of another commit (and of the
  *     merge base) from git's objects, whatever the work tree holds;
- *   - history tables and plots a baseline across the commits that changed it;
+ *   - history tables and plots a baseline across the commits that changed it,
+ *     and with --changes finds the commit where its throughput, an edge and a
+ *     knot moved to a new level, and no other;
  *   - ab runs the base commit and the work tree in turns, recorded by the
  *     kernel, and finds the blocking wait the head added.
  */
@@ -282,6 +284,123 @@ static void history_of_a_baseline(void **state)
 	wperf_buf_release(&png);
 }
 
+/* The noise of the history's throughputs: a fixed draw of 12 standard
+ * normal values, times 2% of the level (the spread that
+ * tests/unit/test_changepoint.c gives a history's points, and says why). */
+static const double noise[] = {0.31, -1.12, 0.84, -0.27, 1.39, -0.88,
+			       0.52, -0.41, 1.07, -1.35, 0.18, 0.66};
+#define HISTORY_COMMITS (sizeof(noise) / sizeof(noise[0]))
+#define STEP_AT		6 /* the commit (from 0) whose throughput is 10% lower and on */
+
+/*
+ * Commits the baseline of the history's commit i: 3 runs around its
+ * throughput, fig1/A -> fig1/B at about half the window (with noise of its
+ * own), and from STEP_AT on fig1/D in the knot and fig1/B -> fig1/D at 30%.
+ */
+static void commit_history_point(const char *repo, size_t i)
+{
+	double tp = 1000 * (i >= STEP_AT ? 0.9 : 1) * (1 + 0.02 * noise[i]);
+	double share = 0.5 * (1 + 0.03 * noise[(i + 5) % HISTORY_COMMITS]);
+	char path[PATH_MAX + 64], text[1024], subject[32];
+	int stepped = i >= STEP_AT;
+
+	snprintf(path, sizeof(path), "%s/baselines/synthetic-fig1.yaml", repo);
+	snprintf(text, sizeof(text),
+		 "format: wperf-baseline/1\n"
+		 "scenario: synthetic-fig1\n"
+		 "runs: 3\n"
+		 "throughput: {samples: [%.1f, %.1f, %.1f], unit: requests/s}\n"
+		 "knots:\n"
+		 "- vertices: [fig1/B%s]\n"
+		 "  seen: 3\n"
+		 "edges:\n"
+		 "- from: fig1/A\n"
+		 "  to: fig1/B\n"
+		 "  samples: [%.4f, %.4f, %.4f]\n"
+		 "%s",
+		 tp - 5, tp, tp + 5, stepped ? ", fig1/D" : "", share - 0.01, share, share + 0.01,
+		 stepped ? "- from: fig1/B\n  to: fig1/D\n  samples: [0.29, 0.3, 0.31]\n" : "");
+	e2e_write_file(path, text);
+	snprintf(subject, sizeof(subject), "%s %zu", i == STEP_AT ? "the step" : "point", i);
+	GIT(repo, "add", "baselines");
+	GIT(repo, "commit", "-q", "-m", subject);
+}
+
+/* How many times file dir/name holds needle. */
+static size_t count_in(const char *dir, const char *name, const char *needle)
+{
+	struct wperf_buf text = {0};
+	struct wperf_error err = {0};
+	char path[PATH_MAX + 64];
+	size_t n = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	assert_int_equal(output_read_all(path, &text, &err), 0);
+	assert_int_equal(wperf_buf_append(&text, "", 1), 0);
+	for (const char *s = (char *)text.data; (s = strstr(s, needle)); s++)
+		n++;
+	wperf_buf_release(&text);
+	return n;
+}
+
+/*
+ * --changes over 12 commits whose throughput drops 10% at one, where fig1/D
+ * joins the knot with an edge of its own: that commit, for those three
+ * series and no other, and a dashed line at it on both plots.
+ */
+static void history_finds_the_step(void **state)
+{
+	const char *repo = new_repo("history-changes");
+	const char *dir = e2e_tmp_path("history-changes-out");
+	char step[41], short_oid[16], path[PATH_MAX + 16];
+	const char *section, *row;
+	size_t rows = 0;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/baselines", repo);
+	assert_int_equal(mkdir(path, 0755), 0);
+	for (size_t i = 0; i < HISTORY_COMMITS; i++) {
+		commit_history_point(repo, i);
+		if (i == STEP_AT)
+			head_oid(repo, "HEAD", step);
+	}
+	BENCH(repo, "history", "--changes", "-o", dir, "synthetic-fig1");
+	if (out.status)
+		fail_msg("history --changes: %d\n%s", out.status, out.err);
+	section = strstr(out.out, "## Change points");
+	assert_non_null(section);
+	assert_non_null(strstr(section, "at p below 0.001"));
+	assert_non_null(strstr(section, "the share of 2 edges, whether 2 vertices are in a knot"));
+	snprintf(short_oid, sizeof(short_oid), "`%.12s`", step);
+	for (row = section; (row = strstr(row, "\n| `")); row++, rows++)
+		if (strncmp(row + 3, short_oid, strlen(short_oid)))
+			fail_msg("a change point at another commit:\n%s", section);
+	assert_int_equal(rows, 3);
+	if (!strstr(section, "| the step 6 | throughput (requests/s) | ") ||
+	    !strstr(section, "| `fig1/B` → `fig1/D` share | 0% → 30% | ") ||
+	    !strstr(section, "| `fig1/D` in a knot | 0% → 100% of the commits | joined |") ||
+	    !strstr(section, "| 1000.9 → 902.017 | -9.9% | "))
+		fail_msg("not the rows of the step:\n%s", section);
+	/* the plots mark the commit, the 7th point */
+	assert_int_equal(count_in(dir, "throughput.gp", "set arrow from 7, graph 0"), 1);
+	assert_int_equal(count_in(dir, "throughput.gp", "set arrow"), 1);
+	assert_int_equal(count_in(dir, "edges.gp", "set arrow from 7, graph 0"), 1);
+	assert_int_equal(count_in(dir, "edges.gp", "set arrow"), 1);
+
+	/* --max-p alone asks for them; a level that is not one is refused */
+	BENCH(repo, "history", "--max-p", "1e-4", "-o", dir, "synthetic-fig1");
+	assert_int_equal(out.status, 0);
+	assert_non_null(strstr(out.out, "at p below 0.0001"));
+	BENCH(repo, "history", "--max-p", "0", "-o", dir, "synthetic-fig1");
+	assert_int_equal(out.status, 2);
+	assert_non_null(strstr(out.err, "--max-p wants a number from 1e-300 to 1, not '0'"));
+	/* without them, neither the section nor the marks */
+	BENCH(repo, "history", "-o", dir, "synthetic-fig1");
+	assert_int_equal(out.status, 0);
+	assert_null(strstr(out.out, "Change points"));
+	assert_int_equal(count_in(dir, "throughput.gp", "set arrow"), 0);
+}
+
 /* ---- ab ---- */
 
 /* Figure 1 with its build step: the program copied into the tree's build/. */
@@ -429,6 +548,7 @@ int main(void)
 	    cmocka_unit_test(baseline_from_another_commit),
 	    cmocka_unit_test(an_accepted_entry_names_its_commit),
 	    cmocka_unit_test(history_of_a_baseline),
+	    cmocka_unit_test(history_finds_the_step),
 	    cmocka_unit_test(ab_finds_the_added_wait),
 	};
 
