@@ -47,6 +47,10 @@ void wperf_check_scenario_release(struct wperf_check_scenario *s)
 	for (size_t i = 0; i < s->nsettings_changed; i++)
 		free(s->settings_changed[i]);
 	free(s->settings_changed);
+	free(s->flame);
+	for (size_t i = 0; i < s->ngrowing; i++)
+		free(s->growing[i]);
+	free(s->growing);
 	wperf_verdict_release(&s->verdict);
 	memset(s, 0, sizeof(*s));
 }
@@ -236,6 +240,12 @@ static int scenario_to_json(struct json_object *a, const struct wperf_check_scen
 	ret = ret ? ret : put_array(o, "settings_changed", &sub);
 	for (size_t i = 0; i < s->nsettings_changed && !ret; i++)
 		ret = wperf_json_append(sub, json_object_new_string(s->settings_changed[i]));
+	if (s->flame) {
+		ret = ret ? ret : put_string(o, "flame", s->flame);
+		ret = ret ? ret : put_array(o, "growing", &sub);
+		for (size_t i = 0; i < s->ngrowing && !ret; i++)
+			ret = wperf_json_append(sub, json_object_new_string(s->growing[i]));
+	}
 	return ret;
 }
 

@@ -37,6 +37,13 @@ struct wperf_check_scenario {
 	 * check trusts the head's settings */
 	char **settings_changed;
 	size_t nsettings_changed;
+	/* base mode, a verdict with findings: the differential flame graph of
+	 * the head's waits against the base's, a file in its folder (NULL: none),
+	 * and the stacks that grew most, one line each ("+CHANGE UNIT (A -> B):
+	 * FRAME;FRAME;..."), most first */
+	char *flame;
+	char **growing;
+	size_t ngrowing;
 };
 
 struct wperf_check {

@@ -391,6 +391,10 @@ static void read_later_keys(struct reader *r, struct json_object **x,
 		r_size(r, 22, &v->presence);
 	if (x[23])
 		r_bool(r, 23, &v->underpowered);
+	if (x[24])
+		r_dup(r, 24, 1, 0, &s->flame);
+	if (x[25])
+		s->growing = r_items(r, 25, sizeof(*s->growing), read_warning, &s->ngrowing);
 }
 
 static int read_scenario(struct json_object *o, const char *path, void *item,
@@ -419,7 +423,9 @@ static int read_scenario(struct json_object *o, const char *path, void *item,
 					   "settings_changed",
 					   "detect",
 					   "presence",
-					   "underpowered"};
+					   "underpowered",
+					   "flame",
+					   "growing"};
 	/* unconfirmed_runs and what follows came later: optional */
 	static const char *const verdicts[] = {"pass",	     "improved",     "new-bottleneck",
 					       "regression", "inconclusive", ERROR_NAME};
@@ -429,7 +435,7 @@ static int read_scenario(struct json_object *o, const char *path, void *item,
 	struct reader r;
 	int kind = 0;
 
-	r_start(&r, o, path, keys, NAMES(keys), NAMES(keys) - 6, x, err);
+	r_start(&r, o, path, keys, NAMES(keys), NAMES(keys) - 8, x, err);
 	r_dup(&r, 0, 0, 1, &s->name);
 	r_dup(&r, 1, 0, 0, &s->dir);
 	r_name(&r, 2, verdicts, NAMES(verdicts), &kind);

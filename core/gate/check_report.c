@@ -225,9 +225,36 @@ static void table_row(struct md *m, const struct wperf_check_scenario *s)
 
 /* ---- the details of a scenario ---- */
 
+#define GROWING_CHARS 600
+
 static int has_details(const struct wperf_check_scenario *s)
 {
 	return !s->error && (s->verdict.nfindings || s->verdict.nwarnings);
+}
+
+/* The wait stacks that grew most from the base to the head, each cut to
+ * GROWING_CHARS (a stack is two threads' frames, often hundreds). */
+static void growing(struct md *m, const struct wperf_check_scenario *s)
+{
+	if (!s->ngrowing)
+		return;
+	check_md_printf(m, "\nThe wait stacks that grew most, head against base (waiter's "
+			   "frames, `--`, its waker's):\n\n");
+	for (size_t i = 0; i < s->ngrowing; i++) {
+		size_t n = strlen(s->growing[i]);
+
+		check_md_printf(m, "- ");
+		if (n > GROWING_CHARS) {
+			char cut[GROWING_CHARS + 1];
+
+			snprintf(cut, sizeof(cut), "%s", s->growing[i]);
+			check_md_code(m, cut);
+			check_md_printf(m, " (cut: %zu characters in all)", n);
+		} else {
+			check_md_code(m, s->growing[i]);
+		}
+		check_md_printf(m, "\n");
+	}
 }
 
 static void details(struct md *m, const struct wperf_check_scenario *s, const char *artifacts)
@@ -256,10 +283,18 @@ static void details(struct md *m, const struct wperf_check_scenario *s, const ch
 		check_md_text(m, v->warnings[i]);
 		check_md_printf(m, "\n");
 	}
+	growing(m, s);
 	if (artifacts) {
 		check_md_printf(m, "\nIts folder: ");
 		check_md_code(m, s->dir);
-		check_md_printf(m, " in the [artifacts](%s).\n", artifacts);
+		check_md_printf(m, " in the [artifacts](%s)", artifacts);
+		if (s->flame) {
+			check_md_printf(m, "; where its waits changed: ");
+			check_md_code(m, s->flame);
+			check_md_printf(m, " in it, a differential flame graph (red: the head "
+					   "waits longer)");
+		}
+		check_md_printf(m, ".\n");
 	}
 	check_md_printf(m, "\n</details>\n\n");
 }

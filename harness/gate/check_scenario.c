@@ -16,6 +16,7 @@
 #include "core/gate/spending.h"
 #include "harness/base/output.h"
 #include "harness/base/progress.h"
+#include "harness/gate/check_flame.h"
 #include "harness/gate/head_settings.h"
 #include "harness/run/run_set.h"
 
@@ -440,6 +441,20 @@ static char *inconclusive_reason(const struct wperf_verdict *v)
 	return (char *)b.data;
 }
 
+/* Where the head's waits changed, for a verdict with findings: a picture
+ * and the stacks that grew, or a warning when the runs cannot give them (it
+ * changes no verdict). */
+static void flame(const struct check *c, struct wperf_check_scenario *out)
+{
+	struct wperf_error err = {0};
+
+	if (check_flame(&c->r[BASE], &c->r[HEAD], c->o->dir, &out->growing, &out->ngrowing, &err) ==
+	    0)
+		out->flame = strdup(CHECK_FLAME_SVG);
+	else
+		fprintf(stderr, "wperf-bench: warning: no differential flame graph: %s\n", err.msg);
+}
+
 /* "synthetic-fig1" of "scenarios/synthetic-fig1.yaml": the name of a
  * scenario whose file could not be loaded. */
 static char *file_stem(const char *path)
@@ -485,6 +500,8 @@ int check_scenario(const struct check_scenario_opts *o, struct wperf_check_scena
 	}
 	if (!e)
 		e = judge(&c, &out->verdict, err);
+	if (!e && c.sides == 2 && out->verdict.nfindings)
+		flame(&c, out);
 	fatal = e == -EINTR || e == -ENOMEM;
 	out->name = c.r[HEAD].scenario[0] ? strdup(c.r[HEAD].scenario) : file_stem(o->scenario);
 	out->dir = strdup(strrchr(o->dir, '/') ? strrchr(o->dir, '/') + 1 : o->dir);

@@ -97,6 +97,9 @@ int analyze_run(const struct scenario *s, const char *trace, const char *target,
 		e = write_report(a, sym, &ro, wperf_report_text, NULL, run_dir, "report.txt", err);
 	if (!e)
 		e = write_report(a, sym, &ro, wperf_report_dot, "svg", run_dir, "graph.svg", err);
+	if (!e) /* for the differential flame graph of a check (harness/gate/check_flame.h) */
+		e = write_report(a, sym, &ro, wperf_report_folded, NULL, run_dir,
+				 ANALYZE_RUN_FOLDED, err);
 	if (!e)
 		e = wperf_run_from_analysis(a, ro.target, throughput, sym, out, err);
 	wperf_symbolizer_free(sym);

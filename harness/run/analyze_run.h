@@ -2,7 +2,8 @@
 /*
  * The analysis of one run of a scenario: its trace analyzed with the
  * scenario's options, the reports written next to it (report.json,
- * report.txt, graph.svg), and what the gate keeps of it (a struct wperf_run).
+ * report.txt, graph.svg, and its wait stacks folded, ANALYZE_RUN_FOLDED), and
+ * what the gate keeps of it (a struct wperf_run).
  */
 #ifndef WPERF_ANALYZE_RUN_H
 #define WPERF_ANALYZE_RUN_H
@@ -10,6 +11,8 @@
 #include "core/util/error.h"
 #include "core/gate/runset.h"
 #include "core/scenario/scenario.h"
+
+#define ANALYZE_RUN_FOLDED "waits.folded"
 
 /*
  * Analyzes trace (a run of s, in run_dir) for target (a process name or

@@ -213,6 +213,31 @@ static void assert_has(const struct wperf_buf *b, const char *text)
 		fail_msg("lacks \"%s\":\n%s", text, (const char *)b->data);
 }
 
+/* Where B waits now, in the comment: the differential flame graph's file in
+ * the scenario's folder, and, first of the stacks that grew, B's new wait for
+ * D in pthread_cond_wait (the plant's). */
+static void assert_grew(const struct wperf_buf *b)
+{
+	const char *text = (const char *)b->data, *grew, *end;
+	char path[PATH_MAX + 64];
+
+	assert_has(b, "where its waits changed: `waits-diff.svg` in it");
+	snprintf(path, sizeof(path), "%s/%s/waits-diff.svg", check, SCENARIO);
+	if (access(path, R_OK) < 0)
+		fail_msg("no %s", path);
+	grew = strstr(text, "The wait stacks that grew most");
+	assert_non_null(grew);
+	grew = strstr(grew, "\n- `");
+	assert_non_null(grew);
+	end = strchr(grew + 1, '\n');
+	if (!end ||
+	    !memmem(grew, (size_t)(end - grew), PROGRAM "/B->" NEW_VERTEX ";",
+		    strlen(PROGRAM "/B->" NEW_VERTEX ";")) ||
+	    !memmem(grew, (size_t)(end - grew), "pthread_cond_wait", strlen("pthread_cond_wait")))
+		fail_msg("the first stack that grew is not B's wait for D:\n%.*s",
+			 end ? (int)(end - grew) : 200, grew);
+}
+
 /* The token reached the API in every request, and nothing else. */
 static void assert_token_kept(const char *summary)
 {
@@ -331,6 +356,7 @@ static void the_job_comments_once(void **state)
 	assert_has(&body, "**Gate settings changed by this pull request**: not applied");
 	assert_has(&body, "- `" SCENARIO "`: `scenarios/" SCENARIO ".yaml: "
 			  "gate.throughput_tolerance: absent -> 0.9`\n");
+	assert_grew(&body);
 	/* the job summary: the same Markdown, without the marker; a blank line
 	 * after it keeps the next step's summary apart */
 	md = (const char *)body.data + strlen(FORGE_MARKER "\n");

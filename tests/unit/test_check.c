@@ -138,6 +138,12 @@ static void failing_check(struct wperf_check *c, size_t passing)
 	assert_non_null(s->settings_changed);
 	s->settings_changed[s->nsettings_changed++] =
 	    dup("scenarios/synthetic-fig1.yaml: gate.throughput_tolerance: absent -> 0.9");
+	s->flame = dup("waits-diff.svg");
+	s->growing = calloc(2, sizeof(char *));
+	assert_non_null(s->growing);
+	s->growing[s->ngrowing++] =
+	    dup("+2100 µs/op (0 -> 2100): fig1/B->fig1/D;pthread_cond_wait");
+	s->growing[s->ngrowing++] = dup("+90 µs/op (10 -> 100): fig1/B->disk:254:0;fsync");
 	for (size_t i = 0; i < passing; i++) {
 		char name[32];
 
@@ -192,6 +198,11 @@ static void round_trip(void **state)
 	    back.scenarios[0].settings_changed[0],
 	    "scenarios/synthetic-fig1.yaml: gate.throughput_tolerance: absent -> 0.9");
 	assert_int_equal(back.scenarios[1].nsettings_changed, 0);
+	assert_string_equal(back.scenarios[0].flame, "waits-diff.svg");
+	assert_int_equal(back.scenarios[0].ngrowing, 2);
+	assert_string_equal(back.scenarios[0].growing[1],
+			    "+90 µs/op (10 -> 100): fig1/B->disk:254:0;fsync");
+	assert_null(back.scenarios[1].flame);
 	assert_true(back.alpha == 0.05 && back.scenarios[0].verdict.alpha == 0.05 / 51);
 	free(first);
 	free(second);
@@ -390,9 +401,15 @@ static void table_and_details(void **state)
 				  "of 8), through `fig1/B` → `fig1/extra`\n") <
 		    strstr(block, "- info throughput 140.1 → 111.2 requests/s (-20.6%), p 0.020"));
 	assert_non_null(strstr(block, "- warning: the kernel differs: 6.1 against 6.18\n"));
-	assert_non_null(strstr(
-	    block,
-	    "Its folder: `synthetic-fig1` in the [artifacts](https://ci.example/runs/9).\n"));
+	assert_non_null(strstr(block,
+			       "The wait stacks that grew most, head against base (waiter's "
+			       "frames, `--`, its waker's):\n\n"
+			       "- `+2100 µs/op (0 -> 2100): fig1/B->fig1/D;pthread_cond_wait`\n"
+			       "- `+90 µs/op (10 -> 100): fig1/B->disk:254:0;fsync`\n"));
+	assert_non_null(strstr(block, "Its folder: `synthetic-fig1` in the "
+				      "[artifacts](https://ci.example/runs/9); where its waits "
+				      "changed: `waits-diff.svg` in it, a differential flame graph "
+				      "(red: the head waits longer).\n"));
 	/* passing scenarios without findings: no block */
 	assert_null(strstr(md, "<summary><code>scenario-00"));
 	assert_non_null(strstr(md, "\n[Artifacts](https://ci.example/runs/9)\n"));
