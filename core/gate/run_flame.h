@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The wait stacks of recordings as a differential flame graph compares them
- * (core/report/flame_svg.h): the folded stacks of each side's analyses
+ * (core/report/flame.h): the folded stacks of each side's analyses
  * (report_folded.c's lines) kept to the edges the gate keeps of their runs
  * (the target's, at least WPERF_RUN_MIN_SHARE of a window), so that a
  * neighbour's waits (a kworker's timer) neither set the colour scale nor
@@ -17,7 +17,7 @@
 #define WPERF_GATE_RUN_FLAME_H
 
 #include "core/gate/runset.h"
-#include "core/report/flame_svg.h"
+#include "core/report/flame.h"
 #include "core/util/buf.h"
 #include "core/util/error.h"
 

@@ -3,7 +3,7 @@
  * wperf-bench diff: two recordings analyzed alike, their knots, sinks and
  * edges side by side (as perf diff does for profiles); with --flame or
  * --folded, the differential flame graph of their wait stacks instead
- * (core/report/flame_svg.h), over the same edges.
+ * (core/report/flame.h), over the same edges.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -18,7 +18,7 @@
 #include "core/analysis/symbolize.h"
 #include "core/gate/run_diff.h"
 #include "core/gate/run_flame.h"
-#include "core/report/flame_svg.h"
+#include "core/report/flame.h"
 #include "core/report/report.h"
 #include "harness/cli/trace_analysis.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Where a scenario's head waits now: the differential flame graph of its base
- * and head runs (core/report/flame_svg.h), for a check whose verdict has
+ * and head runs (core/report/flame.h), for a check whose verdict has
  * findings. Each side's runs' folded wait stacks (ANALYZE_RUN_FOLDED, left by
  * analyze_run) are summed, kept to the edges the runs keep
  * (core/gate/run_flame.h), and divided by the side's operations (throughput

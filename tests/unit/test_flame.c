@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The differential flame graph (core/report/flame_svg.c): the parser of
+ * The differential flame graph (core/report/flame.c, flame_svg.c): the parser of
  * folded stacks and its errors, the tree's counts, the SVG's widths, colours,
  * escaping and well-formedness (xmllint when it is installed), the
  * differential folded stacks, the stacks that grew most, scaling, and that the
@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "core/report/flame_svg.h"
+#include "core/report/flame.h"
 
 /* The drawing width of a 1200 px picture: 10 px margins. */
 #define DRAWN_PX 1180.0

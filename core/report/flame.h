@@ -33,8 +33,8 @@
  * Functions that return int return 0 or a negative errno (-ENOMEM; -EINVAL for
  * a bad stack or count; -ENOENT for a frame that is not there).
  */
-#ifndef WPERF_FLAME_SVG_H
-#define WPERF_FLAME_SVG_H
+#ifndef WPERF_FLAME_H
+#define WPERF_FLAME_H
 
 #include <stddef.h>
 
@@ -123,4 +123,4 @@ int wperf_flame_folded(const struct wperf_flame *f, const struct wperf_flame_opt
 int wperf_flame_growing(const struct wperf_flame *f, const struct wperf_flame_opts *o, size_t n,
 			struct wperf_buf *out);
 
-#endif /* WPERF_FLAME_SVG_H */
+#endif /* WPERF_FLAME_H */
