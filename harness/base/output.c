@@ -326,12 +326,19 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 	return remove(path);
 }
 
-int output_remove_tree(const char *path, struct wperf_error *err)
+static int remove_inside(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag;
+	return ftw->level ? remove(path) : 0; /* the folder itself stays */
+}
+
+int output_remove_tree(const char *path, int keep_top, struct wperf_error *err)
 {
 	if (access(path, F_OK) < 0 && errno == ENOENT)
 		return 0;
-	if (nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) < 0)
-		return wperf_error_set(err, -errno, "removing %s: %s", path, strerror(errno));
+	if (nftw(path, keep_top ? remove_inside : remove_one, 16, FTW_DEPTH | FTW_PHYS) < 0)
+		return wperf_error_set(err, -errno, "%s %s: %s", keep_top ? "emptying" : "removing",
+				       path, strerror(errno));
 	return 0;
 }
 

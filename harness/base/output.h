@@ -84,9 +84,10 @@ int output_read_all(const char *path, struct wperf_buf *out, struct wperf_error 
  * negative errno with err naming the folder (-ENOTDIR: a file is in the way). */
 int output_make_dirs(const char *dir, struct wperf_error *err);
 
-/* Removes path and all it holds, like rm -rf, links not followed; 0 (also
- * when there is no path), or a negative errno with err naming it. */
-int output_remove_tree(const char *path, struct wperf_error *err);
+/* Removes path and all it holds, like rm -rf, links not followed (with
+ * keep_top, only what it holds: an emptied folder stays); 0 (also when there
+ * is no path), or a negative errno with err naming it. */
+int output_remove_tree(const char *path, int keep_top, struct wperf_error *err);
 
 /* Is path a folder with nothing in it? */
 int output_is_empty_dir(const char *path);

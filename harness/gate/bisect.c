@@ -165,7 +165,7 @@ static int judge(struct bisection *s, size_t i, struct wperf_error *err)
 			c->oid, c->subject, SHORT_OID, s->b->good);
 	e = base_tree_open_at(c->oid, tree_dir, &tree, err);
 	if (!e) /* what an earlier judgment cut short left */
-		e = output_remove_tree(step_dir, err);
+		e = output_remove_tree(step_dir, 0, err);
 	co.head = tree;
 	if (!e)
 		e = check_scenario(&co, &sc, err);

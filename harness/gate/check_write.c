@@ -39,7 +39,7 @@ int check_write_prepare(const char *dir, struct wperf_error *err)
 				       "format " WPERF_CHECK_FORMAT "): name another folder with "
 				       "--results",
 				       dir, CHECK_MARK);
-	return output_remove_tree(dir, err);
+	return output_remove_tree(dir, 1, err);
 }
 
 void check_write_head(struct wperf_check *c)

@@ -79,7 +79,7 @@ int base_tree_open_at(const char *ref, const char *dir, struct base_tree **out,
 	if (exported(dir, t->commit))
 		return 0;
 	/* a folder left by an export that was cut short, or of another commit */
-	e = output_remove_tree(dir, err);
+	e = output_remove_tree(dir, 0, err);
 	if (!e)
 		e = output_make_dirs(dir, err);
 	if (!e)
@@ -121,7 +121,7 @@ void base_tree_free(struct base_tree *t)
 		return;
 	if (t->dir[0] && t->keep == 1)
 		fprintf(stderr, "wperf-bench: the base's tree is kept in %s\n", t->dir);
-	else if (t->dir[0] && !t->keep && output_remove_tree(t->dir, &err) < 0)
+	else if (t->dir[0] && !t->keep && output_remove_tree(t->dir, 0, &err) < 0)
 		fprintf(stderr, "wperf-bench: warning: %s\n", err.msg);
 	git_repo_free(t->repo);
 	free(t);
