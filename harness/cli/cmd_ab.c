@@ -56,6 +56,18 @@ const struct cli_option cli_ab_options[] = {
     {0},
 };
 
+/* Where the head waits longer: the stacks that grew, and the picture. */
+static void show_growing(const struct wperf_check_scenario *sc, const char *dir)
+{
+	if (!sc->flame)
+		return;
+	printf("\n#### Where the head waits longer\n\nThe wait stacks that grew most per "
+	       "operation (all of them: %s/%s, a differential flame graph):\n\n",
+	       dir, sc->flame);
+	for (size_t i = 0; i < sc->ngrowing; i++)
+		printf("- `%s`\n", sc->growing[i]);
+}
+
 int cmd_ab(int argc, char **argv)
 {
 	struct ab_args args = {0};
@@ -87,6 +99,7 @@ int cmd_ab(int argc, char **argv)
 	} else {
 		if (wperf_verdict_markdown(&sc.verdict, 0, &md) == 0 && md.len)
 			fwrite(md.data, 1, md.len, stdout);
+		show_growing(&sc, dir);
 		status = wperf_verdict_exit_code(sc.verdict.kind) ? EXIT_FAIL : EXIT_OK;
 		if (!o->quiet)
 			fprintf(stderr,

@@ -8,11 +8,13 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness/base/output.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/cli_vars.h"
 #include "harness/gate/bisect.h"
+#include "harness/gate/check_flame.h"
 
 #define CMD	  "bisect"
 #define SHORT_OID 12
@@ -85,6 +87,10 @@ static int show(const struct bisect *b, const char *dir)
 		fwrite(md.data, 1, md.len, stdout);
 	else
 		cli_warn(CMD, "%s", err.msg);
+	snprintf(path, sizeof(path), "%s/steps/%.*s/" CHECK_FLAME_SVG, dir, SHORT_OID,
+		 b->commits[b->at].oid);
+	if (access(path, R_OK) == 0)
+		printf("\nWhere its waits changed: %s, a differential flame graph.\n", path);
 	wperf_buf_release(&md);
 	return EXIT_OK;
 }
