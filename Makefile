@@ -259,12 +259,15 @@ asan:
 	$(MAKE) BUILD=build/asan SANITIZE=1 test
 
 # The analyzer under valgrind, on the recorded trace in tests/data, every
-# format; then the gate (compare, baseline update) on the recorded run sets.
+# format, and the differential flame graph of two; then the gate (compare, baseline update) on the recorded run sets.
 VALGRIND := valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite
 valgrind: $(WPERF_BENCH)
 	@for f in text json dot folded perfetto; do \
 		$(VALGRIND) $(WPERF_BENCH) report -j 2 -f $$f -o /dev/null tests/data/fig1.trace || exit 1; \
 	done; echo "valgrind: the analyzer is clean on tests/data/fig1.trace (text json dot folded perfetto)"
+	@$(VALGRIND) $(WPERF_BENCH) diff --flame -o /dev/null tests/data/fig1.trace \
+		tests/data/fig1-thread.trace && \
+		echo "valgrind: diff --flame is clean on tests/data/fig1.trace against fig1-thread.trace"
 	@tmp=$$(mktemp -d) && cp -r tests/data/results/fig1-worse $$tmp/ && \
 		$(VALGRIND) $(WPERF_BENCH) compare --baseline baselines/synthetic-fig1.yaml \
 			--junit $$tmp/junit.xml $$tmp/fig1-worse >/dev/null; rc=$$?; \
