@@ -13,7 +13,9 @@
  * level (core/gate/changepoint.h): the throughput, each edge's share (0 at a
  * commit without it) and each vertex's being in a knot (0 or 1), as a section
  * of the table and as dashed lines on the plots (the throughput's on
- * throughput.*, the edges' and the knots' on edges.*).
+ * throughput.*, the edges' and the knots' on edges.*), and for tools as
+ * changes.json (wperf-changes/1, docs/report-schema.md), which
+ * `post --changes` makes issues of.
  */
 #include <errno.h>
 #include <math.h>
@@ -26,9 +28,11 @@
 #include "core/gate/changepoint.h"
 #include "core/gate/stats.h"
 #include "core/gate/verdict_text.h"
+#include "core/util/json_util.h"
 #include "harness/gate/gate.h"
 #include "harness/git/git_repo.h"
 #include "harness/base/output.h"
+#include "harness/forge/post_issues.h"
 #include "harness/run/plots.h"
 
 #define CMD	      "history"
@@ -426,6 +430,111 @@ static int changes_section(struct history *h)
 	return e;
 }
 
+/* ---- changes.json ---- */
+
+/* Names of enum series_kind in changes.json. */
+static const char *const series_names[] = {"throughput", "edge", "knot"};
+
+/* A commit's id, subject and date (UTC, ISO 8601) into o: "commit",
+ * "subject", "date". */
+static int put_commit(json_object *o, const struct git_change *c)
+{
+	char date[32];
+	time_t t = (time_t)c->time;
+
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	if (wperf_json_put(o, "commit", json_object_new_string(c->oid)) ||
+	    wperf_json_put(o, "subject", json_object_new_string(c->subject)))
+		return -ENOMEM;
+	return wperf_json_put(o, "date", json_object_new_string(date));
+}
+
+/* A string, or null for NULL. */
+static int put_text(json_object *o, const char *key, const char *s)
+{
+	return s ? wperf_json_put(o, key, json_object_new_string(s)) : wperf_json_put_null(o, key);
+}
+
+/* A finite number, or null. */
+static int put_number(json_object *o, const char *key, double v)
+{
+	return isfinite(v) ? wperf_json_put(o, key, wperf_json_number(v))
+			   : wperf_json_put_null(o, key);
+}
+
+/* One change point of changes.json, into a (which takes it). */
+static int append_change(const struct history *h, const struct series_change *c, json_object *a)
+{
+	const struct wperf_changepoint *cp = &c->cp;
+	const struct git_change *previous = cp->index ? h->point_of[cp->index - 1] : NULL;
+	json_object *o = json_object_new_object();
+	int e = o ? 0 : -ENOMEM;
+
+	if (!e)
+		e = wperf_json_put(o, "metric", json_object_new_string(series_names[c->of.kind]));
+	if (!e)
+		e = put_text(o, "from", c->of.kind == SERIES_EDGE ? c->of.from : NULL);
+	if (!e)
+		e = put_text(o, "to", c->of.to);
+	if (!e)
+		e = put_text(o, "vertex", c->of.kind == SERIES_KNOT ? c->of.from : NULL);
+	if (!e)
+		e = put_commit(o, h->point_of[cp->index]);
+	if (!e)
+		e = put_text(o, "previous", previous ? previous->oid : NULL);
+	if (!e)
+		e = put_number(o, "before", cp->mean_before);
+	if (!e)
+		e = put_number(o, "after", cp->mean_after);
+	if (!e)
+		e = put_number(o, "change", cp->rel_change);
+	if (!e)
+		e = put_number(o, "p", cp->p);
+	if (e) {
+		json_object_put(o);
+		return -ENOMEM;
+	}
+	return wperf_json_append(a, o);
+}
+
+/* DIR/changes.json: the change points for tools (wperf-changes/1). */
+static int write_changes_json(const struct history *h, struct wperf_error *err)
+{
+	const struct series_change *c = (const struct series_change *)h->found.data;
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+	char path[PATH_MAX + 16];
+	const char *text;
+	int e = o && a ? 0 : -ENOMEM;
+
+	for (size_t i = 0; !e && i < h->found.len / sizeof(*c); i++)
+		e = append_change(h, &c[i], a);
+	if (!e)
+		e = wperf_json_put(o, "format", json_object_new_string(WPERF_CHANGES_FORMAT));
+	if (!e)
+		e = wperf_json_put(o, "scenario", json_object_new_string(h->name));
+	if (!e)
+		e = wperf_json_put(o, "unit", json_object_new_string(h->unit));
+	if (!e)
+		e = wperf_json_put(
+		    o, "max_p",
+		    wperf_json_number(h->cp.max_p ? h->cp.max_p : WPERF_CHANGEPOINT_MAX_P));
+	if (!e) {
+		e = wperf_json_put(o, "changes", a);
+		a = NULL;
+	}
+	json_object_put(a);
+	if (e) {
+		json_object_put(o);
+		return wperf_error_set(err, -ENOMEM, "out of memory");
+	}
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						     JSON_C_TO_STRING_NOSLASHESCAPE);
+	snprintf(path, sizeof(path), "%s/changes.json", h->out_dir);
+	e = output_write(path, text, strlen(text), err);
+	json_object_put(o);
+	return e;
+}
+
 /* --changes: the section, and the marks on x for the plots. */
 static int changes_of(struct history *h, struct plots_axis *x, struct wperf_error *err)
 {
@@ -472,6 +581,8 @@ static int history_run(struct history *h, struct wperf_error *err)
 	if (h->changes && (e = changes_of(h, &x, err)))
 		return e;
 	if ((e = plots_write_axis(&h->points, h->name, &x, h->out_dir, err)))
+		return e;
+	if (h->changes && (e = write_changes_json(h, err)))
 		return e;
 	snprintf(file, sizeof(file), "%s/history.md", h->out_dir);
 	return output_write(file, h->md.data, h->md.len, err);
@@ -525,8 +636,8 @@ int cmd_history(int argc, char **argv)
 		status = cli_error(CMD, "%s", err.msg);
 	} else {
 		fwrite(h.md.data, 1, h.md.len, stdout);
-		fprintf(stderr, "wperf-bench history: %s/history.md and the plots in %s\n",
-			h.out_dir, h.out_dir);
+		fprintf(stderr, "wperf-bench history: %s/history.md%s and the plots in %s\n",
+			h.out_dir, h.changes ? ", changes.json" : "", h.out_dir);
 	}
 	history_release(&h);
 	return status;

@@ -4,6 +4,12 @@
  * folders) on the pull request as one comment, found again by a hidden marker
  * and updated in place, and in the CI's job summary. Posting is a courtesy:
  * its failures are warnings, and the exit status is the verdicts'.
+ *
+ * With --changes, the change points of changes.json files (history
+ * --changes) as one issue each, found again by a marker of their own. The
+ * issues are then what the job is for (there is no verdict): a file that
+ * cannot be read and an issue that cannot be written are errors; only a
+ * missing token is a warning, as for the comment.
  */
 #include <curl/curl.h>
 #include <stdio.h>
@@ -15,6 +21,7 @@
 #include "harness/forge/gitlab_notes.h"
 #include "harness/base/output.h"
 #include "harness/forge/post_comment.h"
+#include "harness/forge/post_issues.h"
 #include "harness/forge/post_target.h"
 
 #define CMD "post"
@@ -26,7 +33,7 @@ struct post_opts {
 	const char *repo, *api, *token_env, *key_suffix, *artifacts, *forge_name;
 	enum post_forge_id forge;
 	unsigned pr;
-	int dry_run;
+	int dry_run, changes;
 	struct forge_http_opts http;
 };
 
@@ -73,30 +80,47 @@ static void retrying(const char *method, const char *url, const char *why, unsig
 			 wait_ms / 1000.0);
 }
 
+/* What each enum forge_posted is, on a line of the output. */
+static const char *const verbs[] = {"created", "updated", "unchanged",
+				    "closed, left closed (not re-opened)"};
+
+/* A client for t, into *h: 0 (*h NULL without a token and without
+ * --dry-run, after a warning that what is skipped is), or -1 when it cannot
+ * be made (err says why). */
+static int open_client(const struct post_opts *o, const struct post_target *t, const char *skipped,
+		       struct forge_http **h, struct wperf_error *err)
+{
+	const struct post_forge *f = &post_forges[o->forge];
+	const char *job_token = o->token_env ? NULL : f->job_token_env;
+
+	*h = NULL;
+	if (!t->token)
+		cli_warn(CMD, "no token in $%s%s%s: %s%s", t->token_from, job_token ? " nor $" : "",
+			 job_token ? job_token : "", o->dry_run ? "without --dry-run " : "",
+			 skipped);
+	if (!t->token && !o->dry_run)
+		return 0;
+	return forge_http_open(&o->http, f->headers, t->token, h, err) < 0 ? -1 : 0;
+}
+
 /* Posts (or, for a dry run, prints) the comment on t; failures are warnings. */
 static void post_comment(const struct post_opts *o, const struct post_target *t,
 			 const struct post_comment *c)
 {
-	static const char *const verbs[] = {"created", "updated", "unchanged"};
 	const struct post_forge *f = &post_forges[o->forge];
-	const char *job_token = o->token_env ? NULL : f->job_token_env;
 	struct forge_http *h = NULL;
 	struct wperf_error err = {0};
 	struct forge_comment posted = {0};
 	struct wperf_buf req = {0};
 	enum forge_posted what;
 
-	if (!t->token)
-		cli_warn(CMD, "no token in $%s%s%s: %s", t->token_from, job_token ? " nor $" : "",
-			 job_token ? job_token : "",
-			 o->dry_run ? "without --dry-run the comment would be skipped"
-				    : f->skipped);
-	if (!t->token && !o->dry_run)
-		return;
-	if (forge_http_open(&o->http, f->headers, t->token, &h, &err) < 0) {
+	if (open_client(o, t, o->dry_run ? "the comment would be skipped" : f->skipped, &h, &err) <
+	    0) {
 		cli_warn(CMD, "the comment is not posted: %s", err.msg);
 		return;
 	}
+	if (!h)
+		return;
 	if (o->dry_run) {
 		if (forge_describe_upsert(h, &t->thread, (const char *)c->text.data, &req) < 0)
 			cli_warn(CMD, "out of memory");
@@ -113,6 +137,77 @@ static void post_comment(const struct post_opts *o, const struct post_target *t,
 	wperf_buf_release(&req);
 	forge_comment_release(&posted);
 	forge_http_close(h);
+}
+
+/* ---- --changes: one issue per change point ---- */
+
+/* The issue of change i of cs on thread t through h (NULL: a dry run's
+ * requests are printed). An exit status. */
+static int post_issue(struct forge_http *h, const struct forge_thread *t,
+		      const struct post_changes *cs, size_t i, int dry_run)
+{
+	struct post_issue issue;
+	struct forge_comment posted = {0};
+	struct wperf_buf req = {0};
+	struct wperf_error err = {0};
+	enum forge_posted what;
+	int status = EXIT_OK;
+
+	if (post_issue_compose(cs, i, &issue) < 0)
+		return cli_error(CMD, "out of memory");
+	if (dry_run && forge_describe_item(h, t, (const char *)issue.title.data,
+					   (const char *)issue.body.data, &req) < 0)
+		status = cli_error(CMD, "out of memory");
+	else if (dry_run)
+		printf("# %s\n%.*s\n", (const char *)issue.marker.data, (int)req.len,
+		       (const char *)req.data);
+	else if (forge_upsert_item(h, t, (const char *)issue.marker.data,
+				   (const char *)issue.title.data, (const char *)issue.body.data,
+				   &what, &posted, &err) < 0)
+		status = cli_error(CMD, "%s: %s", (const char *)issue.title.data, err.msg);
+	else
+		printf("issue %s %s: %s\n", verbs[what], posted.html_url ? posted.html_url : "",
+		       (const char *)issue.title.data);
+	forge_comment_release(&posted);
+	wperf_buf_release(&req);
+	post_issue_release(&issue);
+	return status;
+}
+
+/* Each change point of the changes.json files named, as an issue of t's
+ * repository; a file that cannot be read spares the others. An exit status. */
+static int post_changes(const struct post_opts *o, const struct post_target *t, int argc,
+			char **argv)
+{
+	const struct post_forge *f = &post_forges[o->forge];
+	struct forge_target repo = {.api = t->api, .repo = t->repo};
+	struct forge_thread issues;
+	struct forge_http *h = NULL;
+	struct wperf_error err = {0};
+	int status = EXIT_OK;
+
+	if (!t->repo)
+		return cli_error(CMD, "--changes wants --repo %s (or $%s)", f->repo_operand,
+				 f->repo_env);
+	f->issues(&repo, POST_ISSUE_LABEL, &issues);
+	if (open_client(o, t, "the issues are not written", &h, &err) < 0)
+		return cli_error(CMD, "%s", err.msg);
+	for (int i = optind; i < argc; i++) {
+		struct post_changes cs;
+
+		if (post_changes_read(argv[i], &cs, &err) < 0) {
+			status = cli_error(CMD, "%s", err.msg);
+			continue;
+		}
+		if (!cs.n)
+			printf("%s: no change point\n", argv[i]);
+		for (size_t k = 0; h && k < cs.n; k++)
+			if (post_issue(h, &issues, &cs, k, o->dry_run) != EXIT_OK)
+				status = EXIT_ERROR;
+		post_changes_release(&cs);
+	}
+	forge_http_close(h);
+	return status;
 }
 
 /* ---- the command ---- */
@@ -156,6 +251,10 @@ const struct cli_option cli_post_options[] = {
      CLI_STRING(struct post_opts, artifacts)},
     {0, "timeout", "S", TIMEOUT_HELP,
      CLI_COUNT(struct post_opts, http.timeout_s, 1, POST_TIMEOUT_MAX)},
+    {0, "changes", NULL,
+     "the operands are changes.json files of 'history --changes': one issue per change "
+     "point, labelled " POST_ISSUE_LABEL ", opened or updated in the repository",
+     CLI_FLAG(struct post_opts, changes)},
     {0, "dry-run", NULL,
      "print the requests it would send (the token as ***) and where the summary would go; "
      "send and write nothing",
@@ -216,6 +315,10 @@ int cmd_post(int argc, char **argv)
 		status = find_target(&o, &t);
 	if (status != EXIT_OK)
 		goto out;
+	if (o.changes) {
+		status = post_changes(&o, &t, argc, argv);
+		goto out;
+	}
 	/* A folder that cannot be read is an error, and the others are posted all
 	 * the same: in CI, a comment on most scenarios beats none. */
 	for (int i = optind; i < argc; i++) {

@@ -21,6 +21,7 @@ void forge_comment_release(struct forge_comment *c)
 {
 	free(c->body);
 	free(c->html_url);
+	free(c->title);
 	*c = (struct forge_comment){0};
 }
 
@@ -83,52 +84,71 @@ json_object *forge_json_member(json_object *o, const char *key, int t, int *wron
 	return v;
 }
 
-static int comment_from(json_object *o, const char *what, struct forge_comment *out,
-			struct wperf_error *err)
+/* key, else the default dflt. */
+#define KEY(key, dflt) ((key) ? (key) : (dflt))
+
+/* A copy of string member s (NULL: none) into *out; 0 or -ENOMEM. */
+static int copy_string(json_object *s, char **out)
 {
+	*out = s ? strdup(json_object_get_string(s)) : NULL;
+	return s && !*out ? -ENOMEM : 0;
+}
+
+/* One item of the list, by t's keys (NULL t: a comment's). */
+static int comment_from(const struct forge_thread *t, json_object *o, const char *what,
+			struct forge_comment *out, struct wperf_error *err)
+{
+	const char *id_key = KEY(t ? t->id_key : NULL, "id");
+	const char *body_key = KEY(t ? t->body_key : NULL, "body");
 	int wrong = 0;
-	json_object *id, *body, *url;
+	json_object *id, *body, *url, *title, *state;
 
 	*out = (struct forge_comment){0};
 	if (!json_object_is_type(o, json_type_object))
 		return wperf_error_set(err, -EINVAL, "%s is not a JSON object", what);
-	id = forge_json_member(o, "id", json_type_int, &wrong);
-	body = forge_json_member(o, "body", json_type_string, &wrong);
-	url = forge_json_member(o, "html_url", json_type_string, &wrong);
+	id = forge_json_member(o, id_key, json_type_int, &wrong);
+	body = forge_json_member(o, body_key, json_type_string, &wrong);
+	url =
+	    forge_json_member(o, KEY(t ? t->url_key : NULL, "html_url"), json_type_string, &wrong);
+	title = forge_json_member(o, "title", json_type_string, &wrong);
+	state = forge_json_member(o, "state", json_type_string, &wrong);
 	if (wrong || !id || json_object_get_int64(id) <= 0)
 		return wperf_error_set(err, -EINVAL,
-				       "%s: wants a positive \"id\" and a string \"body\"", what);
+				       "%s: wants a positive \"%s\" and a string \"%s\"", what,
+				       id_key, body_key);
 	out->id = json_object_get_int64(id);
+	out->closed = state && !strcmp(json_object_get_string(state), "closed");
 	out->body = strdup(body ? json_object_get_string(body) : "");
-	out->html_url = url ? strdup(json_object_get_string(url)) : NULL;
-	if (!out->body || (url && !out->html_url)) {
+	if (!out->body || copy_string(url, &out->html_url) || copy_string(title, &out->title)) {
 		forge_comment_release(out);
 		return wperf_error_set(err, -ENOMEM, "%s: out of memory", what);
 	}
 	return 0;
 }
 
-int forge_parse_comments(const char *json, size_t len, struct forge_comments *out,
-			 struct wperf_error *err)
+int forge_parse_items(const struct forge_thread *t, const char *json, size_t len,
+		      struct forge_comments *out, struct wperf_error *err)
 {
-	json_object *a = forge_parse_json(json, len, "the list of comments", err);
-	char what[64];
+	const char *item = KEY(t ? t->item : NULL, "comment");
+	char list[64], what[96];
+	json_object *a;
 	size_t n;
 	int e = 0;
 
 	*out = (struct forge_comments){0};
-	if (!a)
+	snprintf(list, sizeof(list), "the list of %ss", item);
+	if (!(a = forge_parse_json(json, len, list, err)))
 		return -EINVAL;
 	if (!json_object_is_type(a, json_type_array)) {
 		json_object_put(a);
-		return wperf_error_set(err, -EINVAL, "the list of comments is not a JSON array");
+		return wperf_error_set(err, -EINVAL, "%s is not a JSON array", list);
 	}
 	n = json_object_array_length(a);
 	if (n && !(out->v = calloc(n, sizeof(*out->v))))
-		e = wperf_error_set(err, -ENOMEM, "the list of comments: out of memory");
+		e = wperf_error_set(err, -ENOMEM, "%s: out of memory", list);
 	for (size_t i = 0; !e && i < n; i++) {
-		snprintf(what, sizeof(what), "the list of comments: [%zu]", i);
-		if (!(e = comment_from(json_object_array_get_idx(a, i), what, &out->v[i], err)))
+		snprintf(what, sizeof(what), "%s: [%zu]", list, i);
+		if (!(e = comment_from(t, json_object_array_get_idx(a, i), what, &out->v[i], err)))
 			out->n++;
 	}
 	json_object_put(a);
@@ -137,18 +157,33 @@ int forge_parse_comments(const char *json, size_t len, struct forge_comments *ou
 	return e;
 }
 
-int forge_parse_comment(const char *json, size_t len, struct forge_comment *out,
-			struct wperf_error *err)
+int forge_parse_comments(const char *json, size_t len, struct forge_comments *out,
+			 struct wperf_error *err)
 {
-	json_object *o = forge_parse_json(json, len, "the comment", err);
+	return forge_parse_items(NULL, json, len, out, err);
+}
+
+/* One item, as a creation and an update answer, by t's keys (NULL: a comment's). */
+static int parse_item(const struct forge_thread *t, const char *json, size_t len,
+		      struct forge_comment *out, struct wperf_error *err)
+{
+	char what[64];
+	json_object *o;
 	int e;
 
 	*out = (struct forge_comment){0};
-	if (!o)
+	snprintf(what, sizeof(what), "the %s", KEY(t ? t->item : NULL, "comment"));
+	if (!(o = forge_parse_json(json, len, what, err)))
 		return -EINVAL;
-	e = comment_from(o, "the comment", out, err);
+	e = comment_from(t, o, what, out, err);
 	json_object_put(o);
 	return e;
+}
+
+int forge_parse_comment(const char *json, size_t len, struct forge_comment *out,
+			struct wperf_error *err)
+{
+	return parse_item(NULL, json, len, out, err);
 }
 
 void forge_error_message(const char *json, size_t len, char *out, size_t size)
@@ -176,13 +211,39 @@ void forge_error_message(const char *json, size_t len, char *out, size_t size)
 
 /* ---- the requests ---- */
 
-/* {"body": body}, for POST and PATCH; NULL when out of memory. */
-static char *body_json(const char *body)
+/* The label of a new item, as t's forge takes it: ["L"] or "L". */
+static json_object *label_json(const struct forge_thread *t)
+{
+	json_object *a;
+
+	if (t->label_as_text)
+		return json_object_new_string(t->label);
+	a = json_object_new_array();
+	if (a && json_object_array_add(a, json_object_new_string(t->label))) {
+		json_object_put(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* {"body": body}, for POST and PATCH, with t's key for the body, the title
+ * (when not NULL) and, for a creation (create), t's label; NULL when out of
+ * memory. */
+static char *body_json(const struct forge_thread *t, const char *title, const char *body,
+		       int create)
 {
 	json_object *o = json_object_new_object();
 	char *s = NULL;
+	int e = !o;
 
-	if (o && !json_object_object_add(o, "body", json_object_new_string(body)))
+	if (!e && title)
+		e = json_object_object_add(o, "title", json_object_new_string(title));
+	if (!e)
+		e = json_object_object_add(o, KEY(t->body_key, "body"),
+					   json_object_new_string(body));
+	if (!e && create && t->label)
+		e = json_object_object_add(o, "labels", label_json(t));
+	if (!e)
 		s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
 								 JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
@@ -219,16 +280,17 @@ static int explain(const struct forge_thread *t, const char *what, const struct 
 				       "%s: HTTP 401: the token is missing, expired or invalid%s",
 				       what, why);
 	case 403:
-		return wperf_error_set(err, -EPERM,
-				       "%s: HTTP 403: the token may not comment on %s%s%s", what,
+		return wperf_error_set(err, -EPERM, "%s: HTTP 403: the token may not %s %s%s%s",
+				       what, t->item ? "write the issues of" : "comment on",
 				       t->name, t->forbidden_hint ? t->forbidden_hint : "", why);
 	case 404:
 		return wperf_error_set(err, -ENOENT,
 				       "%s: HTTP 404: no %s, or the token cannot see it%s", what,
 				       t->missing, why);
 	case 422:
-		return wperf_error_set(err, -EINVAL, "%s: HTTP 422: %s refused the comment: %s",
-				       what, t->forge, said[0] ? said : "no reason given");
+		return wperf_error_set(err, -EINVAL, "%s: HTTP 422: %s refused the %s: %s", what,
+				       t->forge, KEY(t->item, "comment"),
+				       said[0] ? said : "no reason given");
 	}
 	if (r->status >= 500)
 		return wperf_error_set(err, -EIO, "%s: HTTP %ld: %s failed; post again later%s",
@@ -263,14 +325,14 @@ int forge_find_comment(struct forge_http *h, const struct forge_thread *t, const
 	*found = (struct forge_comment){0};
 	snprintf(url, sizeof(url), "%s", t->list_url);
 	for (unsigned n = 0; !e && !found->id && url[0]; n++) {
-		snprintf(what, sizeof(what), "listing the comments of %s (page %u)", t->name,
-			 n + 1);
+		snprintf(what, sizeof(what), "listing the %ss of %s (page %u)",
+			 KEY(t->item, "comment"), t->name, n + 1);
 		if (n == FORGE_PAGES_MAX)
 			e = wperf_error_set(err, -E2BIG, "%s: more than %u pages", what,
 					    FORGE_PAGES_MAX);
 		else if (!(e = request(h, t, what, "GET", url, NULL, 200, &r, err)) &&
-			 (e = forge_parse_comments((const char *)r.body.data, r.body.len, &page,
-						   &why)))
+			 (e = forge_parse_items(t, (const char *)r.body.data, r.body.len, &page,
+						&why)))
 			wperf_error_set(err, e, "%s: %s", what, why.msg);
 		for (size_t i = 0; !e && i < page.n && !found->id; i++)
 			if (!strncmp(page.v[i].body, marker, marker_len)) {
@@ -293,36 +355,47 @@ int forge_find_comment(struct forge_http *h, const struct forge_thread *t, const
 	return e;
 }
 
-/* POST (id 0) or PATCH comment id with body; the answer into *posted. */
+/* POST (id 0) or PATCH item id with title (NULL: none) and body; the answer
+ * into *posted. */
 static int send_comment(struct forge_http *h, const struct forge_thread *t, int64_t id,
-			const char *body, struct forge_comment *posted, struct wperf_error *err)
+			const char *title, const char *body, struct forge_comment *posted,
+			struct wperf_error *err)
 {
 	struct forge_response r = {0};
 	struct wperf_error why = {0};
 	char url[FORGE_HTTP_URL_MAX + 32], what[400];
-	char *json = body_json(body);
+	char *json = body_json(t, title, body, !id);
 	int e;
 
 	if (!json)
 		return wperf_error_set(err, -ENOMEM, "out of memory");
 	if (id) {
 		snprintf(url, sizeof(url), "%s/%lld", t->item_url, (long long)id);
-		snprintf(what, sizeof(what), "updating comment %lld", (long long)id);
+		snprintf(what, sizeof(what), "updating %s %lld", KEY(t->item, "comment"),
+			 (long long)id);
 	} else {
 		snprintf(url, sizeof(url), "%s", t->create_url);
-		snprintf(what, sizeof(what), "commenting on %s", t->name);
+		snprintf(what, sizeof(what), "%s %s",
+			 t->item ? "opening an issue in" : "commenting on", t->name);
 	}
 	e = request(h, t, what, id ? t->update_method : "POST", url, json, id ? 200 : 201, &r, err);
-	if (!e && (e = forge_parse_comment((const char *)r.body.data, r.body.len, posted, &why)))
+	if (!e && (e = parse_item(t, (const char *)r.body.data, r.body.len, posted, &why)))
 		wperf_error_set(err, e, "%s: %s", what, why.msg);
 	forge_response_release(&r);
 	free(json);
 	return e;
 }
 
-int forge_upsert_comment(struct forge_http *h, const struct forge_thread *t, const char *marker,
-			 const char *body, enum forge_posted *what, struct forge_comment *posted,
-			 struct wperf_error *err)
+/* Does found already say title (NULL: no title) and body? */
+static int says(const struct forge_comment *found, const char *title, const char *body)
+{
+	return !strcmp(found->body, body) &&
+	       (!title || (found->title && !strcmp(found->title, title)));
+}
+
+int forge_upsert_item(struct forge_http *h, const struct forge_thread *t, const char *marker,
+		      const char *title, const char *body, enum forge_posted *what,
+		      struct forge_comment *posted, struct wperf_error *err)
 {
 	struct forge_comment found = {0};
 	int e;
@@ -332,23 +405,33 @@ int forge_upsert_comment(struct forge_http *h, const struct forge_thread *t, con
 	for (int round = 0;; round++) {
 		if ((e = forge_find_comment(h, t, marker, &found, err)))
 			return e;
-		if (found.id && !strcmp(found.body, body)) {
-			*what = round ? FORGE_CREATED : FORGE_UNCHANGED;
+		/* Someone closed it: a person's decision, never undone here. */
+		if (found.id && (found.closed || says(&found, title, body))) {
+			*what = found.closed ? FORGE_CLOSED
+				: round	     ? FORGE_CREATED
+					     : FORGE_UNCHANGED;
 			*posted = found;
 			return 0;
 		}
 		*what = found.id ? FORGE_UPDATED : FORGE_CREATED;
-		e = send_comment(h, t, found.id, body, posted, err);
+		e = send_comment(h, t, found.id, title, body, posted, err);
 		forge_comment_release(&found);
 		if (*what == FORGE_UPDATED || round || (e != -EIO && e != -ETIMEDOUT))
 			return e;
 	}
 }
 
-int forge_describe_upsert(const struct forge_http *h, const struct forge_thread *t,
-			  const char *body, struct wperf_buf *out)
+int forge_upsert_comment(struct forge_http *h, const struct forge_thread *t, const char *marker,
+			 const char *body, enum forge_posted *what, struct forge_comment *posted,
+			 struct wperf_error *err)
 {
-	char *json = body_json(body);
+	return forge_upsert_item(h, t, marker, NULL, body, what, posted, err);
+}
+
+int forge_describe_item(const struct forge_http *h, const struct forge_thread *t, const char *title,
+			const char *body, struct wperf_buf *out)
+{
+	char *json = body_json(t, title, body, 1);
 	int e;
 
 	if (!json)
@@ -357,12 +440,18 @@ int forge_describe_upsert(const struct forge_http *h, const struct forge_thread 
 	if (!e)
 		e = wperf_buf_printf(
 		    out,
-		    "\n(then each next page of the Link header, until a comment "
+		    "\n(then each next page of the Link header, until a %s "
 		    "starts with the marker: %s %s/ID with the body below; when none "
 		    "does:)\n\n",
-		    t->update_method, t->item_url);
+		    KEY(t->item, "comment"), t->update_method, t->item_url);
 	if (!e)
 		e = forge_http_describe(h, "POST", t->create_url, json, out);
 	free(json);
 	return e;
+}
+
+int forge_describe_upsert(const struct forge_http *h, const struct forge_thread *t,
+			  const char *body, struct wperf_buf *out)
+{
+	return forge_describe_item(h, t, NULL, body, out);
 }

@@ -36,7 +36,9 @@ struct forge_target {
 };
 
 /* Where the comments of one pull or merge request live: each forge's
- * FORGE_thread (github_comments.h, gitlab_notes.h) says it of a target. */
+ * FORGE_thread (github_comments.h, gitlab_notes.h) says it of a target. The
+ * issues of a repository with a label are such a list too (FORGE_issues):
+ * their items have other keys, a title, a state and a label. */
 struct forge_thread {
 	const char *forge; /* "GitHub", "GitLab": for messages */
 	const char *api;   /* the API's base URL, no trailing '/': next pages stay under it */
@@ -47,12 +49,24 @@ struct forge_thread {
 	char item_url[FORGE_HTTP_URL_MAX];   /* ITEM_URL/ID is one comment */
 	const char *update_method;	     /* "PATCH", "PUT" */
 	const char *forbidden_hint;	     /* after a 403's sentence; NULL: none */
+	/* An item of the list, for messages ("issue"); NULL: "comment". */
+	const char *item;
+	/* The keys of an item: its number in item_url (NULL: "id"), its text
+	 * (NULL: "body"; GitLab's issues: "description"), its page (NULL:
+	 * "html_url"; GitLab's issues: "web_url"). */
+	const char *id_key, *body_key, *url_key;
+	/* The label a new item gets (NULL: none), as GitHub takes it (a JSON
+	 * array) or, label_as_text, as GitLab does (a string). */
+	const char *label;
+	int label_as_text;
 };
 
 struct forge_comment {
 	int64_t id;	/* 0: none */
 	char *body;	/* "" when the forge gave null */
 	char *html_url; /* NULL when the forge gave none */
+	char *title;	/* an issue's; NULL when the forge gave none */
+	int closed;	/* an issue's "state" is "closed" */
 };
 
 struct forge_comments {
@@ -80,6 +94,10 @@ struct json_object *forge_json_member(struct json_object *o, const char *key, in
 int forge_parse_comments(const char *json, size_t len, struct forge_comments *out,
 			 struct wperf_error *err);
 
+/* The same with the keys of t's items (struct forge_thread). */
+int forge_parse_items(const struct forge_thread *t, const char *json, size_t len,
+		      struct forge_comments *out, struct wperf_error *err);
+
 /* One comment object, as a creation and an update answer. 0 or -EINVAL. */
 int forge_parse_comment(const char *json, size_t len, struct forge_comment *out,
 			struct wperf_error *err);
@@ -93,7 +111,8 @@ void forge_error_message(const char *json, size_t len, char *out, size_t size);
 int forge_find_comment(struct forge_http *h, const struct forge_thread *t, const char *marker,
 		       struct forge_comment *found, struct wperf_error *err);
 
-enum forge_posted { FORGE_CREATED, FORGE_UPDATED, FORGE_UNCHANGED };
+/* FORGE_CLOSED: a closed issue, left alone (never re-opened nor edited). */
+enum forge_posted { FORGE_CREATED, FORGE_UPDATED, FORGE_UNCHANGED, FORGE_CLOSED };
 
 /*
  * Puts body (which starts with marker) on t: the comment found by marker
@@ -107,9 +126,20 @@ int forge_upsert_comment(struct forge_http *h, const struct forge_thread *t, con
 			 const char *body, enum forge_posted *what, struct forge_comment *posted,
 			 struct wperf_error *err);
 
+/* forge_upsert_comment for an item with a title (an issue; NULL: none): the
+ * title is compared and written with the body; a closed item found by the
+ * marker is left as it is (FORGE_CLOSED). */
+int forge_upsert_item(struct forge_http *h, const struct forge_thread *t, const char *marker,
+		      const char *title, const char *body, enum forge_posted *what,
+		      struct forge_comment *posted, struct wperf_error *err);
+
 /* Appends the requests forge_upsert_comment starts with (the first page of
  * the list, then the creation), for --dry-run. 0 or -ENOMEM. */
 int forge_describe_upsert(const struct forge_http *h, const struct forge_thread *t,
 			  const char *body, struct wperf_buf *out);
+
+/* The same for forge_upsert_item. */
+int forge_describe_item(const struct forge_http *h, const struct forge_thread *t, const char *title,
+			const char *body, struct wperf_buf *out);
 
 #endif /* WPERF_FORGE_COMMENTS_H */

@@ -38,6 +38,24 @@ void github_thread(const struct forge_target *t, struct forge_thread *out)
 		 t->repo);
 }
 
+void github_issues(const struct forge_target *t, const char *label, struct forge_thread *out)
+{
+	*out =
+	    (struct forge_thread){.forge = "GitHub",
+				  .api = t->api,
+				  .update_method = "PATCH",
+				  .forbidden_hint = "; the job needs the permission issues: write",
+				  .item = "issue",
+				  .id_key = "number",
+				  .label = label};
+	snprintf(out->name, sizeof(out->name), "%s", t->repo);
+	snprintf(out->missing, sizeof(out->missing), "repository %s", t->repo);
+	snprintf(out->list_url, sizeof(out->list_url),
+		 "%s/repos/%s/issues?labels=%s&state=all&per_page=100", t->api, t->repo, label);
+	snprintf(out->create_url, sizeof(out->create_url), "%s/repos/%s/issues", t->api, t->repo);
+	snprintf(out->item_url, sizeof(out->item_url), "%s", out->create_url);
+}
+
 /* A positive number from o's member holder.number; 0 when there is none. */
 static int number_in(json_object *o, const char *holder, unsigned long *out,
 		     struct wperf_error *err)

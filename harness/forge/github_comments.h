@@ -25,6 +25,13 @@ extern const char *const github_headers[];
 /* The comments of t's pull request, into *out (which refers to t->api). */
 void github_thread(const struct forge_target *t, struct forge_thread *out);
 
+/* The issues of t's repository (t->number unused) labelled label (letters,
+ * digits, '-'), open and closed, into *out:
+ *   GET   /repos/O/R/issues?labels=L&state=all&per_page=100   (Link headers)
+ *   POST  /repos/O/R/issues        (with the label: GitHub makes it if missing)
+ *   PATCH /repos/O/R/issues/N */
+void github_issues(const struct forge_target *t, const char *label, struct forge_thread *out);
+
 /* The pull request of an event file ($GITHUB_EVENT_PATH): pull_request.number,
  * else issue.number, else 0 (a push has none). 0 or -EINVAL. */
 int github_event_pr(const char *json, size_t len, unsigned long *pr, struct wperf_error *err);

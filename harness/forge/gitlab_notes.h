@@ -31,4 +31,10 @@ int gitlab_project_is_valid(const char *project);
  * refers to t->api). */
 void gitlab_thread(const struct forge_target *t, struct forge_thread *out);
 
+/* The issues of project t->repo (t->number unused) labelled label (letters,
+ * digits, '-'), into *out: GET /projects/:id/issues?labels=L&per_page=100
+ * (all states; Link headers), POST /projects/:id/issues, PUT
+ * /projects/:id/issues/:iid; the text is an issue's "description". */
+void gitlab_issues(const struct forge_target *t, const char *label, struct forge_thread *out);
+
 #endif /* WPERF_GITLAB_NOTES_H */

@@ -172,6 +172,7 @@ const struct post_forge post_forges[] = {
 	    .token_env = POST_TOKEN_ENV,
 	    .headers = github_headers,
 	    .thread = github_thread,
+	    .issues = github_issues,
 	    .skipped = "the pull-request comment is skipped",
 	    .no_request = "no pull request (no --pr, and $GITHUB_EVENT_PATH names none): no "
 			  "comment\n",
@@ -191,6 +192,7 @@ const struct post_forge post_forges[] = {
 	    .job_token_header = GITLAB_JOB_TOKEN,
 	    .headers = gitlab_headers,
 	    .thread = gitlab_thread,
+	    .issues = gitlab_issues,
 	    .skipped = "the merge-request note is skipped",
 	    .no_request = "no merge request (no --pr, and no $CI_MERGE_REQUEST_IID): no note\n",
 	},
@@ -214,6 +216,7 @@ int post_find_target(const struct post_where *w, struct post_target *t, struct w
 		return wperf_error_set(err, -EINVAL, "--pr wants --repo %s (or $%s)",
 				       f->repo_operand, f->repo_env);
 	g.api = t->api;
+	t->repo = g.repo;
 	t->pr = g.number;
 	if (g.number)
 		f->thread(&g, &t->thread);

@@ -31,6 +31,8 @@ struct post_forge {
 	const char *job_token_env, *job_token_header;
 	const char *const *headers;
 	void (*thread)(const struct forge_target *t, struct forge_thread *out);
+	/* the repository's issues with a label (post --changes) */
+	void (*issues)(const struct forge_target *t, const char *label, struct forge_thread *out);
 	const char *skipped, *no_request; /* without a token; without a request */
 };
 
@@ -46,6 +48,7 @@ struct post_where {
 
 /* Where the comment goes: a pull or merge request (none when pr is 0). */
 struct post_target {
+	const char *repo; /* the repository (project); NULL: none given nor in the job */
 	unsigned long pr;
 	struct forge_thread thread;
 	char api[FORGE_HTTP_URL_MAX];

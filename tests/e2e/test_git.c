@@ -352,7 +352,7 @@ static void history_finds_the_step(void **state)
 {
 	const char *repo = new_repo("history-changes");
 	const char *dir = e2e_tmp_path("history-changes-out");
-	char step[41], short_oid[16], path[PATH_MAX + 16];
+	char step[41], before[41], short_oid[16], path[PATH_MAX + 16], json[160];
 	const char *section, *row;
 	size_t rows = 0;
 
@@ -363,6 +363,8 @@ static void history_finds_the_step(void **state)
 		commit_history_point(repo, i);
 		if (i == STEP_AT)
 			head_oid(repo, "HEAD", step);
+		if (i == STEP_AT - 1)
+			head_oid(repo, "HEAD", before);
 	}
 	BENCH(repo, "history", "--changes", "-o", dir, "synthetic-fig1");
 	if (out.status)
@@ -386,6 +388,24 @@ static void history_finds_the_step(void **state)
 	assert_int_equal(count_in(dir, "throughput.gp", "set arrow"), 1);
 	assert_int_equal(count_in(dir, "edges.gp", "set arrow from 7, graph 0"), 1);
 	assert_int_equal(count_in(dir, "edges.gp", "set arrow"), 1);
+	/* and for tools, changes.json: the three, at the step, after the commit before */
+	assert_int_equal(count_in(dir, "changes.json", "\"format\":\"wperf-changes/1\""), 1);
+	assert_int_equal(count_in(dir, "changes.json", "\"scenario\":\"synthetic-fig1\""), 1);
+	snprintf(json, sizeof(json), "\"commit\":\"%s\",\n      \"subject\":\"the step 6\"", step);
+	assert_int_equal(count_in(dir, "changes.json", json), 3);
+	snprintf(json, sizeof(json), "\"previous\":\"%s\"", before);
+	assert_int_equal(count_in(dir, "changes.json", json), 3);
+	assert_int_equal(count_in(dir, "changes.json", "\"metric\":\"throughput\""), 1);
+	assert_int_equal(count_in(dir, "changes.json",
+				  "\"metric\":\"edge\",\n      \"from\":\"fig1/B\",\n      "
+				  "\"to\":\"fig1/D\""),
+			 1);
+	assert_int_equal(count_in(dir, "changes.json",
+				  "\"metric\":\"knot\",\n      \"from\":null,\n      "
+				  "\"to\":null,\n      \"vertex\":\"fig1/D\""),
+			 1);
+	assert_int_equal(count_in(dir, "changes.json", "\"before\":1000.9,\n      \"after\":902.0"),
+			 1);
 
 	/* --max-p alone asks for them; a level that is not one is refused */
 	BENCH(repo, "history", "--max-p", "1e-4", "-o", dir, "synthetic-fig1");
@@ -394,9 +414,12 @@ static void history_finds_the_step(void **state)
 	BENCH(repo, "history", "--max-p", "0", "-o", dir, "synthetic-fig1");
 	assert_int_equal(out.status, 2);
 	assert_non_null(strstr(out.err, "--max-p wants a number from 1e-300 to 1, not '0'"));
-	/* without them, neither the section nor the marks */
+	/* without them, neither the section nor the marks nor changes.json */
+	snprintf(path, sizeof(path), "%s/changes.json", dir);
+	assert_int_equal(unlink(path), 0);
 	BENCH(repo, "history", "-o", dir, "synthetic-fig1");
 	assert_int_equal(out.status, 0);
+	assert_int_not_equal(access(path, F_OK), 0);
 	assert_null(strstr(out.out, "Change points"));
 	assert_int_equal(count_in(dir, "throughput.gp", "set arrow"), 0);
 }

@@ -52,15 +52,7 @@ static void post_with(const char *const *env, const char *const *args)
 #define POST(env, ...) post_with(env, (const char *const[]){__VA_ARGS__, NULL})
 #define TARGET	       "--repo", "o/r", "--pr", "7", "--api-url", forge_url
 
-static void expect(int status, const char *where, const char *text)
-{
-	const char *in = !strcmp(where, "out") ? out.out : out.err;
-
-	if (out.status != status || (text && !strstr(in, text)))
-		fail_msg("post: exit %d (want %d), std%s lacks \"%s\"\n--- stdout:\n%s\n--- "
-			 "stderr:\n%s",
-			 out.status, status, where, text ? text : "", out.out, out.err);
-}
+#define expect(status, where, text) forge_expect(&out, status, where, text)
 
 /* summary.json and verdict.md of dir, to check that a post leaves them alone. */
 static void snapshot(const char *dir, struct wperf_buf *b)

@@ -56,13 +56,20 @@ int forge_setup(void)
 	return 0;
 }
 
+/* Where the server keeps its issues: beside its comments. */
+static const char *issues_state(char *path, size_t size)
+{
+	snprintf(path, size, "%s.issues", state_path);
+	return path;
+}
+
 void forge_start(const char *first, ...)
 {
 	const char *argv[MAX_ARGS] = {"python3", SERVER_PY,  "--log",	log_path,
 				      "--state", state_path, "--token", forge_token};
 	size_t n = 8;
 	int fds[2];
-	char line[32] = "";
+	char line[32] = "", issues[PATH_MAX + 16];
 	FILE *f;
 	va_list ap;
 
@@ -72,6 +79,7 @@ void forge_start(const char *first, ...)
 	va_end(ap);
 	argv[n] = NULL;
 	unlink(state_path);
+	unlink(issues_state(issues, sizeof(issues)));
 	assert_int_equal(pipe(fds), 0);
 	fflush(NULL);
 	server = fork();
@@ -158,19 +166,32 @@ const char *forge_answers(void)
 	return text;
 }
 
-/* The server's comments, a JSON array (NULL when none was ever made). */
-static json_object *comments(void)
+/* A state file of the server, a JSON array (NULL when it was never written). */
+static json_object *read_state(const char *path)
 {
 	struct wperf_buf state = {0};
 	json_object *all;
 
-	if (access(state_path, F_OK) != 0)
+	if (access(path, F_OK) != 0)
 		return NULL;
-	e2e_read_file(state_path, &state);
+	e2e_read_file(path, &state);
 	all = json_tokener_parse((const char *)state.data);
 	assert_non_null(all);
 	wperf_buf_release(&state);
 	return all;
+}
+
+/* The server's comments. */
+static json_object *comments(void)
+{
+	return read_state(state_path);
+}
+
+json_object *forge_issues(void)
+{
+	char path[PATH_MAX + 16];
+
+	return read_state(issues_state(path, sizeof(path)));
 }
 
 int forge_marked(const char *marker, struct wperf_buf *body, long *id)
@@ -229,6 +250,16 @@ void forge_post(struct e2e_output *o, const char *dir, const char *const *env,
 		snprintf(name, sizeof(name), "%.*s", (int)strcspn(env[i], "="), env[i]);
 		unsetenv(name);
 	}
+}
+
+void forge_expect(const struct e2e_output *o, int status, const char *where, const char *text)
+{
+	const char *in = !strcmp(where, "out") ? o->out : o->err;
+
+	if (o->status != status || (text && !strstr(in, text)))
+		fail_msg("post: exit %d (want %d), std%s lacks \"%s\"\n--- stdout:\n%s\n--- "
+			 "stderr:\n%s",
+			 o->status, status, where, text ? text : "", o->out, o->err);
 }
 
 void forge_assert_token_unsaid(const struct e2e_output *o)

@@ -52,6 +52,10 @@ const char *forge_answers(void);
  * into body (when not NULL), and its id into id (when not NULL). */
 int forge_marked(const char *marker, struct wperf_buf *body, long *id);
 
+/* The server's issues, as it holds them (GitHub's or GitLab's objects), a
+ * JSON array to put; NULL when none was ever made. */
+struct json_object *forge_issues(void);
+
 /* How many comments the server holds, whoever wrote them. */
 size_t forge_comments(void);
 
@@ -64,6 +68,10 @@ size_t forge_comments(void);
  * never on a command line, as CI passes the token. */
 void forge_post(struct e2e_output *o, const char *dir, const char *const *env,
 		const char *const *args);
+
+/* Fails unless post's run o exited with status and its output where ("out"
+ * or "err") holds text (NULL: anything), showing both outputs. */
+void forge_expect(const struct e2e_output *o, int status, const char *where, const char *text);
 
 /* Neither the standard output nor the standard error of o hold the token. */
 void forge_assert_token_unsaid(const struct e2e_output *o);

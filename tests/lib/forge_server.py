@@ -11,13 +11,20 @@ and like GitLab's merge-request notes API (the token in PRIVATE-TOKEN or JOB-TOK
   GET   /api/v4/projects/ID/merge_requests/IID/notes?sort=&per_page=&page=   (Link headers)
   POST  /api/v4/projects/ID/merge_requests/IID/notes                 201 and the note
   PUT   /api/v4/projects/ID/merge_requests/IID/notes/NOTE_ID         200 and the note
-(ID a number or a URL-encoded path), with bodies over 65,536 characters refused (422),
+(ID a number or a URL-encoded path), and like their issues APIs, for `post --changes`:
+  GET   /repos/O/R/issues?labels=&state=&per_page=&page=     (Link headers; state open by default)
+  POST  /repos/O/R/issues                                     201 and the issue
+  PATCH /repos/O/R/issues/N                                   200 ("state": "closed" closes it)
+  GET   /api/v4/projects/ID/issues?labels=&per_page=&page=    (Link headers; every state)
+  POST  /api/v4/projects/ID/issues                            201 and the issue
+  PUT   /api/v4/projects/ID/issues/IID                        200 ("state_event": "close" closes it)
+with bodies over 65,536 characters refused (422),
 and failures on demand (--fail):
 GitHub's errors, rate limits, server errors, slow answers, answers that are not JSON.
 
 Prints its port on the first line of standard output. Records every request as a
 JSON line in --log (method, path, headers, body, status, time) and every comment
-in --state after each change, for the tests to check.
+in --state after each change (and every issue in STATE.issues), for the tests to check.
 """
 import argparse
 import json
@@ -56,6 +63,7 @@ class Forge:
         self.args = args
         self.lock = threading.Lock()
         self.comments = {}  # (owner/name, issue) -> [comment]
+        self.issues = {}  # owner/name, or gitlab:project -> [issue]
         self.repo_ids = {}  # owner/name -> id, for the /repositories/ID links
         self.next_id = 1000
         self.failures_left = args.fail_count
@@ -101,10 +109,31 @@ class Forge:
     def save(self):
         if not self.args.state:
             return
-        tmp = self.args.state + ".tmp"
-        with open(tmp, "w") as f:
-            json.dump([c for cs in self.comments.values() for c in cs], f)
-        os.replace(tmp, self.args.state)
+        for path, items in ((self.args.state, self.comments), (self.args.state + ".issues", self.issues)):
+            tmp = path + ".tmp"
+            with open(tmp, "w") as f:
+                json.dump([c for cs in items.values() for c in cs], f)
+            os.replace(tmp, path)
+
+    def add_issue(self, repo, fields):
+        """A new issue of repo from a request's fields (title, body or description, labels)."""
+        issues = self.issues.setdefault(repo, [])
+        self.next_id += 1
+        number = len(issues) + 1
+        if repo.startswith("gitlab:"):
+            labels = fields.get("labels", "")
+            i = {"id": self.next_id, "iid": number, "project_id": 42, "title": fields["title"],
+                 "description": fields.get("description"), "state": "opened",
+                 "labels": [l for l in labels.split(",") if l],
+                 "web_url": "https://gitlab.example/%s/-/issues/%d" % (repo[7:], number)}
+        else:
+            i = {"id": self.next_id, "number": number, "title": fields["title"],
+                 "body": fields.get("body"), "state": "open",
+                 "labels": [{"name": l} for l in fields.get("labels", [])],
+                 "html_url": "https://github.example/%s/issues/%d" % (repo, number)}
+        issues.append(i)
+        self.save()
+        return i
 
     def take(self, what):
         """Is this request one of the first --fail-count (or --slow-count) ones?"""
@@ -203,6 +232,19 @@ class Handler(BaseHTTPRequestHandler):
                 return self.create(forge, repo, int(parts[-2]), body, mode)
         if method == "PATCH" and len(parts) == 6 and parts[0] == "repos" and parts[3:5] == ["issues", "comments"]:
             return self.update(forge, parts[1] + "/" + parts[2], parts[5], body)
+        # /repos/O/R/issues[/N], or /repositories/ID/issues (the next pages)
+        if parts[-1] == "issues" and len(parts) in (3, 4) and method == "GET":
+            repo = parts[1] + "/" + parts[2] if parts[0] == "repos" and len(parts) == 4 else None
+            if parts[0] == "repositories" and len(parts) == 3 and parts[1].isdigit():
+                repo = {v: k for k, v in forge.repo_ids.items()}.get(int(parts[1]))
+            if repo:
+                forge.repo_ids.setdefault(repo, 4242 + len(forge.repo_ids))
+                return self.list_issues(forge, repo, parse_qs(url.query), "%s/repositories/%d/issues" % (
+                    forge.base, forge.repo_ids[repo]))
+        if parts[0] == "repos" and len(parts) == 4 and parts[3] == "issues" and method == "POST":
+            return self.create_issue(forge, parts[1] + "/" + parts[2], body, "body")
+        if parts[0] == "repos" and len(parts) == 5 and parts[3] == "issues" and method == "PATCH":
+            return self.update_issue(forge, parts[1] + "/" + parts[2], parts[4], body, "body")
         return self.answer(404, FAILURES["404"][2])
 
     def gitlab(self, forge, method, parts, body, query, mode):
@@ -221,6 +263,15 @@ class Handler(BaseHTTPRequestHandler):
                 return self.create(forge, key, iid, body, mode)
             if len(parts) == 6 and method == "PUT":
                 return self.update(forge, key, parts[5], body)
+        if len(parts) in (3, 4) and parts[0] == "projects" and parts[2] == "issues":
+            key = "gitlab:" + unquote(parts[1])
+            if len(parts) == 3 and method == "GET":
+                return self.list_issues(forge, key, query, "%s/api/v4/projects/%s/issues" % (
+                    forge.base, parts[1]))
+            if len(parts) == 3 and method == "POST":
+                return self.create_issue(forge, key, body, "description")
+            if len(parts) == 4 and method == "PUT":
+                return self.update_issue(forge, key, parts[3], body, "description")
         return self.answer(404, {"message": "404 Not found"})
 
     def list(self, forge, repo, number, query, link=None):
@@ -242,6 +293,64 @@ class Handler(BaseHTTPRequestHandler):
             rels += ['<%s>; rel="first"' % at(1), '<%s>; rel="prev"' % at(page - 1)]
         headers = {"Link": ", ".join(rels)} if rels else {}
         self.answer(200, comments[(page - 1) * per_page:page * per_page], headers)
+
+    def list_issues(self, forge, repo, query, link):
+        """The issues of repo with the label asked, of the state asked (GitHub's default: open)."""
+        label = query.get("labels", [None])[0]
+        state = query.get("state", ["all" if repo.startswith("gitlab:") else "open"])[0]
+        issues = [i for i in forge.issues.get(repo, []) if label is None or label in [
+            l if isinstance(l, str) else l["name"] for l in i["labels"]]]
+        if state != "all":
+            issues = [i for i in issues if i["state"] in ((state, "opened") if state == "open" else (state,))]
+        per_page = min(int(query.get("per_page", ["30"])[0]), forge.args.per_page_cap)
+        page = int(query.get("page", ["1"])[0])
+        last = max(1, (len(issues) + per_page - 1) // per_page)
+        rest = "&".join("%s=%s" % (k, v[0]) for k, v in sorted(query.items()) if k not in ("page", "per_page"))
+        def at(n):
+            return "%s?%s&per_page=%d&page=%d" % (link, rest, per_page, n)
+        rels = ['<%s>; rel="next"' % at(page + 1), '<%s>; rel="last"' % at(last)] if page < last else []
+        self.answer(200, issues[(page - 1) * per_page:page * per_page],
+                    {"Link": ", ".join(rels)} if rels else {})
+
+    def issue_fields(self, body, text_key):
+        """The fields of a JSON request for an issue, or None after answering why not."""
+        try:
+            fields = json.loads(body)
+            assert isinstance(fields, dict)
+            assert all(isinstance(fields.get(k, ""), str) for k in ("title", text_key))
+        except Exception:
+            self.answer(400, {"message": "Problems parsing JSON"})
+            return None
+        if len(fields.get(text_key) or "") > COMMENT_MAX:
+            self.answer(422, FAILURES["422"][2])
+            return None
+        return fields
+
+    def create_issue(self, forge, repo, body, text_key):
+        fields = self.issue_fields(body, text_key)
+        if fields is None:
+            return
+        if not fields.get("title"):
+            return self.answer(422, {"message": "Validation Failed",
+                                     "errors": [{"message": "title is missing"}]})
+        self.answer(201, forge.add_issue(repo, fields))
+
+    def update_issue(self, forge, repo, number, body, text_key):
+        key = "iid" if repo.startswith("gitlab:") else "number"
+        found = [i for i in forge.issues.get(repo, []) if str(i[key]) == number]
+        if not found:
+            return self.answer(404, FAILURES["404"][2])
+        fields = self.issue_fields(body, text_key)
+        if fields is None:
+            return
+        issue = found[0]
+        for k in ("title", text_key):
+            if k in fields:
+                issue[k] = fields[k]
+        if fields.get("state") == "closed" or fields.get("state_event") == "close":
+            issue["state"] = "closed"
+        forge.save()
+        self.answer(200, issue)
 
     def comment_body(self, body):
         """The "body" of a JSON request, or None after answering why not."""
