@@ -55,6 +55,8 @@ static int log_line(struct bisection *s, const char *path, size_t no, const char
 		    struct wperf_error *err)
 {
 	const struct bisect *b = s->b;
+	const char *const header[][2] = {
+	    {"good", b->good}, {"bad", b->bad}, {"scenario", s->scenario}};
 	char key[64], value[PATH_MAX];
 	size_t i;
 	int m;
@@ -64,15 +66,14 @@ static int log_line(struct bisection *s, const char *path, size_t no, const char
 	if (sscanf(line, "%63s %4095s", key, value) != 2)
 		return wperf_error_set(err, -EINVAL, "%s:%zu: not a line of a bisect log", path,
 				       no);
-	if ((!strcmp(key, "good") && strcmp(value, b->good)) ||
-	    (!strcmp(key, "bad") && strcmp(value, b->bad)) ||
-	    (!strcmp(key, "scenario") && strcmp(value, s->scenario)))
-		return wperf_error_set(err, -EEXIST,
-				       "%s:%zu: this folder holds another bisection (%s %s): name "
-				       "another with --results",
-				       path, no, key, value);
-	if (!strcmp(key, "good") || !strcmp(key, "bad") || !strcmp(key, "scenario"))
-		return 0;
+	for (size_t h = 0; h < sizeof(header) / sizeof(*header); h++)
+		if (!strcmp(key, header[h][0]))
+			return strcmp(value, header[h][1])
+				   ? wperf_error_set(err, -EEXIST,
+						     "%s:%zu: this folder holds another bisection "
+						     "(%s %s): name another with --results",
+						     path, no, key, value)
+				   : 0;
 	if ((i = commit_index(b, key)) == b->n)
 		return wperf_error_set(err, -EINVAL, "%s:%zu: %.12s is not in the range", path, no,
 				       key);
