@@ -74,13 +74,34 @@ static int take_cmetric_first(const struct wperf_analysis *a, const char *target
 	return out->cmetric_first ? 0 : -ENOMEM;
 }
 
-/* The target's threads' running and runnable time. */
+/* The part of the window in which the target had a thread: from its first
+ * thread's start (or the window's) to its last thread's end (or the
+ * window's). The window may run on after the target has exited (the recorder
+ * stops some 10 to 100 ms after its load), and no operation is done there. */
+static uint64_t target_span(const struct wperf_analysis *a, const char *target)
+{
+	const struct wperf_timeline *tl = a->timeline;
+	uint64_t first = UINT64_MAX, last = 0;
+
+	for (size_t e = 0; e < tl->nentities; e++) {
+		const struct wperf_entity *en = &tl->entities[e];
+
+		if (!wperf_analysis_in_target(en, target))
+			continue;
+		first = en->born < first ? en->born : first;
+		last = en->died > last ? en->died : last;
+	}
+	return last > first ? last - first : 0;
+}
+
+/* The target's threads' running and runnable time, and the span they had. */
 static int take_time(const struct wperf_analysis *a, const char *target, struct wperf_run *out)
 {
 	uint8_t *mine = calloc(a->merged.nvertices + 1, 1);
 
 	if (!mine)
 		return -ENOMEM;
+	out->span_ns = target_span(a, target);
 	wperf_analysis_mark_target(a, target, mine);
 	for (uint32_t v = 0; v < a->merged.nvertices; v++)
 		if (mine[v] && a->merged.vertices[v].kind == WPERF_ENTITY_THREAD) {

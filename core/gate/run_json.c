@@ -117,13 +117,16 @@ static struct json_object *edges_to_json(const struct wperf_run *r, int *ret)
 	return arr;
 }
 
-/* {"running_ns": N, "runnable_ns": N}: the target's time (a run's have_time). */
+/* {"running_ns": N, "runnable_ns": N, "span_ns": N}: the target's time (a
+ * run's have_time); span_ns is left out when 0 (not kept). */
 static struct json_object *time_to_json(const struct wperf_run *r)
 {
 	struct json_object *t = json_object_new_object();
 
-	if (t && (wperf_json_put(t, "running_ns", json_object_new_uint64(r->running_ns)) ||
-		  wperf_json_put(t, "runnable_ns", json_object_new_uint64(r->runnable_ns)))) {
+	if (t &&
+	    (wperf_json_put(t, "running_ns", json_object_new_uint64(r->running_ns)) ||
+	     wperf_json_put(t, "runnable_ns", json_object_new_uint64(r->runnable_ns)) ||
+	     (r->span_ns && wperf_json_put(t, "span_ns", json_object_new_uint64(r->span_ns))))) {
 		json_object_put(t);
 		return NULL;
 	}
@@ -133,19 +136,18 @@ static struct json_object *time_to_json(const struct wperf_run *r)
 static int read_time(const struct json_object *o, const char *where, struct wperf_run *r,
 		     struct wperf_error *err)
 {
-	static const char *const keys[] = {"running_ns", "runnable_ns"};
-	struct json_object *v[2];
+	static const char *const keys[] = {"running_ns", "runnable_ns", "span_ns"};
+	uint64_t *into[] = {&r->running_ns, &r->runnable_ns, &r->span_ns};
+	struct json_object *v[3];
 	char sub[WPERF_JSON_PATH_LEN];
-	int ret = wperf_json_get_keys(o, where, keys, 2, 2, v, err);
+	int ret = wperf_json_get_keys(o, where, keys, 3, 2, v, err); /* span_ns came later */
 
-	wperf_json_key_path(sub, where, "running_ns");
-	if (!ret)
-		ret = wperf_json_get_count(v[0], sub, 0, UINT64_MAX, "a whole number",
-					   &r->running_ns, err);
-	wperf_json_key_path(sub, where, "runnable_ns");
-	if (!ret)
-		ret = wperf_json_get_count(v[1], sub, 0, UINT64_MAX, "a whole number",
-					   &r->runnable_ns, err);
+	for (size_t i = 0; i < 3 && !ret; i++) {
+		wperf_json_key_path(sub, where, keys[i]);
+		if (v[i] || i < 2) /* a null required one is an error */
+			ret = wperf_json_get_count(v[i], sub, 0, UINT64_MAX, "a whole number",
+						   into[i], err);
+	}
 	r->have_time = !ret;
 	return ret;
 }

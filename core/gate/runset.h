@@ -101,9 +101,12 @@ struct wperf_run {
 	size_t nmetrics;
 	/* The target's threads' time on a CPU and waiting for one (runnable) in
 	 * the window, summed: per operation, what the code costs and what the
-	 * machine's other work took from it. have_time 0: not kept (older). */
+	 * machine's other work took from it. have_time 0: not kept (older).
+	 * span_ns: the part of the window in which the target had a thread, the
+	 * time its operations were done in (the window may go on after it
+	 * exited); 0: not kept (older), the window stands in. */
 	int have_time;
-	uint64_t running_ns, runnable_ns;
+	uint64_t running_ns, runnable_ns, span_ns;
 };
 
 /* A synthetic scenario's expected answer. Each part is optional (0 or NULL). */

@@ -75,6 +75,7 @@ static void assert_same_run(const struct wperf_run *a, const struct wperf_run *b
 	assert_int_equal(a->have_time, b->have_time);
 	assert_true(!a->have_time || a->running_ns == b->running_ns);
 	assert_true(!a->have_time || a->runnable_ns == b->runnable_ns);
+	assert_true(!a->have_time || a->span_ns == b->span_ns);
 }
 
 static void assert_empty_run(const struct wperf_run *r)
@@ -198,6 +199,7 @@ static void awkward_run(struct wperf_run *r)
 	r->have_time = 1;
 	r->running_ns = UINT64_MAX;
 	r->runnable_ns = 0;
+	r->span_ns = 999999937;
 }
 
 /* ---- round trips ---- */

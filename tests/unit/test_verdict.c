@@ -1637,6 +1637,25 @@ static int ignored(const struct wperf_analysis *a, const char *identity)
 	return 1;
 }
 
+/* The run's span is from the first of process pid's threads to start (fig1's
+ * fork, 4 ms into the window) to the last to end (its exit, 1 ms before the
+ * window's end): what its operations are counted over. */
+static void assert_span(const struct wperf_analysis *a, const char *pid, const struct wperf_run *r)
+{
+	const struct wperf_timeline *tl = a->timeline;
+	uint64_t first = UINT64_MAX, last = 0;
+
+	for (size_t e = 0; e < tl->nentities; e++)
+		if (tl->entities[e].kind == WPERF_ENTITY_THREAD &&
+		    tl->entities[e].tgid == (uint32_t)atoi(pid)) {
+			first = tl->entities[e].born < first ? tl->entities[e].born : first;
+			last = tl->entities[e].died > last ? tl->entities[e].died : last;
+		}
+	assert_true(first > tl->start && last < tl->end);
+	assert_int_equal(r->span_ns, last - first);
+	assert_true(r->have_time && r->running_ns > 0);
+}
+
 /* tests/data/fig1.trace (see test_data.c): the knot fig1 waits for holds B and
  * the disk; no edge of a run is under 1% of the window or touches an irq, and
  * with a target none lies outside what the target waits for. */
@@ -1708,6 +1727,8 @@ static void test_run_from_analysis(void **state)
 	assert_int_equal(all.nedges, kept);
 	assert_true(irq_edges > 0); /* so that leaving them out was tested */
 	assert_true(wperf_run_edge_share(&r, B_DISK) >= WPERF_RUN_MIN_SHARE);
+	assert_span(a, pid, &r);
+	assert_int_equal(all.span_ns, a->window); /* some thread lives past each end */
 	wperf_run_release(&r);
 	wperf_run_release(&all);
 	wperf_analysis_free(a);
