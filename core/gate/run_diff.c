@@ -53,10 +53,13 @@ static struct diff_edge *edges(const struct wperf_run_diff *d, size_t *n)
 		int c = i == a->nedges	 ? 1
 			: j == b->nedges ? -1
 					 : strcmp(a->edges[i].from, b->edges[j].from);
-		struct wperf_run_edge *e = c <= 0 ? &a->edges[i] : &b->edges[j];
+		struct wperf_run_edge *e;
 
 		if (!c)
 			c = strcmp(a->edges[i].to, b->edges[j].to);
+		/* the row's names: the edge it is, once both ends are compared (B's
+		 * disk -> fig1/A beside A's disk -> fig1/B was printed with A's names) */
+		e = c <= 0 ? &a->edges[i] : &b->edges[j];
 		out[*n] = (struct diff_edge){e->from, e->to, {NAN, NAN}};
 		if (c <= 0)
 			out[*n].share[0] = a->edges[i++].share;
