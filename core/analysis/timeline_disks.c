@@ -327,25 +327,60 @@ static uint64_t period_jiffies(const struct tl_builder *b, struct tl_when s, str
 }
 
 /*
- * The requests whose start or end the trace lacks. One issued and never
- * completed is in flight to the window's end, unless a CPU's events were lost
- * after its issue: its completion may have been among them, and it counts up
- * to its issue (lost). One whose completion came first was made before the
- * window and is in flight from its start, unless a CPU's events were lost
- * before its completion: its start may have been among them, and it counts
- * nothing (lost).
+ * The kernel's count of the disk's requests in flight (/sys/block/DEV/stat's
+ * in_flight) as the window started or ended; UINT64_MAX when the trace has no
+ * such reading (no counters, or a row without the field).
  */
-static void disk_unseen(struct tl_builder *b, struct tl_device *d, uint32_t dev1)
+static uint64_t kernel_in_flight(const struct tl_builder *b, const struct tl_device *d,
+				 unsigned when)
 {
-	struct tl_req_interval *iv;
-	size_t n;
+	const struct wperf_counters *c = wperf_trace_counters(b->t, when);
 
+	for (size_t i = 0; c && i < c->ndisks; i++) {
+		const struct wperf_disk_counters *k = &c->disks[i];
+
+		if ((k->major << 20 | (k->minor & 0xfffff)) == d->key &&
+		    k->nfields > WPERF_DISK_IN_FLIGHT)
+			return k->fields[WPERF_DISK_IN_FLIGHT];
+	}
+	return UINT64_MAX;
+}
+
+/* Of n times (sorted in place), the keep-th earliest, or with latest the
+ * keep-th latest; 0 < keep <= n. */
+static uint64_t nth_time(uint64_t *times, size_t n, uint64_t keep, int latest)
+{
+	qsort(times, n, sizeof(*times), wperf_cmp_u64_items);
+	return latest ? times[n - keep] : times[keep - 1];
+}
+
+/*
+ * The requests issued and never completed. Each is in flight to the window's
+ * end, unless a CPU's events were lost after its issue: its completion may
+ * have been among them, and it counts up to its issue (lost). The kernel's
+ * in-flight count at the end bounds them: one issued in the window and not
+ * done at the end was in flight as the last counters were read (the programs
+ * are attached until after that), so beyond that count the latest issued stay
+ * in flight and the others lost their completion's records.
+ */
+static void disk_unfinished(struct tl_builder *b, struct tl_device *d, uint32_t dev1,
+			    uint64_t *times)
+{
+	uint64_t at_end = kernel_in_flight(b, d, WPERF_COUNTERS_END), from = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < b->reqs_cap; i++)
+		if (b->reqs[i].dev == dev1 && b->reqs[i].state == TL_REQ_ISSUED &&
+		    b->lost_until <= b->reqs[i].issued.ns)
+			times[n++] = b->reqs[i].issued.ns;
+	if (at_end < n)
+		from = at_end ? nth_time(times, n, at_end, 1) : UINT64_MAX;
 	for (size_t i = 0; i < b->reqs_cap; i++) {
 		struct tl_request *r = &b->reqs[i];
 
 		if (r->dev != dev1 || r->state != TL_REQ_ISSUED)
 			continue;
-		if (b->lost_until > r->issued.ns) {
+		if (b->lost_until > r->issued.ns || r->issued.ns < from) {
 			b->reqs_lost++;
 			req_end(b, d, r, r->issued);
 		} else {
@@ -353,12 +388,32 @@ static void disk_unseen(struct tl_builder *b, struct tl_device *d, uint32_t dev1
 			req_end(b, d, r, (struct tl_when){b->end, 0});
 		}
 	}
-	iv = (struct tl_req_interval *)(void *)d->reqs.data;
-	n = TL_COUNT(d->reqs, struct tl_req_interval);
-	for (size_t k = 0; k < n; k++) {
+}
+
+/*
+ * The requests whose completion was the first of their events. Each was made
+ * before the window and is in flight from its start, unless a CPU's events
+ * were lost before its completion: its start may have been among them, and it
+ * counts nothing (lost). The kernel's in-flight count at the start bounds
+ * them likewise (the programs were attached before the first counters were
+ * read): the earliest completed were in flight, the others lost their start's
+ * records.
+ */
+static void disk_made_unseen(struct tl_builder *b, struct tl_device *d, uint64_t *times)
+{
+	uint64_t at_start = kernel_in_flight(b, d, WPERF_COUNTERS_START), upto = UINT64_MAX;
+	struct tl_req_interval *iv = (struct tl_req_interval *)(void *)d->reqs.data;
+	size_t nreqs = TL_COUNT(d->reqs, struct tl_req_interval), n = 0;
+
+	for (size_t k = 0; k < nreqs; k++)
+		if (iv[k].start.ns == MADE_UNSEEN && !(b->lost_from && b->lost_from < iv[k].end.ns))
+			times[n++] = iv[k].end.ns;
+	if (at_start < n)
+		upto = at_start ? nth_time(times, n, at_start, 0) : 0;
+	for (size_t k = 0; k < nreqs; k++) {
 		if (iv[k].start.ns != MADE_UNSEEN)
 			continue;
-		if (b->lost_from && b->lost_from < iv[k].end.ns) {
+		if ((b->lost_from && b->lost_from < iv[k].end.ns) || iv[k].end.ns > upto) {
 			b->reqs_lost++;
 			iv[k].start = iv[k].end;
 		} else {
@@ -367,6 +422,21 @@ static void disk_unseen(struct tl_builder *b, struct tl_device *d, uint32_t dev1
 			    (struct tl_when){b->start, 0}; /* its jiffies: period_jiffies */
 		}
 	}
+}
+
+/* The requests whose start or end the trace lacks. */
+static void disk_unseen(struct tl_builder *b, struct tl_device *d, uint32_t dev1)
+{
+	size_t n = b->reqs_cap + TL_COUNT(d->reqs, struct tl_req_interval);
+	uint64_t *times = malloc((n + 1) * sizeof(*times));
+
+	if (!times) {
+		b->oom = 1;
+		return;
+	}
+	disk_unfinished(b, d, dev1, times);
+	disk_made_unseen(b, d, times);
+	free(times);
 }
 
 /*

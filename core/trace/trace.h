@@ -145,6 +145,7 @@ enum {
 	WPERF_DISK_READ_SECTORS = 2,
 	WPERF_DISK_WRITES = 4,
 	WPERF_DISK_WRITE_SECTORS = 6,
+	WPERF_DISK_IN_FLIGHT = 8,	 /* requests in flight as it was read */
 	WPERF_DISK_IO_TICKS = 9,	 /* ms with a request in flight: iostat's %util */
 	WPERF_DISK_DISCARD_SECTORS = 13, /* kernels from 4.18 on */
 	WPERF_DISK_FLUSHES = 15,	 /* kernels from 5.5 on */
