@@ -106,7 +106,7 @@ const struct cli_option cli_check_perf_options[] = {
     {0, "budget", "DURATION",
      "time for the whole check's runs (default " CHECK_PERF_BUDGET "): runs are added to a "
      "scenario that cannot yet tell its gate.detect change only while its share of what is "
-     "left lasts",
+     "left lasts, but never fewer than could fail a new vertex",
      CLI_PARSE(struct check_perf, o.run.budget, parse_budget)},
     {0, "alpha", "A",
      "the chance that identical code fails (default: " CLI_STR(WPERF_GATE_ALPHA) ")",

@@ -302,23 +302,49 @@ static int over_budget(const struct check *c, unsigned done, unsigned want)
 	return c->o->deadline > 0 && now + per_pair * (want - done) > c->o->deadline;
 }
 
+/* Could the runs so far fail a vertex new to the bottleneck at level alpha
+ * (the verdict's presence: a function of the runs' count and the level, not
+ * of what they show)? A new scenario is compared with nothing: yes. */
+static int can_fail_at(struct check *c, double alpha, int *yes, struct wperf_error *err)
+{
+	struct wperf_verdict v = {0};
+	double level = c->j.alpha;
+	int e;
+
+	if (c->fresh) {
+		*yes = 1;
+		return 0;
+	}
+	c->j.alpha = alpha;
+	e = look(c, &v, err);
+	c->j.alpha = level;
+	*yes = !e && v.presence > 0;
+	wperf_verdict_release(&v);
+	return e;
+}
+
 /*
  * Runs look after look until no finding is undecided or the last look is
  * done. Each look is judged at the part of the scenario's alpha that the
  * spending plan gives it (core/gate/spending.h); the look it stops at is the
  * level the final verdict is held to.
+ *
+ * The budget ends the looks early, but never before one whose runs could
+ * fail a new vertex: at 5 runs a side none can (Fisher's test), and a
+ * scenario cut there would pass having tested nothing (seven of CI's 17
+ * were). It gets the runs that can, past the budget if need be.
  */
 static int run_looks(struct check *c, struct wperf_error *err)
 {
 	unsigned done = 0;
-	int e = 0;
+	int e = 0, can_fail = 0;
 
 	for (unsigned k = 0; !e && k < c->looks; k++) {
 		unsigned want = runs_at_look(c, k);
 		struct wperf_verdict v = {0};
 		int clear, last = k + 1 == c->looks;
 
-		if (k && over_budget(c, done, want))
+		if (k && can_fail && over_budget(c, done, want))
 			break; /* judged at the last look's level */
 		c->j.alpha =
 		    c->fresh ? c->alpha : check_looks_level(&c->o->looks, c->first, k, c->alpha);
@@ -327,17 +353,21 @@ static int run_looks(struct check *c, struct wperf_error *err)
 		while (!e && done < want)
 			e = run_pair(c, ++done, err);
 		/* No time for the next look: this one is the last, and spends what
-		 * is left of the scenario's alpha (decided by the clock, not by
-		 * what the runs say). */
+		 * is left of the scenario's alpha (decided by the clock and the
+		 * runs' count, not by what the runs say), if its runs can fail. */
 		if (!e && !last && over_budget(c, done, runs_at_look(c, k + 1))) {
-			last = 1;
-			if (!c->fresh)
-				c->j.alpha =
-				    check_looks_final_level(&c->o->looks, c->first, k, c->alpha);
+			double final =
+			    c->fresh ? c->alpha
+				     : check_looks_final_level(&c->o->looks, c->first, k, c->alpha);
+
+			e = can_fail_at(c, final, &last, err);
+			if (last)
+				c->j.alpha = final;
 		}
 		if (e || last)
 			break;
 		e = look(c, &v, err);
+		can_fail = !e && (c->fresh || v.presence > 0);
 		clear = !e && wperf_verdict_settled(&v);
 		wperf_verdict_release(&v);
 		if (clear)
