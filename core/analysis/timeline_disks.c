@@ -361,7 +361,8 @@ static uint64_t nth_time(uint64_t *times, size_t n, uint64_t keep, int latest)
  * in-flight count at the end bounds them: one issued in the window and not
  * done at the end was in flight as the last counters were read (the programs
  * are attached until after that), so beyond that count the latest issued stay
- * in flight and the others lost their completion's records.
+ * in flight and the others lost their completion's records. One issued after
+ * the window is none of the kernel's count (the window cuts it anyway).
  */
 static void disk_unfinished(struct tl_builder *b, struct tl_device *d, uint32_t dev1,
 			    uint64_t *times)
@@ -369,9 +370,9 @@ static void disk_unfinished(struct tl_builder *b, struct tl_device *d, uint32_t 
 	uint64_t at_end = kernel_in_flight(b, d, WPERF_COUNTERS_END), from = 0;
 	size_t n = 0;
 
-	for (size_t i = 0; i < b->reqs_cap; i++)
+	for (size_t i = 0; i < b->reqs_cap; i++) /* those of the window */
 		if (b->reqs[i].dev == dev1 && b->reqs[i].state == TL_REQ_ISSUED &&
-		    b->lost_until <= b->reqs[i].issued.ns)
+		    b->lost_until <= b->reqs[i].issued.ns && b->reqs[i].issued.ns < b->end)
 			times[n++] = b->reqs[i].issued.ns;
 	if (at_end < n)
 		from = at_end ? nth_time(times, n, at_end, 1) : UINT64_MAX;
@@ -396,8 +397,9 @@ static void disk_unfinished(struct tl_builder *b, struct tl_device *d, uint32_t 
  * were lost before its completion: its start may have been among them, and it
  * counts nothing (lost). The kernel's in-flight count at the start bounds
  * them likewise (the programs were attached before the first counters were
- * read): the earliest completed were in flight, the others lost their start's
- * records.
+ * read): the earliest completed in the window were in flight, the others
+ * lost their start's records. One completed before the window is none of the
+ * kernel's count (the window cuts it anyway).
  */
 static void disk_made_unseen(struct tl_builder *b, struct tl_device *d, uint64_t *times)
 {
@@ -405,15 +407,17 @@ static void disk_made_unseen(struct tl_builder *b, struct tl_device *d, uint64_t
 	struct tl_req_interval *iv = (struct tl_req_interval *)(void *)d->reqs.data;
 	size_t nreqs = TL_COUNT(d->reqs, struct tl_req_interval), n = 0;
 
-	for (size_t k = 0; k < nreqs; k++)
-		if (iv[k].start.ns == MADE_UNSEEN && !(b->lost_from && b->lost_from < iv[k].end.ns))
+	for (size_t k = 0; k < nreqs; k++) /* those of the window */
+		if (iv[k].start.ns == MADE_UNSEEN && iv[k].end.ns > b->start &&
+		    !(b->lost_from && b->lost_from < iv[k].end.ns))
 			times[n++] = iv[k].end.ns;
 	if (at_start < n)
 		upto = at_start ? nth_time(times, n, at_start, 0) : 0;
 	for (size_t k = 0; k < nreqs; k++) {
 		if (iv[k].start.ns != MADE_UNSEEN)
 			continue;
-		if ((b->lost_from && b->lost_from < iv[k].end.ns) || iv[k].end.ns > upto) {
+		if ((b->lost_from && b->lost_from < iv[k].end.ns) ||
+		    (iv[k].end.ns > b->start && iv[k].end.ns > upto)) {
 			b->reqs_lost++;
 			iv[k].start = iv[k].end;
 		} else {

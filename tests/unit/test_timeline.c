@@ -620,7 +620,9 @@ static void test_disk_requests_cut_by_the_window(void **state)
 /*
  * The kernel's in-flight counts at the window's edges bound the requests the
  * trace lacks an end of. A completion at 3000 of a request never seen, two
- * requests issued at 8000 and 9000 and never completed: with none in flight
+ * requests issued at 8000 and 9000 and never completed (and, outside the
+ * window, a completion at 500 and an issue at 10500, which are none of the
+ * kernel's counts at its edges and must not take their places): with none in flight
  * at the start and one at the end, the completion's request lost its start's
  * records (nothing), the one issued at 8000 its completion's (up to its
  * issue: nothing), and the one issued at 9000 is in flight to the end. With
@@ -649,17 +651,20 @@ static void test_disk_in_flight_bounds_the_unseen(void **state)
 			new_trace(tr, 1000, 10000);
 		}
 		tb_counters(tr, &c0, &c1);
+		req(tr, WPERF_EV_BLOCK_COMPLETE, 500, 0x50, 499, 56, 4096, OP_WRITE);
 		req(tr, WPERF_EV_BLOCK_COMPLETE, 3000, 0x10, 500, 64, 4096, OP_WRITE);
 		req(tr, WPERF_EV_BLOCK_DONE, 3001, 0x10, 500, 72, 0, OP_WRITE);
 		req(tr, WPERF_EV_BLOCK_START, 8000, 0x30, 502, 80, 4096, OP_WRITE);
 		req(tr, WPERF_EV_BLOCK_ISSUE, 8000, 0x30, 502, 80, 4096, OP_WRITE);
 		req(tr, WPERF_EV_BLOCK_START, 9000, 0x40, 503, 88, 4096, OP_WRITE);
 		req(tr, WPERF_EV_BLOCK_ISSUE, 9000, 0x40, 503, 88, 4096, OP_WRITE);
+		req(tr, WPERF_EV_BLOCK_START, 10500, 0x60, 504, 96, 4096, OP_WRITE);
+		req(tr, WPERF_EV_BLOCK_ISSUE, 10500, 0x60, 504, 96, 4096, OP_WRITE);
 		tl = build(tr, NULL, NULL);
 		d = by_name(tl, "disk:8:0");
 		assert_int_equal(tl->entities[d].busy_ns, cut ? 2001 + 2000 : 1000);
-		assert_int_equal(tl->disk_requests_before, cut);
-		assert_int_equal(tl->disk_requests_unfinished, 1 + cut);
+		assert_int_equal(tl->disk_requests_before, 1 + cut);
+		assert_int_equal(tl->disk_requests_unfinished, 2 + cut);
 		assert_int_equal(tl->disk_requests_lost, cut ? 0 : 2);
 		wperf_timeline_free(tl);
 	}
