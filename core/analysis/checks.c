@@ -186,7 +186,7 @@ static void check_disks(struct ctx *x)
 	for (size_t i = 0; i < x->end->ndisks; i++) {
 		const struct wperf_disk_counters *d = &x->end->disks[i], *s = NULL;
 		const struct wperf_entity *en =
-		    device(x, WPERF_ENTITY_DISK, d->major << 20 | (d->minor & 0xfffff));
+		    device(x, WPERF_ENTITY_DISK, wperf_disk_counters_dev(d));
 		uint64_t ticks;
 
 		for (size_t j = 0; j < x->start->ndisks && !s; j++)

@@ -339,8 +339,7 @@ static uint64_t kernel_in_flight(const struct tl_builder *b, const struct tl_dev
 	for (size_t i = 0; c && i < c->ndisks; i++) {
 		const struct wperf_disk_counters *k = &c->disks[i];
 
-		if ((k->major << 20 | (k->minor & 0xfffff)) == d->key &&
-		    k->nfields > WPERF_DISK_IN_FLIGHT)
+		if (wperf_disk_counters_dev(k) == d->key && k->nfields > WPERF_DISK_IN_FLIGHT)
 			return k->fields[WPERF_DISK_IN_FLIGHT];
 	}
 	return UINT64_MAX;

@@ -158,6 +158,13 @@ struct wperf_disk_counters {
 	const uint64_t *fields;
 };
 
+/* The disk's device as the trace's BLOCK events name it (disk:MAJOR:MINOR):
+ * the kernel's dev_t, major << 20 | minor. */
+static inline uint32_t wperf_disk_counters_dev(const struct wperf_disk_counters *d)
+{
+	return d->major << 20 | (d->minor & 0xfffff);
+}
+
 /* /proc/net/dev of an interface: receive bytes, packets, errs, drop, fifo, frame,
  * compressed, multicast, then transmit bytes, packets, errs, drop, fifo, colls,
  * carrier, compressed. */
