@@ -368,26 +368,85 @@ int e2e_kstack_has(const struct wperf_trace *t, int32_t id, const char *needle)
 	return 0;
 }
 
-/* Are any of the recorder's programs still loaded in the kernel? They are named
- * after their hooks: tp_btf_sched_switch, cut by the kernel to 15 characters. */
-int e2e_recorder_programs_loaded(void)
+/* Is the program a recorder's? They are named after their hooks:
+ * tp_btf_sched_switch, cut by the kernel to 15 characters. */
+static int recorder_program(const struct bpf_prog_info *info)
 {
-	__u32 id = 0;
-	int found = 0;
+	return !strncmp(info->name, "tp_btf_sched_", 13) ||
+	       !strncmp(info->name, "raw_tp_sched_", 13);
+}
 
-	while (!found && bpf_prog_get_next_id(id, &id) == 0) {
+/* Adds to held the ids of the BPF programs process pid (a /proc entry's name)
+ * holds: its descriptors of programs and of links to them name the program
+ * in /proc/PID/fdinfo ("prog_id:"). */
+static void programs_held_by(const char *pid, struct wperf_buf *held)
+{
+	char path[300], text[4096];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%s/fdinfo", pid);
+	d = opendir(path);
+	while (d && (de = readdir(d))) {
+		const char *p;
+		__u32 id;
+		int fd;
+		ssize_t n;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/fdinfo/%s", pid, de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, text, sizeof(text) - 1);
+		close(fd);
+		text[n > 0 ? n : 0] = '\0';
+		p = strstr(text, "\nprog_id:");
+		if (p && sscanf(p, "\nprog_id: %u", &id) == 1)
+			assert_int_equal(wperf_buf_append(held, &id, sizeof(id)), 0);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* The recorder programs loaded in the kernel that no process holds when
+ * pid is 0, or that process pid holds. */
+static int recorder_programs(pid_t pid)
+{
+	struct wperf_buf held = {0};
+	struct dirent *de;
+	__u32 id = 0;
+	int n = 0;
+	DIR *d = opendir("/proc");
+
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] >= '1' && de->d_name[0] <= '9' &&
+		    (!pid || atoi(de->d_name) == pid))
+			programs_held_by(de->d_name, &held);
+	if (d)
+		closedir(d);
+	while (bpf_prog_get_next_id(id, &id) == 0) {
 		struct bpf_prog_info info = {0};
-		__u32 len = sizeof(info);
-		int fd = bpf_prog_get_fd_by_id(id);
+		__u32 len = sizeof(info), *h = (__u32 *)held.data;
+		int fd = bpf_prog_get_fd_by_id(id), is_held = 0;
 
 		if (fd < 0)
 			continue;
-		if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
-			found = !strncmp(info.name, "tp_btf_sched_", 13) ||
-				!strncmp(info.name, "raw_tp_sched_", 13);
+		if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 && recorder_program(&info)) {
+			for (size_t i = 0; i < held.len / sizeof(*h); i++)
+				is_held |= h[i] == id;
+			n += pid ? is_held : !is_held;
+		}
 		close(fd);
 	}
-	return found;
+	wperf_buf_release(&held);
+	return n;
+}
+
+int e2e_recorder_programs_held_by(pid_t pid)
+{
+	return recorder_programs(pid);
 }
 
 /* The kernel frees programs after an RCU grace period: give it a few seconds. */
@@ -396,7 +455,7 @@ int e2e_recorder_programs_linger(void)
 	struct timespec tick = {0, 50 * 1000 * 1000};
 
 	for (int i = 0; i < 100; i++) {
-		if (!e2e_recorder_programs_loaded())
+		if (!recorder_programs(0))
 			return 0;
 		nanosleep(&tick, NULL);
 	}

@@ -103,12 +103,14 @@ struct wperf_event *e2e_events(const struct wperf_trace *t, size_t *n);
 /* Does a kernel stack of the trace contain a frame whose name contains needle? */
 int e2e_kstack_has(const struct wperf_trace *t, int32_t id, const char *needle);
 
-/* Are any of the recorder's BPF programs loaded in the kernel (ours or
- * another recorder's)? */
-int e2e_recorder_programs_loaded(void);
+/* How many of the recorder's BPF programs process pid holds (by a
+ * descriptor of the program or of a link to it). */
+int e2e_recorder_programs_held_by(pid_t pid);
 
-/* The same, after giving the kernel a few seconds to free programs that were
- * just released (an RCU grace period): 1 when they are still there. */
+/* Are recorder programs left in the kernel that no process holds, after
+ * giving it a few seconds to free those just released (an RCU grace period)?
+ * 1 when they are still there. Another test's recorder, running, holds its
+ * own: only what a recorder leaked counts. */
 int e2e_recorder_programs_linger(void);
 
 /* A failing test's evidence: a copy of dir into $WPERF_KEEP_CHECK, when a
