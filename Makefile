@@ -91,8 +91,12 @@ UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 E2E_SRCS := $(wildcard tests/e2e/test_*.c)
 E2E_BINS := $(E2E_SRCS:%.c=$(BUILD)/%)
 # The programs that record the machine (e2e_require_bpf) run one at a time;
-# the others, a job per CPU, before them.
+# the others, a job per CPU, before them. Those of them that assert nothing
+# of what else the machine does (their header says "make test runs it
+# beside") run one at a time beside the others.
 RECORDING_BINS := $(patsubst %.c,$(BUILD)/%,$(shell grep -l 'e2e_require_bpf' $(E2E_SRCS) /dev/null))
+BESIDE_BINS := $(patsubst %.c,$(BUILD)/%,$(shell grep -l 'make test runs it beside' $(E2E_SRCS) /dev/null))
+ALONE_BINS := $(filter-out $(BESIDE_BINS),$(RECORDING_BINS))
 TEST_HELPERS := $(wildcard tests/lib/*.c)
 TEST_HELPER_OBJS := $(TEST_HELPERS:%.c=$(BUILD)/%.o)
 # The tests of the library alone (they include nothing of harness/ and no
@@ -235,25 +239,22 @@ test-unit: $(UNIT_BINS)
 
 test-e2e: all $(E2E_BINS)
 	@WPERF_BUILD=$(BUILD) bash tests/run.sh -j $(JOBS) $(filter-out $(RECORDING_BINS),$(E2E_BINS)) \
-		--alone $(RECORDING_BINS)
+		--beside $(BESIDE_BINS) --alone $(ALONE_BINS)
 
-# What the suite needs, built with a job per CPU; then the tests that do not
-# record run a job per CPU, and those that record one at a time, as they want
-# the machine to themselves.
+# What the suite needs, built with a job per CPU; then the checks of the
+# source (the slowest, calls.sh, first) and the tests that do not record run a
+# job per CPU, and those that record one at a time, as they want the machine
+# to themselves.
 TEST_BUILD := all man completion $(UNIT_BINS) $(E2E_BINS) $(EXAMPLE_BINS) check-bpf-arm64
 JOBS ?= $(shell nproc)
+SOURCE_CHECKS := tests/calls.sh tests/completion.sh tests/layers.sh tests/pages.sh tests/sizes.sh
 
 test-build: $(TEST_BUILD)
 
 test:
 	@$(MAKE) --no-print-directory -j$(JOBS) test-build
-	@bash tests/layers.sh
-	@WPERF_BUILD=$(BUILD) bash tests/calls.sh
-	@bash tests/sizes.sh
-	@bash tests/pages.sh
-	@WPERF_BUILD=$(BUILD) bash tests/completion.sh
-	@WPERF_BUILD=$(BUILD) bash tests/run.sh -j $(JOBS) $(UNIT_BINS) \
-		$(filter-out $(RECORDING_BINS),$(E2E_BINS)) --alone $(RECORDING_BINS)
+	@WPERF_BUILD=$(BUILD) bash tests/run.sh -j $(JOBS) $(SOURCE_CHECKS) $(UNIT_BINS) \
+		$(filter-out $(RECORDING_BINS),$(E2E_BINS)) --beside $(BESIDE_BINS) --alone $(ALONE_BINS)
 
 asan:
 	$(MAKE) BUILD=build/asan SANITIZE=1 test

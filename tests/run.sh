@@ -1,26 +1,38 @@
 #!/usr/bin/env bash
 # Runs cmocka test programs and ends with the ten slowest programs and one
-# summary line over all of them. Exits non-zero when any test failed.
+# summary line over all of them. Exits non-zero when any test failed. A
+# PROGRAM named *.sh is a check run by bash, which passes by its exit status.
 #
-#   tests/run.sh [-j N] PROGRAM... [--alone PROGRAM...]
+#   tests/run.sh [-j N] PROGRAM... [--beside PROGRAM...] [--alone PROGRAM...]
 #
-# The programs before --alone run N at a time (default 1), each one's output
-# shown whole as it ends; those after it run one at a time, their output as it
-# comes: they record the machine, and another program beside them would be in
-# their recordings and take their CPUs.
+# The programs before --beside run N at a time (default 1), each one's output
+# shown whole as it ends. Those after --beside run one at a time beside them:
+# they record the machine but assert nothing of what else it does, and one
+# recording at a time keeps each recorder's programs its own. Those after
+# --alone run one at a time after all of these, their output as it comes: they
+# judge what they record, and another program beside them would be in their
+# recordings and take their CPUs.
 set -u
 jobs=1
 if [ "${1:-}" = -j ]; then
 	jobs=$2
 	shift 2
 fi
-together=() alone=()
-while [ $# -gt 0 ] && [ "$1" != --alone ]; do
-	together+=("$1")
-	shift
+together=() beside=() alone=()
+list=together
+for arg in "$@"; do
+	case $arg in
+	--beside) list=beside ;;
+	--alone) list=alone ;;
+	*)
+		case $list in
+		together) together+=("$arg") ;;
+		beside) beside+=("$arg") ;;
+		*) alone+=("$arg") ;;
+		esac
+		;;
+	esac
 done
-[ $# -gt 0 ] && shift
-alone=("$@")
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -30,14 +42,15 @@ passed=0 failed=0 skipped=0 broken=() times=()
 # "show"), its time beside it, then its exit status: NAME.rc, written last,
 # says that it has ended.
 run_one() {
-	local t=$1 name start rc
+	local t=$1 name start rc cmd=("$1")
 	name=$(basename "$t")
+	[[ $t == *.sh ]] && cmd=(bash "$t")
 	start=$(date +%s.%N)
 	if [ "${2:-}" = show ]; then
-		"$t" 2>&1 | tee "$work/$name.out"
+		"${cmd[@]}" 2>&1 | tee "$work/$name.out"
 		rc=${PIPESTATUS[0]}
 	else
-		"$t" >"$work/$name.out" 2>&1
+		"${cmd[@]}" >"$work/$name.out" 2>&1
 		rc=$?
 	fi
 	awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }' >"$work/$name.time"
@@ -59,31 +72,49 @@ tally() {
 	fi
 }
 
-# Shows and counts the programs that have ended since the last call.
-report_done() {
+# Shows the output of the programs that have ended since the last call.
+show_done() {
 	local rc name
 	for rc in "$work"/*.rc; do
 		[ -e "$rc" ] || continue
 		name=$(basename "$rc" .rc)
 		[ -e "$work/$name.shown" ] && continue
 		cat "$work/$name.out"
-		tally "$name"
 		touch "$work/$name.shown"
 	done
 }
 
-running=0
-for t in ${together[@]+"${together[@]}"}; do
-	if [ "$running" -ge "$jobs" ]; then
-		wait -n
-		running=$((running - 1))
-		report_done
-	fi
-	run_one "$t" &
-	running=$((running + 1))
-done
+# The programs before --beside, N at a time; only this shell shows outputs
+# until both it and the one-at-a-time line beside it have ended.
+run_together() {
+	local running=0 t
+	for t in ${together[@]+"${together[@]}"}; do
+		if [ "$running" -ge "$jobs" ]; then
+			wait -n
+			running=$((running - 1))
+			show_done
+		fi
+		run_one "$t" &
+		running=$((running + 1))
+	done
+	wait
+	show_done
+}
+
+run_beside() {
+	local t
+	for t in ${beside[@]+"${beside[@]}"}; do
+		run_one "$t"
+	done
+}
+
+run_together &
+run_beside &
 wait
-report_done
+show_done
+for rc in "$work"/*.rc; do
+	[ -e "$rc" ] && tally "$(basename "$rc" .rc)"
+done
 
 for t in ${alone[@]+"${alone[@]}"}; do
 	run_one "$t" show

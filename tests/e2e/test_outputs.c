@@ -9,6 +9,9 @@
  *
  * The results of report, diff and baseline update are compared byte for byte
  * with the same command's output to a regular file; a trace must read back.
+ *
+ * It records, but asserts nothing of what else the machine does meanwhile:
+ * make test runs it beside the programs that do not record.
  */
 #include <errno.h>
 #include <fcntl.h>
