@@ -53,7 +53,8 @@ static uint32_t disk_of(const char *path, char *stat_file, size_t size)
 
 /* A /sys/block stat line: 11 fields, or more in later kernels (discards,
  * flushes). Field 10 (io_ticks) and the times in ms spent on reads (4),
- * writes (8) and discards (15): what its requests spent in flight. */
+ * writes (8), discards (15) and flushes (17): what its requests spent in
+ * flight. */
 struct disk_stat {
 	unsigned long long io_ticks, request_ms;
 };
@@ -67,13 +68,14 @@ static struct disk_stat read_stat(const char *file)
 
 	e2e_read_file(file, &b);
 	n = sscanf((const char *)b.data,
-		   "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+		   "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
+		   "%llu %llu",
 		   &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9], &f[10],
-		   &f[11], &f[12], &f[13], &f[14]);
+		   &f[11], &f[12], &f[13], &f[14], &f[15], &f[16]);
 	assert_true(n >= 11);
 	wperf_buf_release(&b);
 	st.io_ticks = f[9];
-	st.request_ms = f[3] + f[7] + f[14];
+	st.request_ms = f[3] + f[7] + f[14] + f[16];
 	return st;
 }
 
