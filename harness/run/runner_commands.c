@@ -25,7 +25,9 @@
 
 void run_nap(void)
 {
-	spawn_nap(TICK_S);
+	struct timespec tick = {0, (long)(TICK_S * 1e9)};
+
+	nanosleep(&tick, NULL);
 }
 
 /* RUN_DIR/name into buf. */
