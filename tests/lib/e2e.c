@@ -418,11 +418,14 @@ static int recorder_programs(pid_t pid)
 	struct dirent *de;
 	__u32 id = 0;
 	int n = 0;
-	DIR *d = opendir("/proc");
+	char one[16];
+	DIR *d = pid ? NULL : opendir("/proc");
 
+	snprintf(one, sizeof(one), "%d", (int)pid);
+	if (pid)
+		programs_held_by(one, &held);
 	while (d && (de = readdir(d)))
-		if (de->d_name[0] >= '1' && de->d_name[0] <= '9' &&
-		    (!pid || atoi(de->d_name) == pid))
+		if (de->d_name[0] >= '1' && de->d_name[0] <= '9')
 			programs_held_by(de->d_name, &held);
 	if (d)
 		closedir(d);
