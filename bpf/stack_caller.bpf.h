@@ -51,9 +51,23 @@ struct {
 	__type(value, struct wperf_recovered_stack);
 } recovered_stacks SEC(".maps");
 
+/* The state of one recovery, shared by its loops. It lives in the map value,
+ * not on the stack: the verifier checks a bpf_loop callback again for every
+ * state it can start from, and values it tracks on the stack (r.at, r.fp)
+ * made that fourteen thousand instructions and 85 ms a program, at every
+ * load; in a map value they are unknown numbers, and one pass does. */
+struct recovery {
+	__u64 lo, hi; /* the program's text */
+	__u64 sp;
+	__u64 fp; /* the next frame's frame pointer, 0 at the end */
+	__u32 n;  /* words read above sp */
+	__u32 at; /* the word found */
+};
+
 struct recover_scratch {
 	__u64 words[SCAN_WORDS];
 	struct wperf_recovered_stack stack;
+	struct recovery r;
 };
 
 struct {
@@ -93,39 +107,29 @@ static __always_inline bool in_text(__u64 v, __u64 lo, __u64 hi)
 	return v > lo && v < hi && after_call(v);
 }
 
-/* The state of one recovery, shared by its loops (bpf_loop callbacks: each is
- * verified once, not once per turn). */
-struct recovery {
-	struct recover_scratch *s;
-	__u64 lo, hi; /* the program's text */
-	__u64 sp;
-	__u64 fp; /* the next frame's frame pointer, 0 at the end */
-	__u32 n;  /* words read above sp */
-	__u32 at; /* the word found */
-};
-
 /* Turn i: whether word i is where the program called into the library. */
-static long find_call(__u32 i, struct recovery *r)
+static long find_call(__u32 i, void *unused)
 {
 	struct recover_scratch *s = scratch();
 
-	if (!s || i >= SCAN_WORDS || i >= r->n)
+	if (!s || i >= SCAN_WORDS || i >= s->r.n)
 		return 1;
-	if (!in_text(s->words[i & (SCAN_WORDS - 1)], r->lo, r->hi))
+	if (!in_text(s->words[i & (SCAN_WORDS - 1)], s->r.lo, s->r.hi))
 		return 0;
-	r->at = i;
+	s->r.at = i;
 	return 1;
 }
 
 /* Turn k: whether the words from r->at + 1 + k are the calling function's frame,
  * a saved frame pointer (further up the stack) and a return address. */
-static long find_frame(__u32 k, struct recovery *r)
+static long find_frame(__u32 k, void *unused)
 {
 	struct recover_scratch *s = scratch();
-	__u32 j = r->at + 1 + k;
-	__u64 up, at = r->sp + (__u64)j * sizeof(__u64);
+	struct recovery *r = s ? &s->r : NULL;
+	__u32 j = r ? r->at + 1 + k : SCAN_WORDS;
+	__u64 up, at = r ? r->sp + (__u64)j * sizeof(__u64) : 0;
 
-	if (!s || j >= SCAN_WORDS - 1 || j + 1 >= r->n)
+	if (!r || j >= SCAN_WORDS - 1 || j + 1 >= r->n)
 		return 1;
 	barrier_var(j); /* keeps the bound on j itself, for the verifier */
 	up = s->words[j & (SCAN_WORDS - 1)];
@@ -139,13 +143,14 @@ static long find_frame(__u32 k, struct recovery *r)
 }
 
 /* Turn k: one frame further by frame pointers, into libraries too (start_thread). */
-static long walk_frame(__u32 k, struct recovery *r)
+static long walk_frame(__u32 k, void *unused)
 {
 	struct recover_scratch *s = scratch();
+	struct recovery *r = s ? &s->r : NULL;
 	__u64 frame[2]; /* the saved frame pointer, the return address */
 	__u32 nr;
 
-	if (!s || !r->fp || bpf_probe_read_user(frame, sizeof(frame), (void *)r->fp) || !frame[1])
+	if (!r || !r->fp || bpf_probe_read_user(frame, sizeof(frame), (void *)r->fp) || !frame[1])
 		return 1;
 	nr = s->stack.nr;
 	if (nr >= WPERF_RECOVER_DEPTH)
@@ -166,29 +171,32 @@ static __always_inline __u32 recover_stack(struct task_struct *task, __u64 ip, _
 					   struct recover_scratch *s)
 {
 	struct mm_struct *mm = task->mm;
-	struct recovery r = {.s = s, .sp = sp, .n = SCAN_WORDS, .at = SCAN_WORDS};
+	struct recovery *r = &s->r;
+	__u32 at;
 
 	if (!mm)
 		return 0;
-	r.lo = mm->start_code;
-	r.hi = mm->end_code;
-	if (ip >= r.lo && ip < r.hi)
+	*r = (struct recovery){.sp = sp, .n = SCAN_WORDS, .at = SCAN_WORDS};
+	r->lo = mm->start_code;
+	r->hi = mm->end_code;
+	if (ip >= r->lo && ip < r->hi)
 		return 0;
 	/* Near the top of the stack fewer words may be mapped. */
 	if (bpf_probe_read_user(s->words, sizeof(s->words), (void *)sp)) {
-		r.n = SCAN_WORDS / 4;
-		if (bpf_probe_read_user(s->words, r.n * sizeof(__u64), (void *)sp))
+		r->n = SCAN_WORDS / 4;
+		if (bpf_probe_read_user(s->words, (SCAN_WORDS / 4) * sizeof(__u64), (void *)sp))
 			return 0;
 	}
-	bpf_loop(SCAN_WORDS, find_call, &r, 0);
-	if (r.at >= SCAN_WORDS)
+	bpf_loop(SCAN_WORDS, find_call, NULL, 0);
+	at = r->at;
+	if (at >= SCAN_WORDS)
 		return 0;
 	__builtin_memset(&s->stack, 0, sizeof(s->stack));
 	s->stack.ips[0] = ip;
-	s->stack.ips[1] = s->words[r.at & (SCAN_WORDS - 1)];
+	s->stack.ips[1] = s->words[at & (SCAN_WORDS - 1)];
 	s->stack.nr = 2;
-	bpf_loop(SCAN_WORDS, find_frame, &r, 0);
-	bpf_loop(WPERF_RECOVER_DEPTH, walk_frame, &r, 0);
+	bpf_loop(SCAN_WORDS, find_frame, NULL, 0);
+	bpf_loop(WPERF_RECOVER_DEPTH, walk_frame, NULL, 0);
 	return s->stack.nr;
 }
 #else
