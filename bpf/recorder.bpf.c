@@ -52,7 +52,6 @@
 /* Set by user space between open and load. */
 const volatile __u32 self_tgid = 0; /* the recorder: never take its stacks */
 const volatile __u8 stack_mode = STACKS_KERNEL | STACKS_USER;
-const volatile bool filter_targets = false;  /* record only processes in targets */
 const volatile __u64 wakeup_bytes = 1 << 20; /* wake the reader at this backlog */
 
 struct {
@@ -73,6 +72,13 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } counters SEC(".maps");
+
+/*
+ * Set by user space after load, before attach: a harness loads the programs
+ * before it knows the processes to record (they do not exist yet). One load
+ * and a branch per event where a constant would have been folded away.
+ */
+bool filter_targets = false; /* record only processes in targets */
 
 /* Processes to record when filter_targets is set; children join their parent. */
 struct {

@@ -3,7 +3,6 @@
  * wperf-bench record: records the machine's waiting events into a trace file
  * (the lifecycle is harness/record/recording.h), and says what it came to.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,7 +87,7 @@ static int parse_harness_pids(const char *cmd, const struct cli_option *opt, con
 			      void *field)
 {
 	(void)opt;
-	if (!isdigit((unsigned char)*arg) || strspn(arg, "0123456789,") != strlen(arg))
+	if (!recording_pid_list_valid(arg))
 		return cli_error(cmd, "--harness-pids wants PID[,PID...], not '%s'", arg);
 	*(const char **)field = arg;
 	return 0;
@@ -130,6 +129,12 @@ const struct cli_option cli_record_options[] = {
      "the processes' tables (mappings, JIT perf maps): time to have a JIT write its perf map "
      "without recording that work",
      CLI_FLAG(struct record_opts, hold)},
+    {0, RECORDING_OPT_ARM, "FILE",
+     "load the programs, create FILE and wait for SIGUSR1 before recording (a stop signal "
+     "ends it with no trace): a harness arms the recorder before its workload starts, so "
+     "that a workload that keeps the CPUs busy cannot delay the window, then writes into "
+     "FILE what it has learnt since, one NAME=VALUE line for each of " RECORDING_ARM_OPTIONS,
+     CLI_STRING(struct record_opts, arm_file)},
     {0, RECORDING_OPT_HARNESS_PIDS, "PID[,PID...]",
      "processes of a harness that runs this recording (run passes its own): the analysis "
      "leaves them out",

@@ -97,18 +97,18 @@ static int check_privileges(struct wperf_error *err)
  * tracepoint is attached, is added here; a fork in between is caught by one
  * or the other.
  */
-static int follow_descendants(struct bpf_recorder *r, const struct bpf_recorder_opts *opts,
+static int follow_descendants(struct bpf_recorder *r, const pid_t *pids, size_t npids,
 			      struct wperf_error *err)
 {
 	struct wperf_buf found = {0};
-	uint32_t *roots = calloc(opts->npids, sizeof(*roots));
+	uint32_t *roots = calloc(npids, sizeof(*roots));
 	int e = roots ? 0 : -ENOMEM;
 	const uint32_t *tgid;
 
-	for (size_t i = 0; !e && i < opts->npids; i++)
-		roots[i] = (uint32_t)opts->pids[i];
+	for (size_t i = 0; !e && i < npids; i++)
+		roots[i] = (uint32_t)pids[i];
 	if (!e)
-		e = proc_descendants(roots, opts->npids, &found);
+		e = proc_descendants(roots, npids, &found);
 	tgid = (const uint32_t *)(void *)found.data;
 	for (size_t i = 0; !e && i < found.len / sizeof(*tgid); i++) {
 		__u8 one = 1;
@@ -205,7 +205,6 @@ static void configure(struct bpf_recorder *r, const struct bpf_recorder_opts *op
 {
 	r->skel->rodata->self_tgid = getpid();
 	r->skel->rodata->stack_mode = opts->stack_mode;
-	r->skel->rodata->filter_targets = opts->npids > 0;
 	r->skel->rodata->wakeup_bytes = opts->ringbuf_bytes / 8;
 	bpf_map__set_max_entries(r->skel->maps.events, opts->ringbuf_bytes);
 	bpf_map__set_max_entries(r->skel->maps.stacks, opts->stack_entries);
@@ -273,23 +272,30 @@ int bpf_recorder_open(const struct bpf_recorder_opts *opts, struct bpf_recorder 
 		append_log_tail(err->msg, sizeof(err->msg));
 		goto cleanup;
 	}
-	for (size_t i = 0; i < opts->npids; i++) {
-		__u32 tgid = opts->pids[i];
-		__u8 one = 1;
-
-		bpf_map__update_elem(r->skel->maps.targets, &tgid, sizeof(tgid), &one, sizeof(one),
-				     BPF_ANY);
-	}
-	e = attach_tracepoints(r, err);
-	if (!e && opts->npids)
-		e = follow_descendants(r, opts, err);
-	if (e)
-		goto cleanup;
 	*out = r;
 	r = NULL;
 cleanup:
 	btf__free(vmlinux);
 	bpf_recorder_free(r);
+	return e;
+}
+
+int bpf_recorder_attach(struct bpf_recorder *r, const pid_t *pids, size_t npids,
+			struct wperf_error *err)
+{
+	int e;
+
+	for (size_t i = 0; i < npids; i++) {
+		__u32 tgid = pids[i];
+		__u8 one = 1;
+
+		bpf_map__update_elem(r->skel->maps.targets, &tgid, sizeof(tgid), &one, sizeof(one),
+				     BPF_ANY);
+	}
+	r->skel->bss->filter_targets = npids > 0;
+	e = attach_tracepoints(r, err);
+	if (!e && npids)
+		e = follow_descendants(r, pids, npids, err);
 	return e;
 }
 

@@ -23,19 +23,26 @@ struct bpf_recorder_opts {
 	unsigned stack_mode;	/* RECORD_STACKS_* */
 	size_t ringbuf_bytes;	/* a power of two, at least a page */
 	uint32_t stack_entries; /* stack map size */
-	const pid_t *pids;	/* record only these processes (and their children) */
-	size_t npids;		/* 0: the whole machine */
 };
 
 struct bpf_recorder;
 
 /*
- * Checks privileges and BTF, then loads and attaches the recorder. On failure
- * err says exactly what is missing, with the verifier's last lines for a program
- * the kernel refused.
+ * Checks privileges and BTF, then loads the recorder: the programs verified,
+ * nothing attached. On failure err says exactly what is missing, with the
+ * verifier's last lines for a program the kernel refused.
  */
 int bpf_recorder_open(const struct bpf_recorder_opts *opts, struct bpf_recorder **out,
 		      struct wperf_error *err);
+
+/*
+ * Attaches every hook, recording only pids and their descendants (those they
+ * have started and those they start), or the whole machine when npids is 0.
+ * Loading is the slow part (the verifier): a harness opens the recorder
+ * before its workload starts and attaches once it knows the processes.
+ */
+int bpf_recorder_attach(struct bpf_recorder *r, const pid_t *pids, size_t npids,
+			struct wperf_error *err);
 
 /*
  * Attaches the wperf USDT probes of binary (for pid, or -1 for every process

@@ -22,13 +22,16 @@ struct proc_counters_opts {
 };
 
 /*
- * Reads the counters into out (an empty store; finished on return). /proc/stat
- * is read first at the window's start and last at its end, so that the CPUs'
- * times span the window closely. A process or thread that exits meanwhile is
- * skipped. 0, or a negative errno with err set (the files every Linux has,
- * /proc/stat and /proc/net/dev, could not be read; or out of memory).
+ * Reads the counters into out (an empty store; finished on return), and into
+ * *edge the window's edge they make: /proc/net/dev and /proc/stat are read
+ * first at the window's start and last at its end, so that the interfaces'
+ * bytes and the CPUs' times span the window closely, and *edge is the clock
+ * just before the first read (out->c.ts too) or just after the last. A
+ * process or thread that exits meanwhile is skipped. 0, or a negative errno
+ * with err set (the files every Linux has, /proc/stat and /proc/net/dev,
+ * could not be read; or out of memory).
  */
 int proc_counters_read(const struct proc_counters_opts *o, struct wperf_counters_store *out,
-		       struct wperf_error *err);
+		       uint64_t *edge, struct wperf_error *err);
 
 #endif /* WPERF_PROC_COUNTERS_H */

@@ -46,6 +46,8 @@
 /* Everything a recording holds, released in one place. */
 struct recording {
 	const struct record_opts *opts;
+	struct record_opts armed;  /* --arm: the options with the arm file's */
+	struct wperf_buf arm_text; /* what armed's strings point into */
 	struct bpf_recorder *bpf;
 	struct trace_sink *sink;
 	struct mmap_watch *mmaps;
@@ -275,7 +277,8 @@ static int trace_error(const struct recording *rec, struct wperf_error *err)
  * when the whole machine is recorded, else of the processes the BPF programs
  * follow (the --pid ones and their children, as they are now).
  */
-static int read_counters(struct recording *rec, unsigned when, struct wperf_error *err)
+static int read_counters(struct recording *rec, unsigned when, uint64_t *edge,
+			 struct wperf_error *err)
 {
 	struct proc_counters_opts co = {.when = when};
 	struct wperf_buf tgids = {0};
@@ -288,7 +291,7 @@ static int read_counters(struct recording *rec, unsigned when, struct wperf_erro
 	co.tgids = (const uint32_t *)tgids.data;
 	co.ntgids = tgids.len / sizeof(uint32_t);
 	if (!e)
-		e = proc_counters_read(&co, &rec->counters[when], err);
+		e = proc_counters_read(&co, &rec->counters[when], edge, err);
 	wperf_buf_release(&tgids);
 	return e;
 }
@@ -395,52 +398,83 @@ static void release(struct recording *rec)
 	bpf_recorder_free(rec->bpf);
 	wperf_counters_store_release(&rec->counters[WPERF_COUNTERS_START]);
 	wperf_counters_store_release(&rec->counters[WPERF_COUNTERS_END]);
+	wperf_buf_release(&rec->arm_text);
 	window_closed(rec);
 }
 
 /*
- * --hold: waits for the next stop signal, at most HOLD_TIMEOUT_S, so that a
- * harness can have a JIT write its perf map before the tables copy it, with
- * that work outside the window. The command, if any, has ended: its SIGCHLD
- * is no reason to go on. A harness that is gone (killed: its death signal
- * closed the window) sends nothing more.
+ * Waits for a stop signal or SIGUSR1, at most timeout_s (0: no limit), while
+ * the harness that started us lives (killed, its death signal stops us too).
+ * Returns the signal, or 0. SIGCHLD is no reason: a command, if any, has
+ * ended or has not started.
  */
-static void hold(const sigset_t *signals, pid_t harness)
+static int wait_signal(const sigset_t *signals, pid_t harness, unsigned timeout_s)
 {
-	uint64_t end = monotonic_ns() + (uint64_t)HOLD_TIMEOUT_S * 1000000000u;
+	uint64_t end = monotonic_ns() + (uint64_t)timeout_s * 1000000000u;
 
-	while (monotonic_ns() < end && getppid() == harness) {
+	while ((!timeout_s || monotonic_ns() < end) && getppid() == harness) {
 		struct timespec tick = {0, 200 * 1000 * 1000};
 		siginfo_t info;
 		int sig = sigtimedwait(signals, &info, &tick);
 
-		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
-			return;
+		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGUSR1)
+			return sig;
 	}
+	return 0;
 }
 
-/* The ready file is removed when the window closes: it must be a regular file,
- * never a device, FIFO or link that the removal would take from the machine
- * (O_NONBLOCK: a FIFO is refused, not waited on). */
-static int create_ready_file(struct recording *rec, struct wperf_error *err)
+/* The ready and arm files are removed by us later: each must be a regular
+ * file, never a device, FIFO or link that the removal would take from the
+ * machine (O_NONBLOCK: a FIFO is refused, not waited on). what: "the ready
+ * file"; when: "when the window closes". */
+static int create_flag_file(const char *path, const char *what, const char *when,
+			    struct wperf_error *err)
 {
-	const char *path = rec->opts->ready_file;
 	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
 	struct stat st;
 
 	if (fd < 0)
-		return wperf_error_set(err, -errno, "cannot create the ready file %s: %s", path,
+		return wperf_error_set(err, -errno, "cannot create %s %s: %s", what, path,
 				       errno == ELOOP ? "it is a symbolic link" : strerror(errno));
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return wperf_error_set(err, -EINVAL,
-				       "the ready file %s is not a regular file: it would be "
-				       "removed when the window closes",
-				       path);
+				       "%s %s is not a regular file: it would be removed %s", what,
+				       path, when);
 	}
 	close(fd);
-	rec->ready_file_made = 1;
 	return 0;
+}
+
+/*
+ * --arm FILE: the programs are loaded (the slow part) before the harness
+ * starts its workload. FILE says so; the harness writes into it what it has
+ * learnt since (recording_read_arm_text) and sends SIGUSR1. A stop signal, or
+ * the harness gone, ends the recording before its window.
+ */
+static int wait_armed(struct recording *rec, const sigset_t *signals, pid_t harness,
+		      struct wperf_error *err)
+{
+	const char *path = rec->opts->arm_file;
+	int e = create_flag_file(path, "the arm file", "when the window opens", err);
+
+	if (e)
+		return e;
+	if (wait_signal(signals, harness, 0) != SIGUSR1)
+		e = wperf_error_set(err, -ECANCELED, "stopped before the window opened");
+	rec->armed = *rec->opts;
+	if (!e)
+		e = output_read_all(path, &rec->arm_text, err);
+	if (!e && wperf_buf_append(&rec->arm_text, "", 1) < 0)
+		e = wperf_error_set(err, -ENOMEM, "out of memory");
+	if (!e)
+		e = recording_read_arm_text(&rec->armed, (char *)rec->arm_text.data, path, err);
+	if (!e && rec->armed.command && rec->armed.npids)
+		e = wperf_error_set(err, -EINVAL, "%s: give either a COMMAND or pids, not both",
+				    path);
+	unlink(path);
+	rec->opts = &rec->armed;
+	return e;
 }
 
 /* Stop signals are taken synchronously by sigtimedwait, blocked in every
@@ -456,11 +490,12 @@ static void block_stop_signals(sigset_t *signals, sigset_t *old_mask)
 	sigaddset(signals, SIGTERM);
 	sigaddset(signals, SIGHUP);
 	sigaddset(signals, SIGCHLD);
+	sigaddset(signals, SIGUSR1); /* --arm's: its default action is to terminate */
 	pthread_sigmask(SIG_BLOCK, signals, old_mask);
 }
 
-/* The BPF programs loaded and attached, the trace file and its writer open:
- * what must exist before anything is recorded. */
+/* The BPF programs loaded, the trace file and its writer open: what must
+ * exist before anything is recorded. */
 static int open_recording(struct recording *rec, struct wperf_error *err)
 {
 	const struct record_opts *o = rec->opts;
@@ -468,18 +503,28 @@ static int open_recording(struct recording *rec, struct wperf_error *err)
 	    .stack_mode = o->stack_mode,
 	    .ringbuf_bytes = o->ringbuf_mb << 20,
 	    .stack_entries = o->stack_entries,
-	    .pids = o->pids,
-	    .npids = o->npids,
 	};
 	struct wperf_writer_opts wo = {.compress = o->compress};
 	int e = bpf_recorder_open(&bo, &rec->bpf, err);
+
+	if (e)
+		return e;
+	if (wperf_trace_writer_new(rec->out.fd, &wo, &rec->writer, err))
+		return trace_error(rec, err);
+	return 0;
+}
+
+/* The hooks attached for the processes to record (--pid, or every one) and
+ * the mappings watched: from now on, events. */
+static int attach_recording(struct recording *rec, struct wperf_error *err)
+{
+	const struct record_opts *o = rec->opts;
+	int e = bpf_recorder_attach(rec->bpf, o->pids, o->npids, err);
 
 	if (!e)
 		e = attach_annotations(rec, err);
 	if (e)
 		return e;
-	if (wperf_trace_writer_new(rec->out.fd, &wo, &rec->writer, err))
-		return trace_error(rec, err);
 	/* Opened before the command starts, so none of its mappings go unseen. */
 	if (mmap_watch_open(&rec->mmaps, err) < 0) {
 		warn("%s: mappings of short-lived processes may be missed", err->msg);
@@ -512,8 +557,7 @@ static int open_window(struct recording *rec, char **argv, const sigset_t *old_m
 	 */
 	/* The window starts as its first counters are read (and ends as the last
 	 * are): the checks set the counters' change against the whole window. */
-	e = read_counters(rec, WPERF_COUNTERS_START, err);
-	rec->start_ts = rec->counters[WPERF_COUNTERS_START].c.ts;
+	e = read_counters(rec, WPERF_COUNTERS_START, &rec->start_ts, err);
 	if (!e && o->command)
 		e = spawn_command(o->command, old_mask, rec->out.is_stdout, &rec->child, err);
 	if (!e)
@@ -526,8 +570,9 @@ static int open_window(struct recording *rec, char **argv, const sigset_t *old_m
 	so.mmaps = rec->mmaps;
 	if (!e)
 		e = trace_sink_start(&so, &rec->sink, err);
-	if (!e && o->ready_file)
-		e = create_ready_file(rec, err);
+	if (!e && o->ready_file &&
+	    !(e = create_flag_file(o->ready_file, "the ready file", "when the window closes", err)))
+		rec->ready_file_made = 1;
 	if (!e && !o->quiet)
 		fprintf(stderr, "wperf-bench record: recording to %s%s\n", rec->out.name,
 			o->command ? "" : " (Ctrl-C to stop)");
@@ -540,9 +585,9 @@ static int close_window(struct recording *rec, const sigset_t *signals, struct w
 {
 	int e = wait_for_stop(rec, signals, err);
 
+	rec->end_ts = monotonic_ns(); /* should the reading fail */
 	if (!e)
-		e = read_counters(rec, WPERF_COUNTERS_END, err);
-	rec->end_ts = monotonic_ns();
+		e = read_counters(rec, WPERF_COUNTERS_END, &rec->end_ts, err);
 	stop_child(rec);
 	bpf_recorder_detach(rec->bpf);
 	if (!e && (e = trace_sink_stop(rec->sink, err)))
@@ -568,12 +613,16 @@ int recording_run(const struct record_opts *o, char **argv, struct recording_sum
 	block_stop_signals(&signals, &old_mask);
 	rec.ncpu = libbpf_num_possible_cpus();
 	e = open_recording(&rec, err);
+	if (!e && o->arm_file)
+		e = wait_armed(&rec, &signals, harness, err);
+	if (!e)
+		e = attach_recording(&rec, err);
 	if (!e)
 		e = open_window(&rec, argv, &old_mask, err);
 	if (!e)
 		e = close_window(&rec, &signals, err);
-	if (!e && o->hold)
-		hold(&signals, harness);
+	if (!e && o->hold) /* time for a JIT to write its perf map, unrecorded */
+		wait_signal(&signals, harness, HOLD_TIMEOUT_S);
 	if (!e)
 		e = finish_trace(&rec, summary, err);
 	if (!e) {

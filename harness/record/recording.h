@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "core/util/buf.h"
 #include "core/util/error.h"
 
 #define RECORDING_MAX_PIDS 64
@@ -31,6 +32,7 @@
 #define RECORDING_OPT_NO_COMPRESS   "no-compress"
 #define RECORDING_OPT_READY_FILE    "ready-file"
 #define RECORDING_OPT_HOLD	    "hold"
+#define RECORDING_OPT_ARM	    "arm"
 #define RECORDING_OPT_HARNESS_PIDS  "harness-pids"
 #define RECORDING_OPT_TARGET	    "target"
 #define RECORDING_OPT_QUIET	    "quiet"
@@ -53,6 +55,7 @@ struct record_opts {
 	int compress;
 	int quiet;
 	const char *ready_file;	  /* exists while the probes are attached; NULL: none */
+	const char *arm_file;	  /* loaded, wait for SIGUSR1 to attach; NULL: at once */
 	int hold;		  /* wait for a signal between the window and the tables */
 	const char *harness_pids; /* META harness_pids: "PID[,PID...]", or "" */
 	const char *target;	  /* META analysis_target: a process name, pids, or "" */
@@ -64,6 +67,29 @@ void recording_opts_init(struct record_opts *o);
 /* Adds the processes of "PID[,PID...]" to o; 0, or -EINVAL for a bad list or
  * more than RECORDING_MAX_PIDS. */
 int recording_add_pids(struct record_opts *o, const char *list);
+
+/* Is list "PID[,PID...]"? */
+int recording_pid_list_valid(const char *list);
+
+/*
+ * An armed recorder (--arm FILE) has loaded its programs and waits for
+ * SIGUSR1; its harness first writes into FILE what it has learnt since, the
+ * options below one per line as NAME=VALUE (recording_arm_text). The three
+ * options the harness only knows once its workload runs:
+ */
+#define RECORDING_ARM_OPTIONS                                                                      \
+	RECORDING_OPT_PID ", " RECORDING_OPT_TARGET " and " RECORDING_OPT_HARNESS_PIDS
+
+/* FILE's text for o's pid, target and harness-pids; 0 or -ENOMEM. */
+int recording_arm_text(const struct record_opts *o, struct wperf_buf *out);
+
+/*
+ * Sets o's options from text, an arm file's (file names it), which must
+ * outlive o: values point into it, and it is changed. 0, or -EINVAL with err
+ * naming the file, the line and the option.
+ */
+int recording_read_arm_text(struct record_opts *o, char *text, const char *file,
+			    struct wperf_error *err);
 
 /* "none", "kernel", "user", "all" (RECORD_STACKS_* bits 0 to 3) or "dwarf"
  * (all three bits) into *mode; 0, or -EINVAL. */

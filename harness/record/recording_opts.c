@@ -5,6 +5,7 @@
  */
 #include "harness/record/recording.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -42,6 +43,76 @@ int recording_add_pids(struct record_opts *o, const char *list)
 		o->pids[o->npids++] = pid;
 	}
 	free(copy);
+	return 0;
+}
+
+int recording_pid_list_valid(const char *list)
+{
+	return isdigit((unsigned char)*list) && strspn(list, "0123456789,") == strlen(list);
+}
+
+int recording_arm_text(const struct record_opts *o, struct wperf_buf *out)
+{
+	int e = wperf_buf_printf(out, "%s=", RECORDING_OPT_PID) < 0 ? -ENOMEM : 0;
+
+	for (size_t i = 0; i < o->npids && !e; i++)
+		if (wperf_buf_printf(out, "%s%d", i ? "," : "", (int)o->pids[i]) < 0)
+			e = -ENOMEM;
+	if (!e && (strchr(o->target, '\n') || strchr(o->harness_pids, '\n')))
+		e = -EINVAL;
+	if (!e && wperf_buf_printf(out, "\n%s=%s\n%s=%s\n", RECORDING_OPT_TARGET, o->target,
+				   RECORDING_OPT_HARNESS_PIDS, o->harness_pids) < 0)
+		e = -ENOMEM;
+	return e;
+}
+
+/* One NAME=VALUE line of an arm file into o. */
+static int read_arm_option(struct record_opts *o, char *line, const char *file, size_t lineno,
+			   struct wperf_error *err)
+{
+	char *value = strchr(line, '=');
+
+	if (!value)
+		return wperf_error_set(err, -EINVAL, "%s:%zu: NAME=VALUE wanted, not '%s'", file,
+				       lineno, line);
+	*value++ = '\0';
+	if (!strcmp(line, RECORDING_OPT_PID)) {
+		if (*value && recording_add_pids(o, value))
+			return wperf_error_set(err, -EINVAL,
+					       "%s:%zu: %s wants PID[,PID...] (at most %d in all), "
+					       "not '%s'",
+					       file, lineno, line, RECORDING_MAX_PIDS, value);
+	} else if (!strcmp(line, RECORDING_OPT_TARGET)) {
+		o->target = value;
+	} else if (!strcmp(line, RECORDING_OPT_HARNESS_PIDS)) {
+		if (*value && !recording_pid_list_valid(value))
+			return wperf_error_set(err, -EINVAL,
+					       "%s:%zu: %s wants PID[,PID...], not '%s'", file,
+					       lineno, line, value);
+		o->harness_pids = value;
+	} else {
+		return wperf_error_set(err, -EINVAL,
+				       "%s:%zu: no option '%s' here (an armed recorder takes %s)",
+				       file, lineno, line, RECORDING_ARM_OPTIONS);
+	}
+	return 0;
+}
+
+int recording_read_arm_text(struct record_opts *o, char *text, const char *file,
+			    struct wperf_error *err)
+{
+	char *line = text;
+	size_t lineno = 1;
+
+	for (char *next; *line; line = next, lineno++) {
+		int e;
+
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = '\0';
+		if (*line && (e = read_arm_option(o, line, file, lineno, err)))
+			return e;
+	}
 	return 0;
 }
 
@@ -101,8 +172,12 @@ void recording_argv(const struct record_opts *o, const char *self, struct record
 		add(out, &n, "--" RECORDING_OPT_READY_FILE, o->ready_file);
 	if (o->hold)
 		add(out, &n, "--" RECORDING_OPT_HOLD, NULL);
-	add(out, &n, "--" RECORDING_OPT_HARNESS_PIDS, o->harness_pids);
-	add(out, &n, "--" RECORDING_OPT_TARGET, o->target);
+	if (o->arm_file)
+		add(out, &n, "--" RECORDING_OPT_ARM, o->arm_file);
+	if (*o->harness_pids)
+		add(out, &n, "--" RECORDING_OPT_HARNESS_PIDS, o->harness_pids);
+	if (*o->target)
+		add(out, &n, "--" RECORDING_OPT_TARGET, o->target);
 	if (o->duration > 0) {
 		snprintf(out->duration, sizeof(out->duration), "%.15g", o->duration);
 		add(out, &n, short_flag(out, &nshorts, RECORDING_SHORT_DURATION), out->duration);

@@ -259,46 +259,82 @@ static const char *same_program(const char *self)
 
 /*
  * Starts the recorder, a child `wperf-bench record` (its BPF programs live and
- * die with it), with the scenario's record: options, the ready file and
- * --hold the runner drives it by, and for the analysis the harness's own
- * processes and the target.
+ * die with it), armed: it loads its programs while the services start and
+ * before the load does, so that a load that keeps the CPUs busy cannot hold
+ * up the window (the verifier's work took a second beside such a load), and
+ * waits for open_window. With the scenario's record: options, the ready file
+ * and --hold the runner drives it by.
  */
-static int start_recorder(struct run_state *st, struct run_outcome *out, struct wperf_error *err)
+static int arm_recorder(struct run_state *st, struct run_outcome *out, struct wperf_error *err)
 {
 	const struct scenario_record *r = &st->o->s->record;
-	char log[PATH_MAX], ready[PATH_MAX];
+	char log[PATH_MAX], ready[PATH_MAX], arm[PATH_MAX];
 	struct record_opts ro;
 	struct recording_argv child;
-	struct wperf_buf pids = {0}, harness = {0};
 	struct service_spec spec = {.name = "the recorder", .argv = child.argv, .log_path = log};
-	int e = record_pids(st, &pids, err);
 
-	if (!e && harness_pids(st, &harness))
-		e = wperf_error_set(err, -ENOMEM, "out of memory");
 	run_path(st, "record.log", log, sizeof(log));
 	run_path(st, "recording", ready, sizeof(ready));
+	run_path(st, "armed", arm, sizeof(arm));
 	run_path(st, "wperf.trace", out->trace, sizeof(out->trace));
 	recording_opts_init(&ro);
 	ro.quiet = ro.hold = 1;
 	ro.output = out->trace;
 	ro.stack_mode = r->stacks;
 	ro.ready_file = ready;
+	ro.arm_file = arm;
+	ro.duration = r->window > 0 ? r->window : 0;
+	ro.ringbuf_mb = r->buffer_mb ? r->buffer_mb : ro.ringbuf_mb;
+	recording_argv(&ro, same_program(st->o->self), &child);
+	return run_start(st, &spec, &st->recorder, err);
+}
+
+/* Waits until the recorder is armed: its programs loaded. */
+static int wait_armed(struct run_state *st, struct wperf_error *err)
+{
+	char arm[PATH_MAX];
+	int e = service_ready_file(&st->recorder, run_path(st, "armed", arm, sizeof(arm)),
+				   RECORD_READY_TIMEOUT, err);
+
+	return e == -EINTR ? run_interrupted(st, err) : e;
+}
+
+/*
+ * Opens the armed recorder's window: tells it, through its arm file, what
+ * only the running load makes known (the processes to record, the harness's
+ * own processes and the target, for the analysis), then waits for the window.
+ */
+static int open_window(struct run_state *st, struct run_outcome *out, struct wperf_error *err)
+{
+	char ready[PATH_MAX], arm[PATH_MAX];
+	struct record_opts ro;
+	struct wperf_buf pids = {0}, harness = {0}, text = {0};
+	int e = record_pids(st, &pids, err);
+
+	recording_opts_init(&ro);
+	if (!e && harness_pids(st, &harness))
+		e = wperf_error_set(err, -ENOMEM, "out of memory");
 	ro.harness_pids = harness.len ? (const char *)harness.data : "";
 	/* for `report` on the trace later: the lists are about the target */
 	ro.target = out->target;
-	ro.duration = r->window > 0 ? r->window : 0;
-	ro.ringbuf_mb = r->buffer_mb ? r->buffer_mb : ro.ringbuf_mb;
 	if (!e && pids.len > 1 && recording_add_pids(&ro, (const char *)pids.data))
 		e = wperf_error_set(err, -E2BIG, "more than %d processes to record: %s",
 				    RECORDING_MAX_PIDS, (const char *)pids.data);
+	if (!e && recording_arm_text(&ro, &text))
+		e = wperf_error_set(err, -EINVAL, "the target %s cannot be passed to the recorder",
+				    out->target);
+	run_path(st, "armed", arm, sizeof(arm));
 	if (!e)
-		recording_argv(&ro, same_program(st->o->self), &child);
+		e = output_write(arm, text.data, text.len, err);
+	if (!e && kill(st->recorder.pgid, SIGUSR1) < 0)
+		e = wperf_error_set(err, -errno, "cannot signal the recorder: %s", strerror(errno));
 	if (!e)
-		e = run_start(st, &spec, &st->recorder, err);
-	if (!e)
-		e = service_ready_file(&st->recorder, ready, RECORD_READY_TIMEOUT, err);
+		e = service_ready_file(&st->recorder,
+				       run_path(st, "recording", ready, sizeof(ready)),
+				       RECORD_READY_TIMEOUT, err);
 	wperf_buf_release(&pids);
 	wperf_buf_release(&harness);
+	wperf_buf_release(&text);
 	if (e == -EINTR)
 		e = run_interrupted(st, err);
 	return e;
@@ -428,6 +464,8 @@ static int run_load(struct run_state *st, struct run_outcome *out, struct wperf_
 				    .log_path = run_path(st, "load.log", log, sizeof(log))};
 	int e;
 
+	if ((e = wait_armed(st, err)))
+		return e;
 	st->load_start = progress_now_s();
 	e = run_start(st, &spec, &st->load, err);
 	if (e)
@@ -442,7 +480,7 @@ static int run_load(struct run_state *st, struct run_outcome *out, struct wperf_
 	if (e == -ESRCH && !service_running(&st->load) &&
 	    (!WIFEXITED(st->load.status) || WEXITSTATUS(st->load.status) != 0))
 		return run_failed(&st->load, "the load", err);
-	if (e || (e = start_recorder(st, out, err)))
+	if (e || (e = open_window(st, out, err)))
 		return e;
 	progress_say(st->o->progress, "%s: recording", st->o->label);
 	if ((e = record_load(st, err)) || (e = finish_load(st, err)))
@@ -465,6 +503,8 @@ int runner_run(const struct runner_opts *o, struct run_outcome *out, struct wper
 	if (!st.services)
 		return wperf_error_set(err, -ENOMEM, "out of memory");
 	e = run_commands(&st, "prepare", s->prepare, s->nprepare, err);
+	if (!e)
+		e = arm_recorder(&st, out, err);
 	if (!e)
 		e = start_services(&st, err);
 	if (!e)
