@@ -147,6 +147,27 @@ int spawn_terminate(pid_t pid, int grace_ms)
 	return waitpid(pid, &status, 0) == pid ? status : -1;
 }
 
+/* SIGCHLD is blocked only while waiting for it: its default action discards
+ * it otherwise, and the children started meanwhile inherit no blocked signal
+ * (spawn_process sets their mask). One that comes just before the block is
+ * missed, and the nap is then a whole one, as with nanosleep. A caller that
+ * blocks SIGCHLD itself waits for it its own way: it gets a plain sleep,
+ * never a SIGCHLD taken from it. */
+void spawn_nap(double seconds)
+{
+	struct timespec t = {(time_t)seconds, (long)((seconds - (time_t)seconds) * 1e9)};
+	sigset_t chld, old;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	pthread_sigmask(SIG_BLOCK, &chld, &old);
+	if (sigismember(&old, SIGCHLD))
+		nanosleep(&t, NULL);
+	else
+		sigtimedwait(&chld, NULL, &t);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
 const char *spawn_describe_status(int status, char *buf, size_t size)
 {
 	if (WIFEXITED(status))

@@ -42,6 +42,14 @@ int spawn_resolve(const char *file, char *path, size_t size);
  */
 int spawn_terminate(pid_t pid, int grace_ms);
 
+/*
+ * Sleeps up to seconds, or less: until a child of this process ends or stops
+ * (SIGCHLD) or a signal with a handler arrives. The loops that poll for a
+ * process to end then see it end at once, not at their next tick: a run's
+ * load, its recorder and the commands between runs each cost a tick less.
+ */
+void spawn_nap(double seconds);
+
 /* "exited with status 3", "was killed by signal 15 (Terminated)", ... for a wait
  * status: what follows a subject in a sentence. */
 const char *spawn_describe_status(int status, char *buf, size_t size);

@@ -23,6 +23,7 @@
 #define RECORD_READY_TIMEOUT 30.0 /* from starting the recorder to its probes attached */
 #define RECORD_STOP_TIMEOUT  60.0 /* for the recorder to write out the trace */
 #define SHELL_FORK_TIMEOUT   1.0  /* for a command string's shell to start its command */
+#define WINDOW_CLOSE_TICK    0.01 /* closing the window ends no process: no SIGCHLD to wake on */
 
 static int wait_ready(struct service *svc, const struct scenario_ready *r, struct wperf_error *err)
 {
@@ -363,7 +364,7 @@ static int stop_recorder(struct run_state *st, bool run_on_stop, struct wperf_er
 	if (window_open(st))
 		kill(st->recorder.pgid, SIGINT);
 	while (window_open(st) && progress_now_s() < end)
-		run_nap();
+		spawn_nap(WINDOW_CLOSE_TICK);
 	if (run_on_stop && !window_open(st) && service_running(&st->recorder))
 		e = run_commands(st, "on_stop", r->on_stop, r->non_stop, err);
 	run_stop(st, &st->recorder, SIGINT, RECORD_STOP_TIMEOUT);

@@ -25,9 +25,7 @@
 
 void run_nap(void)
 {
-	struct timespec tick = {0, (long)(TICK_S * 1e9)};
-
-	nanosleep(&tick, NULL);
+	spawn_nap(TICK_S);
 }
 
 /* RUN_DIR/name into buf. */

@@ -19,7 +19,7 @@ struct run_state {
 	double load_start; /* CLOCK_MONOTONIC seconds */
 };
 
-/* Sleeps one tick of the wait loops. */
+/* Sleeps one tick of the wait loops, or until a child ends (spawn_nap). */
 void run_nap(void);
 
 /* RUN_DIR/name into buf; returns buf. */

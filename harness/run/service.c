@@ -39,9 +39,7 @@ static bool cancelled(void)
 
 static void nap(void)
 {
-	struct timespec tick = {0, POLL_MS * 1000 * 1000};
-
-	nanosleep(&tick, NULL);
+	spawn_nap(POLL_MS / 1000.0);
 }
 
 int service_start(const struct service_spec *spec, struct service *out, struct wperf_error *err)
