@@ -109,11 +109,12 @@ struct recording_summary {
 };
 
 /*
- * Records as o says into o->output, until the COMMAND exits, the duration
- * ends or SIGINT, SIGTERM or SIGHUP comes (with o->hold, one more then closes
- * it). argv: the command line, for META cmdline. The stop signals stay
- * blocked after it returns. 0 with *summary, or a negative errno with err
- * set; the trace is complete or absent.
+ * Records as o says into o->output (with o->arm_file, from SIGUSR1 on), until
+ * the COMMAND exits, the duration ends or SIGINT, SIGTERM or SIGHUP comes
+ * (with o->hold, one more then closes it). argv: the command line, for META
+ * cmdline. The stop signals and SIGUSR1 stay blocked after it returns. 0
+ * with *summary, or a negative errno with err set; the trace is complete or
+ * absent.
  */
 int recording_run(const struct record_opts *o, char **argv, struct recording_summary *summary,
 		  struct wperf_error *err);
