@@ -17,7 +17,7 @@
 int proc_stat_read(pid_t pid, struct proc_stat *out)
 {
 	char path[64], text[1024], *lp, *rp;
-	int fd, pgrp;
+	int fd, ppid, pgrp;
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
@@ -34,8 +34,9 @@ int proc_stat_read(pid_t pid, struct proc_stat *out)
 	lp = strchr(text, '(');
 	rp = strrchr(text, ')');
 	if (!lp || !rp || rp < lp ||
-	    sscanf(rp + 1, " %c %*s %d" SKIP16 " %llu", &out->state, &pgrp, &out->start) != 3)
+	    sscanf(rp + 1, " %c %d %d" SKIP16 " %llu", &out->state, &ppid, &pgrp, &out->start) != 4)
 		return -EINVAL;
+	out->ppid = ppid;
 	out->pgrp = pgrp;
 	snprintf(out->comm, sizeof(out->comm), "%.*s", (int)(rp - lp - 1), lp + 1);
 	return 0;

@@ -14,6 +14,7 @@
 struct proc_stat {
 	char comm[64];		  /* as in /proc/PID/comm: cut to 15 bytes */
 	char state;		  /* 'R', 'S', ..., 'Z' for a zombie */
+	pid_t ppid;		  /* the parent */
 	pid_t pgrp;		  /* the process group */
 	unsigned long long start; /* field 22: clock ticks from boot to its start */
 };

@@ -72,7 +72,10 @@ int runner_target_pids(const struct scenario_target *t, pid_t pgid, struct wperf
 /*
  * Is leader, started as the program shell (a command string's /bin/sh), a
  * shell that waits for the command it started? True once another process runs
- * in its process group while leader still runs shell; false once it runs
+ * in its process group, or as its child, while leader still runs shell (the
+ * wait for the shell to fork, a few milliseconds, delays the window: a
+ * command that leaves the group at once must not cost the whole timeout);
+ * false once it runs
  * something else (it exec'd: it is the command), is gone, or after timeout
  * seconds without either (a shell doing the work itself).
  */

@@ -100,7 +100,9 @@ int runner_target_pids(const struct scenario_target *t, pid_t pgid, struct wperf
 	return 0;
 }
 
-/* Counts the live processes of group pgid other than its leader. */
+/* Counts the live processes of group pgid other than its leader, and its
+ * leader's children: a command that left the group (setsid, as a daemon
+ * does) is still the shell's child. */
 struct group_others {
 	pid_t pgid;
 	size_t n;
@@ -110,7 +112,7 @@ static int count_others(pid_t pid, const struct proc_stat *st, void *ctx)
 {
 	struct group_others *g = ctx;
 
-	if (st->pgrp == g->pgid && pid != g->pgid && st->state != 'Z')
+	if ((st->pgrp == g->pgid || st->ppid == g->pgid) && pid != g->pgid && st->state != 'Z')
 		g->n++;
 	return 0;
 }
