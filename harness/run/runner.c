@@ -23,7 +23,12 @@
 #define RECORD_READY_TIMEOUT 30.0 /* from starting the recorder to its probes attached */
 #define RECORD_STOP_TIMEOUT  60.0 /* for the recorder to write out the trace */
 #define SHELL_FORK_TIMEOUT   1.0  /* for a command string's shell to start its command */
-#define WINDOW_CLOSE_TICK    0.01 /* closing the window ends no process: no SIGCHLD to wake on */
+
+/* In each run's folder: the recorder's files, while it is armed (its programs
+ * loaded) and while its window is open. */
+#define ARM_FILE	  "armed"
+#define READY_FILE	  "recording"
+#define WINDOW_CLOSE_TICK 0.01 /* closing the window ends no process: no SIGCHLD to wake on */
 
 static int wait_ready(struct service *svc, const struct scenario_ready *r, struct wperf_error *err)
 {
@@ -275,8 +280,8 @@ static int arm_recorder(struct run_state *st, struct run_outcome *out, struct wp
 	struct service_spec spec = {.name = "the recorder", .argv = child.argv, .log_path = log};
 
 	run_path(st, "record.log", log, sizeof(log));
-	run_path(st, "recording", ready, sizeof(ready));
-	run_path(st, "armed", arm, sizeof(arm));
+	run_path(st, READY_FILE, ready, sizeof(ready));
+	run_path(st, ARM_FILE, arm, sizeof(arm));
 	run_path(st, "wperf.trace", out->trace, sizeof(out->trace));
 	recording_opts_init(&ro);
 	ro.quiet = ro.hold = 1;
@@ -294,7 +299,7 @@ static int arm_recorder(struct run_state *st, struct run_outcome *out, struct wp
 static int wait_armed(struct run_state *st, struct wperf_error *err)
 {
 	char arm[PATH_MAX];
-	int e = service_ready_file(&st->recorder, run_path(st, "armed", arm, sizeof(arm)),
+	int e = service_ready_file(&st->recorder, run_path(st, ARM_FILE, arm, sizeof(arm)),
 				   RECORD_READY_TIMEOUT, err);
 
 	return e == -EINTR ? run_interrupted(st, err) : e;
@@ -324,14 +329,14 @@ static int open_window(struct run_state *st, struct run_outcome *out, struct wpe
 	if (!e && recording_arm_text(&ro, &text))
 		e = wperf_error_set(err, -EINVAL, "the target %s cannot be passed to the recorder",
 				    out->target);
-	run_path(st, "armed", arm, sizeof(arm));
+	run_path(st, ARM_FILE, arm, sizeof(arm));
 	if (!e)
 		e = output_write(arm, text.data, text.len, err);
 	if (!e && kill(st->recorder.pgid, SIGUSR1) < 0)
 		e = wperf_error_set(err, -errno, "cannot signal the recorder: %s", strerror(errno));
 	if (!e)
 		e = service_ready_file(&st->recorder,
-				       run_path(st, "recording", ready, sizeof(ready)),
+				       run_path(st, READY_FILE, ready, sizeof(ready)),
 				       RECORD_READY_TIMEOUT, err);
 	wperf_buf_release(&pids);
 	wperf_buf_release(&harness);
@@ -347,7 +352,7 @@ static bool window_open(struct run_state *st)
 	char ready[PATH_MAX];
 
 	return service_running(&st->recorder) &&
-	       access(run_path(st, "recording", ready, sizeof(ready)), F_OK) == 0;
+	       access(run_path(st, READY_FILE, ready, sizeof(ready)), F_OK) == 0;
 }
 
 /*
