@@ -23,12 +23,12 @@
 #define RECORD_READY_TIMEOUT 30.0 /* from starting the recorder to its probes attached */
 #define RECORD_STOP_TIMEOUT  60.0 /* for the recorder to write out the trace */
 #define SHELL_FORK_TIMEOUT   1.0  /* for a command string's shell to start its command */
+#define WINDOW_CLOSE_TICK    0.01 /* closing the window ends no process: no SIGCHLD to wake on */
 
 /* In each run's folder: the recorder's files, while it is armed (its programs
  * loaded) and while its window is open. */
-#define ARM_FILE	  "armed"
-#define READY_FILE	  "recording"
-#define WINDOW_CLOSE_TICK 0.01 /* closing the window ends no process: no SIGCHLD to wake on */
+#define ARM_FILE   "armed"
+#define READY_FILE "recording"
 
 static int wait_ready(struct service *svc, const struct scenario_ready *r, struct wperf_error *err)
 {
