@@ -11,6 +11,8 @@
 #   make case-studies  run the real servers and their fixes; writes docs/case-studies.md's table
 #   make test     run the unit and end-to-end tests (cmocka), the include and size rules,
 #                 the shell completion and the man pages
+#   make trials   the gate's trials: planted changes judged over many recorded runs a side
+#                 (about 3 minutes; .ci/run runs them after make test)
 #   make test-core  the tests of libwperf alone (no clang BPF target, bpftool or BPF)
 #   make asan     the same tests built with AddressSanitizer and UBSan
 #   make valgrind the analyzer under valgrind on a recorded trace
@@ -97,6 +99,12 @@ E2E_BINS := $(E2E_SRCS:%.c=$(BUILD)/%)
 RECORDING_BINS := $(patsubst %.c,$(BUILD)/%,$(shell grep -l 'e2e_require_bpf' $(E2E_SRCS) /dev/null))
 BESIDE_BINS := $(patsubst %.c,$(BUILD)/%,$(shell grep -l 'make test runs it beside' $(E2E_SRCS) /dev/null))
 ALONE_BINS := $(filter-out $(BESIDE_BINS),$(RECORDING_BINS))
+# The gate's trials (tests/trials): each judges planted changes the way a pull
+# request is judged, and a vertex new to the bottleneck can fail only from 8
+# recorded runs a side, so each takes half a minute to a minute. They record,
+# one at a time, alone: make trials, which .ci/run runs after make test.
+TRIAL_SRCS := $(wildcard tests/trials/test_*.c)
+TRIAL_BINS := $(TRIAL_SRCS:%.c=$(BUILD)/%)
 TEST_HELPERS := $(wildcard tests/lib/*.c)
 TEST_HELPER_OBJS := $(TEST_HELPERS:%.c=$(BUILD)/%.o)
 # The tests of the library alone (they include nothing of harness/ and no
@@ -129,7 +137,7 @@ FUZZ_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRCS) $(FUZZ_HARNESS_SRCS) 
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= $(FUZZ_SRCS:fuzz/%.c=%)
 
-.PHONY: all deps build-deps deb demo check-perf validation case-studies test test-build test-core test-unit test-e2e check-bpf-arm64 asan valgrind bench fuzz man completion install clean
+.PHONY: all deps build-deps deb demo check-perf validation case-studies test trials test-build test-core test-unit test-e2e check-bpf-arm64 asan valgrind bench fuzz man completion install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -241,11 +249,12 @@ test-e2e: all $(E2E_BINS)
 	@WPERF_BUILD=$(BUILD) bash tests/run.sh -j $(JOBS) $(filter-out $(RECORDING_BINS),$(E2E_BINS)) \
 		--beside $(BESIDE_BINS) --alone $(ALONE_BINS)
 
-# What the suite needs, built with a job per CPU; then the checks of the
+# What the suite needs (and the trials, so that a change that breaks one
+# fails to build here), built with a job per CPU; then the checks of the
 # source (the slowest, calls.sh, first) and the tests that do not record run a
 # job per CPU, and those that record one at a time, as they want the machine
 # to themselves.
-TEST_BUILD := all man completion $(UNIT_BINS) $(E2E_BINS) $(EXAMPLE_BINS) check-bpf-arm64
+TEST_BUILD := all man completion $(UNIT_BINS) $(E2E_BINS) $(TRIAL_BINS) $(EXAMPLE_BINS) check-bpf-arm64
 JOBS ?= $(shell nproc)
 SOURCE_CHECKS := tests/calls.sh tests/completion.sh tests/layers.sh tests/pages.sh tests/sizes.sh
 
@@ -256,6 +265,12 @@ test:
 	@WPERF_BUILD=$(BUILD) bash tests/run.sh -j $(JOBS) $(SOURCE_CHECKS) $(UNIT_BINS) \
 		$(filter-out $(RECORDING_BINS),$(E2E_BINS)) --beside $(BESIDE_BINS) --alone $(ALONE_BINS)
 
+trials:
+	@$(MAKE) --no-print-directory -j$(JOBS) all $(TRIAL_BINS)
+	@WPERF_BUILD=$(BUILD) bash tests/run.sh --alone $(TRIAL_BINS)
+
+# The suite, not the trials: they run the same code as the suite's runs, many
+# times over, and would add 4 minutes to CI under the sanitizers.
 asan:
 	$(MAKE) BUILD=build/asan SANITIZE=1 test
 

@@ -477,6 +477,24 @@ void e2e_keep_evidence(const char *dir)
 		e2e_shell("cp -r '%s' '%s'", dir, getenv("WPERF_KEEP_CHECK"));
 }
 
+void e2e_expect_met(const char *dir, const struct results *r, size_t i)
+{
+	char trace[600];
+	struct e2e_output *o;
+
+	if (r->expect[i].checked && r->expect[i].met)
+		return;
+	snprintf(trace, sizeof(trace), "%s/runs/%zu/wperf.trace", dir, i + 1);
+	o = malloc(sizeof(*o));
+	assert_non_null(o);
+	e2e_bench(o, "report", trace, NULL);
+	fprintf(stderr, "run %zu's report:\n%s%s\n", i + 1, o->out, o->err);
+	free(o);
+	e2e_keep_evidence(dir);
+	fail_msg("run %zu: %s", i + 1,
+		 r->expect[i].checked ? r->expect[i].why : "no expected answer checked");
+}
+
 void e2e_verdict_is(const struct wperf_check_scenario *s, enum wperf_verdict_kind kind,
 		    const char *check_dir)
 {

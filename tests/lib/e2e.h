@@ -117,6 +117,12 @@ int e2e_recorder_programs_linger(void);
  * developer set it. */
 void e2e_keep_evidence(const char *dir);
 
+struct results;
+/* Run i (from 0) of the results r in dir met its expected answer; else a
+ * failure that leaves the evidence: the run's report on stderr, and the
+ * results folder, trace included, kept (e2e_keep_evidence). */
+void e2e_expect_met(const char *dir, const struct results *r, size_t i);
+
 /*
  * Asserts that the check-perf verdict of s is kind; else prints the verdict's
  * findings as the pull request would read them, keeps the check's folder

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The load of tests/e2e/test_adoption.c's project: CONNS connections to the
+ * The load of tests/trials/test_adoption.c's project: CONNS connections to the
  * server, each a thread sending "GET N" and reading the answer, for SECONDS;
  * then "throughput: X requests/s".
  *

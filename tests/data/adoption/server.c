@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A small key-value server, the project of tests/e2e/test_adoption.c: one
+ * A small key-value server, the project of tests/trials/test_adoption.c: one
  * thread per connection ("handler"), each request a line "GET N" answered
  * with a line "VALUE H". Built with -DAUDIT, every request is also handed to
  * one "audit" thread that the handler waits for: the change a gate must
