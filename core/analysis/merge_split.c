@@ -18,7 +18,10 @@
  * function's name is the same on every run and machine, and across builds of
  * the same code. A part with no function of its own (all its frames are in
  * the other parts' stacks, or none has a symbol) is named by a hash of its
- * heaviest stack ("pools~1a2b3c4d"), stable across runs of one build.
+ * heaviest stack ("pools~1a2b3c4d") as the symbolizer writes its frames
+ * (function, file and line; a library and an offset without a symbol), not
+ * of their addresses in their files' paths: a base and a head are the same
+ * code built in two folders, and the gate compares their vertices by name.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -56,6 +59,7 @@ struct frame_weight {
 struct part {
 	struct wperf_buf frames; /* struct frame_weight, by name, once each */
 	uint64_t heaviest;	 /* the key of its heaviest stack */
+	const struct merge_use *heaviest_use;
 	double heaviest_weight;
 	char name[NAME_LEN + 1]; /* "@FUNCTION" or "~HASH" */
 };
@@ -107,6 +111,7 @@ static int fill_part(struct split *sp, const struct merge_member *m, size_t n,
 			if (u[k].weight > p->heaviest_weight ||
 			    (u[k].weight == p->heaviest_weight && u[k].key < p->heaviest)) {
 				p->heaviest = u[k].key;
+				p->heaviest_use = &u[k];
 				p->heaviest_weight = u[k].weight;
 			}
 			uint32_t tgid = tl->entities[u[k].entity].tgid;
@@ -153,9 +158,41 @@ static int can_name(const struct part *parts, uint32_t nparts, uint32_t g,
 	return f->name[0] != '[' && !elsewhere(parts, nparts, g, f);
 }
 
+/* h with the frames of user stack id of process tgid, as the symbolizer
+ * writes them, mixed in. */
+static uint64_t hash_frames(struct split *sp, uint64_t h, int32_t id, uint32_t tgid)
+{
+	const struct wperf_stack *s =
+	    id == WPERF_NO_STACK ? NULL : wperf_trace_stack(sp->p->t, id, 1);
+	char buf[256];
+
+	for (uint32_t i = 0; s && i < merge_stack_depth(sp->p, s, tgid); i++) {
+		wperf_symbolize_user(sp->sym, tgid, i ? s->ips[i] - 1 : s->ips[i], buf,
+				     sizeof(buf));
+		for (const char *c = buf; *c; c++)
+			h = (h ^ (unsigned char)*c) * 0x100000001b3ull; /* FNV-1a */
+		h = merge_mix(h);
+	}
+	return h;
+}
+
+/* The hash that names a part by use u, its heaviest: u's role and the frames
+ * of its stacks (its own, then its waker's), as merge_use_frames keys them,
+ * but by their names. */
+static uint32_t name_hash(struct split *sp, const struct merge_use *u)
+{
+	uint64_t h = hash_frames(sp, merge_mix(u->role), u->ustack,
+				 sp->p->sl->view.entities[u->entity].tgid);
+
+	if (u->role == MERGE_BLOCK)
+		h = u->waker ? hash_frames(sp, merge_mix(h ^ 1), u->other, u->other_tgid)
+			     : merge_mix(h ^ MERGE_NO_WAKER_FRAME);
+	return (uint32_t)(h >> 32);
+}
+
 /* Names part g: "@FUNCTION" by a function of its own (the program's own code
  * before a library's; the heaviest, ties by NAME_TIE), or "~HASH". */
-static void name_part(struct part *parts, uint32_t nparts, uint32_t g)
+static void name_part(struct split *sp, struct part *parts, uint32_t nparts, uint32_t g)
 {
 	struct part *p = &parts[g];
 	const struct frame_weight *f = (const struct frame_weight *)(const void *)p->frames.data,
@@ -181,7 +218,8 @@ static void name_part(struct part *parts, uint32_t nparts, uint32_t g)
 	if (best)
 		snprintf(p->name, sizeof(p->name), "@%s", best->name);
 	else
-		snprintf(p->name, sizeof(p->name), "~%08x", (unsigned)(p->heaviest >> 32));
+		snprintf(p->name, sizeof(p->name), "~%08x",
+			 p->heaviest_use ? name_hash(sp, p->heaviest_use) : 0);
 }
 
 /* Renames m[i] after its part, part_of[i] of nparts. */
@@ -197,7 +235,7 @@ static int name_parts(struct split *sp, struct merge_member *m, size_t n, const 
 	for (uint32_t g = 0; g < nparts && !e; g++)
 		e = fill_part(sp, m, n, part_of, g, &parts[g]);
 	for (uint32_t g = 0; g < nparts && !e; g++)
-		name_part(parts, nparts, g);
+		name_part(sp, parts, nparts, g);
 	snprintf(base, sizeof(base), "%s", m[0].identity);
 	for (size_t i = 0; i < n && !e; i++) {
 		const char *name = parts[part_of[i]].name;

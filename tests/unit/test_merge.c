@@ -314,6 +314,60 @@ static void test_processes_of_one_program_merge(void **state)
 }
 
 /*
+ * Two pools of one program whose waits differ only in where their waker woke
+ * them: no function is a part's own, and each part is named by a hash of its
+ * heaviest stack. The same program built in two folders (a base's tree and a
+ * head's, /opt/a and /opt/b) must give the same names, as the gate compares
+ * vertices by name: the hash is of the frames as the symbolizer writes them,
+ * not of the files' paths. Names the parts of the trace whose file is at
+ * path into names[2], in order.
+ */
+static void hashed_part_names(const char *path, char names[2][WPERF_IDENTITY_LEN])
+{
+	static const uint64_t block[] = {0x401010, 0x402010}, wake1[] = {0x403010},
+			      wake2[] = {0x403020};
+	struct trace_builder b;
+	struct wperf_trace *t;
+	struct wperf_analysis *a;
+	int n = 0;
+
+	tb_init(&b, 0, 100 * MS);
+	tb_mapping(&b, 600, 0x400000, 0x404000, 0, path);
+	tb_stack(&b, 1, 1, 2, block);
+	tb_stack(&b, 2, 1, 1, wake1);
+	tb_stack(&b, 3, 1, 1, wake2);
+	tb_thread(&b, 600, 600, "server");
+	for (uint32_t i = 0; i < 4; i++)
+		tb_thread(&b, 601 + i, 600, "worker");
+	for (int c = 0; c < 10; c++)
+		for (uint32_t i = 0; i < 4; i++)
+			cycle(&b, 601 + i, 600, c * 10 * MS + i * MS, i < 2 ? 2 : 3, 1);
+	tb_sort(&b);
+	a = analyze(&b, 0, &t);
+	assert_int_equal(count_prefixed(a, "server/worker"), 2);
+	for (uint32_t v = 0; v < a->merged.nvertices; v++) {
+		const char *id = a->merged.vertices[v].identity;
+
+		if (!strncmp(id, "server/worker~", 14) && n++ < 2)
+			snprintf(names[n - 1], WPERF_IDENTITY_LEN, "%s", id);
+	}
+	assert_int_equal(n, 2);
+	finish(a, t, &b);
+}
+
+static void test_hashed_names_hold_across_folders(void **state)
+{
+	char here[2][WPERF_IDENTITY_LEN], there[2][WPERF_IDENTITY_LEN];
+
+	(void)state;
+	hashed_part_names("/opt/a/bin/server", here);
+	hashed_part_names("/opt/b/bin/server", there);
+	assert_string_not_equal(here[0], here[1]);
+	assert_true((!strcmp(here[0], there[0]) && !strcmp(here[1], there[1])) ||
+		    (!strcmp(here[0], there[1]) && !strcmp(here[1], there[0])));
+}
+
+/*
  * Three identical workers of a program built without frame pointers (as
  * Debian's memcached): past the innermost frame, each walk read the thread's
  * own stack data as return addresses, addresses in no file the process mapped
@@ -560,6 +614,7 @@ int main(void)
 	    cmocka_unit_test(test_identical_workers_merge),
 	    cmocka_unit_test(test_processes_of_one_program_merge),
 	    cmocka_unit_test(test_walks_into_data_are_cut),
+	    cmocka_unit_test(test_hashed_names_hold_across_folders),
 	    cmocka_unit_test(test_keep_apart_names_by_tid),
 	    cmocka_unit_test(test_kworker_pools_fold),
 	    cmocka_unit_test(test_short_lived_one_virtual_thread),
