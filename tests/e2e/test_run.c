@@ -23,11 +23,6 @@
 #include "harness/run/results.h"
 #include "tests/lib/e2e.h"
 
-static int exists(const char *path)
-{
-	return access(path, F_OK) == 0;
-}
-
 /* ---- failures ---- */
 
 /* A service (with a child of its own) and a teardown that leaves a mark. */
@@ -54,7 +49,7 @@ static void failure(const char *name, const char *text, const char *why, const c
 		fail_msg("%s: status %d\n%s", name, o->status, o->err);
 	e2e_assert_incomplete(dir, why);
 	snprintf(mark, sizeof(mark), "%s/torn-down", dir);
-	assert_true(exists(mark));
+	assert_true(e2e_exists(mark));
 	assert_int_equal(e2e_marked_processes(), 0);
 	free(o);
 }
@@ -252,7 +247,7 @@ static void results_are_never_overwritten(void **state)
 	e2e_bench(o, "run", "--results", dir, path, NULL);
 	if (o->status != 2 || !strstr(o->err, "exists and is not an empty folder"))
 		fail_msg("run: %d\n%s", o->status, o->err);
-	assert_true(exists(file));
+	assert_true(e2e_exists(file));
 	/* compare refuses what is not a complete results folder */
 	e2e_bench(o, "compare", dir, NULL);
 	assert_int_equal(o->status, 2);
@@ -262,7 +257,7 @@ static void results_are_never_overwritten(void **state)
 	e2e_bench(o, "run", "--results", e2e_tmp_path("never-made"), path, NULL);
 	assert_int_equal(o->status, 2);
 	assert_non_null(strstr(o->err, "load.durration: unknown key"));
-	assert_false(exists(e2e_tmp_path("never-made")));
+	assert_false(e2e_exists(e2e_tmp_path("never-made")));
 	free(o);
 }
 

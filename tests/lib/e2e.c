@@ -224,6 +224,11 @@ void e2e_run_in(struct e2e_output *o, const char *dir, const char *cmd, ...)
 	e2e_run(argv, (uid_t)-1, o);
 }
 
+int e2e_exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
 void e2e_shell(const char *fmt, ...)
 {
 	char cmd[4096];

@@ -71,6 +71,9 @@ void e2e_run_in(struct e2e_output *o, const char *dir, const char *cmd, ...)
  * with message, holds every file in it (none: an empty commit). */
 void e2e_git_init(const char *dir, const char *message);
 
+/* Whether path exists. */
+int e2e_exists(const char *path);
+
 /* Runs the shell command made from the printf format fmt, which must succeed. */
 void e2e_shell(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -22,11 +21,6 @@
 #include "core/trace/trace.h"
 #include "harness/run/results.h"
 #include "tests/lib/e2e.h"
-
-static int exists(const char *path)
-{
-	return access(path, F_OK) == 0;
-}
 
 #define FIG1_SCENARIO                                                                              \
 	"name: fig1-gate\n"                                                                        \
@@ -92,9 +86,9 @@ static void gate_cycle_on_figure_1(void **state)
 		e2e_expect_met(base, &r, i);
 		assert_true(r.runs.runs[i].throughput > 0);
 		snprintf(path, sizeof(path), "%s/runs/%zu/report.json", base, i + 1);
-		assert_true(exists(path));
+		assert_true(e2e_exists(path));
 		snprintf(path, sizeof(path), "%s/runs/%zu/wperf.trace", base, i + 1);
-		assert_true(exists(path));
+		assert_true(e2e_exists(path));
 	}
 	/* the trace names the target, for `report` on it later */
 	assert_int_equal(wperf_trace_open(path, &t, &err), 0);
@@ -102,18 +96,18 @@ static void gate_cycle_on_figure_1(void **state)
 	wperf_trace_free(t);
 	results_release(&r);
 	snprintf(path, sizeof(path), "%s/graph.svg", base);
-	assert_true(exists(path));
+	assert_true(e2e_exists(path));
 	snprintf(path, sizeof(path), "%s/plots/throughput.png", base);
-	assert_true(exists(path));
+	assert_true(e2e_exists(path));
 	snprintf(path, sizeof(path), "%s/INCOMPLETE", base);
-	assert_false(exists(path));
+	assert_false(e2e_exists(path));
 	assert_int_equal(e2e_marked_processes(), 0);
 
 	/* the baseline, then the same runs against it: a pass */
 	e2e_bench(o, "baseline", "update", "--baseline", baseline, base, NULL);
 	if (o->status)
 		fail_msg("baseline update: %d\n%s", o->status, o->err);
-	assert_true(exists(baseline));
+	assert_true(e2e_exists(baseline));
 	e2e_bench(o, "compare", "--baseline", baseline, base, NULL);
 	assert_int_equal(o->status, 0);
 	assert_non_null(strstr(o->out, "pass"));
@@ -147,7 +141,7 @@ static void gate_cycle_on_figure_1(void **state)
 		fail_msg("compare: %d\n%s\n%s", o->status, o->out, o->err);
 	assert_non_null(strstr(o->out, "fig1/D"));
 	snprintf(path, sizeof(path), "%s/junit.xml", head);
-	assert_true(exists(path));
+	assert_true(e2e_exists(path));
 
 	/* the fix (no fsync): B and the disk no longer bound it, and it is faster */
 	e2e_bench(o, "run", "-q", "--results", fixed, better, NULL);
