@@ -40,7 +40,8 @@ static void *conn_main(void *arg)
 	pthread_setname_np(pthread_self(), "conn");
 	addr.sin_port = htons((uint16_t)port);
 	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr)) || !(in = fdopen(fd, "r"))) {
+	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr)) ||
+	    !(in = fdopen(fd, "r"))) {
 		perror("client");
 		exit(1);
 	}
