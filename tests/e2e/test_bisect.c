@@ -26,14 +26,6 @@ static char bench[PATH_MAX]; /* the build's wperf-bench, absolute: it runs in th
 
 #define BISECT(dir, ...) e2e_run_in(&out, dir, bench, "bisect", __VA_ARGS__, NULL)
 
-/* A commit's id in repo (a revision git rev-parse takes) into oid. */
-static void rev_parse(const char *repo, const char *rev, char oid[41])
-{
-	e2e_run_in(&out, repo, "git", "rev-parse", rev, NULL);
-	assert_int_equal(out.status, 0);
-	snprintf(oid, 41, "%.40s", out.out);
-}
-
 /* A repository with a scenario at its first commit (the good one) and four
  * commits after it, "c1" to "c4". */
 static const char *repo_of_five(const char *name)
@@ -57,8 +49,8 @@ static void write_log(const char *repo, const char *dir, const char *marks)
 	char good[41], bad[41], path[PATH_MAX];
 	FILE *f;
 
-	rev_parse(repo, "HEAD~4", good);
-	rev_parse(repo, "HEAD", bad);
+	e2e_git_rev(repo, "HEAD~4", good);
+	e2e_git_rev(repo, "HEAD", bad);
 	assert_int_equal(mkdir(dir, 0755), 0);
 	snprintf(path, sizeof(path), "%s/bisect.log", dir);
 	assert_non_null(f = fopen(path, "w"));
@@ -76,9 +68,9 @@ static void resumed_from_a_finished_log(void **state)
 	char c2[41], c3[41], c4[41], marks[512], verdict[PATH_MAX];
 
 	(void)state;
-	rev_parse(repo, "HEAD~2", c2);
-	rev_parse(repo, "HEAD~1", c3);
-	rev_parse(repo, "HEAD", c4);
+	e2e_git_rev(repo, "HEAD~2", c2);
+	e2e_git_rev(repo, "HEAD~1", c3);
+	e2e_git_rev(repo, "HEAD", c4);
 	snprintf(marks, sizeof(marks),
 		 "%s bad 8 100 regression\n%s good 5 60 pass\n"
 		 "%s bad 5 60 regression\n",
@@ -108,7 +100,7 @@ static void bad_commit_that_passes(void **state)
 	char c4[41], marks[256];
 
 	(void)state;
-	rev_parse(repo, "HEAD", c4);
+	e2e_git_rev(repo, "HEAD", c4);
 	snprintf(marks, sizeof(marks), "%s good 8 100 pass\n", c4);
 	write_log(repo, e2e_join(repo, "bisect"), marks);
 	BISECT(repo, "--good", "HEAD~4", "-q", "-r", "bisect", "scenarios/s.yaml");
@@ -151,7 +143,7 @@ static void errors(void **state)
 	assert_non_null(strstr(out.err, "bisect.log:2: this folder holds another bisection"));
 
 	/* a mark that is not one */
-	rev_parse(repo, "HEAD", c4);
+	e2e_git_rev(repo, "HEAD", c4);
 	snprintf(marks, sizeof(marks), "%s maybe 8 100 pass\n", c4);
 	write_log(repo, e2e_join(repo, "marks"), marks);
 	BISECT(repo, "--good", "HEAD~4", "-r", "marks", "scenarios/s.yaml");

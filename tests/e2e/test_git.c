@@ -44,12 +44,7 @@ static const char *built(const char *rel)
 #define run_in(dir, ...) e2e_run_in(&out, dir, __VA_ARGS__)
 
 /* git in dir, which must succeed. */
-#define GIT(dir, ...)                                                                              \
-	do {                                                                                       \
-		run_in(dir, "git", __VA_ARGS__, NULL);                                             \
-		if (out.status)                                                                    \
-			fail_msg("git %s: %d\n%s", #__VA_ARGS__, out.status, out.err);             \
-	} while (0)
+#define GIT(dir, ...) E2E_GIT(&out, dir, __VA_ARGS__)
 
 /* wperf-bench in dir. */
 #define BENCH(dir, ...) run_in(dir, built("wperf-bench"), __VA_ARGS__, NULL)
@@ -91,13 +86,6 @@ static const char *results_copy(const char *name, const char *results)
 	return copy;
 }
 
-static char *head_oid(const char *repo, const char *rev, char *oid)
-{
-	GIT(repo, "rev-parse", rev);
-	snprintf(oid, 41, "%.40s", out.out);
-	return oid;
-}
-
 /* ---- --baseline-ref ---- */
 
 static void baseline_from_another_commit(void **state)
@@ -112,7 +100,7 @@ static void baseline_from_another_commit(void **state)
 	/* main: the baseline of the plain program; the branch: one made from the
 	 * runs with the extra wait, which they then pass against. */
 	commit_baseline(repo, "fig1-base", "fig1: the baseline");
-	head_oid(repo, "HEAD", base);
+	e2e_git_rev(repo, "HEAD", base);
 	GIT(repo, "checkout", "-q", "-b", "feature");
 	commit_baseline(repo, "fig1-worse", "fig1: accept the extra wait");
 
@@ -193,7 +181,7 @@ static void an_accepted_entry_names_its_commit(void **state)
 		  ">> '%s'",
 		  path);
 	GIT(repo, "commit", "-q", "-am", "accept D, the audit thread");
-	head_oid(repo, "HEAD", oid);
+	e2e_git_rev(repo, "HEAD", oid);
 	snprintf(want, sizeof(want), "accepted in %.12s (accept D, the audit thread): D audits",
 		 oid);
 	BENCH(repo, "compare", worse);
@@ -230,7 +218,7 @@ static void history_of_a_baseline(void **state)
 
 	(void)state;
 	commit_baseline(repo, "fig1-base", "first baseline");
-	head_oid(repo, "HEAD", first);
+	e2e_git_rev(repo, "HEAD", first);
 	GIT(repo, "commit", "-q", "--allow-empty", "-m", "no baseline change");
 	commit_baseline(repo, "fig1-worse", "the extra wait");
 	commit_baseline(repo, "fig1-head", "back to plain");
@@ -359,9 +347,9 @@ static void history_finds_the_step(void **state)
 	for (size_t i = 0; i < HISTORY_COMMITS; i++) {
 		commit_history_point(repo, i);
 		if (i == STEP_AT)
-			head_oid(repo, "HEAD", step);
+			e2e_git_rev(repo, "HEAD", step);
 		if (i == STEP_AT - 1)
-			head_oid(repo, "HEAD", before);
+			e2e_git_rev(repo, "HEAD", before);
 	}
 	BENCH(repo, "history", "--changes", "-o", dir, "synthetic-fig1");
 	if (out.status)

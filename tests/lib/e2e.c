@@ -253,6 +253,14 @@ void e2e_git_init(const char *dir, const char *message)
 		fail_msg("%s: git commit: %d\n%s", dir, o.status, o.err);
 }
 
+void e2e_git_rev(const char *repo, const char *rev, char oid[41])
+{
+	static struct e2e_output o;
+
+	E2E_GIT(&o, repo, "rev-parse", rev);
+	snprintf(oid, 41, "%.40s", o.out);
+}
+
 /* argv: the build's wperf-bench and the arguments up to NULL. */
 static void bench_argv(char *argv[32], va_list ap)
 {

@@ -71,6 +71,18 @@ void e2e_run_in(struct e2e_output *o, const char *dir, const char *cmd, ...)
  * with message, holds every file in it (none: an empty commit). */
 void e2e_git_init(const char *dir, const char *message);
 
+/* git with the arguments in folder dir, into *o (a struct e2e_output *),
+ * which must succeed: else the test fails with git's words. */
+#define E2E_GIT(o, dir, ...)                                                                       \
+	do {                                                                                       \
+		e2e_run_in(o, dir, "git", __VA_ARGS__, NULL);                                      \
+		if ((o)->status)                                                                   \
+			fail_msg("git %s: %d\n%s", #__VA_ARGS__, (o)->status, (o)->err);           \
+	} while (0)
+
+/* The commit that rev names in repo (git rev-parse), into oid. */
+void e2e_git_rev(const char *repo, const char *rev, char oid[41]);
+
 /* Whether path exists. */
 int e2e_exists(const char *path);
 

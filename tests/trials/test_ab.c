@@ -29,22 +29,10 @@ static char bench[PATH_MAX + 16]; /* wperf-bench, absolute: it runs in the repos
 static char build[PATH_MAX];	  /* the build folder, absolute */
 
 /* git in dir, which must succeed. */
-#define GIT(dir, ...)                                                                              \
-	do {                                                                                       \
-		e2e_run_in(&out, dir, "git", __VA_ARGS__, NULL);                                   \
-		if (out.status)                                                                    \
-			fail_msg("git %s: %d\n%s", #__VA_ARGS__, out.status, out.err);             \
-	} while (0)
+#define GIT(dir, ...) E2E_GIT(&out, dir, __VA_ARGS__)
 
 /* wperf-bench in dir. */
 #define BENCH(dir, ...) e2e_run_in(&out, dir, bench, __VA_ARGS__, NULL)
-
-/* The commit rev of repo, into oid (41 bytes). */
-static void head_oid(const char *repo, const char *rev, char *oid)
-{
-	GIT(repo, "rev-parse", rev);
-	snprintf(oid, 41, "%.40s", out.out);
-}
 
 /* Figure 1 with its build step: the program copied into the tree's build/. */
 #define AB_SCENARIO                                                                                \
@@ -104,12 +92,12 @@ static void ab_finds_the_added_wait(void **state)
 	e2e_write_file(path, text);
 	GIT(repo, "add", "fig1-ab.yaml", "fig1.sh");
 	GIT(repo, "commit", "-q", "-m", "fig1");
-	head_oid(repo, "HEAD", base);
+	e2e_git_rev(repo, "HEAD", base);
 	/* the head: B also waits for D's 8 ms of work per request, in the code */
 	snprintf(text, sizeof(text), AB_LOAD, " --extra-wait-ms 8");
 	e2e_write_file(path, text);
 	GIT(repo, "commit", "-q", "-am", "fig1: wait for D");
-	head_oid(repo, "HEAD", head);
+	e2e_git_rev(repo, "HEAD", head);
 	GIT(repo, "remote", "add", "origin", "https://someone:s3cret@example.com/o/r.git");
 	assert_int_equal(mkdir(trees, 0755), 0);
 	assert_int_equal(setenv("TMPDIR", trees, 1), 0);

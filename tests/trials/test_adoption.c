@@ -80,12 +80,7 @@ static void write_scenario(const char *name, int conns)
 }
 
 /* git in the repository, which must succeed. */
-#define GIT(...)                                                                                   \
-	do {                                                                                       \
-		e2e_run_in(&out, repo, "git", __VA_ARGS__, NULL);                                  \
-		if (out.status)                                                                    \
-			fail_msg("git %s: %d\n%s", #__VA_ARGS__, out.status, out.err);             \
-	} while (0)
+#define GIT(...) E2E_GIT(&out, repo, __VA_ARGS__)
 
 /* The installed wperf-bench with the arguments up to NULL, from the folder
  * rel of the repository (check-perf finds the root itself). */

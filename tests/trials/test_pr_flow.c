@@ -90,18 +90,7 @@ static const char broken_text[] = "name: " BROKEN "\n"
 				  "runs: 5\n";
 
 /* git in the repository, which must succeed. */
-#define GIT(...)                                                                                   \
-	do {                                                                                       \
-		e2e_run_in(&out, repo, "git", __VA_ARGS__, NULL);                                  \
-		if (out.status)                                                                    \
-			fail_msg("git %s: %d\n%s", #__VA_ARGS__, out.status, out.err);             \
-	} while (0)
-
-static void rev_parse(const char *rev, char oid[41])
-{
-	GIT("rev-parse", rev);
-	snprintf(oid, 41, "%.40s", out.out);
-}
+#define GIT(...) E2E_GIT(&out, repo, __VA_ARGS__)
 
 /* ---- the steps ---- */
 
@@ -116,8 +105,8 @@ static void check_perf(const char *runs, const char *max_runs, const char *what,
 	struct wperf_error err = {0};
 	char path[PATH_MAX + 16], base[41], head[41];
 
-	rev_parse("main", base);
-	rev_parse("HEAD", head);
+	e2e_git_rev(repo, "main", base);
+	e2e_git_rev(repo, "HEAD", head);
 	e2e_shell("rm -rf '%s'", check); /* no earlier step's summary to read */
 	e2e_run_in(&out, repo, bench, "check-perf", "--base", "main", "--runs", runs, "--max-runs",
 		   max_runs, "--results", check, what, "--alpha", alpha ? alpha : "0.05",
