@@ -15,7 +15,7 @@
 #include "core/analysis/symbolize.h"
 #include "core/util/cmp.h"
 
-static uint64_t hash_str(const char *s)
+uint64_t merge_hash_str(const char *s)
 {
 	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
 
@@ -103,7 +103,7 @@ static int index_files(struct merge_profiles *p)
 	if (!p->files)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
-		p->files[i] = (struct merge_file){&m[i], hash_str(m[i].path)};
+		p->files[i] = (struct merge_file){&m[i], merge_hash_str(m[i].path)};
 	if (n)
 		qsort(p->files, n, sizeof(*p->files), by_tgid_start);
 	p->nfiles = n;

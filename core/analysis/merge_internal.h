@@ -109,6 +109,9 @@ int merge_frames_index(struct merge_profiles *p);
 /* The file mapping of address ip of process tgid, or NULL. */
 const struct merge_file *merge_file_of(const struct merge_profiles *p, uint32_t tgid, uint64_t ip);
 
+/* A string's FNV-1a hash: a file's path, a frame's name. */
+uint64_t merge_hash_str(const char *s);
+
 /*
  * How many of user stack s's frames (of process tgid) to believe: up to the
  * first one past the innermost that is neither in a file the process mapped

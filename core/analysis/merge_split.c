@@ -169,9 +169,7 @@ static uint64_t hash_frames(struct split *sp, uint64_t h, int32_t id, uint32_t t
 	for (uint32_t i = 0; s && i < merge_stack_depth(sp->p, s, tgid); i++) {
 		wperf_symbolize_user(sp->sym, tgid, i ? s->ips[i] - 1 : s->ips[i], buf,
 				     sizeof(buf));
-		for (const char *c = buf; *c; c++)
-			h = (h ^ (unsigned char)*c) * 0x100000001b3ull; /* FNV-1a */
-		h = merge_mix(h);
+		h = merge_mix(h ^ merge_hash_str(buf));
 	}
 	return h;
 }
