@@ -302,7 +302,7 @@ demo: all
 	$(WPERF_BENCH) run --gate --results $(DEMO_DIR) scenarios/synthetic-fig1.yaml
 
 # ---- the performance gate: every scenario tagged ci (wperf-bench check-perf --help) ----
-# CHECK_PERF_TAG=nightly: the real workloads (ZooKeeper, memcached) instead.
+# CHECK_PERF_TAG=nightly: the real workloads and the other synthetic scenarios instead.
 # CHECK_PERF_BASE=REF: judge the work tree against commit REF, run in turns on
 # this machine (what a pull request gets); empty: against baselines/.
 CHECK_PERF_DIR ?= $(BUILD)/check-perf

@@ -239,7 +239,7 @@ static void test_fig1_and_defaults(void **state)
 	(void)state;
 	s = load_ok("scenarios/synthetic-fig1.yaml");
 	assert_string_equal(s->name, "synthetic-fig1");
-	assert_strv(s->tags, "ci", "synthetic", NULL);
+	assert_strv(s->tags, "nightly", "synthetic", NULL);
 	assert_true(s->load.command.shell);
 	assert_string_equal(s->load.command.argv[2],
 			    "/bld/synthetic/fig1 --duration 5 --direct --write-bytes 4194304 "
