@@ -3,20 +3,20 @@
  * The stack symbolizer (see symbolize.h).
  *
  * Layout: the trace's mappings are sorted by (tgid, start) into one array;
- * each process (tgid) owns a contiguous range of it. A process gets an offline
- * libdwfl session (Dwfl, symbolize_dwfl.c) the first time one of its frames is
- * formatted: every mapping of the process is reported with dwfl_report_elf at
- * its load bias, computed from the mapping (start, pgoff) and the ELF program
- * headers. An address is then looked up in its own mapping's module (not with
- * dwfl_addrmodule: mappings recorded at different times may overlap, and the
- * last recorded one wins).
+ * each process (tgid) owns a contiguous range of it. An address is looked up
+ * in its own mapping (not with dwfl_addrmodule: mappings recorded at different
+ * times may overlap, and the last recorded one wins), then in that mapping's
+ * file: each file mapped gets an offline libdwfl session the first time one
+ * of its frames is formatted (symbolize_file.c), shared by every process that
+ * maps it, and the address minus the mapping's load bias (computed from the
+ * mapping's start and pgoff and the file's program headers) is looked up in it.
  *
- * libdwfl keeps the file of each module open (and its separate debug file,
- * once it has looked for one), so the sessions of the least recently used
- * processes are closed when more than MAX_LIVE_MODULES modules are open; they
- * are reopened if needed again. JIT frames are named from perf maps
- * (symbolize_perfmap.c). Formatted user frames are cached by (tgid, ip) in an
- * open-addressing hash table whose strings live in one buffer.
+ * libdwfl keeps each file open (and its separate debug file, once it has
+ * looked for one), so the least recently used sessions are closed when more
+ * than MAX_LIVE_FILES are open; they are reopened if needed again. JIT frames
+ * are named from perf maps (symbolize_perfmap.c). Formatted user frames are
+ * cached by (tgid, ip) in an open-addressing hash table whose strings live in
+ * one buffer.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -111,6 +111,8 @@ int wperf_symbolizer_new(const struct wperf_trace *t, struct wperf_symbolizer **
 	s->nmaps = nmaps;
 	if (nmaps) /* maps is NULL when the trace has no mappings */
 		qsort(s->maps, nmaps, sizeof(*s->maps), cmp_map);
+	if (sym_files_init(s))
+		goto nomem;
 	/* Every tgid gets an index; procs is sized for the most there can be. */
 	if (nmaps + npmaps) {
 		s->procs = calloc(nmaps + npmaps, sizeof(*s->procs));
@@ -158,6 +160,7 @@ void wperf_symbolizer_free(struct wperf_symbolizer *s)
 		sym_proc_close(s, &s->procs[i]);
 		free(s->procs[i].jit);
 	}
+	sym_files_release(s);
 	free(s->procs);
 	free(s->maps);
 	free(s->ksyms);
@@ -255,6 +258,7 @@ static void format_user(struct wperf_symbolizer *s, uint32_t tgid, uint64_t ip, 
 	struct sym_proc *p;
 	struct sym_map *sm;
 	const struct wperf_jit_sym *j;
+	uint64_t bias;
 
 	if (idx < 0)
 		goto unknown;
@@ -262,9 +266,9 @@ static void format_user(struct wperf_symbolizer *s, uint32_t tgid, uint64_t ip, 
 	sm = find_map(s, p, addr);
 	if (sm) {
 		const char *file = base_name(sm->m->path);
+		Dwfl_Module *mod = sym_file_module(s, sm, &bias);
 
-		sym_proc_open(s, p);
-		if (sm->mod && format_module(sm->mod, addr, file, out, FRAME_MAX))
+		if (mod && format_module(mod, addr - bias, file, out, FRAME_MAX))
 			return;
 		/* The offset in the file, as addr2line wants it when p_vaddr == p_offset. */
 		snprintf(out, FRAME_MAX, "[%s+0x%" PRIx64 "]", file,

@@ -25,10 +25,11 @@
  *   "do_fsync+0x2a"                      kernel, from KSYMS
  *   "[kernel 0xffffffff81234567]"        kernel, not in KSYMS
  *
- * The symbolizer reads each process's ELF files once, lazily, on the first frame
- * of that process, and caches every user frame it formats, so formatting the same
- * frames many times is cheap. It keeps at most 256 ELF files open (each with maybe
- * its debug file), closing the least recently used processes' files beyond that.
+ * The symbolizer reads each ELF file once, lazily, on the first frame in it,
+ * whichever processes map it, and caches every user frame it formats, so
+ * formatting the same frames many times is cheap. It keeps at most 64 ELF files
+ * open for names (each with maybe its debug file), and 256 for unwinding,
+ * closing the least recently used beyond that.
  * Separate debug info is found as libdwfl does (build id, .gnu_debuglink, and
  * debuginfod when DEBUGINFOD_URLS is set). Not thread-safe: one per thread.
  */

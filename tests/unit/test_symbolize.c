@@ -4,7 +4,9 @@
  * setup reads the executable mappings of /proc/self/maps (with their build ids)
  * and writes a trace whose MAPPINGS are those of getpid(), plus made-up processes
  * (a wrong build id, a vanished file, a vanished libc with a debug file, many
- * copies to make the symbolizer close sessions), KSYMS, a PERFMAP and STACKS.
+ * copies at other addresses that must share the files' sessions, the
+ * executable under many names to make the symbolizer close sessions), KSYMS,
+ * a PERFMAP and STACKS.
  * Then addresses of this very binary (a PIE), of libc and of libcmocka (shared
  * objects) must come back as the right names, files and lines. Two more layouts
  * are checked on a tiny program the test compiles and runs (skipped when the
@@ -18,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -43,7 +46,10 @@
 #define UNKNOWN_TGID   4000004u /* in no table at all */
 #define MANY_TGID      5000000u /* MANY_PROCS copies of this process's mappings */
 #define MANY_PROCS     80
-#define JIT_BASE       0x10000u /* below every file mapping (vm.mmap_min_addr) */
+#define COPY_SHIFT     0x100000000ull /* copy p's mappings are p * COPY_SHIFT higher */
+#define NAMES_TGID     6000000u	      /* NAMES processes, each mapping the executable */
+#define NAMES	       70	      /* under a name of its own: more than 64 files */
+#define JIT_BASE       0x10000u	      /* below every file mapping (vm.mmap_min_addr) */
 #define STACK_ID       7
 #define GARBAGE_ID     (STACK_ID + 1)
 
@@ -77,6 +83,7 @@ struct self_map {
 
 static struct {
 	char dir[64], trace[128];
+	char names[NAMES][96]; /* symbolic links to the executable */
 	struct self_map maps[128];
 	size_t nmaps;
 	uint64_t ret_addr;		  /* a return address in tsym_known */
@@ -157,6 +164,16 @@ static struct wperf_mapping to_mapping(const struct self_map *s, uint32_t tgid)
 	return m;
 }
 
+/* copy p of this process's mapping s, COPY_SHIFT * p higher */
+static struct wperf_mapping to_copy(const struct self_map *s, uint32_t p)
+{
+	struct wperf_mapping m = to_mapping(s, MANY_TGID + p);
+
+	m.start += p * COPY_SHIFT;
+	m.end += p * COPY_SHIFT;
+	return m;
+}
+
 /* The separate debug file of a build id, as the symbolizer looks for it. */
 static int debug_file_exists(const struct self_map *m)
 {
@@ -189,7 +206,7 @@ static void write_trace(void)
 {
 	static const char *const keys[] = {WPERF_META_KERNEL};
 	static const char *const values[] = {"6.1.0-test"};
-	struct wperf_mapping *maps = calloc(128 * (MANY_PROCS + 1) + 8, sizeof(*maps));
+	struct wperf_mapping *maps = calloc(128 * (MANY_PROCS + 1) + NAMES + 8, sizeof(*maps));
 	uint64_t uips[3], kips[3], garbage[4];
 	struct wperf_stack stacks[3];
 	struct wperf_perfmap pm = {getpid(), perfmap_text, sizeof(perfmap_text) - 1};
@@ -199,12 +216,18 @@ static void write_trace(void)
 	int fd;
 
 	assert_non_null(maps);
-	/* This process, then copies of it under other tgids. */
+	/* This process, then copies of it under other tgids and addresses. */
 	for (size_t i = 0; i < g.nmaps; i++)
 		maps[n++] = to_mapping(&g.maps[i], getpid());
 	for (uint32_t p = 0; p < MANY_PROCS; p++)
 		for (size_t i = 0; i < g.nmaps; i++)
-			maps[n++] = to_mapping(&g.maps[i], MANY_TGID + p);
+			maps[n++] = to_copy(&g.maps[i], p);
+	for (uint32_t p = 0; p < NAMES; p++) {
+		snprintf(g.names[p], sizeof(g.names[p]), "%s/exe-%u", g.dir, p);
+		assert_int_equal(symlink(g.exe->path, g.names[p]), 0);
+		maps[n] = to_mapping(g.exe, NAMES_TGID + p);
+		maps[n++].path = g.names[p];
+	}
 	maps[n] = to_mapping(g.exe, BAD_BUILD_TGID);
 	maps[n++].build_id[0] ^= 0xff;
 	maps[n++] = (struct wperf_mapping){.tgid = GONE_TGID,
@@ -547,33 +570,81 @@ static size_t open_fds(void)
 	return n;
 }
 
-/* Many processes: old sessions are closed to bound the open files, and reopened. */
+/* The descriptors open on files (not sockets nor pipes: libdwfl's debuginfod
+ * client may hold a pair of sockets for each session). */
+static size_t open_files(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	char target[PATH_MAX];
+	size_t n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		ssize_t len = readlinkat(dirfd(d), de->d_name, target, sizeof(target) - 1);
+
+		n += len > 0 && target[0] == '/';
+	}
+	closedir(d);
+	return n;
+}
+
+/* Many processes mapping the same files at other addresses: each file is
+ * opened once, whatever the number of processes, and each address is found
+ * in it by its own mapping's place. */
 static void test_many_processes(void **state)
 {
 	struct wperf_trace *t;
 	struct wperf_symbolizer *s;
-	size_t fds = open_fds();
+	size_t fds = open_fds(), files = open_files();
 	char buf[256], want[256];
 
 	(void)state;
 	s = open_symbolizer(&t);
 	snprintf(want, sizeof(want), "tsym_known (test_symbolize.c:%d)", known_line);
 	for (uint32_t p = 0; p < MANY_PROCS; p++) {
-		/* One frame in every mapping: each process opens all its files. */
+		uint64_t shift = p * COPY_SHIFT;
+
+		/* One frame in every mapping: each process uses all its files. */
 		for (size_t i = 0; i < g.nmaps; i++)
-			wperf_symbolize_user(s, MANY_TGID + p, g.maps[i].start, buf, sizeof(buf));
-		wperf_symbolize_user(s, MANY_TGID + p, g.ret_addr - 1, buf, sizeof(buf));
+			wperf_symbolize_user(s, MANY_TGID + p, g.maps[i].start + shift, buf,
+					     sizeof(buf));
+		wperf_symbolize_user(s, MANY_TGID + p, g.ret_addr - 1 + shift, buf, sizeof(buf));
 		assert_string_equal(buf, want);
-		/* Each module holds its file and maybe its debug file open. */
-		assert_true(open_fds() <= fds + 1 + 2 * 256);
+		wperf_symbolize_user(s, MANY_TGID + p, g.fsync_addr + shift, buf, sizeof(buf));
+		assert_prefix(buf, "fsync (");
+		/* Each file and maybe its debug file, once. */
+		assert_true(open_files() <= files + 1 + 2 * g.nmaps);
 	}
-	/* The first process's session was closed: a new frame reopens it. */
-	wperf_symbolize_user(s, MANY_TGID, (uint64_t)(uintptr_t)&tsym_callee, buf, sizeof(buf));
-	assert_prefix(buf, "tsym_callee (test_symbolize.c:");
-	wperf_symbolize_user(s, MANY_TGID, g.fsync_addr, buf, sizeof(buf));
-	assert_prefix(buf, "fsync (");
 	done(s, t);
 	assert_int_equal(open_fds(), fds); /* every file closed */
+}
+
+/* More files than stay open: the least recently used are closed, and
+ * reopened when one of their frames is asked for again. */
+static void test_many_files(void **state)
+{
+	struct wperf_trace *t;
+	struct wperf_symbolizer *s;
+	size_t fds = open_fds(), files = open_files();
+	char buf[256], want[256];
+
+	(void)state;
+	s = open_symbolizer(&t);
+	snprintf(want, sizeof(want), "tsym_known (test_symbolize.c:%d)", known_line);
+	for (int round = 0; round < 2; round++) {
+		for (uint32_t p = 0; p < NAMES; p++) {
+			wperf_symbolize_user(s, NAMES_TGID + p, g.ret_addr - 1 - round, buf,
+					     sizeof(buf));
+			assert_prefix(buf, "tsym_known (test_symbolize.c:");
+			if (!round)
+				assert_string_equal(buf, want);
+			/* Each file and maybe its debug file: 64 at most. */
+			assert_true(open_files() <= files + 1 + 2 * 64);
+		}
+	}
+	done(s, t);
+	assert_int_equal(open_fds(), fds);
 }
 
 /* ---- other layouts: a program built by the test, run, and read from outside ---- */
@@ -703,6 +774,7 @@ int main(void)
 	    cmocka_unit_test(test_stacks),
 	    cmocka_unit_test(test_cache),
 	    cmocka_unit_test(test_many_processes),
+	    cmocka_unit_test(test_many_files),
 	    cmocka_unit_test(test_fixture_no_pie),
 	    cmocka_unit_test(test_fixture_lld),
 	};
