@@ -73,6 +73,15 @@ __attribute__((noinline, noclone)) uint64_t tsym_known(void)
 	return ret;
 }
 
+/* The frame tsym_known's call must come back as. */
+static const char *known_frame(void)
+{
+	static char want[64];
+
+	snprintf(want, sizeof(want), "tsym_known (test_symbolize.c:%d)", known_line);
+	return want;
+}
+
 /* ---- the process's own mappings ---- */
 
 struct self_map {
@@ -349,10 +358,10 @@ static void test_own_function(void **state)
 {
 	struct wperf_trace *t;
 	struct wperf_symbolizer *s = open_symbolizer(&t);
-	char buf[256], want[256];
+	char buf[256];
+	const char *want = known_frame();
 
 	(void)state;
-	snprintf(want, sizeof(want), "tsym_known (test_symbolize.c:%d)", known_line);
 	wperf_symbolize_user(s, getpid(), g.ret_addr - 1, buf, sizeof(buf));
 	assert_string_equal(buf, want);
 	wperf_symbolize_user(s, getpid(), (uint64_t)(uintptr_t)&tsym_known, buf, sizeof(buf));
@@ -597,11 +606,11 @@ static void test_many_processes(void **state)
 	struct wperf_trace *t;
 	struct wperf_symbolizer *s;
 	size_t fds = open_fds(), files = open_files();
-	char buf[256], want[256];
+	const char *want = known_frame();
+	char buf[256];
 
 	(void)state;
 	s = open_symbolizer(&t);
-	snprintf(want, sizeof(want), "tsym_known (test_symbolize.c:%d)", known_line);
 	for (uint32_t p = 0; p < MANY_PROCS; p++) {
 		uint64_t shift = p * COPY_SHIFT;
 
@@ -627,11 +636,11 @@ static void test_many_files(void **state)
 	struct wperf_trace *t;
 	struct wperf_symbolizer *s;
 	size_t fds = open_fds(), files = open_files();
-	char buf[256], want[256];
+	const char *want = known_frame();
+	char buf[256];
 
 	(void)state;
 	s = open_symbolizer(&t);
-	snprintf(want, sizeof(want), "tsym_known (test_symbolize.c:%d)", known_line);
 	for (int round = 0; round < 2; round++) {
 		for (uint32_t p = 0; p < NAMES; p++) {
 			wperf_symbolize_user(s, NAMES_TGID + p, g.ret_addr - 1 - round, buf,
