@@ -76,6 +76,23 @@ static int cmp_ksym(const void *a, const void *b)
 
 /* ---- creation ---- */
 
+/* The trace's folder of debug files (NULL: none), then libdwfl's default
+ * places, as libdwfl's search path: build ids are looked up in its absolute
+ * folders, in order. 0, or -1 on no memory. */
+static int set_debug_path(struct wperf_symbolizer *s, const char *dir)
+{
+	size_t len;
+
+	if (!dir)
+		return 0; /* NULL: libdwfl's default, ":.debug:/usr/lib/debug" */
+	len = strlen(dir) + sizeof(":.debug::/usr/lib/debug");
+	s->debuginfo_path = malloc(len);
+	if (!s->debuginfo_path)
+		return -1;
+	snprintf(s->debuginfo_path, len, ":.debug:%s:/usr/lib/debug", dir);
+	return 0;
+}
+
 int wperf_symbolizer_new(const struct wperf_trace *t, struct wperf_symbolizer **out,
 			 struct wperf_error *err)
 {
@@ -97,6 +114,8 @@ int wperf_symbolizer_new(const struct wperf_trace *t, struct wperf_symbolizer **
 	s->cb.find_elf = dwfl_build_id_find_elf;
 	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
 	s->cb.debuginfo_path = &s->debuginfo_path;
+	if (set_debug_path(s, wperf_trace_debug_dir(t)) < 0)
+		goto nomem;
 
 	/* Mappings, sorted by (tgid, start), and one process per tgid seen. */
 	maps = wperf_trace_mappings(t, &nmaps);
@@ -161,6 +180,7 @@ void wperf_symbolizer_free(struct wperf_symbolizer *s)
 		free(s->procs[i].jit);
 	}
 	sym_files_release(s);
+	free(s->debuginfo_path);
 	free(s->procs);
 	free(s->maps);
 	free(s->ksyms);

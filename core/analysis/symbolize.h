@@ -31,7 +31,9 @@
  * open for names (each with maybe its debug file), and 256 for unwinding,
  * closing the least recently used beyond that.
  * Separate debug info is found as libdwfl does (build id, .gnu_debuglink, and
- * debuginfod when DEBUGINFOD_URLS is set). Not thread-safe: one per thread.
+ * debuginfod when DEBUGINFOD_URLS is set), by build id in the trace's debug
+ * directory first when it has one (wperf_trace_set_debug_dir). Not
+ * thread-safe: one per thread.
  */
 #ifndef WPERF_SYMBOLIZE_H
 #define WPERF_SYMBOLIZE_H

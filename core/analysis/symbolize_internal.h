@@ -69,7 +69,7 @@ struct cache_slot {
 struct wperf_symbolizer {
 	const struct wperf_trace *t;
 	Dwfl_Callbacks cb;
-	char *debuginfo_path; /* NULL: libdwfl's default search path */
+	char *debuginfo_path; /* NULL: libdwfl's default search path; owned */
 	struct sym_map *maps;
 	size_t nmaps;
 	struct sym_file *files; /* the files mapped, in the order of their paths */

@@ -350,6 +350,17 @@ int wperf_trace_add_stacks(struct wperf_trace *t, const struct wperf_stack *s, s
 			   struct wperf_error *err);
 
 /*
+ * Where the separate debug files of the trace's binaries are looked for
+ * first, by build id (DIR/.build-id/xx/rest.debug), before /usr/lib/debug:
+ * a cache of the machine that analyzes it (harness/base/debug_cache.h). Not
+ * part of the file; dir is copied, NULL or "" for none. 0, -EINVAL when dir
+ * has a ':' (libdwfl's separator), or -ENOMEM.
+ */
+int wperf_trace_set_debug_dir(struct wperf_trace *t, const char *dir);
+/* That directory, or NULL. */
+const char *wperf_trace_debug_dir(const struct wperf_trace *t);
+
+/*
  * The counters read at when (enum wperf_counters_when), or NULL when the trace
  * has none (recorded before format 1.1). Owned by the trace, like every
  * accessor's answer.

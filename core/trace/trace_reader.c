@@ -303,8 +303,28 @@ void wperf_trace_free(struct wperf_trace *t)
 	wperf_buf_release(&t->lost);
 	wperf_buf_release(&t->events);
 	wperf_trace__free_counters(t);
+	free(t->debug_dir);
 	free(t->path);
 	free(t);
+}
+
+int wperf_trace_set_debug_dir(struct wperf_trace *t, const char *dir)
+{
+	char *copy;
+
+	if (dir && strchr(dir, ':'))
+		return -EINVAL;
+	copy = dir && *dir ? strdup(dir) : NULL;
+	if (dir && *dir && !copy)
+		return -ENOMEM;
+	free(t->debug_dir);
+	t->debug_dir = copy;
+	return 0;
+}
+
+const char *wperf_trace_debug_dir(const struct wperf_trace *t)
+{
+	return t->debug_dir;
 }
 
 /* ---- accessors ---- */

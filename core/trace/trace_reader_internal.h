@@ -47,6 +47,7 @@ struct meta_kv {
 
 struct wperf_trace {
 	char *path;
+	char *debug_dir; /* wperf_trace_set_debug_dir's; NULL: none */
 	uint8_t *map; /* the whole file, read-only */
 	size_t size;
 	uint16_t minor;

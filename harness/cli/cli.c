@@ -13,6 +13,7 @@
 #include "core/util/closest.h"
 #include "harness/record/recording.h"
 #include "harness/gate/gate.h"
+#include "harness/run/debug_cache.h"
 
 static void report(const char *cmd, const char *kind, const char *fmt, va_list ap)
 {
@@ -71,6 +72,8 @@ int cli_open_trace(const char *cmd, const char *path, int unwind, struct wperf_t
 
 	if (wperf_trace_open(path, t, &err) < 0)
 		return cli_error(cmd, "%s", err.msg);
+	if (unwind) /* to be analyzed: its debug files decompressed once, cached */
+		debug_cache_use(*t);
 	/* --stacks dwarf: the copied user stacks become stacks before anything reads them. */
 	if (unwind && wperf_unwind_copies(*t, &err) < 0) {
 		wperf_trace_free(*t);

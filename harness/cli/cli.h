@@ -121,9 +121,11 @@ int cli_parse_alpha(const char *cmd, const struct cli_option *opt, const char *a
 /* --stacks MODE (recording_parse_stacks) into the unsigned field. */
 int cli_parse_stacks(const char *cmd, const struct cli_option *opt, const char *arg, void *field);
 
-/* Opens the trace at path, with unwind its copied user stacks unwound
- * (record --stacks dwarf: for a command that reads stacks, as unwinding
- * opens every binary they ran); 0, or EXIT_ERROR after saying why. */
+/* Opens the trace at path. With unwind, for a command that reads stacks:
+ * its compressed debug files decompressed once into the cache
+ * (harness/run/debug_cache.h), and its copied user stacks unwound (record
+ * --stacks dwarf), as both open every binary they ran. 0, or EXIT_ERROR
+ * after saying why. */
 int cli_open_trace(const char *cmd, const char *path, int unwind, struct wperf_trace **t);
 
 #endif /* WPERF_CLI_H */

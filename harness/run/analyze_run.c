@@ -9,6 +9,7 @@
 #include "core/analysis/analysis.h"
 #include "core/report/report.h"
 #include "core/analysis/symbolize.h"
+#include "harness/run/debug_cache.h"
 #include "harness/run/graphviz.h"
 #include "harness/base/output.h"
 
@@ -73,6 +74,8 @@ int analyze_run(const struct scenario *s, const char *trace, const char *target,
 	analysis_opts(s, &ao);
 	ao.target = ro.target; /* the CMetric is over its threads */
 	e = wperf_trace_open(trace, &t, err);
+	if (!e)
+		debug_cache_use(t);
 	if (!e)
 		e = wperf_unwind_copies(t, err);
 	if (!e)
