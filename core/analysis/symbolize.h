@@ -48,6 +48,14 @@
 struct wperf_symbolizer;
 
 /*
+ * The path of the separate debug file of m's build id under dir, as
+ * /usr/lib/debug lays them out: DIR/.build-id/xx/rest.debug (xx the first
+ * byte in hex, rest the others). 0, or -1 when m has no build id or the path
+ * does not fit in size bytes.
+ */
+int wperf_debug_file_path(const char *dir, const struct wperf_mapping *m, char *out, size_t size);
+
+/*
  * Creates a symbolizer over t's tables; t must outlive it. Returns 0, or a
  * negative errno (-ENOMEM) with err set. Opens no file yet.
  */

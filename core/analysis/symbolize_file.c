@@ -25,10 +25,19 @@
 
 #include "core/analysis/symbolize_internal.h"
 
-#define DEBUG_DIR "/usr/lib/debug/.build-id/"
+#define DEBUG_DIR "/usr/lib/debug"
 
 /* ---- opening a mapping's file ---- */
 
+/*
+ * The load bias of elf as mapped by m: what to add to the file's virtual
+ * addresses to get the process's. An executable (ET_EXEC) is not relocated. For
+ * a PIE or a shared object, m is one executable segment mapped from file offset
+ * pgoff: find the PT_LOAD whose file bytes it maps (the executable one first),
+ * and the bias is start - pgoff - (p_vaddr - p_offset). A separate debug file
+ * keeps p_vaddr but not p_offset: there the mapping is taken to start at the
+ * first executable segment's page. Returns 0, or -1 when no segment fits.
+ */
 int sym_elf_bias(Elf *elf, const struct wperf_mapping *m, int debug, uint64_t *bias)
 {
 	GElf_Ehdr eh;
@@ -89,20 +98,27 @@ static int open_elf(const char *path, const struct wperf_mapping *m, Elf **elf)
 	return fd;
 }
 
+int wperf_debug_file_path(const char *dir, const struct wperf_mapping *m, char *out, size_t size)
+{
+	int n;
+
+	if (!m->build_id_len)
+		return -1;
+	n = snprintf(out, size, "%s/.build-id/%02x/", dir, m->build_id[0]);
+	for (unsigned i = 1; i < m->build_id_len && n > 0 && (size_t)n < size; i++)
+		n += snprintf(out + n, size - n, "%02x", m->build_id[i]);
+	if (n > 0 && (size_t)n < size)
+		n += snprintf(out + n, size - n, ".debug");
+	return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
 int sym_open_mapping(const struct wperf_mapping *m, char *debug_path, Elf **elf, int *debug)
 {
 	int fd = open_elf(m->path, m, elf);
 
 	*debug = 0;
-	if (fd < 0 && m->build_id_len) {
-		/* Gone, or another build: try the debug file of the recorded build. */
-		size_t n =
-		    snprintf(debug_path, SYM_DEBUG_PATH_MAX, DEBUG_DIR "%02x/", m->build_id[0]);
-
-		for (unsigned i = 1; i < m->build_id_len; i++)
-			n += snprintf(debug_path + n, SYM_DEBUG_PATH_MAX - n, "%02x",
-				      m->build_id[i]);
-		snprintf(debug_path + n, SYM_DEBUG_PATH_MAX - n, ".debug");
+	/* Gone, or another build: try the debug file of the recorded build. */
+	if (fd < 0 && wperf_debug_file_path(DEBUG_DIR, m, debug_path, SYM_DEBUG_PATH_MAX) == 0) {
 		fd = open_elf(debug_path, m, elf);
 		*debug = 1;
 	}

@@ -352,7 +352,7 @@ int wperf_trace_add_stacks(struct wperf_trace *t, const struct wperf_stack *s, s
 /*
  * Where the separate debug files of the trace's binaries are looked for
  * first, by build id (DIR/.build-id/xx/rest.debug), before /usr/lib/debug:
- * a cache of the machine that analyzes it (harness/base/debug_cache.h). Not
+ * a cache of the machine that analyzes it (harness/run/debug_cache.h). Not
  * part of the file; dir is copied, NULL or "" for none. 0, -EINVAL when dir
  * has a ':' (libdwfl's separator), or -ENOMEM.
  */

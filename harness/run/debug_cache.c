@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/analysis/symbolize.h"
 #include "harness/base/output.h"
 #include "harness/run/debug_cache.h"
 
@@ -43,19 +44,6 @@ int debug_cache_dir(char *dir, size_t size)
 		return -1;
 	/* libdwfl's search path is colon-separated: such a folder cannot be in it. */
 	return n > 0 && (size_t)n < size && !strchr(dir, ':') ? 0 : -1;
-}
-
-/* DIR/.build-id/xx/rest.debug of m's build id into path; 0, or -1 when it
- * does not fit. */
-static int build_id_path(const char *dir, const struct wperf_mapping *m, char *path, size_t size)
-{
-	int n = snprintf(path, size, "%s/.build-id/%02x/", dir, m->build_id[0]);
-
-	for (unsigned i = 1; i < m->build_id_len && n > 0 && (size_t)n < size; i++)
-		n += snprintf(path + n, size - n, "%02x", m->build_id[i]);
-	if (n > 0 && (size_t)n < size)
-		n += snprintf(path + n, size - n, ".debug");
-	return n > 0 && (size_t)n < size ? 0 : -1;
 }
 
 /* ---- one copy ---- */
@@ -135,8 +123,8 @@ static enum cached cache_one(const char *dir, const struct wperf_mapping *m)
 {
 	char src[PATH_MAX], dst[PATH_MAX];
 
-	if (build_id_path(SYSTEM_DEBUG_DIR, m, src, sizeof(src)) < 0 ||
-	    build_id_path(dir, m, dst, sizeof(dst)) < 0)
+	if (wperf_debug_file_path(SYSTEM_DEBUG_DIR, m, src, sizeof(src)) < 0 ||
+	    wperf_debug_file_path(dir, m, dst, sizeof(dst)) < 0)
 		return CACHED_NONE;
 	if (utimensat(AT_FDCWD, dst, NULL, 0) == 0)
 		return CACHED_THERE; /* its time says when it was last used */
